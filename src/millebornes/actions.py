@@ -1,0 +1,98 @@
+"""Action codes: the small integers the state machine works with, and their notation.
+
+Every action has one canonical string (``"play 75"``, ``"play stop 1"``, ``"discard 200"``,
+``"coup-fourre"``, ``"pass"``, ``"extend"``, ``"end-hand"``, ``"draw"``, ``"take-discard"``) and
+one code.  The tables are built once, so turning a code into a string or back is one lookup.
+
+>>> ACTION_NAMES[action_code("play flat-tire 1")]
+'play flat-tire 1'
+>>> decode(action_code("discard 200"))
+('discard', 4, -1)
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_IDS, HAZARDS, KIND_OF, NUM_KINDS
+
+MAX_SIDES = 8
+
+DISCARD_BASE = NUM_KINDS                # play own card k: code k; discard k: 19 + k
+ATTACK_BASE = 2 * NUM_KINDS             # hazard k on side t: 38 + 19 t + k
+DRAW, TAKE_DISCARD, COUP_FOURRE, PASS, EXTEND, END_HAND = range(200, 206)
+SPECIAL_NAMES = {
+    DRAW: "draw", TAKE_DISCARD: "take-discard", COUP_FOURRE: "coup-fourre", PASS: "pass",
+    EXTEND: "extend", END_HAND: "end-hand",
+}
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the message says why in words a player understands."""
+
+
+def attack_code(hazard: int, side: int) -> int:
+    return ATTACK_BASE + NUM_KINDS * side + hazard
+
+
+def _build() -> tuple[dict[int, str], dict[str, int]]:
+    names: dict[int, str] = {}
+    for k, card in enumerate(CARD_IDS):
+        if k not in HAZARDS:
+            names[k] = f"play {card}"
+        names[DISCARD_BASE + k] = f"discard {card}"
+    for t in range(MAX_SIDES):
+        for k in HAZARDS:
+            names[attack_code(k, t)] = f"play {CARD_IDS[k]} {t}"
+    names.update(SPECIAL_NAMES)
+    return names, {s: c for c, s in names.items()}
+
+
+ACTION_NAMES, ACTION_CODES = _build()
+
+
+def decode(code: int) -> tuple[str, int, int]:
+    """(kind of action, card kind or -1, target side or -1)."""
+    if code < DISCARD_BASE:
+        return "play", code, -1
+    if code < ATTACK_BASE:
+        return "discard", code - DISCARD_BASE, -1
+    if code < 200:
+        side, kind = divmod(code - ATTACK_BASE, NUM_KINDS)
+        return "attack", kind, side
+    return SPECIAL_NAMES[code], -1, -1
+
+
+def normalize(text: str) -> str:
+    return " ".join(str(text).lower().replace("_", "-").split())
+
+
+def action_code(text: str) -> int:
+    """The code of an action string; IllegalAction explains what is wrong with a bad one."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}")
+    s = normalize(text)
+    code = ACTION_CODES.get(s)
+    if code is not None:
+        return code
+    words = s.split()
+    if not words:
+        raise IllegalAction("empty action: say for example 'play 75' or 'discard stop'")
+    verb = words[0]
+    if verb in ("play", "discard"):
+        if len(words) < 2:
+            raise IllegalAction(f"'{verb}' needs a card, for example '{verb} 75'")
+        card = words[1]
+        if card not in KIND_OF:
+            raise IllegalAction(f"there is no card {card!r}; cards are: {', '.join(CARD_IDS)}")
+        kind = KIND_OF[card]
+        if verb == "play" and kind in HAZARDS:
+            if len(words) == 2:
+                raise IllegalAction(f"say which side to attack, for example 'play {card} 1'")
+            if len(words) == 3 and words[2].isdigit():
+                raise IllegalAction(f"there is no side {words[2]}")
+            raise IllegalAction(f"'play {card}' takes one side number, for example 'play {card} 1'")
+        if verb == "play":
+            raise IllegalAction(f"{card} is played on your own side: say 'play {card}' with nothing after it")
+        raise IllegalAction(f"'discard' takes just a card, for example 'discard {card}'")
+    raise IllegalAction(
+        f"unknown action {text!r}: actions are play, discard, draw, take-discard, coup-fourre, pass, "
+        "extend and end-hand")

@@ -1,0 +1,71 @@
+"""Per-seat observations: the only door through which hidden information leaves the engine.
+
+An observation holds the whole public state (every tableau with its buried cards, the discard
+pile, stock and hand sizes, the pending decision, the scores) and the seat's own hand, and
+nothing else: never another hand, never the stock order, never the seed that would give it.
+Search bots rebuild full games from it, so it must be complete as well as safe.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import CARD_IDS
+from .rules import ruleset
+
+if TYPE_CHECKING:
+    from .state import Game
+
+OBSERVATION_FORMAT = "millebornes-observation/1"
+
+
+def observation(game: "Game", seat: int) -> dict:
+    if not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise ValueError(f"there is no seat {seat!r}: seats are 0 to {game.players - 1}")
+    to_act = game.to_act
+    mine = to_act == seat
+    return {
+        "format": OBSERVATION_FORMAT,
+        "seat": seat,
+        "side": game.side_of(seat),
+        "ruleset": game.ruleset.name,
+        "options": game.ruleset.options(),
+        "players": game.players,
+        "teams": game.teams,
+        "sides": [list(s) for s in game.sides],
+        "hand_number": game.hand_number,
+        "first_seat": game.hand_number % game.players,
+        "turn": game.turn,
+        "to_act": to_act,
+        "decision": game.decision,
+        "legal_actions": game.legal_actions() if mine else [],
+        "pending_attack": game.pending_attack,
+        "hand": game.hand(seat),
+        "hand_sizes": [game.hand_size(s) for s in range(game.players)],
+        "known_cards": [game.known_cards(s) if s != seat else [] for s in range(game.players)],
+        "stock_size": game.stock_size,
+        "discard_pile": game.discard_pile,
+        "target": game.target,
+        "extension_open": game.extension_open,
+        "extender": game.extender,
+        "tableaux": [dict(game.tableau(side), moving=game.is_moving(side)) for side in range(game.nsides)],
+        "hand_results": [dict(r) for r in game.hand_results],
+        "match_scores": list(game.match_scores),
+        "is_over": game.is_over,
+        "winners": game.winners,
+        "actions_played": len(game.history),
+    }
+
+
+def unseen_counts(obs: dict) -> dict[str, int]:
+    """How many of each card the observing seat cannot see (other hands and the stock)."""
+    rules = ruleset(obs["ruleset"], **obs["options"])
+    left = dict(zip(CARD_IDS, rules.deck_counts(obs["players"])))
+    seen = list(obs["hand"]) + list(obs["discard_pile"])
+    for t in obs["tableaux"]:
+        seen += t["battle"] + t["speed"] + t["safeties"] + t["distance_cards"]
+    for known in obs["known_cards"]:
+        seen += known
+    for card in seen:
+        left[card] -= 1
+    return left

@@ -1,0 +1,272 @@
+"""Editions as data: every rule option of RULES.md is a typed field of :class:`Ruleset`.
+
+The state machine reads these fields; it never asks which edition it is playing.  A preset is a
+plain value, and ``ruleset("classic", extension=False)`` is the same preset with one option
+switched.
+
+>>> ruleset("classic", extension=False).extension
+False
+>>> ruleset("classic", stacking=True)
+Traceback (most recent call last):
+...
+ValueError: unknown rule option 'stacking'; options are: ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, fields
+
+from .cards import DECK_COUNTS, HAZARDS
+
+HAZARD_TARGETS = ("stacking", "moving")
+COUP_FOURRE_RIGHTS = ("any-opponent", "attacked-side")
+EXHAUSTIONS = ("play-out", "end-of-turn")
+WINNER_RULES = ("points", "distance")
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points per side at the end of a hand; zero switches an item off."""
+
+    mile: int = 1
+    safety: int = 0
+    all_safeties: int = 0
+    coup_fourre: int = 0
+    trip: int = 0
+    delayed_action: int = 0
+    safe_trip: int = 0
+    extension: int = 0
+    shutout: int = 0
+    hand_penalty: bool = False
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+CLASSIC_SCORING = Scoring(
+    mile=1, safety=100, all_safeties=300, coup_fourre=300, trip=400, delayed_action=300,
+    safe_trip=300, extension=200, shutout=500,
+)
+FAMILY_SCORING = Scoring(mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200, hand_penalty=True)
+DISTANCE_SCORING = Scoring(mile=1)
+SCORINGS = {"classic": CLASSIC_SCORING, "family": FAMILY_SCORING, "distance": DISTANCE_SCORING}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One edition's rules.  Field docs are the words ``millebornes rules`` prints."""
+
+    name: str
+    title: str = ""
+    solo_players: tuple[int, ...] = (2, 3)
+    team_players: tuple[int, ...] = (4, 6)
+    teams_by_default: tuple[int, ...] = (4, 6)
+    small_game_deck: bool = True
+    target: int = 1000
+    extension: bool = True
+    extension_target: int = 700
+    extension_players: tuple[int, ...] = (2, 3, 6)
+    top_discard_pickup: bool = True
+    hazard_target: str = "stacking"
+    roll_after_remedy: bool = True
+    coup_fourre: str = "any-opponent"
+    safety_extra_turn: bool = True
+    exhaustion: str = "play-out"
+    winner: str = "points"
+    match_target: int | None = 5000
+    scoring: Scoring = field(default_factory=lambda: CLASSIC_SCORING)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- derived facts -------------------------------------------------------------------
+    def allows(self, players: int, teams: bool) -> bool:
+        return players in (self.team_players if teams else self.solo_players)
+
+    def default_teams(self, players: int) -> bool:
+        if players in self.teams_by_default and players in self.team_players:
+            return True
+        return players not in self.solo_players and players in self.team_players
+
+    def first_target(self, players: int) -> int:
+        """The target a hand starts with: the short one when an extension can be called."""
+        return self.extension_target if self.has_extension(players) else self.target
+
+    def has_extension(self, players: int) -> bool:
+        return self.extension and players in self.extension_players
+
+    def deck_counts(self, players: int) -> tuple[int, ...]:
+        counts = list(DECK_COUNTS)
+        if self.small_game_deck and players <= 3:
+            for hazard in HAZARDS:
+                counts[hazard] -= 1
+        return tuple(counts)
+
+    def deck_size(self, players: int) -> int:
+        return sum(self.deck_counts(players))
+
+    def options(self) -> dict:
+        """Every option as JSON-ready data; ``ruleset(name, **options)`` rebuilds it."""
+        out = {}
+        for f in fields(self):
+            if f.name in ("name", "title"):
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = value.as_dict() if isinstance(value, Scoring) else (
+                list(value) if isinstance(value, tuple) else value)
+        return out
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(option, sentence) pairs saying what each option means in this edition."""
+        return [(name, text(self)) for name, text in _WORDS.items()]
+
+
+def _validate(r: Ruleset) -> None:
+    def want(cond: bool, option: str, msg: str) -> None:
+        if not cond:
+            raise ValueError(f"bad value for rule option {option!r}: {msg}")
+
+    for name in ("small_game_deck", "extension", "top_discard_pickup", "roll_after_remedy",
+                 "safety_extra_turn"):
+        want(isinstance(getattr(r, name), bool), name, "must be true or false")
+    for name in ("target", "extension_target"):
+        v = getattr(r, name)
+        want(isinstance(v, int) and not isinstance(v, bool) and v > 0 and v % 25 == 0, name,
+             "must be a positive multiple of 25")
+    want(r.extension_target <= r.target, "extension_target", "must not exceed target")
+    want(r.hazard_target in HAZARD_TARGETS, "hazard_target", f"one of {HAZARD_TARGETS}")
+    want(r.coup_fourre in COUP_FOURRE_RIGHTS, "coup_fourre", f"one of {COUP_FOURRE_RIGHTS}")
+    want(r.exhaustion in EXHAUSTIONS, "exhaustion", f"one of {EXHAUSTIONS}")
+    want(r.winner in WINNER_RULES, "winner", f"one of {WINNER_RULES}")
+    mt = r.match_target
+    want(mt is None or (isinstance(mt, int) and not isinstance(mt, bool) and mt > 0),
+         "match_target", "a positive number of points, or null for one race")
+    want(isinstance(r.scoring, Scoring), "scoring", "a Scoring")
+    for name in ("solo_players", "team_players", "teams_by_default", "extension_players"):
+        v = getattr(r, name)
+        want(isinstance(v, tuple) and all(isinstance(n, int) and 2 <= n <= 8 for n in v), name,
+             "a list of player counts from 2 to 8")
+    want(all(n % 2 == 0 and n >= 4 for n in r.team_players), "team_players",
+         "teams are pairs: 4, 6 or 8 players")
+
+
+def _coerce(name: str, value):
+    if name == "scoring":
+        if isinstance(value, str):
+            if value not in SCORINGS:
+                raise ValueError(f"bad value for rule option 'scoring': one of {tuple(SCORINGS)}")
+            return SCORINGS[value]
+        if isinstance(value, dict):
+            try:
+                return Scoring(**value)
+            except TypeError as exc:
+                raise ValueError(f"bad value for rule option 'scoring': {exc}") from None
+        return value
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+_OPTION_NAMES = tuple(f.name for f in fields(Ruleset) if f.name not in ("name", "title"))
+
+
+def ruleset(name: str | Ruleset, **options) -> Ruleset:
+    """A preset by name (or a Ruleset) with some options changed; ValueError names a bad one."""
+    if isinstance(name, Ruleset):
+        base = name
+    else:
+        try:
+            base = RULESETS[name]
+        except KeyError:
+            raise ValueError(f"no ruleset {name!r}; rulesets are: {', '.join(RULESETS)}") from None
+    if not options:
+        return base
+    for key in options:
+        if key not in _OPTION_NAMES:
+            raise ValueError(f"unknown rule option {key!r}; options are: {', '.join(_OPTION_NAMES)}")
+    return dataclasses.replace(base, **{k: _coerce(k, v) for k, v in options.items()})
+
+
+def _yes(flag: bool, yes: str, no: str) -> str:
+    return yes if flag else no
+
+
+_WORDS = {
+    "players": lambda r: (
+        f"{', '.join(map(str, r.solo_players))} players alone"
+        + (f"; {', '.join(map(str, r.team_players))} players in teams of two" if r.team_players else "")
+        + (f" (teams by default with {', '.join(map(str, r.teams_by_default))})" if r.teams_by_default else "")),
+    "small_game_deck": lambda r: _yes(
+        r.small_game_deck, "with 2 or 3 players one of each hazard is removed (101 cards)",
+        "all 106 cards are always used"),
+    "target": lambda r: f"a hand is a race to exactly {r.target}; distance may never pass the target",
+    "extension": lambda r: _yes(
+        r.extension,
+        f"with {', '.join(map(str, r.extension_players))} players the race is to {r.extension_target}; "
+        f"the first side there ends the hand or extends it to {r.target}",
+        "no extension: the target is fixed"),
+    "top_discard_pickup": lambda r: _yes(
+        r.top_discard_pickup,
+        "instead of drawing, a player may take the card discarded on the turn just before "
+        "(not when the stock is empty, not by two players in a row)",
+        "the discard pile is dead: only the stock is drawn from"),
+    "hazard_target": lambda r: (
+        "battle hazards go on any non-empty battle pile, a hazard too (stacking; only the top one needs "
+        "curing); with Right of Way also on an empty pile" if r.hazard_target == "stacking" else
+        "battle hazards only hit a moving side (no hazard on a hazard)"),
+    "roll_after_remedy": lambda r: _yes(
+        r.roll_after_remedy, "after Gasoline, Spare Tire or Repairs a Roll is needed (not with Right of Way)",
+        "a remedy alone sets the car moving again; a Roll is needed only to start the first time"),
+    "coup_fourre": lambda r: (
+        "any player not on the attacker's side holding the safety may call coup fourré"
+        if r.coup_fourre == "any-opponent" else
+        "only the attacked side (either partner) may call coup fourré"),
+    "safety_extra_turn": lambda r: _yes(
+        r.safety_extra_turn, "a safety played normally gives an extra turn", "a safety ends the turn"),
+    "exhaustion": lambda r: (
+        "when the stock is empty play goes on without drawing; empty hands are skipped; the hand ends "
+        "when every hand is empty" if r.exhaustion == "play-out" else
+        "the hand ends when the turn that drew the last card is over"),
+    "winner": lambda r: (
+        "the side with the most points wins a hand" if r.winner == "points" else
+        "exactly the target wins; otherwise the greatest distance; a tie is shared"),
+    "match_target": lambda r: (
+        f"hands are played until a side has {r.match_target} points; the highest total wins"
+        if r.match_target else "one race is the whole match"),
+    "scoring": lambda r: ", ".join(
+        f"{k.replace('_', ' ')} {v}" for k, v in r.scoring.as_dict().items()
+        if v and k != "hand_penalty") + (
+        "; minus distance cards left in hand" if r.scoring.hand_penalty else ""),
+}
+
+
+CLASSIC = Ruleset(
+    name="classic",
+    title="The US/Parker game as the encyclopedia text (seed 000) plays it: hazards stack, "
+          "the top discard may be taken, anyone but the attacker's side may coup fourré",
+)
+PARKER = dataclasses.replace(
+    CLASSIC, name="parker",
+    title="The classic game as the printed Parker Brothers / Winning Moves rules play it: "
+          "no hazard on a hazard, no taking the discard, coup fourré only by the attacked side",
+    top_discard_pickup=False, hazard_target="moving", coup_fourre="attacked-side",
+)
+DUJARDIN = Ruleset(
+    name="dujardin",
+    title="The French Dujardin 1954-2014 leaflet: a race to exactly 1000, only distance counts, "
+          "a remedy alone restarts the car",
+    solo_players=(2, 3, 4), team_players=(4, 6, 8), teams_by_default=(6, 8),
+    small_game_deck=False, extension=False, top_discard_pickup=False, hazard_target="moving",
+    roll_after_remedy=False, coup_fourre="attacked-side", exhaustion="end-of-turn",
+    winner="distance", match_target=None, scoring=DISTANCE_SCORING,
+)
+FAMILY = dataclasses.replace(
+    DUJARDIN, name="family",
+    title="The popular French family rules: a race to exactly 1000 with a simple points count, "
+          "a Roll after every repair",
+    solo_players=(2, 3, 4, 5, 6), team_players=(), teams_by_default=(),
+    roll_after_remedy=True, scoring=FAMILY_SCORING,
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, PARKER, DUJARDIN, FAMILY)}

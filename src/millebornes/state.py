@@ -1,0 +1,801 @@
+"""The state machine: one hand after another, one decision at a time.
+
+A :class:`Game` is the single place that decides what is legal.  It keeps cards as small integer
+kinds, hands as count vectors with a bitmask of the kinds held, and two masks per side that are
+refreshed only when that side's tableau changes: the cards the side may play on itself, and the
+hazards that may be played on it.  ``legal_codes()`` is then a few table look-ups, and ``clone()``
+copies flat lists.  The strings of :mod:`millebornes.actions` are the public face.
+
+>>> g = new_game("classic", players=2, seed=7)
+>>> g.decision, g.to_act, len(g.hand(0))
+('play', 0, 7)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from . import cards as C
+from .actions import (
+    ACTION_CODES, ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND,
+    MAX_SIDES, PASS, TAKE_DISCARD, IllegalAction, action_code, attack_code, decode,
+)
+from .observe import observation as _observation
+from .rules import Ruleset, ruleset as _ruleset
+
+PLAY, DRAW_DECISION, CF_DECISION, EXTENSION_DECISION = range(4)
+DECISION_NAMES = ("play", "draw", "coup-fourre", "extension")
+HAND_SIZE = 6
+
+_ROW = C.bit(C.RIGHT_OF_WAY)
+_IS_BATTLE_HAZARD = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
+_SAFETY_BIT = tuple(C.bit(C.SAFETY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
+_REMEDY_BIT = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
+_ROLL_BASE = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
+_RESTART_TOPS = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
+_VALUES = C.VALUE
+
+
+def _bits_table(size: int, offset: int, shift: int) -> tuple[list[int], ...]:
+    """For each mask of ``size`` bits, the codes ``offset + shift + i`` of its set bits."""
+    return tuple([offset + shift + i for i in range(size) if m >> i & 1] for m in range(1 << size))
+
+
+_PLAY_LO = _bits_table(10, 0, 0)
+_PLAY_HI = _bits_table(9, 0, 10)
+_DISCARD_LO = _bits_table(10, DISCARD_BASE, 0)
+_DISCARD_HI = _bits_table(9, DISCARD_BASE, 10)
+_ATTACKS = tuple(_bits_table(5, attack_code(0, t), 5) for t in range(MAX_SIDES))
+
+
+def _distance_bits(room: int, limited: bool, may_200: bool) -> int:
+    m = 0
+    for k in (C.D25, C.D50, C.D75, C.D100, C.D200):
+        v = _VALUES[k]
+        if v <= room and (not limited or v <= 50) and (may_200 or k != C.D200):
+            m |= 1 << k
+    return m
+
+
+class Game:
+    """One match of Mille Bornes under one ruleset; see :func:`new_game`."""
+
+    __slots__ = (
+        "ruleset", "players", "teams", "nsides", "_side_of", "sides", "_opponents", "seed", "deck",
+        "_stacking", "_roll_after", "_cf_any", "_extra_turn", "_playout", "_pickup",
+        "hand_number", "_cnt", "_hmask", "_hsize", "_stock", "_discard", "_battle", "_speed",
+        "_dist", "_n200", "_dcards", "_safe", "_cf", "_safeties", "_started", "_own", "_vuln",
+        "target", "_ext_open", "_extender", "_turn", "_to_act", "_decision", "_pending", "_took",
+        "_pickup_ok", "_legal", "_history", "hand_results", "match_scores", "_over", "_winners",
+        "_known", "_ev",
+    )
+
+    # ---------------------------------------------------------------- construction
+    def __init__(self, rules: Ruleset, players: int, teams: bool | None, seed: int | None,
+                 deck: list[str] | None):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be a whole number, not {players!r}")
+        if teams is None:
+            teams = rules.default_teams(players)
+        if not rules.allows(players, bool(teams)):
+            alone = ", ".join(map(str, rules.solo_players)) or "none"
+            team = ", ".join(map(str, rules.team_players)) or "none"
+            raise ValueError(
+                f"{rules.name} is played by {alone} players alone and {team} in teams; "
+                f"not {players} {'in teams' if teams else 'alone'}")
+        self.ruleset = rules
+        self.players = players
+        self.teams = bool(teams)
+        self.nsides = players // 2 if teams else players
+        self._side_of = tuple(s % self.nsides for s in range(players))
+        self.sides = tuple(tuple(s for s in range(players) if s % self.nsides == side)
+                           for side in range(self.nsides))
+        self._opponents = tuple(tuple(t for t in range(self.nsides) if t != s) for s in range(self.nsides))
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
+        self.seed = seed
+        self.deck = None if deck is None else self._check_deck(deck)
+        self._stacking = rules.hazard_target == "stacking"
+        self._roll_after = rules.roll_after_remedy
+        self._cf_any = rules.coup_fourre == "any-opponent"
+        self._extra_turn = rules.safety_extra_turn
+        self._playout = rules.exhaustion == "play-out"
+        self._pickup = rules.top_discard_pickup
+        self._history: list[int] = []
+        self.hand_results: list[dict] = []
+        self.match_scores = [0] * self.nsides
+        self._over = False
+        self._winners: list[int] = []
+        self._ev = None
+        self._deal(0)
+
+    def _check_deck(self, deck) -> list[int]:
+        if not isinstance(deck, (list, tuple)):
+            raise ValueError("deck must be a list of card ids, top first")
+        kinds = [C.card_kind(c) for c in deck]
+        want = self.ruleset.deck_counts(self.players)
+        have = [0] * C.NUM_KINDS
+        for k in kinds:
+            have[k] += 1
+        if have != list(want):
+            diff = [f"{C.CARD_IDS[k]}: {have[k]} instead of {want[k]}" for k in range(C.NUM_KINDS)
+                    if have[k] != want[k]]
+            raise ValueError(
+                f"a stacked deck must hold exactly the {self.ruleset.name} deck for {self.players} players "
+                f"({sum(want)} cards); " + "; ".join(diff))
+        return kinds
+
+    def _shuffled(self, hand: int) -> list[int]:
+        cards = [k for k, n in enumerate(self.ruleset.deck_counts(self.players)) for _ in range(n)]
+        random.Random(f"millebornes/{self.seed}/{hand}").shuffle(cards)
+        return cards
+
+    def _deal(self, hand: int) -> None:
+        cards = list(self.deck) if hand == 0 and self.deck is not None else self._shuffled(hand)
+        n, nsides = self.players, self.nsides
+        self.hand_number = hand
+        self._cnt = [[0] * C.NUM_KINDS for _ in range(n)]
+        self._hmask = [0] * n
+        self._hsize = [0] * n
+        for seat in range(n):
+            c = self._cnt[seat]
+            for k in cards[HAND_SIZE * seat:HAND_SIZE * seat + HAND_SIZE]:
+                c[k] += 1
+                self._hmask[seat] |= 1 << k
+            self._hsize[seat] = HAND_SIZE
+        self._stock = cards[HAND_SIZE * n:][::-1]
+        self._discard: list[int] = []
+        self._battle = [[] for _ in range(nsides)]
+        self._speed = [[] for _ in range(nsides)]
+        self._dist = [0] * nsides
+        self._n200 = [0] * nsides
+        self._dcards = [[] for _ in range(nsides)]
+        self._safe = [0] * nsides
+        self._cf = [0] * nsides
+        self._safeties = [[] for _ in range(nsides)]
+        self._started = [False] * nsides
+        self._own = [0] * nsides
+        self._vuln = [0] * nsides
+        self._known = [[] for _ in range(n)]
+        self.target = self.ruleset.first_target(n)
+        self._ext_open = self.ruleset.has_extension(n)
+        self._extender = -1
+        self._pending = None
+        self._pickup_ok = False
+        self._legal = None
+        for side in range(nsides):
+            self._refresh(side)
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "deal", "hand": hand, "first": hand % n, "target": self.target})
+        self._begin_turn(hand % n)
+
+    # ---------------------------------------------------------------- the two masks
+    def _moving(self, side: int) -> bool:
+        battle = self._battle[side]
+        top = battle[-1] if battle else -1
+        safe = self._safe[side]
+        if top >= 0 and _IS_BATTLE_HAZARD[top] and not safe & _SAFETY_BIT[top]:
+            return False
+        if safe & _ROW or top == C.ROLL:
+            return True
+        if not self._roll_after and self._started[side]:
+            return top in _RESTART_TOPS or (top >= 0 and _IS_BATTLE_HAZARD[top])
+        return False
+
+    def _refresh(self, side: int) -> None:
+        """Recompute what the side may play on itself and which hazards may be played on it."""
+        battle = self._battle[side]
+        speed = self._speed[side]
+        top = battle[-1] if battle else -1
+        safe = self._safe[side]
+        row = safe & _ROW
+        limited = not row and bool(speed) and speed[-1] == C.SPEED_LIMIT
+        moving = self._moving(side)
+        own = C.SAFETY_MASK
+        if moving:
+            own |= _distance_bits(self.target - self._dist[side], limited, self._n200[side] < 2)
+        if top in _ROLL_BASE or (top >= 0 and _IS_BATTLE_HAZARD[top] and safe & _SAFETY_BIT[top]):
+            own |= 1 << C.ROLL
+        if top >= 0 and top != C.STOP and _IS_BATTLE_HAZARD[top]:
+            own |= _REMEDY_BIT[top]
+        if speed and speed[-1] == C.SPEED_LIMIT:
+            own |= 1 << C.END_OF_LIMIT
+        self._own[side] = own
+        vuln = 0
+        if not row and not (speed and speed[-1] == C.SPEED_LIMIT):
+            vuln |= 1 << C.SPEED_LIMIT
+        if moving if not self._stacking else (battle or row):
+            for h in C.BATTLE_HAZARDS:
+                if not safe & _SAFETY_BIT[h]:
+                    vuln |= 1 << h
+        self._vuln[side] = vuln
+
+    # ---------------------------------------------------------------- legal actions
+    def legal_codes(self) -> list[int]:
+        """The legal action codes of the pending decision, in a fixed order (plays, attacks, discards)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        d = self._decision
+        if d == PLAY:
+            p = self._to_act
+            s = self._side_of[p]
+            hm = self._hmask[p]
+            pm = hm & self._own[s]
+            legal = _PLAY_LO[pm & 1023] + _PLAY_HI[pm >> 10]
+            hz = hm >> 5 & 31
+            if hz:
+                vuln = self._vuln
+                for t in self._opponents[s]:
+                    x = hz & vuln[t] >> 5
+                    if x:
+                        legal += _ATTACKS[t][x]
+            legal += _DISCARD_LO[hm & 1023] + _DISCARD_HI[hm >> 10]
+        elif d == DRAW_DECISION:
+            legal = [DRAW, TAKE_DISCARD]
+        elif d == CF_DECISION:
+            legal = [COUP_FOURRE, PASS]
+        elif d == EXTENSION_DECISION:
+            legal = [EXTEND, END_HAND]
+        else:
+            legal = []
+        self._legal = legal
+        return legal
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the pending decision in notation, in a fixed order."""
+        return [ACTION_NAMES[c] for c in self.legal_codes()]
+
+    # ---------------------------------------------------------------- acting
+    def act(self, action: str, seat: int | None = None) -> list[dict]:
+        """Apply one action for the seat to act; returns the public events it caused.
+
+        IllegalAction (with the reason) leaves the game exactly as it was.
+        """
+        if self._over:
+            raise IllegalAction("the match is over")
+        if seat is not None and seat != self._to_act:
+            raise IllegalAction(f"it is not seat {seat}'s decision: seat {self._to_act} must "
+                                f"{self._decision_words()}")
+        code = ACTION_CODES.get(action) if isinstance(action, str) else None
+        if code is None:
+            code = action_code(action)
+        if code not in self.legal_codes():
+            raise IllegalAction(self.why_illegal(code))
+        events: list[dict] = []
+        self._ev = events
+        try:
+            self._apply(code)
+        finally:
+            self._ev = None
+        return events
+
+    def act_code(self, code: int) -> None:
+        """Apply a legal action code without building events: the fast path for bots and search."""
+        if code not in self.legal_codes():
+            raise IllegalAction(self.why_illegal(code))
+        self._apply(code)
+
+    def _apply(self, code: int) -> None:
+        p = self._to_act
+        self._history.append(code)
+        self._legal = None
+        ev = self._ev
+        if code < DISCARD_BASE:
+            self._play_own(p, code)
+        elif code < ATTACK_BASE:
+            k = code - DISCARD_BASE
+            self._take(p, k)
+            self._discard.append(k)
+            if ev is not None:
+                ev.append({"type": "discard", "seat": p, "card": C.CARD_IDS[k]})
+            self._pickup_ok = not self._took
+            self._end_turn(p)
+        elif code < 200:
+            t, k = divmod(code - ATTACK_BASE, C.NUM_KINDS)
+            self._attack(p, k, t)
+        elif code == DRAW:
+            self._draw(p)
+            self._decision = PLAY
+        elif code == TAKE_DISCARD:
+            k = self._discard.pop()
+            self._give(p, k)
+            self._known[p].append(k)
+            self._took = True
+            self._pickup_ok = False
+            if ev is not None:
+                ev.append({"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]})
+            self._decision = PLAY
+        elif code == COUP_FOURRE:
+            self._coup_fourre(p)
+        elif code == PASS:
+            attacker = self._pending[0]
+            self._pending = None
+            self._end_turn(attacker)
+        elif code == EXTEND:
+            s = self._side_of[p]
+            self._ext_open = False
+            self._extender = s
+            self.target = self.ruleset.target
+            for side in range(self.nsides):
+                self._refresh(side)
+            if ev is not None:
+                ev.append({"type": "extend", "seat": p, "side": s, "target": self.target})
+            self._end_turn(p)
+        else:  # END_HAND
+            self._ext_open = False
+            if ev is not None:
+                ev.append({"type": "end-hand", "seat": p})
+            self._end_hand(self._side_of[p])
+
+    def _give(self, p: int, k: int) -> None:
+        c = self._cnt[p]
+        c[k] += 1
+        self._hmask[p] |= 1 << k
+        self._hsize[p] += 1
+
+    def _take(self, p: int, k: int) -> None:
+        c = self._cnt[p]
+        n = c[k] - 1
+        c[k] = n
+        if not n:
+            self._hmask[p] &= ~(1 << k)
+        self._hsize[p] -= 1
+        known = self._known[p]
+        if known and k in known:
+            known.remove(k)
+
+    def _draw(self, p: int) -> None:
+        k = self._stock.pop()
+        c = self._cnt[p]
+        c[k] += 1
+        self._hmask[p] |= 1 << k
+        self._hsize[p] += 1
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "draw", "seat": p, "stock": len(self._stock)})
+
+    def _play_own(self, p: int, k: int) -> None:
+        s = self._side_of[p]
+        self._take(p, k)
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": s})
+        self._pickup_ok = False
+        if k < 5:
+            dist = self._dist[s] + _VALUES[k]
+            self._dist[s] = dist
+            self._dcards[s].append(k)
+            if k == C.D200:
+                self._n200[s] += 1
+            self._refresh(s)
+            if dist == self.target:
+                if self._ext_open:
+                    self._decision = EXTENSION_DECISION
+                    self._legal = None
+                    return
+                self._end_hand(s)
+                return
+            self._end_turn(p)
+        elif k < C.RIGHT_OF_WAY:
+            if k == C.END_OF_LIMIT:
+                self._speed[s].append(k)
+            else:
+                self._battle[s].append(k)
+                if k == C.ROLL:
+                    self._started[s] = True
+            self._refresh(s)
+            self._end_turn(p)
+        else:
+            self._lay_safety(s, k, False)
+            if not self._extra_turn:
+                self._end_turn(p)
+            elif self._stock:
+                self._draw(p)
+                self._decision = PLAY
+            elif self._playout and self._hsize[p]:
+                self._decision = PLAY
+            else:
+                self._end_turn(p)
+
+    def _lay_safety(self, s: int, k: int, coup_fourre: bool) -> None:
+        """Lay a safety on side s; right-of-way also sends a showing stop and speed limit to the discard."""
+        b = 1 << k
+        self._safe[s] |= b
+        self._safeties[s].append(k)
+        if coup_fourre:
+            self._cf[s] |= b
+        if k == C.RIGHT_OF_WAY:
+            battle, speed = self._battle[s], self._speed[s]
+            if battle and battle[-1] == C.STOP:
+                self._discard.append(battle.pop())
+            if speed and speed[-1] == C.SPEED_LIMIT:
+                self._discard.append(speed.pop())
+        self._refresh(s)
+
+    def _attack(self, p: int, k: int, t: int) -> None:
+        self._take(p, k)
+        (self._speed if k == C.SPEED_LIMIT else self._battle)[t].append(k)
+        self._pickup_ok = False
+        self._refresh(t)
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t})
+        safety = C.SAFETY_OF[k]
+        attacker_side = self._side_of[p]
+        for q in range(self.players):
+            if self._cnt[q][safety]:
+                sq = self._side_of[q]
+                if sq == t or (self._cf_any and sq != attacker_side):
+                    self._pending = (p, k, t)
+                    self._to_act = q
+                    self._decision = CF_DECISION
+                    return
+                break
+        self._end_turn(p)
+
+    def _coup_fourre(self, q: int) -> None:
+        attacker, hazard, t = self._pending
+        self._pending = None
+        d = self._side_of[q]
+        safety = C.SAFETY_OF[hazard]
+        self._take(q, safety)
+        if t == d:
+            pile = self._speed[d] if hazard == C.SPEED_LIMIT else self._battle[d]
+            self._discard.append(pile.pop())
+            self._refresh(d)
+        self._lay_safety(d, safety, True)
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "coup-fourre", "seat": q, "card": C.CARD_IDS[safety], "side": d,
+                       "hazard": C.CARD_IDS[hazard], "attacker": attacker})
+        self._pickup_ok = False
+        if self._stock:
+            self._draw(q)
+        elif not self._playout:
+            self._end_hand(-1)
+            return
+        self._begin_turn(q)
+
+    # ---------------------------------------------------------------- turns
+    def _begin_turn(self, p: int) -> None:
+        n = self.players
+        stock = self._stock
+        self._took = False
+        for _ in range(n + 1):
+            self._turn = p
+            self._to_act = p
+            if stock:
+                if self._pickup_ok and self._pickup and self._discard:
+                    self._decision = DRAW_DECISION
+                    return
+                self._draw(p)
+                self._decision = PLAY
+                return
+            if self._hsize[p] or not self._playout:
+                self._decision = PLAY
+                return
+            p = (p + 1) % n
+        self._end_hand(-1)
+
+    def _end_turn(self, p: int) -> None:
+        if not self._stock and not self._playout:
+            self._end_hand(-1)
+            return
+        self._begin_turn((p + 1) % self.players)
+
+    # ---------------------------------------------------------------- end of hand
+    def _end_hand(self, completed: int) -> None:
+        result = self._score(completed)
+        self.hand_results.append(result)
+        for s, pts in enumerate(result["points"]):
+            self.match_scores[s] += pts
+        ev = self._ev
+        if ev is not None:
+            ev.append({"type": "hand-over", **result})
+        mt = self.ruleset.match_target
+        scores = self.match_scores
+        if mt is None:
+            self._winners = list(result["winners"])
+        elif max(scores) >= mt:
+            best = max(scores)
+            self._winners = [s for s in range(self.nsides) if scores[s] == best]
+        else:
+            self._deal(self.hand_number + 1)
+            return
+        self._over = True
+        self._to_act = None
+        self._decision = -1
+        self._legal = None
+        if ev is not None:
+            ev.append({"type": "match-over", "winners": list(self._winners),
+                       "scores": list(self.match_scores)})
+
+    def _score(self, completed: int) -> dict:
+        """Score the hand as the ruleset's scoring table says; one breakdown per side."""
+        sc = self.ruleset.scoring
+        nsides = self.nsides
+        delayed = not self._stock
+        breakdowns, points = [], []
+        for s in range(nsides):
+            nsaf = bin(self._safe[s]).count("1")
+            ncf = bin(self._cf[s]).count("1")
+            b = {"distance": sc.mile * self._dist[s]}
+            if sc.safety:
+                b["safeties"] = sc.safety * nsaf
+            if sc.all_safeties:
+                b["all_safeties"] = sc.all_safeties if nsaf == 4 else 0
+            if sc.coup_fourre:
+                b["coups_fourres"] = sc.coup_fourre * ncf
+            done = completed == s
+            if sc.trip:
+                b["trip"] = sc.trip if done else 0
+            if sc.delayed_action:
+                b["delayed_action"] = sc.delayed_action if done and delayed else 0
+            if sc.safe_trip:
+                b["safe_trip"] = sc.safe_trip if done and self._n200[s] == 0 else 0
+            if sc.shutout:
+                b["shutout"] = sc.shutout * sum(
+                    1 for o in range(nsides) if o != s and self._dist[o] == 0) if done else 0
+            if sc.extension and self._extender >= 0:
+                ext = self._extender
+                b["extension"] = sc.extension if (
+                    (s == ext and done) or (s != ext and completed != ext)) else 0
+            if sc.hand_penalty:
+                b["hand_penalty"] = -sum(
+                    _VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
+            breakdowns.append(b)
+            points.append(sum(b.values()))
+        if self.ruleset.winner == "points":
+            best = max(points)
+            winners = [s for s in range(nsides) if points[s] == best]
+        elif completed >= 0:
+            winners = [completed]
+        else:
+            best = max(self._dist)
+            winners = [s for s in range(nsides) if self._dist[s] == best]
+        return {
+            "hand": self.hand_number, "points": points, "breakdown": breakdowns,
+            "distance": list(self._dist), "winners": winners,
+            "completed": completed if completed >= 0 else None,
+            "extender": self._extender if self._extender >= 0 else None,
+            "stock_empty": delayed,
+        }
+
+    # ---------------------------------------------------------------- explanations
+    def _decision_words(self) -> str:
+        return {PLAY: "play or discard a card", DRAW_DECISION: "draw or take the discard",
+                CF_DECISION: "answer the coup fourré (coup-fourre or pass)",
+                EXTENSION_DECISION: "choose extend or end-hand"}.get(self._decision, "nothing")
+
+    def why_illegal(self, code: int) -> str:
+        """Say in words why an action is not legal now (only called for a refused action)."""
+        if self._over:
+            return "the match is over"
+        what, k, t = decode(code)
+        name = ACTION_NAMES[code]
+        d = self._decision
+        if d != PLAY:
+            return f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}"
+        if what in ("draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand"):
+            if what in ("draw", "take-discard"):
+                return f"'{name}' is not possible now: the card for this turn is already drawn"
+            return f"'{name}' is not a question now: seat {self._to_act} must play or discard a card"
+        p = self._to_act
+        card = C.CARD_IDS[k]
+        if not self._cnt[p][k]:
+            return f"seat {p} has no {card} in hand"
+        s = self._side_of[p]
+        if what == "attack":
+            return self._why_not_attack(s, k, t)
+        return self._why_not_own(s, k)
+
+    def _why_not_attack(self, s: int, k: int, t: int) -> str:
+        card = C.NAMES_EN[k]
+        if t >= self.nsides:
+            return f"there is no side {t}: sides are 0 to {self.nsides - 1}"
+        if t == s:
+            return f"{card} is played on an opponent, not on your own side"
+        safe = self._safe[t]
+        if safe & _SAFETY_BIT[k]:
+            return f"side {t} has {C.NAMES_EN[C.SAFETY_OF[k]]} in play: {card} cannot hurt it"
+        if k == C.SPEED_LIMIT:
+            return f"side {t} already shows a Speed Limit"
+        battle = self._battle[t]
+        if self._stacking:
+            return f"side {t} has not started: its battle pile is empty"
+        top = C.NAMES_EN[battle[-1]] if battle else "nothing"
+        return f"side {t} is not moving (its battle pile shows {top}): a hazard only hits a moving car"
+
+    def _why_not_own(self, s: int, k: int) -> str:
+        card = C.NAMES_EN[k]
+        battle, speed = self._battle[s], self._speed[s]
+        top = C.NAMES_EN[battle[-1]] if battle else "nothing"
+        if k < 5:
+            v = _VALUES[k]
+            if not self._moving(s):
+                if battle and _IS_BATTLE_HAZARD[battle[-1]] and not self._safe[s] & _SAFETY_BIT[battle[-1]]:
+                    need = C.NAMES_EN[C.REMEDY_OF[battle[-1]]]
+                    return f"you are stopped: your battle pile shows {top}; you need {need} first"
+                return f"you need a Roll first: your battle pile shows {top}"
+            limited = speed and speed[-1] == C.SPEED_LIMIT and not self._safe[s] & _ROW
+            if limited and v > 50:
+                return "you are under a Speed Limit: only 25 and 50 may be played"
+            if k == C.D200 and self._n200[s] >= 2:
+                return "a side may play at most two 200s in a hand"
+            return (f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
+                    "(distance may never pass the target)")
+        if k == C.ROLL:
+            if battle and battle[-1] == C.ROLL:
+                return "your battle pile already shows a Roll"
+            need = C.NAMES_EN[C.REMEDY_OF[battle[-1]]]
+            return f"your battle pile shows {top}: you need {need}, not a Roll"
+        if k == C.END_OF_LIMIT:
+            return "you are not under a Speed Limit"
+        hazard = C.NAMES_EN[C.HAZARD_OF[k]]
+        return f"{card} cures {hazard}, but your battle pile shows {top}"
+
+    # ---------------------------------------------------------------- public state
+    @property
+    def to_act(self) -> int | None:
+        return self._to_act
+
+    @property
+    def decision(self) -> str | None:
+        return None if self._over else DECISION_NAMES[self._decision]
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose turn it is (differs from to_act while a coup fourré is asked)."""
+        return None if self._over else self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def discard_pile(self) -> list[str]:
+        return [C.CARD_IDS[k] for k in self._discard]
+
+    @property
+    def extender(self) -> int | None:
+        return self._extender if self._extender >= 0 else None
+
+    @property
+    def extension_open(self) -> bool:
+        """True until someone reaches the short target, when the extension can still be called."""
+        return self._ext_open
+
+    @property
+    def pending_attack(self) -> dict | None:
+        if self._pending is None:
+            return None
+        p, k, t = self._pending
+        return {"attacker": p, "hazard": C.CARD_IDS[k], "side": t}
+
+    @property
+    def history(self) -> list[str]:
+        return [ACTION_NAMES[c] for c in self._history]
+
+    def side_of(self, seat: int) -> int:
+        return self._side_of[seat]
+
+    def hand(self, seat: int) -> list[str]:
+        c = self._cnt[seat]
+        return [C.CARD_IDS[k] for k in range(C.NUM_KINDS) for _ in range(c[k])]
+
+    def hand_size(self, seat: int) -> int:
+        return self._hsize[seat]
+
+    def known_cards(self, seat: int) -> list[str]:
+        """Cards everybody knows are in this hand (taken from the discard pile, not yet played)."""
+        return [C.CARD_IDS[k] for k in self._known[seat]]
+
+    def is_moving(self, side: int) -> bool:
+        return self._moving(side)
+
+    def tableau(self, side: int) -> dict:
+        return {
+            "distance": self._dist[side],
+            "battle": [C.CARD_IDS[k] for k in self._battle[side]],
+            "speed": [C.CARD_IDS[k] for k in self._speed[side]],
+            "safeties": [C.CARD_IDS[k] for k in self._safeties[side]],
+            "coups_fourres": [C.CARD_IDS[k] for k in self._safeties[side] if self._cf[side] >> k & 1],
+            "two_hundreds": self._n200[side],
+            "distance_cards": [C.CARD_IDS[k] for k in self._dcards[side]],
+        }
+
+    def observation(self, seat: int) -> dict:
+        """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
+        return _observation(self, seat)
+
+    def record(self) -> dict:
+        """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
+        return {
+            "format": "millebornes-record/1",
+            "ruleset": self.ruleset.name,
+            "options": self.ruleset.options(),
+            "players": self.players,
+            "teams": self.teams,
+            "seed": self.seed,
+            "deck": None if self.deck is None else [C.CARD_IDS[k] for k in self.deck],
+            "actions": self.history,
+        }
+
+    def clone(self) -> "Game":
+        """An independent copy, built from flat lists (no deepcopy): cheap enough for search."""
+        g = object.__new__(Game)
+        g.ruleset = self.ruleset
+        g.players = self.players
+        g.teams = self.teams
+        g.nsides = self.nsides
+        g._side_of = self._side_of
+        g.sides = self.sides
+        g._opponents = self._opponents
+        g.seed = self.seed
+        g.deck = self.deck
+        g._stacking = self._stacking
+        g._roll_after = self._roll_after
+        g._cf_any = self._cf_any
+        g._extra_turn = self._extra_turn
+        g._playout = self._playout
+        g._pickup = self._pickup
+        g.hand_number = self.hand_number
+        g._cnt = [c[:] for c in self._cnt]
+        g._hmask = self._hmask[:]
+        g._hsize = self._hsize[:]
+        g._stock = self._stock[:]
+        g._discard = self._discard[:]
+        g._battle = [b[:] for b in self._battle]
+        g._speed = [b[:] for b in self._speed]
+        g._dist = self._dist[:]
+        g._n200 = self._n200[:]
+        g._dcards = [b[:] for b in self._dcards]
+        g._safe = self._safe[:]
+        g._cf = self._cf[:]
+        g._safeties = [b[:] for b in self._safeties]
+        g._started = self._started[:]
+        g._own = self._own[:]
+        g._vuln = self._vuln[:]
+        g.target = self.target
+        g._ext_open = self._ext_open
+        g._extender = self._extender
+        g._turn = self._turn
+        g._to_act = self._to_act
+        g._decision = self._decision
+        g._pending = self._pending
+        g._took = self._took
+        g._pickup_ok = self._pickup_ok
+        g._legal = self._legal
+        g._history = self._history[:]
+        g.hand_results = self.hand_results[:]
+        g.match_scores = self.match_scores[:]
+        g._over = self._over
+        g._winners = self._winners[:]
+        g._known = [k[:] for k in self._known]
+        g._ev = None
+        return g
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else f"seat {self._to_act} to {self.decision}"
+        return (f"<Game {self.ruleset.name} {self.players}p hand {self.hand_number} "
+                f"scores {self.match_scores} {state}>")
+
+
+def new_game(rules: str | Ruleset = "classic", players: int = 2, teams: bool | None = None,
+             seed: int | None = None, deck: list[str] | None = None) -> Game:
+    """Deal a new match: a preset name or a Ruleset, the player count, teams (None: the edition's
+    default for that count), a seed for the shuffles, and optionally a stacked deck (top first)."""
+    return Game(_ruleset(rules), players, teams, seed, deck)
