@@ -2,8 +2,18 @@
 
 >>> import millebornes as mb
 >>> g = mb.new_game("classic", players=2, seed=7)
->>> g.legal_actions()[:2]
-['play roll', 'play right-of-way']
+>>> g.to_act, g.decision, g.hand(0)
+(0, 'play', ['50', '100', '100', '200', 'speed-limit', 'end-of-limit', 'repairs'])
+>>> g.legal_actions()[:3]
+['play speed-limit 1', 'discard 50', 'discard 100']
+>>> g.act("play speed-limit 1")
+[{'type': 'play', 'seat': 0, 'card': 'speed-limit', 'side': 1}, {'type': 'draw', 'seat': 1, 'stock': 87}]
+>>> g.tableau(1)["speed"], g.to_act
+(['speed-limit'], 1)
+>>> g.act("play 200")
+Traceback (most recent call last):
+...
+millebornes.actions.IllegalAction: seat 1 has no 200 in hand
 """
 
 from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
