@@ -40,6 +40,8 @@ def observation(game: "Game", seat: int) -> dict:
         "decision": game.decision,
         "legal_actions": game.legal_actions() if mine else [],
         "pending_attack": game.pending_attack,
+        "pickup_available": game.pickup_available,
+        "took_discard": game.took_discard,
         "hand": game.hand(seat),
         "hand_sizes": [game.hand_size(s) for s in range(game.players)],
         "known_cards": [game.known_cards(s) if s != seat else [] for s in range(game.players)],

@@ -36,9 +36,20 @@ class Scoring:
     trip: int = 0
     delayed_action: int = 0
     safe_trip: int = 0
+    safe_trip_to_any_winner: bool = False
     extension: int = 0
     shutout: int = 0
     hand_penalty: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            flag = f.name in ("hand_penalty", "safe_trip_to_any_winner")
+            ok = isinstance(v, bool) if flag else (
+                isinstance(v, int) and not isinstance(v, bool))
+            if not ok:
+                kind = "true or false" if flag else "a whole number of points"
+                raise ValueError(f"bad value for rule option 'scoring': {f.name} must be {kind}, not {v!r}")
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -48,7 +59,8 @@ CLASSIC_SCORING = Scoring(
     mile=1, safety=100, all_safeties=300, coup_fourre=300, trip=400, delayed_action=300,
     safe_trip=300, extension=200, shutout=500,
 )
-FAMILY_SCORING = Scoring(mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200, hand_penalty=True)
+FAMILY_SCORING = Scoring(mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200,
+                         safe_trip_to_any_winner=True, hand_penalty=True)
 DISTANCE_SCORING = Scoring(mile=1)
 SCORINGS = {"classic": CLASSIC_SCORING, "family": FAMILY_SCORING, "distance": DISTANCE_SCORING}
 
@@ -171,7 +183,7 @@ def _coerce(name: str, value):
 _OPTION_NAMES = tuple(f.name for f in fields(Ruleset) if f.name not in ("name", "title"))
 
 
-def ruleset(name: str | Ruleset, **options) -> Ruleset:
+def ruleset(name: str | Ruleset, /, **options) -> Ruleset:
     """A preset by name (or a Ruleset) with some options changed; ValueError names a bad one."""
     if isinstance(name, Ruleset):
         base = name
@@ -236,7 +248,8 @@ _WORDS = {
         if r.match_target else "one race is the whole match"),
     "scoring": lambda r: ", ".join(
         f"{k.replace('_', ' ')} {v}" for k, v in r.scoring.as_dict().items()
-        if v and k != "hand_penalty") + (
+        if v and k not in ("hand_penalty", "safe_trip_to_any_winner")) + (
+        " (the no-200 bonus to any winner of the hand)" if r.scoring.safe_trip_to_any_winner else "") + (
         "; minus distance cards left in hand" if r.scoring.hand_penalty else ""),
 }
 

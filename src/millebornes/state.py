@@ -520,6 +520,11 @@ class Game:
         sc = self.ruleset.scoring
         nsides = self.nsides
         delayed = not self._stock
+        if completed >= 0:
+            racers = [completed]
+        else:
+            best = max(self._dist)
+            racers = [s for s in range(nsides) if self._dist[s] == best]
         breakdowns, points = [], []
         for s in range(nsides):
             nsaf = bin(self._safe[s]).count("1")
@@ -537,7 +542,8 @@ class Game:
             if sc.delayed_action:
                 b["delayed_action"] = sc.delayed_action if done and delayed else 0
             if sc.safe_trip:
-                b["safe_trip"] = sc.safe_trip if done and self._n200[s] == 0 else 0
+                won = done or (sc.safe_trip_to_any_winner and s in racers and self._dist[s] > 0)
+                b["safe_trip"] = sc.safe_trip if won and self._n200[s] == 0 else 0
             if sc.shutout:
                 b["shutout"] = sc.shutout * sum(
                     1 for o in range(nsides) if o != s and self._dist[o] == 0) if done else 0
@@ -553,11 +559,8 @@ class Game:
         if self.ruleset.winner == "points":
             best = max(points)
             winners = [s for s in range(nsides) if points[s] == best]
-        elif completed >= 0:
-            winners = [completed]
         else:
-            best = max(self._dist)
-            winners = [s for s in range(nsides) if self._dist[s] == best]
+            winners = racers
         return {
             "hand": self.hand_number, "points": points, "breakdown": breakdowns,
             "distance": list(self._dist), "winners": winners,
@@ -684,6 +687,16 @@ class Game:
             return None
         p, k, t = self._pending
         return {"attacker": p, "hazard": C.CARD_IDS[k], "side": t}
+
+    @property
+    def pickup_available(self) -> bool:
+        """Whether the top discard may be taken instead of drawing at the start of the next turn."""
+        return self._pickup and self._pickup_ok and bool(self._stock) and bool(self._discard)
+
+    @property
+    def took_discard(self) -> bool:
+        """Whether the seat whose turn it is took the discard this turn."""
+        return self._took
 
     @property
     def history(self) -> list[str]:

@@ -1,0 +1,61 @@
+"""The `millebornes` command: rules in words and random simulations."""
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+import millebornes as mb
+from millebornes.cli import app
+
+runner = CliRunner()
+
+
+def test_rules_prints_every_option_of_an_edition():
+    result = runner.invoke(app, ["rules", "parker"])
+    assert result.exit_code == 0
+    out = result.output
+    assert out.startswith("parker:")
+    for option in mb.RULESETS["parker"].options():
+        if option not in ("solo_players", "team_players", "teams_by_default", "extension_target",
+                          "extension_players"):
+            assert f"  {option} " in out, option
+    assert "no hazard on a hazard" in out
+    assert "the discard pile is dead" in out
+
+
+def test_rules_without_argument_lists_all_editions_and_refuses_unknown():
+    result = runner.invoke(app, ["rules"])
+    assert result.exit_code == 0
+    for name in mb.RULESETS:
+        assert f"\n{name}: " in "\n" + result.output
+    bad = runner.invoke(app, ["rules", "monopoly"])
+    assert bad.exit_code != 0
+    assert "no ruleset 'monopoly'" in bad.output
+
+
+def test_simulate_summary_is_reproducible_and_consistent():
+    args = ["simulate", "--ruleset", "dujardin", "--players", "3", "--games", "20", "--seed", "5", "--json"]
+    first = json.loads(runner.invoke(app, args).output)
+    second = json.loads(runner.invoke(app, args).output)
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+    assert first["hands"] == 20  # dujardin is one race
+    assert abs(sum(first["win_shares"]) - 1) < 1e-9
+    assert first["decisions_per_hand"] > 10
+
+
+def test_simulate_text_and_bad_player_count():
+    ok = runner.invoke(app, ["simulate", "-r", "classic", "-p", "4", "-n", "3", "-s", "1"])
+    assert ok.exit_code == 0
+    assert "side 1 win share" in ok.output and "side 2" not in ok.output
+    bad = runner.invoke(app, ["simulate", "-r", "family", "-p", "7", "-n", "1"])
+    assert bad.exit_code != 0
+    assert "not 7 alone" in bad.output
+
+
+def test_console_script_entry_point_runs():
+    proc = subprocess.run([sys.executable, "-m", "millebornes.cli", "rules", "family"],
+                          capture_output=True, text=True, check=True)
+    assert "family:" in proc.stdout
