@@ -13,86 +13,8 @@ import random
 import pytest
 
 import millebornes as mb
-from util import game_with, play
-
-DISTANCES = ("25", "50", "75", "100", "200")
-HARMLESS = ("end-of-limit", "gasoline", "spare-tire", "repairs", "25", "50", "75", "100", "roll", "200")
-DISCARD_FIRST = ("end-of-limit", "gasoline", "spare-tire", "repairs", "75", "25", "50", "100", "200",
-                 "roll")
-
-
-# ------------------------------------------------------------------------------------ helpers
-def new(rules, players=2, hands=None, draws=None, stock=None, teams=None, **options):
-    r = mb.ruleset(rules, **options)
-    stock = list(stock or [])
-    if draws:
-        rounds = max(len(v) for v in draws.values())
-        stock = [(draws.get(s, [])[i] if i < len(draws.get(s, [])) else None)
-                 for i in range(rounds) for s in range(players)]
-        while stock and stock[-1] is None:
-            stock.pop()
-    left = dict(zip(mb.CARD_IDS, r.deck_counts(players)))
-    for h in (hands or {}).values():
-        for c in h:
-            left[c] -= 1
-    for c in stock:
-        if c is not None:
-            left[c] -= 1
-    resolved = []
-    for c in stock:
-        if c is None:
-            c = next(x for x in HARMLESS if left[x] > 0)
-            left[c] -= 1
-        resolved.append(c)
-    return game_with(r, players, hands=hands, stock=resolved, teams=teams)
-
-
-def go(g, *actions):
-    events = []
-    for a in actions:
-        if g.decision == "draw" and a not in ("draw", "take-discard"):
-            events += play(g, "draw")
-        events += play(g, a)
-    return events
-
-
-def pass_turn(g, keep=(), draw=True):
-    events = []
-    if g.decision == "draw":
-        events += play(g, "draw")
-    hand = g.hand(g.to_act)
-    choices = [c for c in DISCARD_FIRST if c in hand and c not in keep]
-    card = choices[0] if choices else next(c for c in hand if c not in keep)
-    events += play(g, f"discard {card}")
-    if draw and g.decision == "draw":
-        events += play(g, "draw")
-    return events
-
-
-def exhaust(g, keep=(), leave=0):
-    """Discard until only ``leave`` stock cards are left (the drawer of the last one is to play)."""
-    while g.stock_size > leave:
-        pass_turn(g, keep)
-
-
-def legal(g):
-    return set(g.legal_actions())
-
-
-def distances_legal(g):
-    return {a.split()[1] for a in g.legal_actions() if a.startswith("play ") and a.split()[1] in DISTANCES}
-
-
-def refused(g, action, words, seat=None):
-    before = (g.record(), g.to_act, g.decision, [g.hand(s) for s in range(g.players)])
-    with pytest.raises(mb.IllegalAction, match=words):
-        g.act(action, seat=seat)
-    assert (g.record(), g.to_act, g.decision, [g.hand(s) for s in range(g.players)]) == before
-
-
-def types(events):
-    return [e["type"] for e in events]
-
+from util import (distances_legal, exhaust, go, legal, new, pass_turn,
+                  refused, types_of as types)
 
 # ------------------------------------------------------------------------------- edge 1
 def test_edge_01_right_of_way_leaves_a_buried_stop():
