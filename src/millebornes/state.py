@@ -35,6 +35,7 @@ _REMEDY_BIT = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in rang
 _ROLL_BASE = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
 _RESTART_TOPS = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
 _VALUES = C.VALUE
+_NAME_OF = tuple(ACTION_NAMES.get(c) for c in range(max(ACTION_NAMES) + 1))
 
 
 def _bits_table(size: int, offset: int, shift: int) -> tuple[list[int], ...]:
@@ -248,7 +249,7 @@ class Game:
 
     def legal_actions(self) -> list[str]:
         """The legal actions of the pending decision in notation, in a fixed order."""
-        return [ACTION_NAMES[c] for c in self.legal_codes()]
+        return [_NAME_OF[c] for c in self.legal_codes()]
 
     # ---------------------------------------------------------------- acting
     def act(self, action: str, seat: int | None = None) -> list[dict]:
