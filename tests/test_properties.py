@@ -31,7 +31,7 @@ OBS_KEYS = {
     "format", "seat", "side", "ruleset", "options", "players", "teams", "sides", "hand_number", "first_seat",
     "turn", "to_act", "decision", "legal_actions", "pending_attack", "hand", "hand_sizes", "known_cards",
     "stock_size", "discard_pile", "target", "extension_open", "extender", "tableaux", "hand_results",
-    "match_scores", "is_over", "winners", "actions_played",
+    "match_scores", "is_over", "winners",
 }
 FORBIDDEN_KEYS = {"seed", "deck", "stock", "stock_order", "hands", "history", "actions", "rng"}
 HAND_CAP = 3000          # decisions in one hand: far more than any hand needs

@@ -18,6 +18,7 @@ millebornes.actions.IllegalAction: seat 1 has no 200 in hand
 
 from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
 from .cards import CARD_IDS, card_name
+from .determinize import Determinizer, determinize
 from .notation import RECORD_FORMAT, replay
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
@@ -25,6 +26,6 @@ from .state import Game, new_game
 __version__ = "0.1.0"
 
 __all__ = [
-    "ACTION_CODES", "ACTION_NAMES", "CARD_IDS", "Game", "IllegalAction", "RECORD_FORMAT", "RULESETS",
-    "Ruleset", "Scoring", "action_code", "card_name", "new_game", "replay", "ruleset",
+    "ACTION_CODES", "ACTION_NAMES", "CARD_IDS", "Determinizer", "Game", "IllegalAction", "RECORD_FORMAT", "RULESETS",
+    "Ruleset", "Scoring", "action_code", "card_name", "determinize", "new_game", "replay", "ruleset",
 ]

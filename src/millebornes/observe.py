@@ -55,7 +55,6 @@ def observation(game: "Game", seat: int) -> dict:
         "match_scores": list(game.match_scores),
         "is_over": game.is_over,
         "winners": game.winners,
-        "actions_played": len(game.history),
     }
 
 

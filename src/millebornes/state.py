@@ -301,6 +301,7 @@ class Game:
             self._attack(p, k, t)
         elif code == DRAW:
             self._draw(p)
+            self._pickup_ok = False
             self._decision = PLAY
         elif code == TAKE_DISCARD:
             k = self._discard.pop()
@@ -435,6 +436,8 @@ class Game:
                     self._pending = (p, k, t)
                     self._to_act = q
                     self._decision = CF_DECISION
+                    if safety not in self._known[q]:  # being asked shows the table who holds it
+                        self._known[q].append(safety)
                     return
                 break
         self._end_turn(p)
@@ -714,7 +717,8 @@ class Game:
         return self._hsize[seat]
 
     def known_cards(self, seat: int) -> list[str]:
-        """Cards everybody knows are in this hand (taken from the discard pile, not yet played)."""
+        """Cards everybody knows are in this hand and not yet played: taken from the discard pile, or
+        a safety shown by being asked for a coup fourré."""
         return [C.CARD_IDS[k] for k in self._known[seat]]
 
     def is_moving(self, side: int) -> bool:
