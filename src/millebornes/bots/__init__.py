@@ -1,0 +1,61 @@
+"""Computer opponents: every bot chooses from an observation and the legal actions only.
+
+``make_bot(spec, seed)`` builds one from a spec string: a bot name (``random``, ``heuristic``,
+``ismcts``), a level for people (``easy``, ``medium``, ``hard``, ``expert``), or a name with
+parameters, ``"ismcts:ms=50"``, ``"ismcts:iterations=400,playout=random"``.
+"""
+
+from __future__ import annotations
+
+from .base import Bot, RandomBot
+
+LEVELS: dict[str, str] = {
+    "easy": "heuristic:noise=0.35",
+    "medium": "heuristic",
+    "hard": "ismcts:ms=50",
+    "expert": "ismcts:ms=1000",
+}
+
+
+def _registry() -> dict[str, type]:
+    from .heuristic import HeuristicBot
+    from .ismcts import IsmctsBot
+    return {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+
+
+def bot_names() -> list[str]:
+    return list(_registry()) + list(LEVELS)
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """Split ``"name:key=value,key=value"`` into the name and typed parameters."""
+    spec = LEVELS.get(spec, spec)
+    name, _, rest = spec.partition(":")
+    params: dict = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bad bot parameter {item!r} in {spec!r}: write key=value")
+        for cast in (int, float):
+            try:
+                value = cast(value)
+                break
+            except ValueError:
+                continue
+        params[key.strip()] = value
+    return name.strip(), params
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from its spec; ValueError names an unknown bot or parameter."""
+    name, params = parse_spec(spec)
+    registry = _registry()
+    if name not in registry:
+        raise ValueError(f"no bot {name!r}; bots are: {', '.join(bot_names())}")
+    try:
+        return registry[name](seed=seed, **params)
+    except TypeError as exc:
+        raise ValueError(f"bad parameters for bot {name!r}: {exc}") from None
+
+
+__all__ = ["Bot", "LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]

@@ -1,0 +1,32 @@
+"""What every bot is: a seeded object that turns an observation and its legal actions into one action."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player that sees only what its seat may see.
+
+    ``choose`` gets ``game.observation(seat)`` (never hidden cards) and the legal actions of the
+    pending decision, for every decision kind (play, draw, coup-fourre, extension), and returns one
+    of those actions as a string.
+    """
+
+    name: str
+
+    def choose(self, observation: dict, legal: list[str]) -> str: ...
+
+
+class RandomBot:
+    """Uniform among the legal actions; seeded, so a fixed seed gives the same game."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: dict, legal: list[str]) -> str:
+        return legal[self.rng.randrange(len(legal))]
