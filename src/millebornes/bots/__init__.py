@@ -20,7 +20,8 @@ LEVELS: dict[str, str] = {
 def _registry() -> dict[str, type]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
-    return {"random": RandomBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    from .rollout import GreedyBot
+    return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
 
 
 def bot_names() -> list[str]:

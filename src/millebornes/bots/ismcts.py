@@ -1,13 +1,259 @@
-"""Placeholder: information-set MCTS comes next."""
+"""Information-set Monte Carlo tree search (single observer) over determinizations.
+
+Each iteration deals a possible world from the bot's observation (:class:`Determinizer`), walks
+the one shared tree with UCB using only the actions legal in that world (counting, for each child,
+how often it was available), adds one node, plays the hand out with the fast greedy policy, and
+backs up one reward per side.  The tree keys are action codes; the actor of each step is read from
+the world, so the same tree serves every seat's decisions.
+
+The search is deterministic for a fixed seed and an iteration budget; a millisecond budget stops
+earlier on a slow machine, so it is a cap, not a promise of the same game.
+"""
 
 from __future__ import annotations
 
-from .heuristic import HeuristicBot
+import math
+import random
+import time
+
+from ..actions import ACTION_CODES, ACTION_NAMES
+from ..determinize import Determinizer
+from ..state import Game
+from .rollout import greedy_code, play_out
 
 
-class IsmctsBot(HeuristicBot):
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward")
+
+    def __init__(self, nsides: int):
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = [0.0] * nsides
+
+
+def hand_rewards(world: Game, hand: int) -> list[float]:
+    """One reward in [0, 1] per side for the hand just played (or the match, if it ended)."""
+    n = world.nsides
+    if world._over and world.ruleset.match_target is not None:
+        winners = world._winners
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+    if len(world.hand_results) <= hand:
+        dist = world._dist
+        best = max(dist)
+        return [0.5 + 0.5 * math.tanh((dist[s] - best) / 400) if n > 1 else 0.5 for s in range(n)]
+    result = world.hand_results[hand]
+    if world.ruleset.winner == "points":
+        pts = result["points"]
+        out = []
+        for s in range(n):
+            other = max(pts[o] for o in range(n) if o != s)
+            out.append(0.5 + 0.5 * math.tanh((pts[s] - other) / 700))
+        return out
+    winners = result["winners"]
+    target = world.ruleset.target
+    return [0.8 * (1.0 / len(winners) if s in winners else 0.0) + 0.2 * result["distance"][s] / target
+            for s in range(n)]
+
+
+class Search:
+    """One search from one observation; ``run`` spends a budget, ``choice`` and ``stats`` read it.
+
+    The root is searched by sequential halving over *paired* samples: in each round every
+    surviving action is played on the same sampled worlds, so actions are compared on equal cards
+    (most of the luck of the deal cancels out), and the worse half is dropped.  Below each root
+    action an ISMCTS tree grows: UCB with availability counts, widened progressively from the
+    greedy policy's move, so a small budget is spent on likely lines.  A baseline action (the
+    heuristic's, when given) is kept to the end and only abandoned for an action that beats it
+    clearly on the same worlds: search adds to the heuristic instead of replacing it with noise.
+    """
+
+    def __init__(self, observation: dict, seed: int = 0, playout: str = "greedy", c: float = 0.7,
+                 baseline: str | None = None, widen: int = 8, confidence: float = 1.0):
+        self.det = Determinizer(observation)
+        self.rng = random.Random(seed)
+        self.playout = playout
+        self.c = c
+        self.widen = widen
+        self.confidence = confidence
+        self.nsides = self.det.game.nsides
+        self.side = self.det.game._side_of[self.det.game._to_act]
+        self.root = _Node(self.nsides)
+        self.actions = list(self.det.sample(random.Random(seed)).legal_codes())
+        self.baseline = ACTION_CODES.get(baseline) if baseline else None
+        if self.baseline not in self.actions:
+            self.baseline = None
+        for code in self.actions:
+            self.root.children[code] = _Node(self.nsides)
+        self.samples: dict[int, dict[int, float]] = {code: {} for code in self.actions}
+        self.worlds = 0
+        self.iterations = 0
+        self.playout_seconds = 0.0
+        self.best: int | None = None
+
+    def run(self, iterations: int = 0, ms: float = 0) -> None:
+        if not iterations and not ms:
+            raise ValueError("give the search a budget: iterations or ms")
+        start = time.perf_counter()
+        deadline = start + ms / 1000 if ms else None
+        survivors = list(self.actions)
+        if len(survivors) > 1:
+            rounds = max(1, math.ceil(math.log2(len(survivors))))
+            budget = iterations
+            if not budget:  # calibrate on one shared world, then spend what the clock allows
+                self._round(survivors, 1)
+                rate = self.iterations / max(time.perf_counter() - start, 1e-6)
+                budget = self.iterations + int(rate * (deadline - time.perf_counter()))
+            for r in range(rounds):
+                left = budget - self.iterations
+                if left <= 0 or len(survivors) == 1:
+                    break
+                worlds = max(1, left // ((rounds - r) * len(survivors)))
+                self._round(survivors, worlds, deadline)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                survivors.sort(key=lambda code: -self.mean(code))
+                keep = survivors[:max(1, math.ceil(len(survivors) / 2))]
+                if self.baseline is not None and self.baseline not in keep:
+                    keep.append(self.baseline)
+                survivors = keep
+        self.best = self._decide(survivors)
+
+    def _decide(self, survivors: list[int]) -> int:
+        best = max(survivors, key=self.mean)
+        base = self.baseline
+        if base is None or best == base:
+            return best
+        a, b = self.samples[best], self.samples[base]
+        diffs = [a[w] - b[w] for w in a if w in b]
+        if len(diffs) < 2:
+            return base
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        return best if mean > self.confidence * math.sqrt(var / len(diffs)) else base
+
+    def mean(self, code: int) -> float:
+        child = self.root.children[code]
+        return child.reward[self.side] / child.visits if child.visits else -1.0
+
+    def _round(self, survivors: list[int], worlds: int, deadline: float | None = None) -> None:
+        for _ in range(worlds):
+            world = self.det.sample(self.rng)
+            w = self.worlds
+            self.worlds += 1
+            for code in survivors:
+                self.samples[code][w] = self.iterate(world.clone(), code)[self.side]
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+
+    def iterate(self, world: Game, first: int) -> list[float]:
+        """Play ``first`` in ``world``, walk and grow the tree below it, play out; back up rewards."""
+        rng = self.rng
+        hand = world.hand_number
+        node = self.root.children[first]
+        world._apply(first)
+        path = [self.root, node]
+        c = self.c
+        while node.visits and not world._over and world.hand_number == hand:
+            legal = world.legal_codes()
+            if len(legal) == 1:
+                world._apply(legal[0])
+                continue
+            side = world._side_of[world._to_act]
+            children = node.children
+            greedy = greedy_code(world, legal)
+            if greedy not in children or len(children) < 1 + node.visits // self.widen:
+                untried = [code for code in legal if code not in children]
+                if untried:
+                    code = greedy if greedy in untried else untried[int(rng.random() * len(untried))]
+                    node = children[code] = _Node(self.nsides)
+                    world._apply(code)
+                    path.append(node)
+                    break
+            best, best_value = greedy, -1.0
+            for code in legal:
+                child = children.get(code)
+                if child is None:
+                    continue
+                child.avail += 1
+                value = child.reward[side] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_value, best = value, code
+            node = children[best]
+            world._apply(best)
+            path.append(node)
+        start = time.perf_counter()
+        play_out(world, rng, self.playout)
+        self.playout_seconds += time.perf_counter() - start
+        rewards = hand_rewards(world, hand)
+        for node in path:
+            node.visits += 1
+            r = node.reward
+            for s in range(self.nsides):
+                r[s] += rewards[s]
+        self.iterations += 1
+        return rewards
+
+    def stats(self) -> list[tuple[str, int, float]]:
+        """(action, visits, mean reward for the side to act) for each root action, the choice first."""
+        out = [(ACTION_NAMES[code], ch.visits, ch.reward[self.side] / ch.visits if ch.visits else 0.0)
+               for code, ch in self.root.children.items()]
+        return sorted(out, key=lambda x: (ACTION_CODES[x[0]] != self.best, -x[1], -x[2], x[0]))
+
+
+class IsmctsBot:
+    """ISMCTS with a budget in iterations and/or milliseconds (whichever ends first)."""
+
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, ms: float = 50, iterations: int = 0, playout: str = "heuristic"):
-        super().__init__(seed)
-        self.ms, self.iterations, self.playout = ms, iterations, playout
+    def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
+                 c: float = 0.7, baseline: str = "heuristic", confidence: float = 1.0, widen: int = 8):
+        if not ms and not iterations:
+            ms = 50
+        if playout not in ("greedy", "random"):
+            raise ValueError(f"playout must be 'greedy' or 'random', not {playout!r}")
+        if baseline not in ("heuristic", "greedy", "none"):
+            raise ValueError(f"baseline must be 'heuristic', 'greedy' or 'none', not {baseline!r}")
+        self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
+        self.confidence, self.widen = confidence, widen
+        self.decisions = 0
+        self.last: Search | None = None
+        self.guide = None
+        if baseline == "heuristic":
+            from .heuristic import HeuristicBot
+            self.guide = HeuristicBot(seed=seed)
+        elif baseline == "greedy":
+            from .rollout import GreedyBot
+            self.guide = GreedyBot(seed=seed)
+
+    def choose(self, observation: dict, legal: list[str]) -> str:
+        self.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        base = self.guide.choose(observation, legal) if self.guide is not None else None
+        search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
+                        c=self.c, baseline=base, widen=self.widen, confidence=self.confidence)
+        search.run(self.iterations, self.ms)
+        self.last = search
+        action = ACTION_NAMES[search.best]
+        return action if action in legal else (base or legal[0])
+
+
+def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: float = 0,
+            seed: int = 0) -> list[dict]:
+    """Each legal action of the seat to act with its estimated chance to win the hand (search from
+    that seat's observation only), best first."""
+    if seat is None:
+        seat = game.to_act
+    if game.is_over or seat != game.to_act:
+        raise ValueError(f"seat {seat} has no decision to analyse")
+    legal = game.legal_actions()
+    search = Search(game.observation(seat), seed=seed)
+    search.run(iterations, ms)
+    seen = {a: (n, v) for a, n, v in search.stats()}
+    out = [{"action": a, "visits": seen.get(a, (0, 0.0))[0], "win_chance": round(seen.get(a, (0, 0.0))[1], 4)}
+           for a in legal]
+    return sorted(out, key=lambda x: (-x["visits"], -x["win_chance"]))
+
+
+__all__ = ["IsmctsBot", "Search", "analyse", "hand_rewards"]
