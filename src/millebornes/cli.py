@@ -91,6 +91,93 @@ def simulate(
     typer.echo(f"  time                {elapsed:.2f} s ({hands / elapsed:.0f} hands/s)")
 
 
+@app.command()
+def bot(
+    name: str = typer.Argument(..., help="a bot spec: random, heuristic, ismcts, easy..expert, 'ismcts:ms=50'"),
+    seed: int = typer.Option(0, "--seed", "-s", help="the bot's seed until the host's hello brings one"),
+) -> None:
+    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout (docs/protocol.md)."""
+    from .bots import make_bot
+    from .protocol import serve_stdio
+    try:
+        make_bot(name, seed)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="NAME") from None
+    raise typer.Exit(serve_stdio(name, seed))
+
+
+@app.command()
+def tournament(
+    bots: list[str] = typer.Option(..., "--bots", "-b", help="bot specs, comma-separated or the option repeated; "
+                                   "a value starting with cmd: is one external bot command"),
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    games: int = typer.Option(100, "--games", "-n", min=1,
+                              help="matches per pairing (rounded up to whole deals x rotations)"),
+    seed: int = typer.Option(0, "--seed", "-s"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    as_json: bool = typer.Option(False, "--json", help="print everything as one JSON object"),
+    csv_path: Optional[str] = typer.Option(None, "--csv", help="write the per-bot table as CSV (- for stdout)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="draw win rates with their intervals to this PNG"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Play a seat-balanced, paired tournament between bots and print wins, win rates, points and Elo."""
+    import sys
+
+    from . import tournament as T
+    from .executors import make_executor
+
+    specs = T.parse_bot_options(bots)
+    if len(specs) < 2:
+        raise typer.BadParameter("give at least two bots", param_hint="--bots")
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter("choose local or ray", param_hint="--backend")
+    if as_json and csv_path == "-":
+        raise typer.BadParameter("--json and --csv - both want stdout", param_hint="--csv")
+    try:
+        r = get_ruleset(ruleset)
+        new_game(r, players=players, teams=teams, seed=0)
+        for spec in specs:
+            if not T.is_external(spec):
+                T.make_bot(spec, 0)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+    start = time.perf_counter()
+
+    def show_progress(done: int, total: int) -> None:
+        filled = 30 * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} "
+                         f"{'hands' if hands else 'matches'}  {time.perf_counter() - start:.1f} s")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    progress = show_progress if not quiet and sys.stderr.isatty() else None
+    try:
+        executor = make_executor(backend, workers, address)
+    except RuntimeError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--backend") from None
+    with executor:
+        summary = T.run_tournament(specs, r, players=players, teams=teams, games=games, seed=seed,
+                                   hands=hands, executor=executor, progress=progress)
+    if csv_path and csv_path != "-":
+        with open(csv_path, "w", newline="") as f:
+            T.write_csv(summary, f)
+    if plot:
+        T.plot_win_rates(summary, plot)
+    if as_json:
+        typer.echo(json.dumps(summary))
+    elif csv_path == "-":
+        T.write_csv(summary, sys.stdout)
+    else:
+        typer.echo(T.format_table(summary))
+
+
 def main() -> None:
     app()
 

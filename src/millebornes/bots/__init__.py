@@ -59,4 +59,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from None
 
 
-__all__ = ["Bot", "LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]
+def analyse(game, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0) -> list[dict]:
+    """Hints: each legal action of the seat to act with its estimated win chance (see ismcts.analyse)."""
+    from .ismcts import analyse as _analyse
+    return _analyse(game, seat, iterations=iterations, ms=ms, seed=seed)
+
+
+__all__ = ["analyse", "Bot", "LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]

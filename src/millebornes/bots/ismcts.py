@@ -86,46 +86,54 @@ class Search:
         for code in self.actions:
             self.root.children[code] = _Node(self.nsides)
         self.samples: dict[int, dict[int, float]] = {code: {} for code in self.actions}
+        self.wins: dict[int, float] = {code: 0.0 for code in self.actions}
         self.worlds = 0
         self.iterations = 0
         self.playout_seconds = 0.0
         self.best: int | None = None
+        self.round_start = 0
 
     def run(self, iterations: int = 0, ms: float = 0) -> None:
+        """Halve the root actions on two thirds of the budget; then, if the survivor is not the
+        baseline, test the two on fresh worlds with the rest and keep the baseline unless beaten."""
         if not iterations and not ms:
             raise ValueError("give the search a budget: iterations or ms")
         start = time.perf_counter()
         deadline = start + ms / 1000 if ms else None
         survivors = list(self.actions)
-        if len(survivors) > 1:
-            rounds = max(1, math.ceil(math.log2(len(survivors))))
-            budget = iterations
-            if not budget:  # calibrate on one shared world, then spend what the clock allows
-                self._round(survivors, 1)
-                rate = self.iterations / max(time.perf_counter() - start, 1e-6)
-                budget = self.iterations + int(rate * (deadline - time.perf_counter()))
-            for r in range(rounds):
-                left = budget - self.iterations
-                if left <= 0 or len(survivors) == 1:
-                    break
-                worlds = max(1, left // ((rounds - r) * len(survivors)))
-                self._round(survivors, worlds, deadline)
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-                survivors.sort(key=lambda code: -self.mean(code))
-                keep = survivors[:max(1, math.ceil(len(survivors) / 2))]
-                if self.baseline is not None and self.baseline not in keep:
-                    keep.append(self.baseline)
-                survivors = keep
-        self.best = self._decide(survivors)
-
-    def _decide(self, survivors: list[int]) -> int:
+        if len(survivors) == 1:
+            self.best = survivors[0]
+            return
+        budget = iterations
+        if not budget:  # calibrate on one shared world, then spend what the clock allows
+            self._round(survivors, 1)
+            rate = self.iterations / max(time.perf_counter() - start, 1e-6)
+            budget = self.iterations + int(rate * (deadline - time.perf_counter()))
+        halving = budget if self.baseline is None else budget * 2 // 3
+        rounds = max(1, math.ceil(math.log2(len(survivors))))
+        for r in range(rounds):
+            left = halving - self.iterations
+            if left <= 0 or len(survivors) == 1:
+                break
+            self._round(survivors, max(1, left // ((rounds - r) * len(survivors))), deadline)
+            survivors.sort(key=lambda code: -self.mean(code))
+            survivors = survivors[:max(1, math.ceil(len(survivors) / 2))]
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
         best = max(survivors, key=self.mean)
         base = self.baseline
         if base is None or best == base:
-            return best
+            self.best = best
+            return
+        pair = [best, base]
+        self.round_start = self.worlds
+        while self.iterations < budget and (deadline is None or time.perf_counter() < deadline):
+            self._round(pair, 1, deadline)
+        self.best = self._decide(best, base)
+
+    def _decide(self, best: int, base: int) -> int:
         a, b = self.samples[best], self.samples[base]
-        diffs = [a[w] - b[w] for w in a if w in b]
+        diffs = [a[w] - b[w] for w in a if w >= self.round_start and w in b]
         if len(diffs) < 2:
             return base
         mean = sum(diffs) / len(diffs)
@@ -186,6 +194,10 @@ class Search:
         play_out(world, rng, self.playout)
         self.playout_seconds += time.perf_counter() - start
         rewards = hand_rewards(world, hand)
+        if len(world.hand_results) > hand:
+            winners = world.hand_results[hand]["winners"]
+            if self.side in winners:
+                self.wins[first] += 1 / len(winners)
         for node in path:
             node.visits += 1
             r = node.reward
@@ -241,19 +253,27 @@ class IsmctsBot:
 
 def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: float = 0,
             seed: int = 0) -> list[dict]:
-    """Each legal action of the seat to act with its estimated chance to win the hand (search from
-    that seat's observation only), best first."""
+    """Each legal action of the seat to act, the search's choice first, with ``win_chance`` (the
+    share of sampled hands the seat's side won after it), ``value`` (the search's reward, which
+    also weighs the points margin) and ``visits``.  The search sees that seat's observation only."""
     if seat is None:
         seat = game.to_act
     if game.is_over or seat != game.to_act:
         raise ValueError(f"seat {seat} has no decision to analyse")
     legal = game.legal_actions()
-    search = Search(game.observation(seat), seed=seed)
+    obs = game.observation(seat)
+    from .heuristic import HeuristicBot
+    search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal))
     search.run(iterations, ms)
-    seen = {a: (n, v) for a, n, v in search.stats()}
-    out = [{"action": a, "visits": seen.get(a, (0, 0.0))[0], "win_chance": round(seen.get(a, (0, 0.0))[1], 4)}
-           for a in legal]
-    return sorted(out, key=lambda x: (-x["visits"], -x["win_chance"]))
+    out = []
+    for action in legal:
+        code = ACTION_CODES[action]
+        visits = search.root.children[code].visits
+        out.append({"action": action, "visits": visits,
+                    "win_chance": round(search.wins[code] / visits, 4) if visits else None,
+                    "value": round(search.mean(code), 4) if visits else None})
+    best = ACTION_NAMES[search.best]
+    return sorted(out, key=lambda x: (x["action"] != best, -x["visits"], -(x["value"] or 0)))
 
 
 __all__ = ["IsmctsBot", "Search", "analyse", "hand_rewards"]

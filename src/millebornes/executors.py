@@ -1,0 +1,142 @@
+"""Where tournament work runs: one interface, a local process pool or a Ray cluster.
+
+An executor has ``map_unordered(fn, items)``, which yields ``fn(item)`` for every item as each
+finishes (in any order), and ``close()``; both are context managers.  ``fn`` must be a module-level
+function and the items picklable.
+
+>>> with LocalExecutor(1) as ex:
+...     sorted(ex.map_unordered(abs, [-2, 1, -3]))
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterable, Iterator, Optional
+
+
+class Executor:
+    workers = 1
+
+    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+        raise NotImplementedError
+
+    def map(self, fn: Callable, items: Iterable) -> list:
+        """Results in the order of ``items``."""
+        items = list(items)
+        indexed = list(self.map_unordered(_Indexed(fn), list(enumerate(items))))
+        return [result for _, result in sorted(indexed, key=lambda pair: pair[0])]
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class _Indexed:
+    """``fn`` applied to the item of an ``(index, item)`` pair, keeping the index (picklable)."""
+
+    def __init__(self, fn: Callable):
+        self.fn = fn
+
+    def __call__(self, pair):
+        index, item = pair
+        return index, self.fn(item)
+
+
+class LocalExecutor(Executor):
+    """A pool of ``workers`` processes on this machine; ``workers=1`` runs in this process, no pool.
+
+    The pool forks where the platform can (cheap start, no re-import), and is started on first use.
+    """
+
+    def __init__(self, workers: Optional[int] = None):
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool = None
+
+    def _get_pool(self):
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+        if self.workers == 1:
+            for item in items:
+                yield fn(item)
+            return
+        from concurrent.futures import as_completed
+        pool = self._get_pool()
+        futures = [pool.submit(fn, item) for item in items]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class RayExecutor(Executor):
+    """Tasks on a Ray cluster: ``address`` connects to a running one (``"auto"``, ``"ray://host:10001"``),
+    otherwise a local one is started with ``num_cpus`` CPUs (all by default) and shut down by ``close()``.
+
+    Needs the ``ray`` extra (``pip install 'millebornes[ray]'``); the cluster's workers must be able
+    to import ``millebornes``.
+    """
+
+    def __init__(self, address: Optional[str] = None, num_cpus: Optional[int] = None):
+        try:
+            import ray
+        except ImportError:
+            raise RuntimeError("the Ray backend needs Ray: pip install 'millebornes[ray]'") from None
+        self._ray = ray
+        self._started = False
+        if not ray.is_initialized():
+            kwargs = {"include_dashboard": False, "log_to_driver": False}
+            if address:
+                ray.init(address=address, **kwargs)
+            else:
+                ray.init(address="local", num_cpus=num_cpus, **kwargs)  # a new local instance, never a stray one
+            self._started = True
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", num_cpus or 1)))
+
+    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+        ray = self._ray
+        remote = ray.remote(fn)
+        pending = [remote.remote(item) for item in items]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:
+                try:
+                    ray.cancel(ref)
+                except Exception:
+                    pass
+
+    def close(self) -> None:
+        if self._started:
+            self._started = False
+            self._ray.shutdown()
+
+
+def make_executor(backend: str = "local", workers: Optional[int] = None, address: Optional[str] = None) -> Executor:
+    """The executor for a backend name: ``local`` (process pool of ``workers``) or ``ray``."""
+    if backend == "local":
+        return LocalExecutor(workers)
+    if backend == "ray":
+        return RayExecutor(address=address, num_cpus=None if address else workers)
+    raise ValueError(f"no backend {backend!r}: choose local or ray")

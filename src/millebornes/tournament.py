@@ -1,0 +1,492 @@
+"""Tournaments: seat-balanced, paired matches between bots, and the statistics of their results.
+
+A tournament takes two or more bot specs (``"heuristic"``, ``"ismcts:ms=50"``, ``"cmd:python my_bot.py"``)
+and a table of ``n`` sides.  Every pairing of bots (for two sides each unordered pair; for more sides each
+combination of distinct bots, or cyclic fillings when there are fewer bots than sides) plays a number of
+*deals*; each deal is one seed, replayed once per rotation of the bots over the sides, so every bot takes
+every side equally often and meets the same shuffles.  Every pairing uses the same deals.
+
+>>> from millebornes.tournament import schedule
+>>> [(m["index"], m["entrants"], m["seed"] == schedule(["a", "b"], 2, 4, seed=1)[0]["seed"])
+...  for m in schedule(["a", "b"], 2, 4, seed=1)[:2]]
+[(0, [0, 1], True), (1, [1, 0], True)]
+
+Matches run through an executor (:mod:`millebornes.executors`), in batches; results are sorted by
+match index before the statistics, so the table never depends on completion order.
+
+>>> from millebornes.tournament import wilson
+>>> [round(x, 3) for x in wilson(8, 10)]
+[0.49, 0.943]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from typing import Callable, Iterable, Optional, Sequence
+
+from .bots import make_bot
+from .state import new_game
+
+Z95 = 1.959963984540054
+ELO_BASE = 1500.0
+
+
+# ----------------------------------------------------------------------------------------- players
+def is_external(spec: str) -> bool:
+    return spec.startswith("cmd:")
+
+
+def make_player(spec: str, seed: int = 0):
+    """The factory hook: an external bot for ``"cmd:COMMAND"``, a built-in bot otherwise."""
+    if is_external(spec):
+        from .protocol import ExternalBot  # lazily: the protocol is only needed for external bots
+        return ExternalBot(spec[4:].strip(), seed=seed)
+    return make_bot(spec, seed)
+
+
+def parse_bot_options(values: Iterable[str]) -> list[str]:
+    """Bot specs from ``--bots`` values: each value is split on commas unless it starts with ``cmd:``.
+
+    >>> parse_bot_options(["heuristic,random", "cmd:python my_bot.py --x,y", " ismcts:ms=50 "])
+    ['heuristic', 'random', 'cmd:python my_bot.py --x,y', 'ismcts:ms=50']
+
+    A built-in spec with parameters takes its commas along: ``ismcts:iterations=400,playout=random``
+    stays whole, since ``playout=random`` is no bot name.
+
+    >>> parse_bot_options(["ismcts:iterations=400,playout=random,heuristic"])
+    ['ismcts:iterations=400,playout=random', 'heuristic']
+    """
+    specs: list[str] = []
+    for value in values:
+        value = value.strip()
+        if not value:
+            continue
+        if is_external(value):
+            specs.append(value)
+            continue
+        for part in (p.strip() for p in value.split(",")):
+            if not part:
+                continue
+            if "=" in part and ":" not in part and specs and ":" in specs[-1] and not is_external(specs[-1]):
+                specs[-1] += "," + part  # a parameter of the spec before it
+            else:
+                specs.append(part)
+    return specs
+
+
+def bot_labels(specs: Sequence[str]) -> list[str]:
+    """Names for the table: the specs, with ``#2``, ``#3`` added to repeated ones."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def _derived_seed(*parts) -> int:
+    """A 31-bit seed from a tuple of values, the same in every process and Python version."""
+    return random.Random("millebornes-tournament/" + "/".join(map(str, parts))).getrandbits(31)
+
+
+def _clip(text: str, size: int = 80) -> str:
+    return text if len(text) <= size else text[:size - 3] + "..."
+
+
+# ------------------------------------------------------------------------------------------- a match
+def play_match(ruleset, players: int, teams: Optional[bool], seed: int, bots: Sequence[str],
+               hands: bool = False, time_decisions: bool = True,
+               factory: Optional[Callable] = None) -> dict:
+    """Play one match (or, with ``hands``, its first hand) between ``bots``, one spec per side.
+
+    Partners share their side's spec; each seat gets its own bot, built by ``factory(spec, seed)``
+    (default :func:`make_player`) with a seed derived from ``(seed, seat)``.  Bots see only
+    ``game.observation(seat)`` and the legal actions.  A bot that raises, or answers something
+    that is not a legal action, forfeits: the other sides win.  The result is JSON-ready:
+
+    ``winners`` (sides), ``points`` (match scores, or the hand's points with ``hands``; with a
+    forfeit the scores reached so far, zeros in hand mode), ``decisions``, ``hands`` (hands
+    scored), ``time`` (per side: ``count``, ``total`` and ``max`` seconds of ``choose``) and
+    ``forfeit`` (``None`` or ``{side, seat, bot, message}``).
+    """
+    factory = factory or make_player
+    game = new_game(ruleset, players=players, teams=teams, seed=seed)
+    nsides = game.nsides
+    if len(bots) != nsides:
+        raise ValueError(f"this table has {nsides} sides, but {len(bots)} bots were given")
+    times = [{"count": 0, "total": 0.0, "max": 0.0} for _ in range(nsides)]
+    seat_bots: list = [None] * players
+    forfeit = None
+    decisions = 0
+
+    def lose(seat: int, words: str) -> dict:
+        side = game.side_of(seat)
+        return {"side": side, "seat": seat, "bot": bots[side],
+                "message": f"side {side} ({bots[side]}) forfeited: {words}"}
+
+    try:
+        for seat in range(players):
+            try:
+                seat_bots[seat] = factory(bots[game.side_of(seat)], _derived_seed("bot", seed, seat))
+            except Exception as exc:  # an external program that does not start or greet
+                forfeit = lose(seat, _words(exc))
+                break
+        perf = time.perf_counter
+        while forfeit is None and not game.is_over and not (hands and game.hand_results):
+            seat = game.to_act
+            legal = game.legal_actions()
+            bot = seat_bots[seat]
+            start = perf()
+            try:
+                action = bot.choose(game.observation(seat), list(legal))
+            except Exception as exc:
+                forfeit = lose(seat, _words(exc))
+                break
+            if time_decisions:
+                spent = perf() - start
+                t = times[game.side_of(seat)]
+                t["count"] += 1
+                t["total"] += spent
+                if spent > t["max"]:
+                    t["max"] = spent
+            if not isinstance(action, str) or action not in legal:
+                forfeit = lose(seat, f"answered {_clip(repr(action))} which is not a legal action")
+                break
+            game.act(action, seat)
+            decisions += 1
+    finally:
+        for bot in seat_bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    pass
+
+    if forfeit is not None:
+        loser = forfeit["side"]
+        winners = [s for s in range(nsides) if s != loser]
+        points = [0] * nsides if hands else list(game.match_scores)
+    elif hands:
+        winners = list(game.hand_results[0]["winners"])
+        points = list(game.hand_results[0]["points"])
+    else:
+        winners = list(game.winners)
+        points = list(game.match_scores)
+    return {"winners": winners, "points": points, "decisions": decisions, "hands": len(game.hand_results),
+            "time": times, "forfeit": forfeit}
+
+
+def _words(exc: BaseException) -> str:
+    """An exception in words: BotError messages as they are, others with their type."""
+    if type(exc).__name__ == "BotError":
+        return str(exc)
+    return f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
+
+
+# ------------------------------------------------------------------------------------------ schedule
+def pairings(nbots: int, nsides: int) -> list[tuple[int, ...]]:
+    """The groups of entrants that meet: pairs for two sides, combinations (or cyclic fillings) for more.
+
+    >>> pairings(3, 2)
+    [(0, 1), (0, 2), (1, 2)]
+    >>> pairings(2, 3)
+    [(0, 1, 0), (1, 0, 1)]
+    """
+    if nbots < 2:
+        raise ValueError("a tournament needs at least two bots")
+    if nsides < 2:
+        raise ValueError("a tournament needs at least two sides")
+    if nbots >= nsides:
+        return list(itertools.combinations(range(nbots), nsides))
+    return [tuple((start + k) % nbots for k in range(nsides)) for start in range(nbots)]
+
+
+def deals_per_pairing(games: int, nsides: int) -> int:
+    """Deals needed for at least ``games`` matches per pairing, each deal played once per rotation."""
+    return max(1, math.ceil(games / nsides))
+
+
+def schedule(specs: Sequence[str], nsides: int, games: int, seed: int = 0) -> list[dict]:
+    """Every match of the tournament, in a fixed order: ``index``, ``seed``, ``entrants`` (bot index
+    per side), ``bots`` (spec per side), ``pairing``, ``deal`` and ``rotation``."""
+    deals = deals_per_pairing(games, nsides)
+    deal_seeds = [_derived_seed("deal", seed, d) for d in range(deals)]
+    matches = []
+    for p, group in enumerate(pairings(len(specs), nsides)):
+        for d, deal_seed in enumerate(deal_seeds):
+            for r in range(nsides):
+                entrants = [group[(side + r) % nsides] for side in range(nsides)]
+                matches.append({"index": len(matches), "seed": deal_seed, "entrants": entrants,
+                                "bots": [specs[e] for e in entrants], "pairing": p, "deal": d, "rotation": r})
+    return matches
+
+
+# ------------------------------------------------------------------------------------------- running
+def play_batch(task: tuple) -> list[dict]:
+    """Play a batch of scheduled matches (the unit of work sent to an executor)."""
+    ruleset, players, teams, hands, factory, matches = task
+    results = []
+    for m in matches:
+        r = play_match(ruleset, players, teams, m["seed"], m["bots"], hands=hands, factory=factory)
+        r.update(index=m["index"], seed=m["seed"], entrants=list(m["entrants"]), bots=list(m["bots"]))
+        results.append(r)
+    return results
+
+
+def run_tournament(specs: Sequence[str], ruleset="classic", players: int = 2, teams: Optional[bool] = None,
+                   games: int = 100, seed: int = 0, hands: bool = False, executor=None,
+                   progress: Optional[Callable[[int, int], None]] = None, batch: Optional[int] = None,
+                   factory: Optional[Callable] = None) -> dict:
+    """Play a whole tournament and return its results and statistics (see :func:`summarize`).
+
+    ``executor`` is a :mod:`millebornes.executors` executor (default: in-process);
+    ``progress(done, total)`` is called as matches finish; ``factory(spec, seed)`` builds bots
+    (default :func:`make_player`; it must be picklable for a process pool).
+    """
+    from .executors import LocalExecutor
+
+    specs = list(specs)
+    probe = new_game(ruleset, players=players, teams=teams, seed=0)  # ValueError for a bad table
+    if factory is None:
+        for spec in specs:
+            if not is_external(spec):
+                make_bot(spec, 0)  # ValueError for an unknown bot, before any work is sent out
+    matches = schedule(specs, probe.nsides, games, seed)
+    own = executor is None
+    executor = executor or LocalExecutor(1)
+    workers = max(1, int(getattr(executor, "workers", 1) or 1))
+    if batch is None:
+        batch = max(1, min(50, math.ceil(len(matches) / (workers * 20))))
+    tasks = [(ruleset, players, teams, hands, factory, matches[i:i + batch])
+             for i in range(0, len(matches), batch)]
+    results: list[dict] = []
+    start = time.perf_counter()
+    try:
+        if progress:
+            progress(0, len(matches))
+        for done in executor.map_unordered(play_batch, tasks):
+            results.extend(done)
+            if progress:
+                progress(len(results), len(matches))
+    finally:
+        if own:
+            executor.close()
+    seconds = time.perf_counter() - start
+    results.sort(key=lambda r: r["index"])
+    summary = summarize(results, specs)
+    summary.update(ruleset=probe.ruleset.name, players=players, teams=probe.teams, nsides=probe.nsides,
+                   hands=hands, games=games, seed=seed, matches=len(results), seconds=round(seconds, 3),
+                   results=results)
+    return summary
+
+
+# ---------------------------------------------------------------------------------------- statistics
+def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (ties counted as half wins); (0, 1) when n is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n)))
+    low = 0.0 if wins <= 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if wins >= n else min(1.0, max(p, centre + half))
+    return low, high
+
+
+def pair_score(result: dict, a: int, b: int) -> float:
+    """Side ``a``'s score against side ``b`` in one match: 1 a win, 0 a loss, 0.5 a tie.
+
+    One of them among the winners beats the other, both among them tie; when neither won (a match
+    of three or more sides) more points win.
+    """
+    winners = result["winners"]
+    wa, wb = a in winners, b in winners
+    if wa != wb:
+        return 1.0 if wa else 0.0
+    if wa:
+        return 0.5
+    pa, pb = result["points"][a], result["points"][b]
+    return 1.0 if pa > pb else 0.0 if pa < pb else 0.5
+
+
+def bradley_terry_elo(nbots: int, outcomes: dict[tuple[int, int], float],
+                      games: dict[tuple[int, int], float], prior: float = 1.0) -> list[float]:
+    """Elo ratings (mean 1500) from a maximum-likelihood Bradley-Terry fit.
+
+    ``outcomes[i, j]`` is i's score against j (i < j) over ``games[i, j]`` games.  ``prior``
+    virtual drawn games are added to every pair that met, so a bot that won (or lost) every game
+    still gets a finite rating.  Fitted with Hunter's MM iterations; order-independent.
+    """
+    wins = [[0.0] * nbots for _ in range(nbots)]
+    n = [[0.0] * nbots for _ in range(nbots)]
+    for (i, j), g in games.items():
+        if g <= 0:
+            continue
+        s = outcomes.get((i, j), 0.0)
+        wins[i][j] += s + prior / 2
+        wins[j][i] += g - s + prior / 2
+        n[i][j] += g + prior
+        n[j][i] += g + prior
+    total_wins = [sum(row) for row in wins]
+    p = [1.0] * nbots
+    for _ in range(20000):
+        new = []
+        for i in range(nbots):
+            denom = sum(n[i][j] / (p[i] + p[j]) for j in range(nbots) if n[i][j])
+            new.append(total_wins[i] / denom if denom else p[i])
+        logs = [math.log(x) for x in new]
+        shift = sum(logs) / nbots
+        new = [math.exp(x - shift) for x in logs]
+        delta = max(abs(math.log(a / b)) for a, b in zip(new, p))
+        p = new
+        if delta < 1e-12:
+            break
+    elo = [400 * math.log10(x) for x in p]
+    mean = sum(elo) / nbots
+    return [ELO_BASE + e - mean for e in elo]
+
+
+def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
+    """Per-bot table, head-to-head lines, Elo ratings and forfeit messages from match results.
+
+    Each result needs ``entrants`` (bot index per side), ``winners``, ``points``, ``time`` and
+    ``forfeit``; a bot on several sides of one match counts once per side.
+    """
+    nb = len(specs)
+    labels = bot_labels(specs)
+    matches = [0] * nb
+    wins = [0.0] * nb
+    points = [0.0] * nb
+    t_count = [0] * nb
+    t_total = [0.0] * nb
+    t_max = [0.0] * nb
+    forfeits = [0] * nb
+    h2h_games: dict[tuple[int, int], float] = {}
+    h2h_score: dict[tuple[int, int], float] = {}
+    messages = []
+    for r in sorted(results, key=lambda r: r.get("index", 0)):
+        entrants = r["entrants"]
+        winners = r["winners"]
+        share = 1.0 / len(winners) if winners else 0.0
+        for side, e in enumerate(entrants):
+            matches[e] += 1
+            if side in winners:
+                wins[e] += share
+            points[e] += r["points"][side]
+            t = r["time"][side]
+            t_count[e] += t["count"]
+            t_total[e] += t["total"]
+            t_max[e] = max(t_max[e], t["max"])
+        f = r.get("forfeit")
+        if f:
+            forfeits[entrants[f["side"]]] += 1
+            messages.append({"index": r.get("index"), "seed": r.get("seed"), "bot": labels[entrants[f["side"]]],
+                             "message": f["message"]})
+        for a, b in itertools.combinations(range(len(entrants)), 2):
+            i, j = entrants[a], entrants[b]
+            if i == j:
+                continue
+            s = pair_score(r, a, b)
+            if i > j:
+                i, j, s = j, i, 1.0 - s
+            h2h_games[i, j] = h2h_games.get((i, j), 0.0) + 1
+            h2h_score[i, j] = h2h_score.get((i, j), 0.0) + s
+    elo = bradley_terry_elo(nb, h2h_score, h2h_games)
+    table = []
+    for e in range(nb):
+        low, high = wilson(wins[e], matches[e])
+        table.append({
+            "bot": labels[e], "spec": specs[e], "matches": matches[e], "wins": wins[e],
+            "win_rate": wins[e] / matches[e] if matches[e] else 0.0, "ci_low": low, "ci_high": high,
+            "mean_points": points[e] / matches[e] if matches[e] else 0.0, "elo": elo[e],
+            "ms_mean": 1000 * t_total[e] / t_count[e] if t_count[e] else 0.0, "ms_max": 1000 * t_max[e],
+            "decisions": t_count[e], "forfeits": forfeits[e],
+        })
+    head_to_head = []
+    for (i, j), g in sorted(h2h_games.items()):
+        s = h2h_score[i, j]
+        low, high = wilson(s, g)
+        head_to_head.append({"a": labels[i], "b": labels[j], "games": int(g), "a_score": s, "b_score": g - s,
+                             "a_rate": s / g, "ci_low": low, "ci_high": high})
+    return {"bots": labels, "table": table, "head_to_head": head_to_head, "forfeits": messages}
+
+
+# ------------------------------------------------------------------------------------------- output
+TABLE_COLUMNS = ["bot", "matches", "wins", "win_rate", "ci_low", "ci_high", "mean_points", "elo",
+                 "ms_mean", "ms_max", "forfeits"]
+
+
+def format_table(summary: dict, max_forfeits: int = 5) -> str:
+    """The per-bot table, the head-to-head lines and the first forfeit messages, as text."""
+    table = summary["table"]
+    width = max([len("bot")] + [len(row["bot"]) for row in table])
+    lines = []
+    if "ruleset" in summary:
+        what = "hands" if summary["hands"] else "matches"
+        teams = " in teams" if summary.get("teams") else ""
+        lines.append(f"{summary['ruleset']}, {summary['players']} players{teams}, {summary['matches']} {what} "
+                     f"(seed {summary['seed']}, {summary['seconds']:.1f} s)")
+    lines.append(f"{'bot':<{width}}  {'matches':>7}  {'wins':>7}  {'win rate':>8}  {'95% CI':>13}  "
+                 f"{'mean pts':>8}  {'Elo':>5}  {'ms/decision':>15}  {'forfeits':>8}")
+    lines.append(f"{'':<{width}}  {'':>7}  {'':>7}  {'':>8}  {'':>13}  {'':>8}  {'':>5}  {'mean':>7} {'max':>7}  "
+                 f"{'':>8}")
+    for row in sorted(table, key=lambda r: -r["elo"]):
+        ci = f"{100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%"
+        lines.append(f"{row['bot']:<{width}}  {row['matches']:>7}  {row['wins']:>7g}  {100 * row['win_rate']:>7.1f}%"
+                     f"  {ci:>13}  {row['mean_points']:>8.1f}  {row['elo']:>5.0f}  {row['ms_mean']:>7.2f} "
+                     f"{row['ms_max']:>7.1f}  {row['forfeits']:>8}")
+    if summary["head_to_head"]:
+        lines.append("")
+        lines.append("head to head:")
+        for h in summary["head_to_head"]:
+            lines.append(f"  {h['a']} vs {h['b']}: {h['a_score']:g}-{h['b_score']:g} in {h['games']} "
+                         f"({100 * h['a_rate']:.1f}%, 95% CI {100 * h['ci_low']:.1f}-{100 * h['ci_high']:.1f}%)")
+    forfeits = summary["forfeits"]
+    if forfeits:
+        lines.append("")
+        lines.append(f"forfeits ({len(forfeits)}):")
+        for f in forfeits[:max_forfeits]:
+            lines.append(f"  match {f['index']} (seed {f['seed']}): {f['message']}")
+        if len(forfeits) > max_forfeits:
+            lines.append(f"  ... and {len(forfeits) - max_forfeits} more")
+    return "\n".join(lines)
+
+
+def write_csv(summary: dict, stream) -> None:
+    import csv
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(TABLE_COLUMNS)
+    for row in summary["table"]:
+        writer.writerow([round(row[c], 6) if isinstance(row[c], float) else row[c] for c in TABLE_COLUMNS])
+
+
+def plot_win_rates(summary: dict, path: str) -> None:
+    """Draw each bot's win rate with its 95% interval to a PNG (matplotlib, Agg backend)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    rows = sorted(summary["table"], key=lambda r: r["win_rate"])
+    fig = Figure(figsize=(7, 1.2 + 0.5 * len(rows)))
+    ax = fig.add_subplot()
+    y = list(range(len(rows)))
+    rates = [100 * r["win_rate"] for r in rows]
+    err = [[max(0.0, 100 * (r["win_rate"] - r["ci_low"])) for r in rows],
+           [max(0.0, 100 * (r["ci_high"] - r["win_rate"])) for r in rows]]
+    ax.barh(y, rates, xerr=err, color="#4c78a8", ecolor="black", capsize=4)
+    ax.axvline(50, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [r["bot"] for r in rows])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("win rate, % (95% Wilson interval)")
+    title = "tournament"
+    if "ruleset" in summary:
+        title = f"{summary['ruleset']}, {summary['players']} players, {summary['matches']} " \
+                f"{'hands' if summary['hands'] else 'matches'}"
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)

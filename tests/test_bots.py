@@ -1,0 +1,125 @@
+"""Bots: the registry, legality in every edition, no access to hidden cards, search and analysis."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import millebornes as mb
+from millebornes.bots import LEVELS, bot_names, make_bot, parse_spec
+from millebornes.bots.ismcts import Search, analyse
+from util import game_with, play
+
+FAST_SPECS = ["random", "greedy", "heuristic", "easy", "ismcts:iterations=24"]
+
+
+def configs():
+    for name, r in mb.RULESETS.items():
+        for n in r.solo_players[:2]:
+            yield name, n, False
+        for n in r.team_players[:1]:
+            yield name, n, True
+
+
+def test_specs_levels_and_errors():
+    assert parse_spec("ismcts:ms=50,playout=random") == ("ismcts", {"ms": 50, "playout": "random"})
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    for level in LEVELS:
+        assert make_bot(level).name in ("heuristic", "ismcts")
+    assert {"random", "heuristic", "ismcts"} <= set(bot_names())
+    with pytest.raises(ValueError, match="no bot 'alphazero'"):
+        make_bot("alphazero")
+    with pytest.raises(ValueError, match="bad parameters"):
+        make_bot("random:depth=3")
+    with pytest.raises(ValueError, match="key=value"):
+        make_bot("ismcts:fast")
+
+
+@pytest.mark.parametrize("name, players, teams", list(configs()))
+def test_bots_only_send_legal_actions(name, players, teams):
+    """Every bot plays a hand of every edition from observations only, never an illegal action."""
+    g = mb.new_game(name, players=players, teams=teams, seed=players)
+    bots = [make_bot(FAST_SPECS[s % len(FAST_SPECS)], seed=s) for s in range(players)]
+    kinds = set()
+    while not g.is_over and g.hand_number == 0:
+        seat = g.to_act
+        legal = g.legal_actions()
+        obs = g.observation(seat)
+        action = bots[seat].choose(copy.deepcopy(obs), list(legal))
+        assert action in legal, (bots[seat].name, action, legal)
+        kinds.add(g.decision)
+        g.act(action, seat=seat)
+    assert g.hand_results and "play" in kinds
+
+
+def _twin_games():
+    """Two games whose public history is the same but whose hidden cards differ: seat 1's hand and
+    the stock order are swapped around between them."""
+    base = dict(hands={0: ["roll", "100", "75", "stop", "gasoline", "right-of-way"]})
+    a = game_with("classic", 2, stock=["50", "25", "200", "accident"], **base)
+    b = game_with("classic", 2, stock=["50", "accident", "25", "200"],
+                  filler=["repairs", "spare-tire"], **base)
+    return a, b
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS + ["ismcts:iterations=40,baseline=none"])
+def test_bots_cannot_see_hidden_cards(spec):
+    """Same observation -> same decision: what a bot chooses depends on nothing it may not see."""
+    a, b = _twin_games()
+    assert a.hand(1) != b.hand(1) or a.record() != b.record()
+    obs = a.observation(0)
+    assert obs == b.observation(0)
+    first = make_bot(spec, seed=3).choose(a.observation(0), a.legal_actions())
+    second = make_bot(spec, seed=3).choose(b.observation(0), b.legal_actions())
+    assert first == second
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget():
+    g = mb.new_game("dujardin", players=3, seed=9)
+    rng = random.Random(2)
+    for _ in range(20):
+        g.act(rng.choice(g.legal_actions()))
+    obs, legal = g.observation(g.to_act), g.legal_actions()
+    picks = {make_bot("ismcts:iterations=60", seed=5).choose(obs, legal) for _ in range(3)}
+    assert len(picks) == 1
+    s1, s2 = Search(obs, seed=1), Search(obs, seed=1)
+    s1.run(iterations=50)
+    s2.run(iterations=50)
+    assert s1.stats() == s2.stats() and s1.iterations >= 50
+
+
+def test_search_finds_the_winning_card():
+    """Dujardin at 975: playing the 25 wins the race at once; search must see it."""
+    g = game_with("dujardin", 2, hands={0: ["roll", "200", "200", "100", "100", "100"],
+                                        1: ["stop", "accident"]},
+                  stock=["75", "50", "100", "25", "100", "50", "25"])
+    # seat 0: roll, then 200, 200, 100, 100, 100 (=700), 75 (775)... build to 975 with plain plays
+    seq0 = ["play roll", "play 200", "play 200", "play 100", "play 100", "play 100"]
+    for action in seq0:
+        play(g, action)
+        play(g, f"discard {g.hand(1)[0]}")
+    while g.tableau(0)["distance"] < 975:
+        fits = [a for a in g.legal_actions() if a.startswith("play ") and a.split()[1].isdigit()
+                and g.tableau(0)["distance"] + int(a.split()[1]) <= 975]
+        if not fits:
+            pytest.fail(f"could not build the position: {g.hand(0)} at {g.tableau(0)['distance']}")
+        play(g, max(fits, key=lambda a: int(a.split()[1])))
+        play(g, f"discard {g.hand(1)[0]}")
+    assert "play 25" in g.legal_actions()
+    bot = make_bot("ismcts:iterations=80,baseline=none", seed=1)
+    assert bot.choose(g.observation(0), g.legal_actions()) == "play 25"
+    ranked = analyse(g, iterations=200, seed=1)
+    assert ranked[0]["action"] == "play 25"
+    assert ranked[0]["win_chance"] > 0.9
+
+
+def test_analyse_covers_every_legal_action():
+    g = mb.new_game("classic", players=2, seed=4)
+    out = analyse(g, iterations=120, seed=0)
+    assert sorted(a["action"] for a in out) == sorted(g.legal_actions())
+    assert all(0.0 <= a["win_chance"] <= 1.0 and 0.0 <= a["value"] <= 1.0 for a in out)
+    assert sum(a["visits"] for a in out) >= 120
+    with pytest.raises(ValueError, match="no decision"):
+        analyse(g, seat=1)
