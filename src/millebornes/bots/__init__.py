@@ -12,7 +12,7 @@ from .base import Bot, RandomBot
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.35",
     "medium": "heuristic",
-    "hard": "ismcts:ms=50",
+    "hard": "ismcts:ms=40",
     "expert": "ismcts:ms=1000",
 }
 
