@@ -7,14 +7,7 @@ import pytest
 
 import millebornes as mb
 from millebornes.observe import unseen_counts
-
-
-def configs():
-    for name, r in mb.RULESETS.items():
-        for n in r.solo_players:
-            yield name, n, False
-        for n in r.team_players:
-            yield name, n, True
+from util import all_cards, configs, game_with, play
 
 
 def positions(name, players, teams, seed, every=7):
@@ -27,17 +20,6 @@ def positions(name, players, teams, seed, every=7):
             yield g
         g.act(rng.choice(g.legal_actions()))
         i += 1
-
-
-def all_cards(g):
-    out = Counter()
-    for s in range(g.players):
-        out.update(g.hand(s))
-    out.update(g.discard_pile)
-    for side in range(g.nsides):
-        t = g.tableau(side)
-        out.update(t["battle"] + t["speed"] + t["safeties"] + t["distance_cards"])
-    return out
 
 
 @pytest.mark.parametrize("name, players, teams", list(configs()))
@@ -75,7 +57,6 @@ def test_worlds_vary_the_hidden_cards_only():
 
 
 def test_a_pending_coup_fourre_puts_the_safety_in_the_deciders_hand():
-    from util import game_with, play
     g = game_with("parker", 2, hands={0: ["roll", "flat-tire"], 1: ["roll", "puncture-proof"]})
     play(g, "play roll", "play roll", "play flat-tire 1")
     assert g.decision == "coup-fourre" and g.to_act == 1

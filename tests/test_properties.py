@@ -17,13 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import millebornes as mb
+from util import all_cards, configs
 
-CONFIGS = [
-    (name, players, teams)
-    for name in sorted(mb.RULESETS)
-    for teams, counts in ((False, mb.ruleset(name).solo_players), (True, mb.ruleset(name).team_players))
-    for players in counts
-]
+CONFIGS = configs()
 CONFIG_IDS = [f"{name}-{players}{'-teams' if teams else ''}" for name, players, teams in CONFIGS]
 SPECIAL = ["draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand"]
 ALL_ACTIONS = sorted(set(mb.ACTION_NAMES.values()))
@@ -66,23 +62,12 @@ def snapshot(g):
                       sort_keys=True)
 
 
-def visible(g):
-    cards = Counter()
-    for s in range(g.players):
-        cards.update(g.hand(s))
-    cards.update(g.discard_pile)
-    for side in range(g.nsides):
-        t = g.tableau(side)
-        cards.update(t["battle"] + t["speed"] + t["safeties"] + t["distance_cards"])
-    return cards
-
-
 def check_cards(g, deck):
     """Every card is somewhere.  In hand 0 of a stacked deck the stock is known exactly: it is the
     bottom ``stock_size`` cards of the deck; in later hands only its size is known."""
     want = Counter(dict(zip(mb.CARD_IDS, g.ruleset.deck_counts(g.players))))
     want = +want
-    seen = visible(g)
+    seen = all_cards(g)
     if g.hand_number == 0 and deck is not None and not g.is_over:
         stock = deck[len(deck) - g.stock_size:] if g.stock_size else []
         assert seen + Counter(stock) == want, (seen + Counter(stock)) - want or want - (seen + Counter(stock))
@@ -305,7 +290,7 @@ def replay_on(deck, g, played):
 
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 60), data=st.data())
 @HIDDEN_SETTINGS
-def test_stock_order_is_invisible(config, seed, steps, data):
+def test_stock_order_is_inall_cards(config, seed, steps, data):
     """Two games whose stocks differ only in the order of cards nobody has drawn yet look the same
     to every seat."""
     name, players, teams = config
@@ -329,7 +314,7 @@ def test_stock_order_is_invisible(config, seed, steps, data):
 
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 60), data=st.data())
 @HIDDEN_SETTINGS
-def test_other_hands_are_invisible(config, seed, steps, data):
+def test_other_hands_are_inall_cards(config, seed, steps, data):
     """Swap a card X of seat h's opening hand with an undrawn stock card Y (neither a safety, seat h
     never playing or discarding X or Y): every other seat sees exactly the same game, and seat h
     sees the same game apart from its hand and its legal actions."""

@@ -56,6 +56,25 @@ def stacked_deck(rules, players: int, hands: dict[int, list[str]] | None = None,
     return deck
 
 
+def configs() -> list[tuple[str, int, bool]]:
+    """Every (preset, players, teams) setting the presets allow."""
+    return [(name, n, teams) for name, r in mb.RULESETS.items()
+            for teams, counts in ((False, r.solo_players), (True, r.team_players)) for n in counts]
+
+
+def all_cards(g):
+    """Every card outside the stock: hands, discard pile and tableaux."""
+    from collections import Counter
+    cards = Counter()
+    for s in range(g.players):
+        cards.update(g.hand(s))
+    cards.update(g.discard_pile)
+    for side in range(g.nsides):
+        t = g.tableau(side)
+        cards.update(t["battle"] + t["speed"] + t["safeties"] + t["distance_cards"])
+    return cards
+
+
 def game_with(rules, players: int, hands=None, stock=None, teams=None, filler=None, seed: int = 1,
               **options):
     """A new game on a stacked deck; rule options may be switched by keyword."""
