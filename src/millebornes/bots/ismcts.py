@@ -93,7 +93,7 @@ class Search:
         self.best: int | None = None
         self.round_start = 0
 
-    def run(self, iterations: int = 0, ms: float = 0) -> None:
+    def run(self, iterations: int = 0, ms: float = 0, spend_all: bool = False) -> None:
         """Halve the root actions on two thirds of the budget; then, if the survivor is not the
         baseline, test the two on fresh worlds with the rest and keep the baseline unless beaten."""
         if not iterations and not ms:
@@ -124,6 +124,8 @@ class Search:
         base = self.baseline
         if base is None or best == base:
             self.best = best
+            while spend_all and self.iterations < budget and (deadline is None or time.perf_counter() < deadline):
+                self._round(self.actions, 1, deadline)
             return
         pair = [best, base]
         self.round_start = self.worlds
@@ -219,7 +221,8 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
-                 c: float = 0.7, baseline: str = "heuristic", confidence: float = 1.0, widen: int = 8):
+                 c: float = 0.7, baseline: str = "heuristic", confidence: float = 1.0, widen: int = 8,
+                 horizon: int = 1000):
         if not ms and not iterations:
             ms = 50
         if playout not in ("greedy", "random"):
@@ -227,7 +230,7 @@ class IsmctsBot:
         if baseline not in ("heuristic", "greedy", "none"):
             raise ValueError(f"baseline must be 'heuristic', 'greedy' or 'none', not {baseline!r}")
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
-        self.confidence, self.widen = confidence, widen
+        self.confidence, self.widen, self.horizon = confidence, widen, horizon
         self.decisions = 0
         self.last: Search | None = None
         self.guide = None
@@ -243,6 +246,8 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         base = self.guide.choose(observation, legal) if self.guide is not None else None
+        if base is not None and observation["stock_size"] > self.horizon and observation["decision"] == "play":
+            return base  # early in the hand playouts are mostly luck: trust the heuristic
         search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
                         c=self.c, baseline=base, widen=self.widen, confidence=self.confidence)
         search.run(self.iterations, self.ms)
@@ -264,7 +269,7 @@ def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: flo
     obs = game.observation(seat)
     from .heuristic import HeuristicBot
     search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal))
-    search.run(iterations, ms)
+    search.run(iterations, ms, spend_all=True)
     out = []
     for action in legal:
         code = ACTION_CODES[action]

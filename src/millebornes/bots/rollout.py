@@ -1,9 +1,32 @@
-"""A fast greedy policy over a full game, for search playouts.
+"""A fast greedy policy over a full game, for search playouts (and the ``greedy`` bot).
 
-Search bots play thousands of games per decision inside *possible worlds* (determinized games),
-where every card is known by construction, so the policy may read the game directly.  It works on
-action codes and the engine's small integer state; it is a playout policy, not a player: the
-bots people meet decide from observations only.
+Search bots play thousands of hands per decision inside *possible worlds* (determinized games).
+This policy plays every seat of such a world, so it must be quick, and it must be a fair player:
+it reads only what the seat to act could know (its own hand and the public state: tableaux,
+discard pile, stock and hand sizes), never another hand or the stock order.  :class:`GreedyBot`
+(a determinization, then this policy) is therefore an honest bot.
+
+It is a cheap cousin of the heuristic bot: everything is valued in *miles* (a turn is worth about
+65 miles), computed from the engine's integer state and small tables built at import:
+
+- coup fourré always; the extension by the heuristic's linear rule (stock, lead, hand);
+- the top discard (classic) when it is a safety, a remedy the side waits for, a 75 or more the
+  side can play at once, the card that completes the trip, or a hazard worth keeping;
+- complete the trip when a card fits exactly, laying the safeties first where they score;
+  lay safeties at once where a coup fourré scores nothing; otherwise hold them, laying one when it
+  cures what stops the side and no remedy in hand does, when no hazard it answers can come any
+  more, when the hand may end soon, or rather than throw away a card that is worth anything;
+- distance by its miles, less part of the safe-trip bonus a 200 throws away, less a penalty when
+  the rest of the hand can no longer make the remainder exactly, keeping 25s and 50s for the end;
+- remedies by the turns they save; attacks by the turns the target is expected to lose (from the
+  copies of its remedies the seat has not seen, capped by the turns left, more near its goal),
+  less the coup-fourré risk and less what the hazard is worth kept;
+- discards: the card worth least kept (distance that can no longer fit or that the hand has
+  enough of, remedies for hazards the side is safe from, spare copies, hazards every opponent is
+  safe from), less what it would give the next player in classic.
+
+The weights are module constants (``TURN``, ``DIST_KEEP``...): ``bench/rollout.py`` measures the
+policy's speed, and the tournament its strength (paired hands against ``heuristic``).
 """
 
 from __future__ import annotations
@@ -12,99 +35,776 @@ import random
 
 from .. import cards as C
 from ..actions import ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD
-from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, Game
+from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
+
+assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
 
 NK = C.NUM_KINDS
-_SAFETY_OF = [C.SAFETY_OF.get(k, -1) for k in range(NK)]
-_REMEDIES = frozenset((C.ROLL, C.END_OF_LIMIT, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS))
-_HAZARD_OF_REMEDY = {r: h for h, r in C.REMEDY_OF.items()}
-# Discard preference when nothing better is known: low first.
-_KEEP = [0] * NK
-for _rank, _k in enumerate((C.END_OF_LIMIT, C.D25, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS, C.D50, C.D75,
-                            C.SPEED_LIMIT, C.STOP, C.ROLL, C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.D100,
-                            C.D200, C.RIGHT_OF_WAY, C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE)):
-    _KEEP[_k] = _rank
+D25, D50, D75, D100, D200 = C.DISTANCES
+STOP, SPEED_LIMIT, OUT_OF_GAS, FLAT_TIRE, ACCIDENT = C.HAZARDS
+ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS = C.REMEDIES
+RIGHT_OF_WAY = C.RIGHT_OF_WAY
+ROW_BIT = 1 << RIGHT_OF_WAY
+EOL_BIT = 1 << END_OF_LIMIT
+VAL = C.VALUE
+_FVAL = tuple(float(v) for v in VAL)
+
+# ---------------------------------------------------------------------------- weights (miles)
+TURN = 65.0            # what a moving side makes in one turn
+CURE = 110.0           # a remedy that brings the car closer to moving
+HOLD_HAZARD = 0.35     # share of an attack's worth that holding the hazard keeps
+SAFE_TRIP = 0.3        # share of the safe-trip bonus a 200 is charged while that bonus is possible
+FINISH = 40.0          # a distance that leaves a remainder the hand cannot make exactly
+SMALL = 4.0            # per step, for a 25 or a 50 played early (keep them for the end)
+LAY_INSTEAD = 0.0      # lay a safety rather than throw away a card worth more than this
+TAKE = 70.0            # take the top discard when it is worth more than this kept...
+TAKE_DIST_KIND = D75   # ...or when it is distance from this card up that the side can play now
+EXTEND_MARGIN = 0.0    # expected points the extension must gain over ending the hand
+DIST_KEEP = 0.2        # share of its miles a distance card that fits is worth kept
+END_SMALL = 25.0       # more for a 25 or a 50 kept when the side is within 250 of its goal
+END_BIG = 12.0         # more for a 75 or a 100 kept then
+HZ_STOP = 60.0         # a stop kept
+HZ_SL = 30.0           # a speed limit kept
+HZ_RATE = 7.5          # another hazard kept: per round of stock left (at most 320)...
+HZ_CF = 40.0           # ...less this when a coup fourré scores and the safety is not in hand
+ROLL_KEEP = 60.0       # a roll kept while moving (the second one: ROLL_KEEP2)
+ROLL_KEEP2 = 35.0
+EOL_KEEP = 30.0        # an end of limit kept while not limited
+REM_KEEP = 65.0        # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
+REM_KEEP2 = 12.0
+GIVE = 0.5             # share of a discard's worth to the next player, who may take it (classic)
+
+# ---------------------------------------------------------------------------- tables
+_IS_BATTLE = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
+_SAFETY_OF = tuple(C.SAFETY_OF.get(k, -1) for k in range(NK))
+_SAFE_BIT = tuple(1 << C.SAFETY_OF[k] if k in C.HAZARDS else 0 for k in range(NK))
+_REMEDY_OF = tuple(C.REMEDY_OF.get(k, -1) for k in range(NK))
+_HAZARD_OF = tuple(C.HAZARD_OF.get(k, -1) for k in range(NK))
+_FINISH_KIND = (-1, D25, D50, D75, D100, -1, -1, -1, D200)  # the card that makes a remainder (/25)
+_LOWEST = tuple((m & -m).bit_length() - 1 for m in range(16))  # lowest set bit of a 4-bit mask
+# the kinds in a 5-bit mask of distances, hazards or remedies
+_DIST_KINDS = tuple(tuple(k for k in range(5) if m >> k & 1) for m in range(32))
+_HAZ_KINDS = tuple(tuple(5 + k for k in range(5) if m >> k & 1) for m in range(32))
+_REM_KINDS = tuple(tuple(10 + k for k in range(5) if m >> k & 1) for m in range(32))
+# the cards a battle hazard asks for
+_ROLL_ONLY = (ROLL,)
+_NEED_WITH_ROLL = tuple((C.REMEDY_OF[k], ROLL) if k in C.HAZARDS else () for k in range(NK))
+_NEED_ALONE = tuple((C.REMEDY_OF[k],) if k in C.HAZARDS else () for k in range(NK))
+# remedies and battle hazards lie on battle piles once played; speed limits and their ends on
+# speed piles
+_ON_BATTLE = tuple(k in (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT, ROLL, GASOLINE, SPARE_TIRE, REPAIRS)
+                   for k in range(NK))
+# safeties laid first when the hand may end: the ones answering the fewest hazards
+_LAY_ORDER = (C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, RIGHT_OF_WAY)
 
 
-def greedy_code(g: Game, legal: list[int]) -> int:
-    """A sensible action code: safeties and remedies when hurt, the longest distance, an attack on
-    the leader, else the least useful discard."""
-    d = g._decision
-    if d == CF_DECISION:
-        return COUP_FOURRE
-    if d == DRAW_DECISION:
-        top = g._discard[-1]
-        p = g._to_act
-        return TAKE_DISCARD if top >= C.RIGHT_OF_WAY or (
-            top in _REMEDIES and g._own[g._side_of[p]] >> top & 1) else DRAW
-    if d == EXTENSION_DECISION:
-        s = g._side_of[g._to_act]
-        others = max((g._dist[t] for t in g._opponents[s]), default=0)
-        return EXTEND if others <= g._dist[s] - 300 and len(g._stock) > 15 else END_HAND
-    p = g._to_act
-    s = g._side_of[p]
+def _reach_table() -> list[int]:
+    """For every hand of distance cards, packed as the counts of 25, 50, 75, 100 (3 bits each, a
+    hand holds at most 7 cards) and of the 200s it may still play (2 bits), the bitmask of the
+    sums its cards can make: bit i is set when i * 25 miles can be made exactly."""
+    steps = (1, 2, 3, 4, 8)
+    table = [1] * (1 << 14)
+    for packed in range(1, 1 << 14):
+        for i in range(5):
+            if packed >> (3 * i) & 7:
+                r = table[packed - (1 << (3 * i))]
+                table[packed] = r | r << steps[i]
+                break
+    return table
+
+
+_REACH = _reach_table()
+
+
+class _Config:
+    """What the policy reads of a ruleset and a table (players, sides) on every call."""
+
+    __slots__ = ("rules", "players", "nsides", "per_side", "points", "deck", "frac", "safety", "cf",
+                 "cf_pts", "safe_trip", "shutout", "trip", "delayed", "match_target", "full_target")
+
+    def __init__(self, rules, players: int, nsides: int):
+        sc = rules.scoring
+        points = rules.winner == "points" or rules.match_target is not None
+        self.rules = rules
+        self.players = players
+        self.nsides = nsides
+        self.per_side = players // nsides
+        self.points = points  # points decide (else only the race does, and bonuses are nothing)
+        self.deck = rules.deck_counts(players)
+        size = sum(self.deck)
+        self.frac = tuple(3.0 * n / size for n in self.deck)
+        self.safety = sc.safety if points else 0
+        self.cf = sc.coup_fourre if points else 0
+        self.cf_pts = self.cf + 0.3 * self.safety
+        self.safe_trip = sc.safe_trip if points else 0
+        self.shutout = sc.shutout if points else 0
+        self.trip = sc.trip if points else 0
+        self.delayed = sc.delayed_action if points else 0
+        self.match_target = rules.match_target
+        self.full_target = rules.target
+
+
+_CONFIGS: dict[tuple[int, int, int], _Config] = {}
+# By id() of a game's seat-to-side tuple, which the clones and the determinized worlds of one table
+# share; each entry holds that tuple, so while it is cached its id names no other object.
+_BY_TABLE: dict[int, tuple[tuple, _Config]] = {}
+
+
+def _config(g: Game) -> _Config:
+    entry = _BY_TABLE.get(id(g._side_of))
+    if entry is not None and entry[1].rules is g.ruleset:
+        return entry[1]
+    rules = g.ruleset
+    key = (id(rules), g.players, g.nsides)
+    cfg = _CONFIGS.get(key)
+    if cfg is None or cfg.rules is not rules:
+        cfg = _CONFIGS[key] = _Config(rules, g.players, g.nsides)
+    if len(_BY_TABLE) >= 4096:
+        _BY_TABLE.clear()
+    _BY_TABLE[id(g._side_of)] = (g._side_of, cfg)
+    return cfg
+
+
+def _unseen(g: Game, cnt: list[int], k: int, cfg: _Config) -> int:
+    """How many ``k`` (a hazard or a remedy) the seat holding ``cnt`` has not seen: they are in
+    other hands or in the stock."""
+    n = cfg.deck[k] - cnt[k] - g._discard.count(k)
+    for pile in (g._battle if _ON_BATTLE[k] else g._speed):
+        n -= pile.count(k)
+    return n if n > 0 else 0
+
+
+def _need(g: Game, s: int) -> tuple[int, int]:
+    """(the first card side ``s`` must play before it may play distance, how many it needs)."""
+    if g._own[s] & 31:
+        return -1, 0
     battle = g._battle[s]
     top = battle[-1] if battle else -1
-    best_dist = best_attack = -1
-    lead = -1
-    for code in legal:
-        if code < C.RIGHT_OF_WAY:
-            if code >= C.ROLL:
-                return code  # a remedy the side needs (legal means it answers its top card)
-            if code > best_dist and code < 5:
-                best_dist = code
-        elif code < DISCARD_BASE:
-            if top >= 0 and _SAFETY_OF[top] == code:
-                return code
-        elif code >= ATTACK_BASE:
-            t, k = divmod(code - ATTACK_BASE, NK)
-            score = g._dist[t] * 4 + (k != C.SPEED_LIMIT)
-            if score > lead:
-                lead, best_attack = score, code
-    if best_dist >= 0:
-        return best_dist
-    if best_attack >= 0:
-        return best_attack
-    if len(g._stock) < 8:
-        for code in legal:
-            if C.RIGHT_OF_WAY <= code < DISCARD_BASE:
-                return code
-    cnt = g._cnt[p]
     safe = g._safe[s]
-    worst, worst_score = legal[-1], 1 << 30
-    for code in legal:
-        if code < DISCARD_BASE or code >= ATTACK_BASE:
-            continue
-        k = code - DISCARD_BASE
-        score = _KEEP[k] * 4 - cnt[k]
-        if k in _HAZARD_OF_REMEDY and safe >> _SAFETY_OF[_HAZARD_OF_REMEDY[k]] & 1:
-            score -= 200  # a remedy for a hazard the side is protected from
-        if score < worst_score:
-            worst, worst_score = code, score
-    return worst
+    if top >= 0 and _IS_BATTLE[top] and not safe & _SAFE_BIT[top]:
+        if top == STOP:
+            return ROLL, 1
+        return _REMEDY_OF[top], 2 if g._roll_after and not safe & ROW_BIT else 1
+    return ROLL, 1
+
+
+# ---------------------------------------------------------------------------- the policy
+def greedy_code(g: Game, legal: list[int]) -> int:
+    """The policy's action code for the seat to act (one of ``legal``)."""
+    d = g._decision
+    if d:  # not a play: draw or take the discard, coup fourré, extension
+        if d == DRAW_DECISION:
+            return _draw(g)
+        if d == CF_DECISION:
+            return COUP_FOURRE
+        if d == EXTENSION_DECISION:
+            return EXTEND if _extend(g) else END_HAND
+        return legal[0]
+    p = g._to_act
+    s = g._side_of[p]
+    entry = _BY_TABLE.get(id(g._side_of))
+    cfg = entry[1] if entry is not None and entry[1].rules is g.ruleset else _config(g)
+    hm = g._hmask[p]
+    own = g._own[s]
+    pm = hm & own  # the cards the seat may play on its own side
+    target = g.target
+    rem = target - g._dist[s]
+    stock = len(g._stock)
+    saf = pm >> RIGHT_OF_WAY  # safeties in hand (always playable)
+    # laying a safety gives an extra turn?
+    extra = saf and g._extra_turn and (stock or (g._playout and g._hsize[p] > 1))
+    # 1. complete the trip, laying the safeties first where they score (each gives an extra turn)
+    if pm & 31 and rem <= 200:
+        fk = _FINISH_KIND[rem // 25]
+        if fk >= 0 and pm >> fk & 1:
+            if extra and cfg.safety:
+                return RIGHT_OF_WAY + _LOWEST[saf]
+            return fk
+    # where a coup fourré scores nothing, a safety laid now is protection and a free turn at once
+    if extra and not cfg.cf:
+        return RIGHT_OF_WAY + _LOWEST[saf]
+    cnt = g._cnt[p]
+    limited = own & EOL_BIT
+    if own & 31:
+        need = -1
+        nlen = 0
+    else:  # what the side must play before it moves again (as _need says)
+        battle = g._battle[s]
+        top = battle[-1] if battle else -1
+        if top >= 0 and _IS_BATTLE[top] and not g._safe[s] & _SAFE_BIT[top]:
+            if top == STOP:
+                need, nlen = ROLL, 1
+            else:
+                need = _REMEDY_OF[top]
+                nlen = 2 if g._roll_after and not g._safe[s] & ROW_BIT else 1
+        else:
+            need, nlen = ROLL, 1
+    best = -1e18
+    best_code = -1
+    # 2. distance: its miles, less the bonus and the exact finish it may cost
+    m = pm & 31
+    if m:
+        n200 = g._n200[s]
+        may200 = 2 - n200
+        c200 = cnt[D200]
+        base = cnt[D25] | cnt[D50] << 3 | cnt[D75] << 6 | cnt[D100] << 9
+        for k in _DIST_KINDS[m]:
+            val = VAL[k]
+            left = rem - val
+            sc = _FVAL[k]
+            if left <= 300:
+                # can the rest of the hand make the remainder exactly?
+                if k == D200:
+                    c = c200 - 1
+                    may = may200 - 1
+                    reach = _REACH[base | (c if c < may else may) << 12]
+                else:
+                    reach = _REACH[(base - (1 << 3 * k)) | (c200 if c200 < may200 else may200) << 12]
+                    may = may200
+                if not reach >> (left // 25) & 1 and (stock or g._playout):
+                    frac = 0.0  # (3 times) the share of cards that would fix it
+                    for d in range(5):
+                        v = VAL[d]
+                        if v <= left and reach >> ((left - v) // 25) & 1 and (d != D200 or may > 0):
+                            frac += cfg.frac[d]
+                    sc -= FINISH * (1.0 - (frac if frac < 1.0 else 1.0)) * (1.0 + (300 - left) / 300.0)
+            if k == D200:
+                if cfg.safe_trip and not n200:
+                    pen = cfg.safe_trip * SAFE_TRIP
+                    dist = g._dist
+                    for o in g._opponents[s]:
+                        if target - dist[o] <= 200:
+                            pen *= 0.3  # a race: the 200's tempo is worth more
+                            break
+                    else:
+                        if stock < 4 * cfg.players and not g._playout:
+                            pen *= 0.5
+                    sc -= pen
+            elif k < 2 and rem > 150 and not limited:
+                sc -= SMALL * (3 - k)
+            if sc > best:
+                best, best_code = sc, k
+    # 3. remedies, by the turns they save
+    m = pm >> 10 & 31
+    if m:
+        for k in _REM_KINDS[m]:
+            if k == need:
+                sc = CURE + (25.0 if nlen == 1 else 0.0)
+            elif k == END_OF_LIMIT and limited and rem > 50:
+                big = 0
+                for d in (D75, D100, D200):
+                    if VAL[d] <= rem:
+                        big += cnt[d]
+                sc = 35.0 + 22.0 * (big if big < 3 else 3) + (0.0 if cnt[D25] + cnt[D50] else 30.0)
+                if need >= 0:
+                    sc *= 0.8
+            else:  # legal but useless (already protected): as good as a discard
+                sc = 1.0 - _keep(g, cfg, p, s, k, cnt, need, rem, cnt[k])
+            if sc > best:
+                best, best_code = sc, k
+    # 4. attacks, by the turns the target loses, less what the hazard is worth kept
+    hz = hm >> 5 & 31
+    if hz:
+        vuln = g._vuln
+        for t in g._opponents[s]:
+            x = hz & vuln[t] >> 5
+            if x:
+                sc, k = _attacks(g, cfg, p, s, t, _HAZ_KINDS[x], cnt)
+                if sc > best:
+                    best, best_code = sc, ATTACK_BASE + 19 * t + k
+    # 5. the discard of the card worth least kept, when no play is worth anything (or when the
+    # safeties' rule below compares with it)
+    if best <= 0.0 or saf and best < -LAY_INSTEAD:
+        sc, code = _discard(g, cfg, p, s, hm, cnt, need, rem, stock)
+        if sc > best:
+            best, best_code = sc, code
+    # 6. safeties: lay one when it pays more than holding it for a coup fourré
+    if saf:
+        lay = _safety_to_lay(g, cfg, p, s, saf, need, best, extra, stock)
+        if lay >= 0 or best_code < 0:
+            return lay if lay >= 0 else RIGHT_OF_WAY + _LOWEST[saf]
+    return best_code
+
+
+def _draw(g: Game) -> int:
+    """Take the top discard (classic) when it is worth clearly more than a card drawn blind: the
+    rule ``keep > TAKE`` spelled out (see :func:`_keep`), so that the common case costs a few
+    look-ups; and distance the side can play at once from a 75 up, or that completes the trip."""
+    p = g._to_act
+    k = g._discard[-1]
+    if k >= RIGHT_OF_WAY:
+        return TAKE_DISCARD
+    s = g._side_of[p]
+    cnt = g._cnt[p]
+    if k >= ROLL:  # a remedy, if the side waits for it and holds none
+        if cnt[k]:
+            return DRAW
+        own = g._own[s]
+        if k == END_OF_LIMIT:
+            return TAKE_DISCARD if own & EOL_BIT and g.target - g._dist[s] > 50 else DRAW
+        if own & 31:
+            return DRAW
+        need, nlen = _need(g, s)
+        if need == k:
+            return TAKE_DISCARD
+        return TAKE_DISCARD if k == ROLL and g._roll_after and not g._safe[s] & ROW_BIT else DRAW
+    if k < 5:
+        if g._own[s] >> k & 1 and (k >= TAKE_DIST_KIND or VAL[k] == g.target - g._dist[s]):
+            return TAKE_DISCARD
+        if k != D200:
+            return DRAW
+    elif k < OUT_OF_GAS:
+        return DRAW  # a stop or a speed limit kept is worth less than TAKE
+    cfg = _config(g)
+    need, nlen = _need(g, s)
+    keep = _keep(g, cfg, p, s, k, cnt, need, g.target - g._dist[s], cnt[k] + 1)
+    return TAKE_DISCARD if keep > TAKE else DRAW
+
+
+def _extend(g: Game) -> bool:
+    """Extend when the expected points of going on beat those of ending the hand now (the
+    heuristic bot's linear rule, fitted to paired rollouts of extension decisions); never when
+    ending wins the match."""
+    cfg = _config(g)
+    p = g._to_act
+    s = g._side_of[p]
+    dist = g._dist
+    opps = g._opponents[s]
+    stock = len(g._stock)
+    nsaf = bin(g._safe[s]).count("1")
+    safe_trip = cfg.safe_trip if g._n200[s] == 0 else 0
+    shut = cfg.shutout * sum(1 for o in opps if dist[o] == 0)
+    if cfg.match_target:
+        ms = g.match_scores
+        now = dist[s] + cfg.trip + cfg.safety * nsaf + safe_trip + shut + (0 if stock else cfg.delayed)
+        mine = ms[s] + now
+        if mine >= cfg.match_target and mine > max(ms[o] + dist[o] for o in opps) + 400:
+            return False
+    if cfg.full_target <= dist[s]:
+        return False
+    cnt = g._cnt[p]
+    in_hand = 25 * cnt[D25] + 50 * cnt[D50] + 75 * cnt[D75] + 100 * cnt[D100] + 200 * min(
+        cnt[D200], 2 - g._n200[s])
+    lead = max(opps, key=dist.__getitem__)
+    mine_saf = nsaf + cnt[15] + cnt[16] + cnt[17] + cnt[18]
+    ev = (-380.0 + 5.5 * stock - 0.65 * dist[lead] - (280.0 if g._moving(lead) else 0.0)
+          - 0.6 * safe_trip - 0.83 * shut + 1.2 * min(in_hand, 400)
+          + 175.0 * mine_saf - 47.0 * bin(g._safe[lead]).count("1"))
+    return ev > EXTEND_MARGIN
+
+
+def _keep(g: Game, cfg: _Config, p: int, s: int, k: int, cnt: list[int], need: int, rem: int,
+          n: int) -> float:
+    """What the ``n``-th ``k`` (not a safety) in seat ``p``'s hand ``cnt`` is worth kept (miles);
+    ``n`` is ``cnt[k]`` for a card in hand, one more for a card it might take."""
+    if k < 5:
+        val = VAL[k]
+        if val > rem:
+            if g._ext_open and val <= cfg.full_target - g._dist[s] and (k != D200 or g._n200[s] < 2):
+                return 4.0
+            return 0.0
+        if k == D200:
+            if g._n200[s] >= 2:
+                return 0.0
+            base = 20.0 if cfg.safe_trip and not g._n200[s] else 90.0
+        else:
+            base = DIST_KEEP * val
+        more = val * (n - cnt[k] - 1)  # the other distance in hand from this card up
+        for d in range(k, 5):
+            more += VAL[d] * cnt[d]
+        if more >= rem:
+            base *= 0.4
+        if rem <= 250 and val <= 100:
+            base += END_SMALL if val <= 50 else END_BIG
+        if n > 1 and rem < 400:
+            base *= 0.7
+        return base
+    if k < 10:
+        return _hazard_keep(g, cfg, s, k, cnt)
+    safe = g._safe[s]
+    if k == ROLL:
+        if safe & ROW_BIT:
+            return 0.0
+        if need == ROLL:
+            return 200.0 if n == 1 else 8.0
+        if not g._roll_after:  # only a stop asks for a roll again
+            return 5.0 + 6.0 * _unseen(g, cnt, STOP, cfg) if n == 1 else 3.0
+        if need >= 0:
+            return 120.0 if n == 1 else 30.0 if n == 2 else 6.0
+        return ROLL_KEEP if n == 1 else ROLL_KEEP2 if n == 2 else 12.0
+    if k == END_OF_LIMIT:
+        if safe & ROW_BIT:
+            return 0.0
+        if g._own[s] & EOL_BIT:
+            return (90.0 if rem > 50 else 10.0) if n == 1 else 3.0
+        return EOL_KEEP if n == 1 else 3.0
+    if need == k:
+        return 220.0 if n == 1 else 5.0
+    hz = _HAZARD_OF[k]
+    if safe & _SAFE_BIT[hz] or cnt[_SAFETY_OF[hz]]:
+        return 0.0
+    return REM_KEEP if n == 1 else REM_KEEP2 if n == 2 else 2.0
+
+
+def _hazard_keep(g: Game, cfg: _Config, s: int, k: int, cnt: list[int]) -> float:
+    """What a hazard in hand is worth kept: a cheap stand-in for a share of its attack value, which
+    grows with the turns the opponents have left; nothing if every opponent is safe from it."""
+    bit = _SAFE_BIT[k]
+    safe = g._safe
+    target = g.target
+    dist = g._dist
+    for t in g._opponents[s]:
+        if not safe[t] & bit and (k != SPEED_LIMIT or target - dist[t] > 50):
+            break
+    else:
+        return 0.0
+    if k == STOP:
+        return HZ_STOP
+    if k == SPEED_LIMIT:
+        return HZ_SL
+    v = HZ_RATE * len(g._stock) / cfg.players * cfg.per_side
+    if cfg.cf and not cnt[_SAFETY_OF[k]]:
+        v -= HZ_CF
+    return 0.0 if v < 0.0 else 320.0 if v > 320.0 else v
+
+
+def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], need: int,
+             rem: int, stock: int) -> tuple[float, int]:
+    """(score, code) of the best discard: minus what the card is worth kept (as :func:`_keep`
+    and :func:`_hazard_keep` say, here in one pass) and minus a share of what it would give the
+    next player, who may take it (classic).  Ties go to the lowest card kind."""
+    own_n = -1  # what the next player's side may play, when it may take the discard
+    if g._pickup and stock > 1:
+        ns = g._side_of[(p + 1) % cfg.players]
+        if ns != s:
+            own_n = g._own[ns]
+    best = 1e18
+    worst = -1
+    # distance: a share of its miles while it fits, less once the hand holds enough to finish
+    m = hm & 31
+    if m:
+        n200 = g._n200[s]
+        total = 25 * cnt[D25] + 50 * cnt[D50] + 75 * cnt[D75] + 100 * cnt[D100] + 200 * cnt[D200]
+        below = 0
+        for k in _DIST_KINDS[m]:
+            val = VAL[k]
+            n = cnt[k]
+            if val > rem:
+                keep = 4.0 if (g._ext_open and val <= cfg.full_target - g._dist[s]
+                               and (k != D200 or n200 < 2)) else 0.0
+            elif k == D200 and n200 >= 2:
+                keep = 0.0
+            else:
+                if k == D200:
+                    keep = 20.0 if cfg.safe_trip and not n200 else 90.0
+                else:
+                    keep = DIST_KEEP * val
+                if total - below - val >= rem:
+                    keep *= 0.4
+                if rem <= 250 and val <= 100:
+                    keep += END_SMALL if val <= 50 else END_BIG
+                if n > 1 and rem < 400:
+                    keep *= 0.7
+            below += val * n
+            if own_n >= 0 and own_n >> k & 1:
+                keep += GIVE * 0.3 * val
+            if keep < best:
+                if not keep:
+                    return 0.0, DISCARD_BASE + k  # nothing beats a card worth nothing
+                best, worst = keep, k
+    safe = g._safe[s]
+    # hazards: worth nothing once every opponent is safe from them
+    m = hm >> 5 & 31
+    if m:
+        hz_open = 0  # the hazards some opponent is not safe from (a speed limit: not near its goal)
+        target = g.target
+        dist = g._dist
+        for t in g._opponents[s]:
+            x = ~g._safe[t]
+            if x & ROW_BIT and target - dist[t] > 50:
+                hz_open |= 1 << SPEED_LIMIT
+            hz_open |= x >> 10 & 0x20 | x >> 9 & 0x380  # stop; out of gas, flat tire, accident
+        for k in _HAZ_KINDS[m]:
+            if not hz_open >> k & 1:
+                keep = 0.0
+            elif k == STOP:
+                keep = HZ_STOP
+            elif k == SPEED_LIMIT:
+                keep = HZ_SL
+            else:
+                keep = HZ_RATE * stock / cfg.players * cfg.per_side
+                if cfg.cf and not cnt[_SAFETY_OF[k]]:
+                    keep -= HZ_CF
+                keep = 0.0 if keep < 0.0 else 320.0 if keep > 320.0 else keep
+            if own_n >= 0 and not (safe & _SAFE_BIT[k] or cnt[_SAFETY_OF[k]]):
+                keep += GIVE * (15.0 if k == SPEED_LIMIT else 60.0 if k == STOP else 100.0)
+            if keep < best:
+                if not keep:
+                    return 0.0, DISCARD_BASE + k
+                best, worst = keep, k
+    # remedies: the one the side waits for most; spares and remedies for covered hazards least
+    m = hm >> 10 & 31
+    if m:
+        row = safe & ROW_BIT
+        for k in _REM_KINDS[m]:
+            n = cnt[k]
+            if k == ROLL:
+                if row:
+                    keep = 0.0
+                elif need == ROLL:
+                    keep = 200.0 if n == 1 else 8.0
+                elif not g._roll_after:
+                    keep = 5.0 + 6.0 * _unseen(g, cnt, STOP, cfg) if n == 1 else 3.0
+                elif need >= 0:
+                    keep = 120.0 if n == 1 else 30.0 if n == 2 else 6.0
+                else:
+                    keep = ROLL_KEEP if n == 1 else ROLL_KEEP2 if n == 2 else 12.0
+            elif k == END_OF_LIMIT:
+                if row:
+                    keep = 0.0
+                elif g._own[s] & EOL_BIT:
+                    keep = (90.0 if rem > 50 else 10.0) if n == 1 else 3.0
+                else:
+                    keep = EOL_KEEP if n == 1 else 3.0
+                if own_n >= 0 and own_n & EOL_BIT:
+                    keep += GIVE * 30.0
+            elif need == k:
+                keep = 220.0 if n == 1 else 5.0
+            elif safe & _SAFE_BIT[_HAZARD_OF[k]] or cnt[_SAFETY_OF[_HAZARD_OF[k]]]:
+                keep = 0.0
+            else:
+                keep = REM_KEEP if n == 1 else REM_KEEP2 if n == 2 else 2.0
+            if (own_n >= 0 and k != END_OF_LIMIT and own_n >> k & 1 and not own_n & 31
+                    and (k != ROLL or not g._safe[ns] & ROW_BIT)):
+                keep += GIVE * 80.0  # a remedy the next player may play at once
+            if keep < best:
+                if not keep:
+                    return 0.0, DISCARD_BASE + k
+                best, worst = keep, k
+    return (-best, DISCARD_BASE + worst) if worst >= 0 else (-1e18, -1)
+
+
+def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple, cnt: list[int]) -> tuple[float, int]:
+    """The best of the hazards ``kinds`` on side ``t``: (score, kind).  A hazard scores its
+    expected worth (miles) now, less the share of its worth on a moving ``t`` that holding it keeps.
+
+    The worth is the turns the target loses: for each card the hazard asks for, one turn, plus,
+    when its hands lack the card, the wait for one of the copies seat ``p`` has not seen (the
+    safety that does the same job counts for part of one), capped by the turns left; weighted by
+    how close the target is to its goal (and, with 3 sides or more, how far it leads); less the
+    coup-fourré risk while the one safety is unseen.  A hazard stacked on a stopped side (classic)
+    is worth only what it adds to what the side already needs."""
+    hsize = g._hsize
+    stock = len(g._stock)
+    nsides = g.nsides
+    sides_safe = g._safe
+    safe = sides_safe[t]
+    if nsides == 2:
+        allsafe = safe | sides_safe[s]
+    else:
+        allsafe = 0
+        for x in sides_safe:
+            allsafe |= x
+    if cfg.per_side == 1:
+        hidden = hsize[t]
+        mine = hsize[s]
+        sum_h = hidden + mine if nsides == 2 else sum(hsize)
+    else:
+        hidden = hsize[t] + hsize[t + nsides]
+        mine = hsize[s] + hsize[s + nsides]
+        sum_h = sum(hsize)
+    total = stock + sum_h - hsize[p]  # the cards seat p has not seen
+    if total < 1:
+        total = 1
+    turns_left = stock / cfg.players * cfg.per_side + 0.5
+    playout = g._playout
+    wcap = turns_left + 4.0 if playout else turns_left
+    cap = turns_left + 3.0 * cfg.per_side if playout else turns_left
+    dist = g._dist
+    rem = g.target - dist[t]
+    moving = g._own[t] & 31
+    discard = g._discard
+    battles = g._battle
+    deck = cfg.deck
+    # how much a lost turn of side t is worth: more near its goal, more for the leader
+    w = 1.0 + (300.0 - rem) / 300.0 if rem < 300 else 1.0
+    if nsides > 2:
+        opps = g._opponents[s]
+        hi = lo = dist[opps[0]]
+        for o in opps:
+            d = dist[o]
+            if d > hi:
+                hi = d
+            elif d < lo:
+                lo = d
+        if hi > lo:
+            w *= 1.0 + 0.8 * ((dist[t] - lo) / (hi - lo) - 0.5)
+    cf_o_share = (sum_h - hidden - mine) / total if g._cf_any else 0.0
+    shutout = cfg.shutout * 0.3 * dist[s] / g.target if cfg.shutout and not dist[t] else 0.0
+    roll_turns = -1.0  # turns to get a roll, computed once
+    now_need = -1.0  # turns the side already needs before it moves, computed once
+    best, best_k = -1e18, -1
+    for k in kinds:
+        safety = _SAFETY_OF[k]
+        safety_unseen = not (cnt[safety] or allsafe >> safety & 1)
+        dead = 1.0
+        if k == SPEED_LIMIT:
+            if rem <= 50:
+                if 0.0 > best:
+                    best, best_k = 0.0, k
+                continue
+            u = deck[END_OF_LIMIT] - cnt[END_OF_LIMIT] - discard.count(END_OF_LIMIT)
+            for pile in g._speed:
+                u -= pile.count(END_OF_LIMIT)
+            if u < 0:
+                u = 0
+            has = 1.0 - (1.0 - u / total) ** hidden if u < total else 1.0
+            if safety_unseen:
+                u += 0.7
+            wt = total / u if u else wcap
+            if wt > 6.0:
+                wt = 6.0
+            damage = has + (1.0 - has) * wt * 0.45
+            if rem <= 100:
+                damage *= 0.5
+            now = damage
+        else:
+            if k == STOP or (g._roll_after and not safe & ROW_BIT):
+                if roll_turns < 0.0:
+                    u = deck[ROLL] - cnt[ROLL] - discard.count(ROLL)
+                    for pile in battles:
+                        u -= pile.count(ROLL)
+                    if u < 0:
+                        u = 0
+                    miss = (1.0 - u / total) ** hidden if u < total else 0.0
+                    wt = total / u if u else wcap
+                    roll_turns = 1.0 + miss * (wt if wt < wcap else wcap)
+                damage = roll_turns
+            else:
+                damage = 0.0
+            if k != STOP:
+                r = _REMEDY_OF[k]
+                u = deck[r] - cnt[r] - discard.count(r)
+                for pile in battles:
+                    u -= pile.count(r)
+                if u < 0:
+                    u = 0
+                miss = (1.0 - u / total) ** hidden if u < total else 0.0
+                if safety_unseen:
+                    u += 0.7
+                wt = total / u if u else wcap
+                damage += 1.0 + miss * (wt if wt < wcap else wcap)
+            now = damage
+            if not moving:
+                if now_need < 0.0:
+                    now_need = 0.0
+                    cur, nlen = _need(g, t)
+                    for r in ((cur, ROLL) if nlen == 2 else (cur,)):
+                        u = deck[r] - cnt[r] - discard.count(r)
+                        for pile in battles:
+                            u -= pile.count(r)
+                        if u < 0:
+                            u = 0
+                        miss = (1.0 - u / total) ** hidden if u < total else 0.0
+                        wt = total / u if u else wcap
+                        now_need += 1.0 + miss * (wt if wt < wcap else wcap)
+                now -= now_need
+                if now <= 0.0:
+                    dead = now * TURN  # it adds nothing to what the side already needs
+        if damage > cap:
+            damage = cap
+        if now > cap:
+            now = cap
+        if safety_unseen:
+            cf_t = hidden / total
+            cf_o = cf_o_share
+        else:
+            cf_t = cf_o = 0.0
+        scale = (1.0 - cf_t) * TURN * w
+        now *= scale
+        damage *= scale
+        if shutout and k != SPEED_LIMIT:
+            now += (1.0 - cf_t) * shutout  # keeping a side at 0 protects the shutout bonus
+        if cf_t or cf_o:
+            risk = cf_t * (TURN * w + cfg.cf_pts) + cf_o * (TURN + cfg.cf_pts)
+            now -= risk
+            damage -= risk
+        sc = (now if dead > 0.0 else dead) - HOLD_HAZARD * damage
+        if sc > best:
+            best, best_k = sc, k
+    return best, best_k
+
+
+def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float,
+                   extra, stock: int) -> int:
+    """The safety to lay now, or -1 to keep them all for a coup fourré."""
+    cnt = g._cnt[p]
+    own = g._own[s]
+    if need >= 0:
+        battle = g._battle[s]
+        top = battle[-1] if battle else -1
+        # a) it cures what stops the side, and no remedy in hand does
+        if need != ROLL and not cnt[need] and saf >> (_SAFETY_OF[top] - RIGHT_OF_WAY) & 1:
+            return _SAFETY_OF[top]
+        if saf & 1 and need == ROLL and not cnt[ROLL]:
+            return RIGHT_OF_WAY
+    elif saf & 1 and own & EOL_BIT and not cnt[END_OF_LIMIT]:
+        rem = g.target - g._dist[s]
+        if rem > 50:  # limited, with long distance in hand
+            for d in (D75, D100, D200):
+                if cnt[d] and VAL[d] <= rem:
+                    return RIGHT_OF_WAY
+    # b) no hazard it answers can come any more
+    if extra or best < 0:
+        for i in range(4):
+            if saf >> i & 1:
+                if i == 0:
+                    if not (_unseen(g, cnt, STOP, cfg) or _unseen(g, cnt, SPEED_LIMIT, cfg)):
+                        return RIGHT_OF_WAY
+                elif not _unseen(g, cnt, STOP + 1 + i, cfg):
+                    return RIGHT_OF_WAY + i
+    # c) the hand may end soon: a stranded safety scores nothing
+    soon = (stock <= 2 * cfg.players) if not g._playout else not stock
+    if not soon:
+        dist = g._dist
+        target = g.target
+        for o in g._opponents[s]:
+            r = target - dist[o]
+            if r <= 100 and g._own[o] & 31 and (r <= 50 or not g._own[o] & EOL_BIT):
+                soon = True
+                break
+    # d) rather than throw away a card worth something
+    if soon and (cfg.safety or extra) or best < -LAY_INSTEAD and extra:
+        for k in _LAY_ORDER:
+            if saf >> (k - RIGHT_OF_WAY) & 1:
+                return k
+    return -1
 
 
 def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> int:
-    """Play the current hand of ``g`` to its end (in place); returns the number of decisions."""
+    """Play the current hand of ``g`` to its end (in place) with the greedy policy for every seat,
+    or uniformly random moves (``policy="random"``, drawn from ``rng``); returns the number of
+    decisions."""
     hand = g.hand_number
     steps = 0
     apply = g._apply
     legal_codes = g.legal_codes
+    if policy == "greedy":
+        while not g._over and g.hand_number == hand and steps < max_steps:
+            apply(greedy_code(g, legal_codes()))
+            steps += 1
+        return steps
     rand = rng.random
-    greedy = policy == "greedy"
     while not g._over and g.hand_number == hand and steps < max_steps:
         legal = legal_codes()
-        if greedy:
-            code = greedy_code(g, legal)
-        else:
-            code = legal[int(rand() * len(legal))]
-        apply(code)
+        apply(legal[int(rand() * len(legal))])
         steps += 1
     return steps
 
 
 class GreedyBot:
-    """The playout policy as a player: it reads only the seat's own hand and the public state."""
+    """The playout policy as a player: it reads only the seat's own hand and the public state, so
+    any world consistent with the observation gives the same choice."""
 
     name = "greedy"
 
@@ -114,6 +814,5 @@ class GreedyBot:
     def choose(self, observation: dict, legal: list[str]) -> str:
         from ..determinize import determinize
         world = determinize(observation, self.rng)
-        code = greedy_code(world, world.legal_codes())
-        action = ACTION_NAMES[code]
+        action = ACTION_NAMES[greedy_code(world, world.legal_codes())]
         return action if action in legal else legal[0]
