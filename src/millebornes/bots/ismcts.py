@@ -106,7 +106,7 @@ class Search:
             return
         budget = iterations
         if not budget:  # calibrate on one shared world, then spend what the clock allows
-            self._round(survivors, 1)
+            self._round(survivors, 1, deadline)
             rate = self.iterations / max(time.perf_counter() - start, 1e-6)
             budget = self.iterations + int(rate * (deadline - time.perf_counter()))
         halving = budget if self.baseline is None else budget * 2 // 3
@@ -153,8 +153,8 @@ class Search:
             self.worlds += 1
             for code in survivors:
                 self.samples[code][w] = self.iterate(world.clone(), code)[self.side]
-            if deadline is not None and time.perf_counter() >= deadline:
-                return
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return
 
     def iterate(self, world: Game, first: int) -> list[float]:
         """Play ``first`` in ``world``, walk and grow the tree below it, play out; back up rewards."""

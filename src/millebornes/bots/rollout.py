@@ -34,7 +34,9 @@ from __future__ import annotations
 import random
 
 from .. import cards as C
-from ..actions import ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD
+from ..actions import (
+    ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD,
+)
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
 assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
@@ -46,6 +48,8 @@ ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS = C.REMEDIES
 RIGHT_OF_WAY = C.RIGHT_OF_WAY
 ROW_BIT = 1 << RIGHT_OF_WAY
 EOL_BIT = 1 << END_OF_LIMIT
+_STOP_BIT = 1  # a stop in a hazard mask shifted down by 5
+_ROLL_BIT = 1 << ROLL
 VAL = C.VALUE
 _FVAL = tuple(float(v) for v in VAL)
 
@@ -308,6 +312,8 @@ def greedy_code(g: Game, legal: list[int]) -> int:
         vuln = g._vuln
         for t in g._opponents[s]:
             x = hz & vuln[t] >> 5
+            if x & _STOP_BIT and not g._own[t] & 31 and g._own[t] & _ROLL_BIT:
+                x ^= _STOP_BIT  # a stop on a side that must roll anyway adds nothing
             if x:
                 sc, k = _attacks(g, cfg, p, s, t, _HAZ_KINDS[x], cnt)
                 if sc > best:
@@ -584,7 +590,8 @@ def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], nee
     return (-best, DISCARD_BASE + worst) if worst >= 0 else (-1e18, -1)
 
 
-def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple, cnt: list[int]) -> tuple[float, int]:
+def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
+             cnt: list[int]) -> tuple[float, int]:
     """The best of the hazards ``kinds`` on side ``t``: (score, kind).  A hazard scores its
     expected worth (miles) now, less the share of its worth on a moving ``t`` that holding it keeps.
 
