@@ -221,7 +221,7 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
-                 c: float = 0.7, baseline: str = "heuristic", confidence: float = 1.0, widen: int = 8,
+                 c: float = 0.7, baseline: str = "greedy", confidence: float = 1.0, widen: int = 8,
                  horizon: int = 1000):
         if not ms and not iterations:
             ms = 50
