@@ -12,6 +12,7 @@ earlier on a slow machine, so it is a cap, not a promise of the same game.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -250,7 +251,13 @@ class IsmctsBot:
             return base  # early in the hand playouts are mostly luck: trust the heuristic
         search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
                         c=self.c, baseline=base, widen=self.widen, confidence=self.confidence)
-        search.run(self.iterations, self.ms)
+        collecting = gc.isenabled()
+        gc.disable()  # the tree holds no cycles; a full collection mid-search would blow the time budget
+        try:
+            search.run(self.iterations, self.ms)
+        finally:
+            if collecting:
+                gc.enable()
         self.last = search
         action = ACTION_NAMES[search.best]
         return action if action in legal else (base or legal[0])
