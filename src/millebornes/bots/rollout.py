@@ -193,6 +193,14 @@ def _need(g: Game, s: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------- the policy
+def _wait(u: float, total: int, hidden: int, wcap: float, extra: float = 0.0) -> float:
+    """Turns a side expects to wait for one of ``u`` unseen copies (``extra``: a hoped-for safety)."""
+    miss = (1.0 - u / total) ** hidden if u < total else 0.0
+    u += extra
+    wt = total / u if u else wcap
+    return 1.0 + miss * (wt if wt < wcap else wcap)
+
+
 def greedy_code(g: Game, legal: list[int]) -> int:
     """The policy's action code for the seat to act (one of ``legal``)."""
     d = g._decision
@@ -630,9 +638,6 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
     dist = g._dist
     rem = g.target - dist[t]
     moving = g._own[t] & 31
-    discard = g._discard
-    battles = g._battle
-    deck = cfg.deck
     # how much a lost turn of side t is worth: more near its goal, more for the leader
     w = 1.0 + (300.0 - rem) / 300.0 if rem < 300 else 1.0
     if nsides > 2:
@@ -660,11 +665,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
                 if 0.0 > best:
                     best, best_k = 0.0, k
                 continue
-            u = deck[END_OF_LIMIT] - cnt[END_OF_LIMIT] - discard.count(END_OF_LIMIT)
-            for pile in g._speed:
-                u -= pile.count(END_OF_LIMIT)
-            if u < 0:
-                u = 0
+            u = _unseen(g, cnt, END_OF_LIMIT, cfg)
             has = 1.0 - (1.0 - u / total) ** hidden if u < total else 1.0
             if safety_unseen:
                 u += 0.7
@@ -678,43 +679,20 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
         else:
             if k == STOP or (g._roll_after and not safe & ROW_BIT):
                 if roll_turns < 0.0:
-                    u = deck[ROLL] - cnt[ROLL] - discard.count(ROLL)
-                    for pile in battles:
-                        u -= pile.count(ROLL)
-                    if u < 0:
-                        u = 0
-                    miss = (1.0 - u / total) ** hidden if u < total else 0.0
-                    wt = total / u if u else wcap
-                    roll_turns = 1.0 + miss * (wt if wt < wcap else wcap)
+                    roll_turns = _wait(_unseen(g, cnt, ROLL, cfg), total, hidden, wcap)
                 damage = roll_turns
             else:
                 damage = 0.0
             if k != STOP:
-                r = _REMEDY_OF[k]
-                u = deck[r] - cnt[r] - discard.count(r)
-                for pile in battles:
-                    u -= pile.count(r)
-                if u < 0:
-                    u = 0
-                miss = (1.0 - u / total) ** hidden if u < total else 0.0
-                if safety_unseen:
-                    u += 0.7
-                wt = total / u if u else wcap
-                damage += 1.0 + miss * (wt if wt < wcap else wcap)
+                u = _unseen(g, cnt, _REMEDY_OF[k], cfg)
+                damage += _wait(u, total, hidden, wcap, 0.7 if safety_unseen else 0.0)
             now = damage
             if not moving:
                 if now_need < 0.0:
                     now_need = 0.0
                     cur, nlen = _need(g, t)
                     for r in ((cur, ROLL) if nlen == 2 else (cur,)):
-                        u = deck[r] - cnt[r] - discard.count(r)
-                        for pile in battles:
-                            u -= pile.count(r)
-                        if u < 0:
-                            u = 0
-                        miss = (1.0 - u / total) ** hidden if u < total else 0.0
-                        wt = total / u if u else wcap
-                        now_need += 1.0 + miss * (wt if wt < wcap else wcap)
+                        now_need += _wait(_unseen(g, cnt, r, cfg), total, hidden, wcap)
                 now -= now_need
                 if now <= 0.0:
                     dead = now * TURN  # it adds nothing to what the side already needs
