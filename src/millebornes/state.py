@@ -451,8 +451,7 @@ class Game:
         if t == d:
             pile = self._speed[d] if hazard == C.SPEED_LIMIT else self._battle[d]
             self._discard.append(pile.pop())
-            self._refresh(d)
-        self._lay_safety(d, safety, True)
+        self._lay_safety(d, safety, True)  # refreshes side d
         ev = self._ev
         if ev is not None:
             ev.append({"type": "coup-fourre", "seat": q, "card": C.CARD_IDS[safety], "side": d,
