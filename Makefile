@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --upgrade pip
-	$(VENV)/bin/python -m pip install -e '.[dev,ray]'
+	$(VENV)/bin/python -m pip install -e '.[dev,web,ray]'
 	touch $(STAMP)
 
 # pytest exit code 5 means "no tests collected": treat it as success.
@@ -16,9 +16,9 @@ test: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; \
 	exit $$rc
 
-# For now a headless simulation; the web server will replace this later.
+# The browser game at http://127.0.0.1:8000 (docs/web.md).
 run: $(STAMP)
-	$(VENV)/bin/millebornes simulate --ruleset classic --players 2 --games 20 --seed 1
+	$(VENV)/bin/millebornes serve
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/engine.py

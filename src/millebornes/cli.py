@@ -178,6 +178,165 @@ def tournament(
         typer.echo(T.format_table(summary))
 
 
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
+    database_url: Optional[str] = typer.Option(
+        None, "--database-url", help="SQLAlchemy URL (default: $DATABASE_URL, else sqlite:///millebornes.db); "
+        "PostgreSQL: postgresql+psycopg://user:pw@host/db"),
+    bot_delay: float = typer.Option(0.8, "--bot-delay", min=0, help="seconds a bot waits before it acts"),
+    hand_pause: float = typer.Option(6.0, "--hand-pause", min=0, help="seconds a bot waits after a hand ends"),
+    test_mode: bool = typer.Option(False, "--test-mode", help="allow stacked decks and chosen seeds "
+                                   "(also MILLEBORNES_TEST_MODE=1); for tests only"),
+    workers: int = typer.Option(2, "--workers", min=0, help="processes for hard/expert bots and hints "
+                                "(0: a thread)"),
+) -> None:
+    """Serve the browser game: tables, invitations, bots, history and replays (docs/web.md)."""
+    try:
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from .web.app import create_app
+        from .web.settings import Settings, normalize_database_url
+    except ImportError as exc:
+        typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
+                   "pip install 'millebornes[web]'", err=True)
+        raise typer.Exit(1) from None
+    settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
+                                 test_mode=test_mode, workers=workers)
+    try:
+        shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
+    except Exception as exc:
+        raise typer.BadParameter(f"not a database URL: {exc}", param_hint="--database-url") from None
+    typer.echo(f"millebornes: http://{host}:{port}/  (database {shown}"
+               f"{', test mode' if settings.test_mode else ''})")
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info")
+
+
+def _tui_missing(exc: ImportError) -> None:
+    typer.echo(f"terminal play needs the 'tui' extra ({exc.name} is not installed): "
+               "pip install 'millebornes[tui]'", err=True)
+    raise typer.Exit(1)
+
+
+@app.command()
+def play(
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="edition; --ruleset, --players or "
+                                          "--bots skip the setup screen"),
+    players: Optional[int] = typer.Option(None, "--players", "-p"),
+    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    bots: Optional[list[str]] = typer.Option(None, "--bots", "-b", help="the seats after yours: easy, medium, "
+                                             "hard, expert or human (hot-seat); comma-separated, the last repeats"),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (card names and messages)"),
+    pace: Optional[float] = typer.Option(None, "--pace", min=0, help="seconds between bot moves (default 1)"),
+    save: Optional[str] = typer.Option(None, "--save", help="the save file (default "
+                                       "~/.local/share/millebornes/save.json)"),
+    resume: bool = typer.Option(False, "--resume", help="go on with the saved game"),
+) -> None:
+    """Play in the terminal against bots, or hot-seat with several people (saves on quit)."""
+    try:
+        from .tui.app import MilleBornesApp
+        from .tui.session import PlaySession, default_save_path
+    except ImportError as exc:
+        _tui_missing(exc)
+    from .actions import IllegalAction
+
+    if lang not in (None, "en", "fr"):
+        raise typer.BadParameter("en or fr", param_hint="--lang")
+    path = save or default_save_path()
+    session, saved = None, {}
+    try:
+        if resume:
+            session, saved = PlaySession.load(path)
+        elif ruleset or players or bots:
+            session = PlaySession.new(ruleset or "classic", players=players or 2, teams=teams, bots=bots,
+                                      seed=seed, save_path=path)
+    except (ValueError, IllegalAction) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--resume" if resume else None) from None
+    tui = MilleBornesApp(session, lang=lang or saved.get("lang") or "en",
+                         pace=pace if pace is not None else saved.get("pace", 1.0), seed=seed, save_path=path)
+    tui.run()
+    if tui.saved_to:
+        typer.echo(f"game saved to {tui.saved_to}; go on with: millebornes play --resume"
+                   + (f" --save {save}" if save else ""))
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help="a game record (JSON, as Game.record() gives) or a save file"),
+    lang: str = typer.Option("en", "--lang", help="en or fr"),
+    step: int = typer.Option(0, "--step", min=0, help="start after this many actions"),
+) -> None:
+    """Step through a recorded game with the arrow keys."""
+    try:
+        from .tui.app import ReplayApp
+    except ImportError as exc:
+        _tui_missing(exc)
+    from .actions import IllegalAction
+    from .notation import replay as rebuild
+
+    try:
+        with open(file) as f:
+            record = json.load(f)
+        rebuild(record)
+    except (OSError, ValueError, IllegalAction) as exc:
+        raise typer.BadParameter(str(exc), param_hint="FILE") from None
+    if lang not in ("en", "fr"):
+        raise typer.BadParameter("en or fr", param_hint="--lang")
+    ReplayApp(record, lang=lang, step=step).run()
+
+
+@app.command()
+def selfplay(
+    games: int = typer.Option(100, "--games", "-n", min=1, help="matches to play"),
+    bots: list[str] = typer.Option(["greedy"], "--bots", "-b", help="bot specs, comma-separated or repeated; "
+                                   "they take the sides in turn"),
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    seed: int = typer.Option(0, "--seed", "-s"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
+    out: str = typer.Option("-", "--out", "-o", help="JSON-lines file to write (- for stdout)"),
+) -> None:
+    """Play bots against each other and write one JSON line per match: its record and result."""
+    import sys
+
+    from . import selfplay as S
+    from .executors import make_executor
+    from .tournament import parse_bot_options
+
+    specs = parse_bot_options(bots)
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter("choose local or ray", param_hint="--backend")
+    try:
+        new_game(get_ruleset(ruleset), players=players, teams=teams, seed=0)
+        for spec in specs:
+            if not spec.startswith("cmd:"):
+                S.make_player(spec, 0)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    try:
+        executor = make_executor(backend, workers, address)
+    except RuntimeError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--backend") from None
+    start = time.perf_counter()
+    stream = sys.stdout if out == "-" else open(out, "w")
+    try:
+        with executor:
+            n = S.write_selfplay(stream, games, specs, ruleset=ruleset, players=players, teams=teams, seed=seed,
+                                 hands=hands, executor=executor)
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    if out != "-":
+        typer.echo(f"{n} {'hands' if hands else 'matches'} written to {out} in {time.perf_counter() - start:.1f} s")
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,194 @@
+"""Web load: many concurrent tables played by bot-driven WebSocket clients against a real server.
+
+    python bench/web_load.py [--tables 200] [--duration 60] [--think 1.0] [--bot random] [--url URL]
+
+Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
+default deployment) and stops it at the end. Every table has two human seats, each a WebSocket client
+that joins by its token and, when the state frame says it is its decision, waits a think time (uniform
+in [0.5, 1.5] x ``--think`` seconds, a fast human), chooses with a built-in bot from its own observation
+and sends the action. A move's latency is the time from sending ``act`` to receiving the state frame
+that includes it. Prints moves/s, p50/p95/p99 latency, errors and the server's CPU use; the target of
+the web issue is 200 tables with no error and p95 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+
+from millebornes.bots import make_bot  # noqa: E402
+
+try:
+    from websockets.asyncio.client import connect
+except ImportError:  # pragma: no cover
+    sys.exit("bench/web_load.py needs the websockets package: pip install -e '.[dev,web]'")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_json(url: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen:
+    exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
+    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
+           "--bot-delay", str(bot_delay), "--hand-pause", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if http_json(f"http://127.0.0.1:{port}/healthz").get("ok"):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.moves = 0
+        self.hands = 0
+
+
+async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: float, stop: float,
+                      stats: Stats, rng: random.Random) -> None:
+    bot = make_bot(spec, seed=rng.randrange(1 << 30))
+    async with connect(ws_url, max_size=2 ** 22) as ws:
+        await ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": f"load{seat}"}))
+        sent_at = None
+        sent_seq = None
+        async for raw in ws:
+            frame = json.loads(raw)
+            kind = frame.get("type")
+            if kind == "error":
+                stats.errors.append(frame.get("code", "?") + ": " + frame.get("message", ""))
+                sent_at = None
+                continue
+            if kind != "state":
+                continue
+            seq = frame["seq"]
+            if sent_at is not None and seq > sent_seq:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.moves += 1
+                sent_at = None
+            stats.hands += sum(1 for e in frame.get("events", []) if e.get("type") == "hand-over") if seat == 0 else 0
+            obs = frame["observation"]
+            if obs["is_over"] or time.monotonic() >= stop:
+                return
+            if obs["to_act"] != seat or not obs["legal_actions"] or sent_at is not None:
+                continue
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            action = bot.choose(obs, obs["legal_actions"])
+            sent_at, sent_seq = time.perf_counter(), seq
+            await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
+
+
+async def run(base: str, tables: int, duration: float, think: float, spec: str, seed: int,
+              ruleset: str) -> Stats:
+    rng = random.Random(seed)
+    stats = Stats()
+    ws_base = base.replace("http", "ws", 1)
+    created = []
+    for _ in range(tables):
+        body = {"ruleset": ruleset, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        created.append(await asyncio.to_thread(http_json, f"{base}/api/tables", body))
+    stop = time.monotonic() + duration
+    tasks = []
+    for table in created:
+        for s in table["seats"]:
+            fragment = dict(p.split("=", 1) for p in s["url"].split("#", 1)[1].split("&"))
+            tasks.append(seat_client(f"{ws_base}/ws/{table['id']}", s["seat"], fragment["token"], spec, think,
+                                     stop, stats, random.Random(rng.random())))
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.errors += [f"client failed: {r!r}" for r in results if isinstance(r, BaseException)]
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of play after every table is created")
+    ap.add_argument("--think", type=float, default=1.0, help="mean think time of a client, seconds")
+    ap.add_argument("--bot", default="random", help="the bot that chooses for the clients")
+    ap.add_argument("--ruleset", default="classic")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--url", help="an already running server; default: start one on loopback")
+    args = ap.parse_args()
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory()
+    base = args.url
+    if base is None:
+        port = free_port()
+        proc = start_server(port, os.path.join(tmp.name, "load.db"), bot_delay=0.0)
+        base = f"http://127.0.0.1:{port}"
+    try:
+        cpu0 = cpu_of(proc.pid) if proc else 0.0
+        t0 = time.perf_counter()
+        stats = asyncio.run(run(base, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
+        wall = time.perf_counter() - t0
+        cpu = cpu_of(proc.pid) - cpu0 if proc else float("nan")
+    finally:
+        if proc:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+    lat = [x * 1000 for x in stats.latencies]
+    print(f"tables {args.tables}, clients {2 * args.tables}, think {args.think} s, bot {args.bot}, "
+          f"{args.ruleset}, {wall:.1f} s wall")
+    print(f"moves {stats.moves}, {stats.moves / wall:.1f} moves/s, hands finished {stats.hands}")
+    if lat:
+        print(f"move latency ms: p50 {percentile(lat, 0.50):.1f}, p95 {percentile(lat, 0.95):.1f}, "
+              f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}, mean {statistics.fmean(lat):.1f}")
+    print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core)" if proc else "server CPU: not measured (--url)")
+    print(f"errors {len(stats.errors)}")
+    for e in stats.errors[:10]:
+        print("  ", e)
+    ok = not stats.errors and lat and percentile(lat, 0.95) < 100
+    print("target (no error, p95 < 100 ms):", "met" if ok else "NOT met")
+    return 0 if not stats.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,822 @@
+"""The Textual app: set up a match, play it against bots or hot-seat, save it, replay a record.
+
+The app holds a :class:`~millebornes.tui.session.PlaySession` and talks to the engine through its
+public API only: ``act`` for every move (a refused move comes back as ``IllegalAction`` with the
+reason, which is shown), ``observation(seat)`` of the seat at the keyboard for everything drawn on
+screen.  Bots decide in worker threads from their own seat's observation, and their moves are
+applied on the app's thread after ``pace`` seconds, so the screen never freezes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Static
+
+from ..actions import IllegalAction
+from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
+from ..rules import RULESETS, ruleset as get_ruleset
+from .render import breakdown_table, hand_text, tableau_text
+from .session import HUMAN, PlaySession
+from .words import Words
+
+HINT_MS = 300
+KINDS = ("easy", "medium", "hard", "expert", HUMAN)
+
+CSS = """
+Screen { layout: vertical; }
+#status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+#tableaux { layout: grid; grid-size: 2; grid-gutter: 0 1; grid-rows: auto; height: auto; }
+.tableau { height: auto; background: $panel; padding: 0 1; }
+#hand { height: auto; padding: 0 1; border-top: solid $secondary; }
+#prompt { height: auto; min-height: 2; max-height: 4; padding: 0 1; background: $boost; }
+#log { height: 1fr; min-height: 1; padding: 0 1; scrollbar-size-vertical: 1; }
+.dialog { width: 72; height: auto; max-height: 22; border: thick $accent; background: $surface;
+          padding: 0 1; }
+ModalScreen { align: center middle; }
+PassScreen { align: center middle; }
+#setup { padding: 1 2; }
+"""
+
+
+_FR_KEYS = {"Save & quit": "Enregistrer et quitter", "Hint": "Conseil", "Next": "Suivant", "Back": "Retour",
+            "Quit": "Quitter", "Start": "Commencer", "Continue": "Continuer", "Yes": "Oui", "No": "Non"}
+
+
+def localized(cls, lang: str):
+    """The screen class with its key labels (the footer) in French when lang is fr."""
+    if lang != "fr":
+        return cls
+    bindings = [Binding(b.key, b.action, _FR_KEYS.get(b.description, b.description), show=b.show,
+                        priority=b.priority) for b in cls.BINDINGS]
+    return type(cls.__name__, (cls,), {"BINDINGS": bindings})
+
+
+def _is_hazard(card: str) -> bool:
+    return GROUP[KIND_OF[card]] == "hazard"
+
+
+# ------------------------------------------------------------------------- widgets
+class TableauView(Widget):
+    """One side's tableau, drawn from an observation."""
+
+    def __init__(self, side: int, **kw):
+        super().__init__(classes="tableau", id=f"side-{side}", **kw)
+        self.side = side
+        self.data: tuple | None = None
+
+    def show(self, obs: dict, w: Words, turn_side: int | None, kinds_line: str) -> None:
+        self.data = (obs, w, turn_side, kinds_line)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        if self.data is None:
+            return Text("")
+        obs, w, turn_side, kinds_line = self.data
+        width = self.content_size.width or 36
+        return tableau_text(obs, self.side, w, width, turn_side, kinds_line)
+
+
+class HandView(Widget):
+    """The hand of the seat at the keyboard (or all hands, in a replay)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.rows: list[tuple[str, list[str], set | None, int | None]] = []
+        self.hidden = ""
+        self.words: Words | None = None
+
+    def show(self, rows, hidden: str = "") -> None:
+        self.rows = rows
+        self.hidden = hidden
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        if self.hidden:
+            return Text(self.hidden, style="italic")
+        width = self.content_size.width or (self.app.size.width - 2)
+        out = Text()
+        for i, (title, cards, playable, selected) in enumerate(self.rows):
+            if i:
+                out.append("\n")
+            out.append(title + "\n", style="bold underline")
+            out.append_text(hand_text(cards, self.words, width, playable, selected))
+        return out
+
+
+class PromptView(Static):
+    pass
+
+
+# ------------------------------------------------------------------------- dialogs
+class PassScreen(Screen):
+    """Hot-seat: the next person takes the keyboard; nothing of any hand is on screen."""
+
+    BINDINGS = [Binding("enter", "go", "Continue")]
+
+    def __init__(self, title: str, body: str):
+        super().__init__()
+        self.title_text, self.body = title, body
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((self.title_text, "bold"), "\n\n", self.body), classes="dialog",
+                     id="pass")
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class QuestionScreen(ModalScreen[bool]):
+    """A yes/no decision of the seat at the keyboard: coup fourré or extension."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("c", "answer(True)", show=False),
+                Binding("n", "answer(False)", "No"), Binding("escape", "answer(False)", show=False)]
+
+    def __init__(self, title: str, body: str, keys: str, kind: str):
+        super().__init__()
+        self.title_text, self.body, self.keys, self.kind = title, body, keys, kind
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((self.title_text, "bold yellow"), "\n", self.body, "\n\n",
+                                   (self.keys, "bold")), classes="dialog", id=f"ask-{self.kind}")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class HandOverScreen(ModalScreen[None]):
+    """The score breakdown of a hand per side, and the match result when it is over."""
+
+    BINDINGS = [Binding("enter", "close", "Continue"), Binding("escape", "close", show=False),
+                Binding("q", "app.quit", "Save & quit")]
+
+    def __init__(self, title: str, lines: list[str], table, keys: str):
+        super().__init__()
+        self.parts = (title, lines, table, keys)
+
+    def compose(self) -> ComposeResult:
+        title, lines, table, keys = self.parts
+        yield Static(Group(Text(title, style="bold yellow"), *(Text(s) for s in lines), Text(""), table,
+                           Text(""), Text(keys, style="bold")), classes="dialog", id="breakdown")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# ------------------------------------------------------------------------- setup
+class SetupScreen(Screen):
+    """Edition, players, teams, and a kind for each seat after the first; Enter starts."""
+
+    BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
+                Binding("left", "change(-1)", show=False), Binding("right", "change(1)", show=False),
+                Binding("enter", "start", "Start"), Binding("q", "app.exit", "Quit")]
+
+    def __init__(self, lang: str, ruleset: str = "classic", players: int = 2, kinds: list[str] | None = None):
+        super().__init__()
+        self.lang = lang
+        self.edition = ruleset if ruleset in RULESETS else "classic"
+        self.players = players
+        self.teams: bool | None = None
+        self.kinds = list(kinds or []) + ["medium"] * 8
+        self.row = 0
+        self._fix()
+
+    def _rules(self):
+        return get_ruleset(self.edition)
+
+    def _counts(self) -> list[int]:
+        r = self._rules()
+        return sorted(set(r.solo_players) | set(r.team_players))
+
+    def _team_choices(self) -> list[bool]:
+        r = self._rules()
+        return [t for t in (False, True) if r.allows(self.players, t)]
+
+    def _fix(self) -> None:
+        if self.players not in self._counts():
+            self.players = self._counts()[0]
+        choices = self._team_choices()
+        if self.teams not in choices:
+            self.teams = self._rules().default_teams(self.players)
+            if self.teams not in choices:
+                self.teams = choices[0]
+
+    def rows(self) -> list[str]:
+        out = ["edition", "players"]
+        if len(self._team_choices()) > 1:
+            out.append("teams")
+        out += [f"seat{s}" for s in range(1, self.players)]
+        return out
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="setup")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        w = Words(self.lang, self.players, bool(self.teams), None)
+        text = Text(w.t("setup_title") + "\n\n", style="bold")
+        for i, row in enumerate(self.rows()):
+            if row == "edition":
+                label, value = w.t("edition"), self.edition
+            elif row == "players":
+                label, value = w.t("players"), str(self.players)
+            elif row == "teams":
+                label, value = w.t("teams"), w.t("yes" if self.teams else "no")
+            else:
+                s = int(row[4:])
+                label, value = w.t("seat_kind", n=s + 1), Words(self.lang, 2, False, None, self.kinds).kind(s - 1)
+                if self.teams:
+                    label += " · " + w.t("team", n=s % (self.players // 2) + 1)
+            mark = "▶ " if i == self.row else "  "
+            text.append(f"{mark}{label:<22}", style="bold" if i == self.row else "")
+            text.append(f"◀ {value} ▶", style="reverse" if i == self.row else "cyan")
+            text.append("\n")
+            if row == "edition":
+                text.append(f"    {w.edition_summary(self.edition)}\n", style="italic")
+        text.append("\n" + w.t("setup_help"), style="dim")
+        self.query_one("#setup", Static).update(text)
+
+    def action_move(self, step: int) -> None:
+        self.row = (self.row + step) % len(self.rows())
+        self.draw()
+
+    def action_change(self, step: int) -> None:
+        row = self.rows()[self.row]
+        if row == "edition":
+            names = list(RULESETS)
+            self.edition = names[(names.index(self.edition) + step) % len(names)]
+        elif row == "players":
+            counts = self._counts()
+            self.players = counts[(counts.index(self.players) + step) % len(counts)] if (
+                self.players in counts) else counts[0]
+            self.teams = None
+        elif row == "teams":
+            self.teams = not self.teams
+        else:
+            s = int(row[4:])
+            k = self.kinds[s - 1]
+            self.kinds[s - 1] = KINDS[(KINDS.index(k) + step) % len(KINDS)] if k in KINDS else KINDS[1]
+        self._fix()
+        self.row = min(self.row, len(self.rows()) - 1)
+        self.draw()
+
+    def action_start(self) -> None:
+        self.dismiss({"ruleset": self.edition, "players": self.players, "teams": self.teams,
+                      "bots": self.kinds[:self.players - 1]})
+
+
+# ------------------------------------------------------------------------- the table
+class GameScreen(Screen):
+    """The table: tableaux, the hand of the seat at the keyboard, prompts, the log."""
+
+    BINDINGS = [Binding("q", "app.quit", "Save & quit"), Binding("h", "hint", "Hint"),
+                Binding("p", "where('own')", "Play", show=False),
+                Binding("d", "where('discard')", "Discard", show=False),
+                Binding("s", "draw('draw')", "Draw", show=False),
+                Binding("t", "draw('take-discard')", "Take discard", show=False),
+                Binding("enter", "confirm", show=False), Binding("escape", "back", show=False)]
+    BINDINGS += [Binding(str(n), f"digit({n})", show=False) for n in range(1, 10)]
+
+    def __init__(self, session: PlaySession, lang: str = "en", pace: float = 1.0, hint_ms: int = HINT_MS):
+        super().__init__()
+        self.session = session
+        self.game = session.game
+        self.lang = lang
+        self.pace = pace
+        self.hint_ms = hint_ms
+        self.viewer: int | None = session.humans[0] if len(session.humans) == 1 else None
+        self.selected: int | None = None
+        self.message: Text = Text("")
+        self.thinking: int | None = None
+        self.busy = False  # a dialog or the pass screen is up
+        self.token = 0
+        self.log_lines: list[str] = []
+
+    # -- drawing ---------------------------------------------------------------------
+    @property
+    def w(self) -> Words:
+        return Words(self.lang, self.game.players, self.game.teams, self.viewer, self.session.kinds)
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.session.humans) > 1
+
+    @property
+    def log_words(self) -> Words:
+        """Hot-seat: the log stays on screen when the keyboard is passed, so it names every seat
+        and never tells what someone drew."""
+        if self.hot_seat:
+            return Words(self.lang, self.game.players, self.game.teams, None, self.session.kinds)
+        return self.w
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Container(id="tableaux"):
+            for side in range(self.game.nsides):
+                yield TableauView(side)
+        yield HandView(id="hand")
+        yield PromptView(id="prompt")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.can_focus = False
+        g = self.game
+        if not g.history:
+            self.note(self.log_words.event({"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players,
+                                   "target": g.target}))
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
+
+    def note(self, line: str | None) -> None:
+        if not line:
+            return
+        self.log_lines.append(line)
+        self.query_one("#log", RichLog).write(Text(line))
+
+    def observation(self) -> dict:
+        seat = self.viewer if self.viewer is not None else self.session.humans[0]
+        return self.game.observation(seat)
+
+    def refresh_view(self) -> None:
+        g, w = self.game, self.w
+        obs = self.observation()
+        top = obs["discard_pile"][-1] if obs["discard_pile"] else None
+        self.query_one("#status", Static).update(w.t(
+            "status", edition=obs["ruleset"], hand=obs["hand_number"] + 1, target=obs["target"],
+            stock=obs["stock_size"], discard=w.card(top) if top else w.t("empty")))
+        turn_side = None if obs["is_over"] else g.side_of(obs["turn"])
+        for view in self.query(TableauView):
+            seats = [s for s in range(g.players) if g.side_of(s) == view.side]
+            kinds = "+".join(w.kind(s) for s in seats if s not in (self.viewer,))
+            view.show(obs, w, turn_side, f"[{kinds}]" if kinds else "")
+        hand = self.query_one(HandView)
+        hand.words = w
+        if self.viewer is None:
+            hand.show([], hidden=w.t("hidden"))
+        else:
+            playable = self.playable(obs)
+            hand.show([(w.t("hand_of", who=w.seat(self.viewer)), obs["hand"], playable, self.selected)])
+        self.query_one(PromptView).update(Text.assemble(self.prompt(obs), "\n", self.message))
+
+    def playable(self, obs: dict) -> set | None:
+        if obs["decision"] != "play" or obs["to_act"] != obs["seat"]:
+            return None
+        return {a.split()[1] for a in obs["legal_actions"] if a.startswith("play ")}
+
+    def prompt(self, obs: dict) -> Text:
+        w = self.w
+        if obs["is_over"]:
+            return Text(w.t("match_over"), style="bold")
+        seat = obs["to_act"]
+        if seat != self.viewer:
+            return Text(w.t("thinking", who=w.seat(seat)), style="italic")
+        if obs["decision"] == "draw":
+            return Text(w.t("your_draw", card=w.card(obs["discard_pile"][-1])), style="bold")
+        if obs["decision"] != "play":
+            return Text("")
+        hand = obs["hand"]
+        if self.selected is None or self.selected >= len(hand):
+            return Text(w.t("your_play", n=len(hand)), style="bold")
+        card = hand[self.selected]
+        if not _is_hazard(card):
+            return Text(w.t("chosen_own", card=w.card(card)), style="bold")
+        targets = ", ".join(w.t("target_key", key=t + 1, name=w.side(t)) for t in self.opponents())
+        return Text(w.t("chosen_hazard", card=w.card(card), targets=targets), style="bold")
+
+    def opponents(self) -> list[int]:
+        own = self.game.side_of(self.viewer)
+        return [t for t in range(self.game.nsides) if t != own]
+
+    def say(self, text: str, style: str = "bold red") -> None:
+        self.message = Text(text, style=style)
+        self.refresh_view()
+
+    # -- the flow of the game ------------------------------------------------------------
+    def advance(self) -> None:
+        """Ask whoever must decide next: the seat at the keyboard, a pass screen, or a bot."""
+        if self.busy or self.thinking is not None:
+            return
+        g = self.game
+        self.refresh_view()
+        if g.is_over:
+            return
+        seat = g.to_act
+        if not self.session.is_human(seat):
+            self.start_bot(seat)
+            return
+        if seat != self.viewer:
+            self.viewer = None
+            self.selected = None
+            self.message = Text("")
+            self.refresh_view()
+            self.busy = True
+            w = self.w
+            name = w.seat(seat)
+            self.app.push_screen(localized(PassScreen, self.lang)(w.t("pass_title", who=name),
+                                                                  w.t("pass_body", who=name)),
+                                 callback=lambda _: self._passed(seat))
+            return
+        if g.decision == "coup-fourre":
+            self.ask_coup_fourre()
+        elif g.decision == "extension":
+            self.ask_extension()
+
+    def _passed(self, seat: int) -> None:
+        self.busy = False
+        self.viewer = seat
+        self.advance()
+
+    def ask_coup_fourre(self) -> None:
+        w, obs = self.w, self.observation()
+        att = obs["pending_attack"]
+        safety = CARD_IDS[SAFETY_OF[KIND_OF[att["hazard"]]]]
+        self.busy = True
+        body = w.t("cf_body", attacker=w.seat(att["attacker"]), hazard=w.card(att["hazard"]),
+                   target=w.side(att["side"]), safety=w.card(safety))
+        ask = localized(QuestionScreen, self.lang)
+        self.app.push_screen(ask(w.t("cf_title"), body[:1].upper() + body[1:], w.t("cf_keys"), "cf"),
+                             callback=lambda yes: self._answered("coup-fourre" if yes else "pass"))
+
+    def ask_extension(self) -> None:
+        w, r = self.w, self.game.ruleset
+        self.busy = True
+        self.app.push_screen(
+            localized(QuestionScreen, self.lang)(
+                w.t("ext_title"), w.t("ext_body", short=self.game.target, long=r.target),
+                w.t("ext_keys", long=r.target), "extension"),
+            callback=lambda yes: self._answered("extend" if yes else "end-hand"))
+
+    def _answered(self, action: str) -> None:
+        self.busy = False
+        self.apply(self.viewer, action)
+
+    def apply(self, seat: int, action: str) -> bool:
+        """Act for a seat; a refusal is explained, never ignored.  True if the move was made."""
+        g = self.game
+        w = self.w
+        before = self.observation()["hand"] if self.viewer is not None else []
+        try:
+            events = g.act(action, seat)
+        except IllegalAction as exc:
+            self.selected = None  # the next digit chooses a card again
+            self.say(w.reason(str(exc)))
+            return False
+        self.selected = None
+        self.message = Text("")
+        self.token += 1
+        hand_over = None
+        for ev in events:
+            if ev["type"] == "hand-over":
+                hand_over = ev
+            if ev["type"] != "draw":
+                self.note(self.log_words.event(ev))
+        if self.viewer is not None and not self.hot_seat:
+            self.note(w.drew(before, self.observation()["hand"], events))
+        self.session.save()
+        if hand_over is not None:
+            self.show_hand_over(hand_over)
+        else:
+            self.advance()
+        return True
+
+    def show_hand_over(self, result: dict) -> None:
+        g = self.game
+        w = self.w
+        lines = []
+        if result["completed"] is not None:
+            done = result["completed"]
+            mine = self.viewer is not None and done == g.side_of(self.viewer) and not g.teams
+            lines.append(w.t("completed_you") if mine else w.t("completed", who=w.side_title(done)))
+        else:
+            lines.append(w.t("no_completion"))
+        lines.append(w.result(result["winners"], result["points"]))
+        if g.is_over:
+            title = f"{w.t('hand_over_title', n=result['hand'] + 1)} · {w.t('match_over_title')}"
+            lines.append(w.result(g.winners, g.match_scores))
+            keys = w.t("quit_hint")
+        else:
+            title = w.t("hand_over_title", n=result["hand"] + 1)
+            keys = w.t("continue")
+        self.busy = True
+        self.refresh_view()
+        table = breakdown_table(result, g.match_scores, w)
+        self.app.push_screen(localized(HandOverScreen, self.lang)(title, lines, table, keys),
+                             callback=lambda _: self._after_hand())
+
+    def _after_hand(self) -> None:
+        self.busy = False
+        self.advance()
+
+    # -- bots ------------------------------------------------------------------------
+    def start_bot(self, seat: int) -> None:
+        g = self.game
+        self.thinking = seat
+        token = self.token
+        obs = g.observation(seat)
+        legal = g.legal_actions()
+        bot = self.session.bots[seat]
+        started = time.monotonic()
+        self.refresh_view()
+
+        def think() -> None:
+            try:
+                action = bot.choose(obs, legal)
+            except Exception:  # a broken bot must not break the table: it plays its first legal action
+                action = legal[0]
+            try:
+                self.app.call_from_thread(self._bot_chose, seat, token, action, started)
+            except RuntimeError:  # the app has closed meanwhile
+                pass
+
+        self.run_worker(think, thread=True, group="bot", exit_on_error=False)
+
+    def _bot_chose(self, seat: int, token: int, action: str, started: float) -> None:
+        wait = self.pace - (time.monotonic() - started)
+        if wait > 0:
+            self.set_timer(wait, lambda: self._bot_play(seat, token, action))
+        else:
+            self._bot_play(seat, token, action)
+
+    def _bot_play(self, seat: int, token: int, action: str) -> None:
+        if token != self.token or self.game.to_act != seat:
+            return
+        self.thinking = None
+        if action not in self.game.legal_actions():
+            action = self.game.legal_actions()[0]
+        self.apply(seat, action)
+
+    # -- keys --------------------------------------------------------------------------
+    def my_turn(self, quiet: bool = False) -> bool:
+        g = self.game
+        if self.busy:
+            return False
+        if g.is_over:
+            self.say(self.w.t("match_over"))
+            return False
+        if g.to_act != self.viewer:
+            if not quiet:
+                self.say(self.w.t("wait", who=self.w.seat(g.to_act)))
+            return False
+        return g.decision in ("play", "draw")
+
+    def hand(self) -> list[str]:
+        return self.observation()["hand"]
+
+    def action_digit(self, n: int) -> None:
+        if not self.my_turn():
+            return
+        w = self.w
+        hand = self.hand()
+        if self.game.decision == "draw":
+            self.say(w.t("draw_first", card=w.card(self.observation()["discard_pile"][-1])))
+            return
+        if self.selected is not None and _is_hazard(hand[self.selected]):
+            side = n - 1
+            if side >= self.game.nsides:
+                self.say(w.t("no_side", n=n))
+                return
+            self.apply(self.viewer, f"play {hand[self.selected]} {side}")
+            return
+        if n > len(hand):
+            self.say(w.t("no_such_card", n=n))
+            return
+        self.selected = n - 1
+        self.message = Text("")
+        self.refresh_view()
+
+    def action_where(self, where: str) -> None:
+        if not self.my_turn():
+            return
+        w = self.w
+        if self.game.decision == "draw":
+            self.say(w.t("draw_first", card=w.card(self.observation()["discard_pile"][-1])))
+            return
+        hand = self.hand()
+        if self.selected is None:
+            self.say(w.t("choose_first", n=len(hand)))
+            return
+        card = hand[self.selected]
+        if where == "discard":
+            self.apply(self.viewer, f"discard {card}")
+        elif _is_hazard(card):
+            self.apply(self.viewer, f"play {card} {self.game.side_of(self.viewer)}")
+        else:
+            self.apply(self.viewer, f"play {card}")
+
+    def action_draw(self, action: str) -> None:
+        if self.my_turn():
+            self.apply(self.viewer, action)
+
+    def action_confirm(self) -> None:
+        if not self.my_turn(quiet=True) or self.selected is None:
+            return
+        card = self.hand()[self.selected]
+        if not _is_hazard(card):
+            self.action_where("own")
+        elif len(self.opponents()) == 1:
+            self.apply(self.viewer, f"play {card} {self.opponents()[0]}")
+        else:
+            keys = "/".join(str(t + 1) for t in self.opponents())
+            self.say(self.w.t("hazard_own", card=self.w.card(card), keys=keys))
+
+    def action_back(self) -> None:
+        self.selected = None
+        self.message = Text("")
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        if self.busy or self.game.is_over or self.game.to_act != self.viewer:
+            self.say(self.w.t("hint_none"), "yellow")
+            return
+        from ..bots import analyse
+
+        game = self.game.clone()
+        seat, token, ms = self.viewer, self.token, self.hint_ms
+        self.say(self.w.t("hint_running"), "yellow")
+
+        def work() -> None:
+            try:
+                results = analyse(game, seat, iterations=0, ms=ms)
+            except Exception as exc:  # pragma: no cover - shown, not raised
+                results = str(exc)
+            try:
+                self.app.call_from_thread(self._hint_done, token, results)
+            except RuntimeError:
+                pass
+
+        self.run_worker(work, thread=True, group="hint", exit_on_error=False)
+
+    def _hint_done(self, token: int, results) -> None:
+        if token != self.token:
+            return
+        w = self.w
+        if isinstance(results, str):
+            self.say(results, "yellow")
+            return
+        items = [f"{w.action(r['action'])} ({w.t('win', p=round(100 * r['win_chance']))})"
+                 for r in results[:3] if r["win_chance"] is not None]
+        self.say(w.t("hint", items=" · ".join(items) or w.action(results[0]["action"])), "yellow")
+
+
+# ------------------------------------------------------------------------- apps
+class MilleBornesApp(App):
+    """``millebornes play``: the setup screen (unless a session is given), then the table."""
+
+    CSS = CSS
+    TITLE = "Mille Bornes"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, session: PlaySession | None = None, lang: str = "en", pace: float = 1.0,
+                 seed: int | None = None, save_path=None, setup: dict | None = None,
+                 hint_ms: int = HINT_MS):
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.pace = pace
+        self.seed = seed
+        self.save_path = save_path
+        self.setup = setup or {}
+        self.hint_ms = hint_ms
+        self.saved_to = None
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.start()
+        else:
+            self.push_screen(localized(SetupScreen, self.lang)(self.lang, **self.setup), callback=self.configured)
+
+    def configured(self, config: dict) -> None:
+        self.session = PlaySession.new(config["ruleset"], players=config["players"], teams=config["teams"],
+                                       bots=config["bots"], seed=self.seed, save_path=self.save_path)
+        self.start()
+
+    def start(self) -> None:
+        self.push_screen(localized(GameScreen, self.lang)(self.session, self.lang, self.pace, self.hint_ms))
+
+    @property
+    def table(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    async def action_quit(self) -> None:
+        if self.session is not None:
+            self.saved_to = self.session.save(extra={"lang": self.lang, "pace": self.pace})
+        self.exit(self.saved_to)
+
+
+class ReplayScreen(Screen):
+    """Step through a record: every tableau, every hand (it is a replay), the move in words."""
+
+    BINDINGS = [Binding("right", "step(1)", "Next"), Binding("space", "step(1)", show=False),
+                Binding("n", "step(1)", show=False), Binding("left", "step(-1)", "Back"),
+                Binding("b", "step(-1)", show=False), Binding("pagedown", "step(10)", show=False, priority=True),
+                Binding("pageup", "step(-10)", show=False, priority=True),
+                Binding("home", "jump(0)", show=False, priority=True),
+                Binding("end", "jump(-1)", show=False, priority=True), Binding("q", "app.exit", "Quit")]
+
+    def __init__(self, record: dict, lang: str = "en", step: int = 0):
+        super().__init__()
+        from ..notation import replay
+
+        self.replay = replay
+        self.record = record
+        self.lang = lang
+        self.total = len(record["actions"])
+        self.step = max(0, min(step, self.total))
+        self.game = replay(record, upto=self.step)
+        self.log_lines: list[str] = []
+
+    @property
+    def w(self) -> Words:
+        return Words(self.lang, self.game.players, self.game.teams, None)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Container(id="tableaux"):
+            for side in range(self.game.nsides):
+                yield TableauView(side)
+        yield HandView(id="hand")
+        yield PromptView(id="prompt")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).can_focus = False
+        self.note(self.w.t("replay_start") if self.step == 0 else
+                 self.w.t("replay_back", i=self.step, action=self.describe(self.step - 1)))
+        self.draw()
+
+    def note(self, line: str | None) -> None:
+        if line:
+            self.log_lines.append(line)
+            self.query_one("#log", RichLog).write(Text(line))
+
+    def describe(self, i: int) -> str:
+        action = self.record["actions"][i]
+        g = self.replay(self.record, upto=i)
+        return f"{self.w.seat(g.to_act)}: {self.w.action(action)}"
+
+    def draw(self) -> None:
+        g, w = self.game, self.w
+        obs = g.observation(g.to_act if g.to_act is not None else 0)
+        top = obs["discard_pile"][-1] if obs["discard_pile"] else None
+        self.query_one("#status", Static).update(w.t(
+            "replay_status", i=self.step, n=self.total, edition=obs["ruleset"], hand=obs["hand_number"] + 1,
+            stock=obs["stock_size"], discard=w.card(top) if top else w.t("empty")))
+        turn_side = None if g.is_over else g.side_of(g.turn)
+        for view in self.query(TableauView):
+            view.show(obs, w, turn_side, "")
+        hands = self.query_one(HandView)
+        hands.words = w
+        hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}", g.observation(s)["hand"], None, None)
+                    for s in range(g.players)])
+        self.query_one(PromptView).update(Text(w.t("replay_keys"), style="dim"))
+
+    def action_step(self, n: int) -> None:
+        target = max(0, min(self.total, self.step + n))
+        if target > self.step:
+            for i in range(self.step, target):
+                who = self.game.to_act
+                events = self.game.act(self.record["actions"][i], who)
+                lines = [self.w.event(e) for e in events]
+                self.note(f"{i + 1}. " + " · ".join(s for s in lines if s) if any(lines) else
+                         f"{i + 1}. {self.w.seat(who)}: {self.w.action(self.record['actions'][i])}")
+            self.step = target
+        elif target < self.step:
+            self.step = target
+            self.game = self.replay(self.record, upto=target)
+            self.note(self.w.t("replay_start") if target == 0 else
+                     self.w.t("replay_back", i=target, action=self.describe(target - 1)))
+        self.draw()
+
+    def action_jump(self, where: int) -> None:
+        self.action_step((self.total if where < 0 else 0) - self.step)
+
+
+class ReplayApp(App):
+    """``millebornes replay FILE``."""
+
+    CSS = CSS
+    TITLE = "Mille Bornes replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, record: dict, lang: str = "en", step: int = 0):
+        super().__init__()
+        self.record, self.lang, self.step = record, lang, step
+
+    def on_mount(self) -> None:
+        self.push_screen(localized(ReplayScreen, self.lang)(self.record, self.lang, self.step))

@@ -1,0 +1,57 @@
+"""What one server process is told at start: where the games live, how fast bots play, the limits.
+
+A plain dataclass, so tests build one with the values they need (no bot delay, a tiny rate limit)
+and the command line builds the real one from its options and the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may send: the guard rails of docs/web.md."""
+
+    frame_bytes: int = 4096
+    frames_per_second: int = 20
+    join_seconds: float = 10.0
+    log_events: int = 200
+    history_max: int = 200
+    cf_timeout_max: float = 600.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    bot_delay: float = 0.8
+    hand_pause: float = 6.0
+    test_mode: bool = False
+    workers: int = 2
+    """Processes for the searching bots (hard, expert) and hints; 0 thinks in a thread instead
+    (tests: no process start-up)."""
+    sqlite_sync: str = "FULL"
+    """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
+    hint_iterations: int = 2000
+    hint_ms: float = 1500.0
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def from_env(cls, **given) -> "Settings":
+        """Command-line values win; then ``DATABASE_URL`` and ``MILLEBORNES_TEST_MODE``."""
+        values = {k: v for k, v in given.items() if v is not None}
+        values.setdefault("database_url", os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+        if not values.get("test_mode"):
+            values["test_mode"] = os.environ.get("MILLEBORNES_TEST_MODE", "") in ("1", "true", "yes")
+        return cls(**values)
+
+
+def normalize_database_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` go through psycopg 3, the driver the `web` extra installs."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url

@@ -1,0 +1,122 @@
+// Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
+
+import { el, t, seatName, sideName, formatNumber, itemName, joinNames } from "./common.js";
+import { cardElement, emptySlot } from "./cards.js";
+
+const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];
+const SAFETY_SLOTS = ["right-of-way", "extra-tank", "puncture-proof", "driving-ace"];
+
+// view: {tableau, side, ctx, target, score, mine, turnSeat, toAct, handSizes, connected: seat -> bool|undefined}
+export function tableauElement(view) {
+  const { tableau: tb, side, ctx } = view;
+  const seats = ctx.sides?.[side] ?? [side];
+  const section = el("section", {
+    class: `tableau${view.mine ? " mine" : ""}${seats.includes(view.turnSeat) ? " turn" : ""}`,
+    dataset: { side: String(side) },
+    "aria-label": sideName(ctx, side),
+  });
+
+  // head: the players of the side, their hand sizes, the match score
+  const who = el("div", { class: "who" });
+  for (const seat of seats) {
+    const facts = ctx.seats?.find((x) => x.seat === seat);
+    const online = view.showOnline === false || !facts ? undefined : facts.kind === "bot" ? true : facts.connected;
+    who.append(el("span", {
+      class: `seat-name${seat === view.toAct ? " acting" : ""}${online === false ? " offline" : ""}`,
+      dataset: { seat: String(seat) },
+    },
+    online === undefined ? null : el("span", { class: `dot${online === false ? " off" : ""}` }),
+    el("span", { class: "nick" }, seatName(ctx, seat)),
+    seat === view.mySeat ? el("span", { class: "you" }, ` ${t("table.you_mark")}`) : null,
+    view.handSizes ? el("span", { class: "hand-size", title: t("table.cards_in_hand", { n: view.handSizes[seat] }) },
+      el("span", { class: "mini-back" }), String(view.handSizes[seat] ?? 0)) : null));
+  }
+  const score = el("div", { class: "score", title: t("table.scores") }, formatNumber(view.score ?? 0), el("small", {}, " pts"));
+  section.append(el("header", { class: "tableau-head" }, who, score));
+
+  // distance progress
+  const target = view.target || 1000;
+  const pct = Math.min(100, Math.round((100 * tb.distance) / target));
+  section.append(el("div", { class: "progress", title: `${tb.distance} / ${target}` },
+    el("div", { class: "bar", style: `width:${pct}%` }),
+    el("span", { class: "km" }, t("table.km", { d: formatNumber(tb.distance), target: formatNumber(target) }))));
+
+  const rows = el("div", { class: "rows" });
+  // battle and speed piles: the top card shows, a badge counts the cards beneath
+  const pile = (cls, cards, label) => {
+    const box = el("div", { class: `pile ${cls}`, title: label });
+    if (cards.length) {
+      box.append(cardElement(cards[cards.length - 1], { class: "mini" }));
+      if (cards.length > 1) box.append(el("span", { class: "badge" }, `${cards.length}`));
+    } else {
+      box.append(emptySlot(label, "mini"));
+    }
+    return box;
+  };
+  const status = el("div", { class: "group status-group" },
+    pile("battle", tb.battle, t("table.battle")), pile("speed", tb.speed, t("table.speed")));
+  rows.append(status);
+
+  // distance: one stack per value, with the count
+  const dist = el("div", { class: "group distance", title: t("table.distance") });
+  const counts = {};
+  for (const c of tb.distance_cards) counts[c] = (counts[c] || 0) + 1;
+  for (const v of DISTANCE_VALUES) {
+    const n = counts[v] || 0;
+    const stack = el("div", { class: `stack${n ? "" : " none"}`, dataset: { value: v, count: String(n) } });
+    if (n) {
+      for (let i = 0; i < Math.min(n, 4); i++) {
+        stack.append(cardElement(v, { class: "mini" }));
+      }
+      if (n > 1) stack.append(el("span", { class: "badge" }, `×${n}`));
+    } else {
+      stack.append(emptySlot(v, "mini ghost"));
+    }
+    dist.append(stack);
+  }
+  rows.append(dist);
+
+  // safeties: four places; a coup fourré lies crosswise
+  const saf = el("div", { class: "group safeties", title: t("table.safeties") });
+  const cfs = new Set(tb.coups_fourres || []);
+  section.style.setProperty("--cf", String(cfs.size)); // a coup fourré lies crosswise: wider
+  for (const id of SAFETY_SLOTS) {
+    if (tb.safeties.includes(id)) {
+      const cf = cfs.has(id);
+      const node = cardElement(id, { class: `mini${cf ? " coup-fourre" : ""}` });
+      const wrap = el("div", { class: `safety-slot${cf ? " cf" : ""}` }, node);
+      if (cf) wrap.append(el("span", { class: "cf-mark" }, "CF"));
+      saf.append(wrap);
+    } else {
+      saf.append(el("div", { class: "safety-slot" }, emptySlot("", "mini ghost safety-ghost")));
+    }
+  }
+  rows.append(saf);
+  section.append(rows);
+  return section;
+}
+
+// The breakdown table of one finished hand: rows are the scoring items, columns the sides.
+export function breakdownTable(result, ctx, matchScores) {
+  const nsides = result.points.length;
+  const items = [];
+  for (const b of result.breakdown) for (const k of Object.keys(b)) if (!items.includes(k)) items.push(k);
+  const head = el("tr", {}, el("th", {}, t("over.item")),
+    ...Array.from({ length: nsides }, (_, s) => el("th", { class: result.winners.includes(s) ? "won" : "" },
+      sideName(ctx, s))));
+  const body = items.map((item) => el("tr", { dataset: { item } }, el("td", {}, itemName(item)),
+    ...result.breakdown.map((b) => el("td", { class: "num" }, item in b ? formatNumber(b[item]) : "–"))));
+  const total = el("tr", { class: "total" }, el("td", {}, t("over.total")),
+    ...result.points.map((p, s) => el("td", { class: `num${result.winners.includes(s) ? " won" : ""}` }, formatNumber(p))));
+  const rows = [head, ...body, total];
+  if (matchScores) {
+    rows.push(el("tr", { class: "match" }, el("td", {}, t("over.match")),
+      ...matchScores.map((p) => el("td", { class: "num" }, formatNumber(p)))));
+  }
+  return el("table", { class: "breakdown" }, el("tbody", {}, ...rows));
+}
+
+export function winnersText(winners, ctx) {
+  const names = winners.map((s) => sideName(ctx, s));
+  return names.length > 1 ? t("match.tie", { names: joinNames(names) }) : t("match.winners", { names: joinNames(names) });
+}

@@ -1,0 +1,235 @@
+"""Where every table lives between two actions: three SQL tables through SQLAlchemy 2.
+
+A match is stored as its record (ruleset, options, players, teams, seed, deck) plus one row per
+accepted action, so a restart replays the actions and lands on exactly the same game.  Every write
+is its own committed transaction: when :meth:`Store.append_action` returns, the action survives a
+crash, which is why the server calls it before telling anyone about the action.
+
+The same models run on the embedded SQLite file (in WAL mode, fully synced) and on PostgreSQL.
+Methods return plain dataclasses, never ORM objects, so nothing lazy leaks into the async code.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
+                        create_engine, event, func, select, update)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from .settings import normalize_database_url
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    teams: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    deck: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    cf_timeout: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    scores: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    winners: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(40))
+    time: Mapped[datetime] = mapped_column(DateTime)
+
+
+@dataclass
+class SavedSeat:
+    seat: int
+    kind: str
+    level: str | None = None
+    nickname: str | None = None
+    token_hash: str | None = None
+    joined: bool = False
+
+
+@dataclass
+class SavedTable:
+    """One table as stored: the match record, its seats and (when asked for) its actions."""
+
+    id: str
+    ruleset: str
+    options: dict
+    players: int
+    teams: bool
+    seed: int
+    deck: list | None
+    cf_timeout: float
+    status: str
+    created: datetime
+    seats: list[SavedSeat]
+    scores: list | None = None
+    winners: list | None = None
+    finished: datetime | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+    def record(self) -> dict:
+        """The engine's record of this match (it holds the seed: never for a client's eyes)."""
+        return {"format": "millebornes-record/1", "ruleset": self.ruleset, "options": self.options,
+                "players": self.players, "teams": self.teams, "seed": self.seed, "deck": self.deck,
+                "actions": [a for _, a in self.actions]}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def now() -> datetime:
+    """UTC without a zone: SQLite keeps no zones, and both databases then agree."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Store:
+    """The database of tables; each method is one short transaction."""
+
+    def __init__(self, url: str, sqlite_sync: str = "FULL"):
+        url = normalize_database_url(url)
+        self.url = url
+        sqlite = url.startswith("sqlite")
+        self.engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30} if sqlite else {},
+            pool_pre_ping=not sqlite)
+        if sqlite:
+            if sqlite_sync not in ("FULL", "NORMAL"):
+                raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
+            event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sqlite_sync))
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- writes
+    def create(self, table: SavedTable) -> SavedTable:
+        """Insert a new table and its seats; draws another id if the short one is taken."""
+        for _ in range(5):
+            try:
+                with Session(self.engine) as s, s.begin():
+                    s.add(TableRow(
+                        id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
+                        teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
+                        status=table.status, created=table.created))
+                    s.flush()
+                    for seat in table.seats:
+                        s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
+                                      nickname=seat.nickname, token_hash=seat.token_hash, joined=seat.joined))
+                return table
+            except IntegrityError:
+                table.id = new_table_id()
+        raise RuntimeError("could not draw a free table id")
+
+    def join(self, table_id: str, seat: int, nickname: str, status: str) -> None:
+        """A human took the seat (again): its nickname, and the table's status it may have changed."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                      .values(nickname=nickname, joined=True))
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def append_action(self, table_id: str, n: int, seat: int, action: str,
+                      result: tuple[list, list] | None = None) -> None:
+        """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
+        with it, and the table is finished in the same transaction."""
+        with Session(self.engine) as s, s.begin():
+            s.add(ActionRow(table_id=table_id, n=n, seat=seat, action=action, time=now()))
+            if result is not None:
+                scores, winners = result
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(
+                    status=FINISHED, scores=scores, winners=winners, finished=now()))
+
+    # ---------------------------------------------------------------- reads
+    def get(self, table_id: str, actions: bool = False) -> SavedTable | None:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            return self._saved(s, [row], actions)[0]
+
+    def load_unfinished(self) -> list[SavedTable]:
+        """Every table still waiting or playing, with its actions, to be replayed at start."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status != FINISHED)
+                             .order_by(TableRow.created)).all()
+            return self._saved(s, rows, True)
+
+    def history(self, limit: int = 50) -> list[SavedTable]:
+        """Finished tables, newest first."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED)
+                             .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
+            return self._saved(s, rows, False)
+
+    def action_count(self, table_id: str) -> int:
+        with Session(self.engine) as s:
+            return s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id))
+
+    @staticmethod
+    def _saved(s: Session, rows, with_actions: bool) -> list[SavedTable]:
+        ids = [r.id for r in rows]
+        seats: dict[str, list[SavedSeat]] = {i: [] for i in ids}
+        acts: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
+        if ids:
+            for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+                seats[seat.table_id].append(SavedSeat(seat.seat, seat.kind, seat.level, seat.nickname,
+                                                      seat.token_hash, seat.joined))
+            if with_actions:
+                for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
+                    acts[a.table_id].append((a.seat, a.action))
+        return [SavedTable(
+            id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
+            deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
+            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id]) for r in rows]
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def _sqlite_pragmas(sync: str, dbapi_connection, _record) -> None:
+    """WAL lets readers run beside the writer.  A commit survives the process being killed with
+    either sync level; FULL (the default) also makes it survive a power cut, at an fsync per action."""
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute(f"PRAGMA synchronous={sync}")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

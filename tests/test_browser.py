@@ -1,0 +1,419 @@
+"""The browser pages, end to end: a real `millebornes serve` and Debian's Chromium driven by Playwright.
+
+Every move is a click on the page hooks of docs/web.md; the tests wait for page state (the #turn
+element carries the state's seq, decision and whose decision it is), never for a fixed time.
+Skipped where Playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+import millebornes as mb  # noqa: E402
+from millebornes import cards as C  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+TIMEOUT_MS = 10_000
+XSS = "<img src=x onerror=X=1>"  # 23 characters: a nickname is at most 24
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+
+
+def stacked(ruleset: str, players: int, head: list[str]) -> list[str]:
+    """A whole deck, top first: `head` (the deal, then the draws in order), then the rest of the deck."""
+    left = Counter(dict(zip(C.CARD_IDS, mb.ruleset(ruleset).deck_counts(players))))
+    left.subtract(Counter(head))
+    assert min(left.values()) >= 0, left
+    return head + [c for c in C.CARD_IDS for _ in range(left[c])]
+
+
+# Classic, 2 players (101 cards, race to 700 with the extension choice). Ann (seat 0) is dealt the first six
+# cards, Bob (seat 1) the next six; then the stock gives 100 to Ann, 25 to Bob, Ann's coup-fourré replacement
+# (25) and her turn's draw (50), and so on. The scripted hand: Ann tries 200 while stopped (illegal), rolls;
+# Bob plays Flat Tire on her, she answers with a coup fourré; 200, Bob discards, Ann draws from the stock
+# (the draw decision: the discard could be taken), 200, 100, 100, 100 = 700: the extension prompt, "end the
+# hand", and the breakdown: Ann 700 + 100 + 300 (coup fourré) + 400 (trip) = 1,500, Bob 75.
+CLASSIC_HEAD = ["roll", "200", "200", "100", "100", "puncture-proof",
+                "flat-tire", "roll", "25", "50", "75", "75",
+                "100", "25", "25", "50", "50", "75", "25", "75", "75", "50", "25", "50"]
+
+# Dujardin, 2 players, one race to exactly 1000: Ann holds roll, 200, 200, 100 x3 and draws three more 100s;
+# the medium bot gets only harmless cards in its first draws, so Ann ends the match in nine plays.
+DUJARDIN_HEAD = ["roll", "200", "200", "100", "100", "100",
+                 "25", "25", "50", "50", "roll", "75",
+                 "100", "25", "100", "50", "100", "25", "25", "50", "50", "25", "25", "50",
+                 "25", "75", "50", "75", "25", "75", "50", "25"]
+
+
+# ---------------------------------------------------------------- the server and the browser
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("web")
+    port = free_port()
+    exe = Path(sys.executable).with_name("millebornes")
+    cmd = [str(exe)] if exe.exists() else [shutil.which("millebornes") or "millebornes"]
+    cmd += ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp / 'db.sqlite'}", "--test-mode",
+            "--bot-delay", "0.05", "--hand-pause", "0.2", "--workers", "0"]
+    log = open(tmp / "server.log", "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            log.close()
+            pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+        time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Pages:
+    """Browser contexts of one test, each a player; page errors are collected and must stay empty."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def new(self):
+        ctx = self.browser.new_context(viewport=VIEWPORT)
+        ctx.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        return page
+
+    def close(self):
+        debug = os.environ.get("MB_BROWSER_DEBUG")
+        for i, ctx in enumerate(self.contexts):
+            if debug:
+                for j, page in enumerate(ctx.pages):
+                    page.screenshot(path=f"{debug}/page{i}{j}.png")
+                    Path(f"{debug}/page{i}{j}.txt").write_text(page.evaluate(
+                        "JSON.stringify({url: location.href, turn: document.querySelector('#turn')?.dataset,"
+                        " msg: document.querySelector('#message')?.textContent,"
+                        " log: [...document.querySelectorAll('#log li')].map(li => li.textContent)}, null, 1)"))
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser):
+    LAST.clear()
+    p = Pages(browser)
+    yield p
+    p.close()
+    assert not p.errors, p.errors
+
+
+def create_table(base: str, body: dict) -> dict:
+    req = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 201
+        return json.load(r)
+
+
+def join(page, url: str, nickname: str) -> None:
+    page.goto(url)
+    page.fill("#nickname", nickname)
+    page.click("#join")
+    expect(page.locator("#join-overlay")).to_be_hidden()
+    page.wait_for_selector("#hand .card")
+
+
+def seq(page) -> int:
+    value = page.get_attribute("#turn", "data-seq")
+    return int(value) if value else -1
+
+
+def wait_turn(page, decision: str, after: int = -1) -> None:
+    """Wait until the page's seat must take `decision` on a state newer than seq `after`."""
+    page.wait_for_function(
+        """([d, after]) => { const t = document.querySelector('#turn');
+             return t && t.dataset.mine === '1' && t.dataset.decision === d && Number(t.dataset.seq) > after; }""",
+        arg=[decision, after])
+
+
+LAST: dict = {}
+
+
+def play(page, card: str, target: str = ".tableau.mine") -> None:
+    """On the seat's next play decision: click the card in hand, then the target."""
+    wait_turn(page, "play", LAST.get(id(page), -1))
+    LAST[id(page)] = seq(page)
+    page.click(f"#hand .card[data-card='{card}']")
+    expect(page.locator(f"#hand .card.selected[data-card='{card}']")).to_have_count(1)
+    page.click(target)
+
+
+# ---------------------------------------------------------------- 1. two humans, a whole hand by clicks
+def test_two_humans_play_a_hand_with_a_coup_fourre(server, pages):
+    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
+    ann, bob = pages.new(), pages.new()
+    join(ann, urls[0], "Ann")
+    expect(ann.locator("#turn")).to_have_attribute("data-status", "waiting")
+    join(bob, urls[1], "Bob")
+    wait_turn(ann, "play")
+    expect(ann.locator(".tableau.mine")).to_have_attribute("data-side", "0")
+    expect(ann.locator(".tableau[data-side='1'] .nick")).to_have_text("Bob")
+    expect(ann.locator("#hand .card")).to_have_count(7)
+
+    # an illegal click is explained: distance before the first Roll
+    ann.click("#hand .card[data-card='200']")
+    ann.click(".tableau.mine")
+    expect(ann.locator("#message")).to_contain_text("Roll first")
+    expect(ann.locator("#message")).to_have_class(re.compile("error"))
+    expect(ann.locator(".tableau.mine .progress")).to_have_attribute("title", "0 / 700")
+
+    play(ann, "roll")
+    play(bob, "flat-tire", ".tableau[data-side='0']")
+
+    # the coup fourré: a prompt with a countdown, answered yes
+    expect(ann.locator("#cf-dialog")).to_be_visible()
+    expect(ann.locator("#cf-countdown")).to_have_text(re.compile(r"^\d+ s$"))
+    expect(ann.locator("#cf-text")).to_contain_text("Flat Tire")
+    ann.click("#cf-yes")
+    expect(ann.locator("#cf-dialog")).to_be_hidden()
+    expect(ann.locator(".tableau.mine .safeties .card.coup-fourre[data-card='puncture-proof']")).to_have_count(1)
+    expect(bob.locator("#log")).to_contain_text("Coup fourré! Ann laid Puncture-Proof against Bob's Flat Tire.")
+    expect(bob.locator("#log li").filter(has_text="Bob played Flat Tire on Ann.")).to_have_count(1)
+
+    play(ann, "200")
+    # Bob's connection drops: the page reconnects by itself and sends join again with its token
+    bob.evaluate("window.millebornes.socket().close()")
+    expect(bob.locator("#message")).to_have_text("Connected again.")
+    play(bob, "75", "#discard")
+    expect(bob.locator("#message")).to_be_empty()
+
+    # the draw decision: the discard could be taken; Ann draws from the stock instead
+    wait_turn(ann, "draw", LAST[id(ann)])
+    expect(ann.locator("#discard")).to_have_class(re.compile("target-ok"))
+    LAST[id(ann)] = seq(ann)
+    ann.click("#stock")
+    play(ann, "200")
+    play(bob, "roll")
+    play(ann, "100")
+    play(bob, "25")
+    play(ann, "100")
+    play(bob, "50")
+    play(ann, "100")
+    expect(ann.locator(".tableau.mine .progress")).to_have_attribute("title", "700 / 700")
+
+    # 700: the extension choice; Ann ends the hand
+    expect(ann.locator("#ext-dialog")).to_be_visible()
+    ann.click("#ext-no")
+    for page in (ann, bob):
+        over = page.locator("#hand-over")
+        expect(over).to_be_visible()
+        expect(over).to_contain_text("End of hand 1")
+        expect(over.locator("tr[data-item='coups_fourres']")).to_contain_text("300")
+        expect(over.locator("tr[data-item='trip']")).to_contain_text("400")
+        expect(over.locator("tr.total")).to_contain_text("1,500")
+        expect(over.locator("tr.total")).to_contain_text("75")
+    expect(bob.locator("#log")).to_contain_text("Ann ends the hand.")
+    expect(bob.locator("#log")).to_contain_text("Hand 1 over: Ann 1,500, Bob 75.")
+
+    # the same log and breakdown in French, card names as RULES.md gives them
+    bob.select_option("#lang", "fr")
+    expect(bob.locator("#log")).to_contain_text("Bob a joué Crevaison sur Ann.")
+    expect(bob.locator("#hand-over")).to_contain_text("Voyage terminé")
+    bob.click("#hand-over-close")
+    expect(bob.locator("#hand-over")).to_be_hidden()
+    # the next hand is dealt
+    expect(ann.locator("#table-info")).to_contain_text("Hand 2")
+
+
+# ---------------------------------------------------------------- 2. a table with a bot, made on the home page
+def test_bot_table_from_the_home_page(server, pages):
+    page = pages.new()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#ruleset", "classic")
+    page.select_option("#players", "2")
+    page.select_option("select.seat-kind[data-seat='1']", "medium")
+    page.click("#create")
+    page.click("a.invite[data-seat='0']")
+    page.fill("#nickname", "Solo")
+    page.click("#join")
+    page.wait_for_selector("#hand .card")
+
+    hinted = False
+    mine = 0
+    last = -1
+    while mine < 8 or page.locator("#log li").count() < 12:
+        page.wait_for_function(
+            """(after) => { const t = document.querySelector('#turn');
+                 return (t.dataset.mine === '1' && Number(t.dataset.seq) > after)
+                        || !document.querySelector('#hand-over').hidden || t.dataset.decision === ''; }""",
+            arg=last)
+        if page.locator("#hand-over").is_visible():
+            page.click("#hand-over-close")
+            break
+        last = seq(page)
+        decision = page.get_attribute("#turn", "data-decision")
+        if not hinted and decision == "play":
+            page.click("#hint-button")
+            expect(page.locator("#hints li[data-action]").first).to_be_visible(timeout=20_000)
+            hinted = True
+        if decision == "draw":
+            page.click("#stock")
+        elif decision == "coup-fourre":
+            page.click("#cf-yes")
+        elif decision == "extension":
+            page.click("#ext-no")
+        else:
+            playable = page.locator("#hand .card.playable")
+            if playable.count():
+                playable.first.click()
+                target = page.locator(".tableau.target-ok")
+                if target.count():
+                    target.first.click(position={"x": 8, "y": 8})
+                else:
+                    page.click("#discard")
+            else:
+                page.click("#hand .card >> nth=0")
+                page.click("#discard")
+        mine += 1
+    assert mine >= 8 or page.locator("#hand-over").count()
+    assert page.locator("#log li").count() >= 12
+    expect(page.locator(".tableau[data-side='1'] .nick")).to_have_text("Bot 1 (medium)")
+
+
+# ---------------------------------------------------------------- 3. French
+def test_french_card_names_and_messages(server, pages):
+    page = pages.new()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lang", "fr")
+    expect(page.locator("#create")).to_have_text("Créer la table")
+    expect(page.locator("#fan .card[data-card='flat-tire']")).to_have_attribute("title", "Crevaison")
+    made = create_table(server, {"ruleset": "classic", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    join(page, server + made["seats"][0]["url"], "Zoé")  # the language is remembered (localStorage)
+    expect(page.locator("#hand .card[data-card='roll']")).to_have_attribute("title", "Feu vert")
+    expect(page.locator("#hand .card[data-card='roll'] svg")).to_contain_text("Feu vert")
+    expect(page.locator("#hand .card[data-card='puncture-proof']")).to_have_attribute("title", "Increvable")
+    wait_turn(page, "play")
+    expect(page.locator("#turn")).to_have_text("À vous : jouez ou défaussez une carte")
+    page.click("#hand .card[data-card='200']")
+    page.click(".tableau.mine")
+    expect(page.locator("#message")).to_contain_text("Interdit")
+    expect(page.locator("#message")).to_contain_text("Feu vert")  # "Roll" named in French
+    page.select_option("#lang", "en")
+    expect(page.locator("#hand .card[data-card='roll']")).to_have_attribute("title", "Roll")
+    expect(page.locator("#message")).to_contain_text("you need a Roll first")
+
+
+# ---------------------------------------------------------------- 4. nicknames are text, never markup
+def test_nicknames_are_escaped(server, pages):
+    a = pages.new()
+    a.goto(server + "/")
+    a.wait_for_selector("body[data-ready='1']")
+    a.select_option("#players", "2")
+    a.select_option("select.seat-kind[data-seat='1']", "human")
+    a.click("#create")
+    invite = a.get_attribute("a.invite[data-seat='1']", "href")
+    a.click("a.invite[data-seat='0']")
+    a.fill("#nickname", XSS)
+    a.click("#join")
+    a.wait_for_selector("#hand .card")
+    expect(a.locator("#turn")).to_have_attribute("data-status", "waiting")
+    b = pages.new()
+    join(b, invite, "Bea")
+    for page in (a, b):
+        expect(page.locator(".tableau[data-side='0'] .nick")).to_have_text(XSS)
+        assert page.locator("img").count() == 0
+        assert page.evaluate("window.X") is None
+    expect(b.locator("#turn")).to_contain_text(XSS)
+    b.click("#hand .card >> nth=0")
+    b.click("#discard")
+    expect(b.locator("#message")).to_contain_text("not your turn")
+    assert b.evaluate("window.X") is None
+
+
+# ---------------------------------------------------------------- 5. match end, history and the replay viewer
+def test_match_end_history_and_replay(server, pages):
+    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    page = pages.new()
+    join(page, server + made["seats"][0]["url"], "Ann")
+    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
+        play(page, card)
+    over = page.locator("#match-over")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("Winner: Ann")
+    expect(page.locator("#turn")).to_have_text("The match is over")
+
+    page.click("#match-replay")
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.locator("#step")).to_contain_text("The deal")
+    expect(page.locator("#hands .seat-hand")).to_have_count(2)
+    expect(page.locator("#hands .seat-hand[data-seat='0'] .card")).to_have_count(7)  # dealt 6, drew 1
+    expect(page.locator("#hands .seat-hand[data-seat='1'] .card[data-card='75']")).to_have_count(1)
+    page.click("#next")
+    expect(page.locator("#step")).to_contain_text("Move 1 of")
+    expect(page.locator("#move")).to_have_text("Ann: Play Roll")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step")).to_contain_text("Move 2 of")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#step")).to_contain_text("Move 1 of")
+    page.click("#last")
+    expect(page.locator("#replay-scores")).to_contain_text("Winner: Ann")
+    expect(page.locator(".tableau[data-side='0'] .progress")).to_have_attribute("title", "1000 / 1000")
+    expect(page.locator("#next")).to_be_disabled()
+    page.click("#first")
+    expect(page.locator("#step")).to_contain_text("The deal")
+
+    page.goto(server + "/")
+    link = page.locator(f"#history a.replay-link[data-table='{made['id']}']")
+    expect(link).to_have_count(1)
+    expect(page.locator("#history")).to_contain_text("Ann")

@@ -1,0 +1,110 @@
+"""The web app on a real PostgreSQL server: create, play, stop, start again on the same database and
+go on; a finished table in the history and its replay.
+
+The server: ``MILLEBORNES_TEST_POSTGRES_URL`` if set, else a throwaway cluster started with Debian's
+binaries (``/usr/lib/postgresql/*/bin``) in a temporary directory.  Without either the test is
+skipped, unless ``MILLEBORNES_REQUIRE_POSTGRES=1`` (CI), which makes it fail.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import random
+import shutil
+import socket
+import subprocess
+import tempfile
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+pytestmark = pytest.mark.postgres
+
+HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
+
+
+def _unavailable(reason: str):
+    if os.environ.get("MILLEBORNES_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"PostgreSQL is required (MILLEBORNES_REQUIRE_POSTGRES=1) but {reason}")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    url = os.environ.get("MILLEBORNES_TEST_POSTGRES_URL")
+    if url:
+        yield url
+        return
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    if not found:
+        _unavailable("no MILLEBORNES_TEST_POSTGRES_URL and no /usr/lib/postgresql/*/bin/initdb "
+                     "(apt-get install postgresql)")
+    bindir = os.path.dirname(found[-1])
+    as_user: list[str] = []
+    home = tempfile.mkdtemp(prefix="millebornes-pg-", dir="/tmp")
+    if os.geteuid() == 0:
+        try:
+            pg = pwd.getpwnam("postgres")
+        except KeyError:
+            shutil.rmtree(home, ignore_errors=True)
+            _unavailable("running as root and there is no postgres user to run the server")
+        os.chown(home, pg.pw_uid, pg.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = os.path.join(home, "data"), _free_port()
+
+    def run(*cmd: str) -> subprocess.CompletedProcess:
+        return subprocess.run(as_user + list(cmd), capture_output=True, text=True, timeout=120)
+
+    done = run(f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+    if done.returncode:
+        shutil.rmtree(home, ignore_errors=True)
+        _unavailable(f"initdb failed: {done.stderr.strip()[-500:]}")
+    done = run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(home, "log"), "-w", "-t", "60", "-o",
+               f"-p {port} -k {home} -c listen_addresses=127.0.0.1", "start")
+    if done.returncode:
+        log = open(os.path.join(home, "log")).read()[-800:] if os.path.exists(os.path.join(home, "log")) else ""
+        shutil.rmtree(home, ignore_errors=True)
+        _unavailable(f"pg_ctl start failed: {done.stderr.strip()[-300:]} {log}")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        run(f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_tables_live_in_postgresql(web, postgres_url):
+    web.start(url=postgres_url)
+    assert web.app.state.store.engine.dialect.name == "postgresql"
+    table = web.create(seats=[HUMAN, HUMAN], seed=51)
+    a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
+    a.expect("state")
+    rng = random.Random(3)
+    web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 20)
+    before = (a.state["seq"], a.obs, b.obs)
+    assert web.app.state.store.action_count(table["id"]) == 20
+
+    web.start(url=postgres_url)  # a new app on the same database: the table is replayed
+    a, b = web.join(table, 0, nickname=None), web.join(table, 1, nickname=None)
+    assert (a.state["seq"], a.obs, b.obs) == before
+    assert a.frames[0]["table"]["seats"][0]["nickname"] == "Zoë"
+    web.play_random([a, b], rng, stop=lambda s: s["observation"]["hand_number"] > 0)
+    assert len(a.obs["hand_results"]) == 1
+
+    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=52)
+    c = web.join(race, 0, "Cy")
+    web.play_random([c], rng)
+    history = web.client.get("/api/history").json()["tables"]
+    mine = next(t for t in history if t["id"] == race["id"])
+    assert mine["status"] == "finished" and mine["winners"] == c.obs["winners"]
+    end = web.client.get(f"/api/tables/{race['id']}/replay", params={"step": c.state["seq"]}).json()
+    assert end["state"]["is_over"] and end["state"]["tableaux"] == c.obs["tableaux"]
