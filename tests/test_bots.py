@@ -64,7 +64,8 @@ def _twin_games():
     return a, b
 
 
-@pytest.mark.parametrize("spec", FAST_SPECS + ["ismcts:iterations=40,baseline=none"])
+@pytest.mark.parametrize("spec", FAST_SPECS + ["ismcts:iterations=40,baseline=none",
+                                   "ismcts:iterations=40,challenger=heuristic,scale=150,widen=100000"])
 def test_bots_cannot_see_hidden_cards(spec):
     """Same observation -> same decision: what a bot chooses depends on nothing it may not see."""
     a, b = _twin_games()
@@ -88,6 +89,49 @@ def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget():
     s1.run(iterations=50)
     s2.run(iterations=50)
     assert s1.stats() == s2.stats() and s1.iterations >= 50
+
+
+def test_duel_search_is_deterministic_and_picks_one_of_the_two_moves():
+    """With ``challenger=heuristic`` the search only weighs the greedy move against the
+    heuristic's; where they agree it does not search at all."""
+    from millebornes.bots.heuristic import HeuristicBot
+    from millebornes.bots.rollout import GreedyBot
+    spec = "ismcts:iterations=60,challenger=heuristic,scale=150,widen=100000"
+    duels = agreed = 0
+    for seed in range(6):
+        g = mb.new_game("classic", players=2, seed=seed)
+        rng = random.Random(seed)
+        while not g.hand_results and not g.is_over:
+            obs, legal = g.observation(g.to_act), g.legal_actions()
+            if len(legal) > 1:
+                bots = [make_bot(spec, seed=5) for _ in range(2)]
+                picks = [b.choose(obs, legal) for b in bots]
+                assert picks[0] == picks[1]
+                moves = {GreedyBot(seed=5).choose(obs, legal), HeuristicBot(seed=5).choose(obs, legal)}
+                assert picks[0] in moves
+                if len(moves) == 1:
+                    agreed += 1
+                    assert bots[0].last is None
+                else:
+                    duels += 1
+                    assert set(bots[0].last.actions) == {mb.actions.ACTION_CODES[m] for m in moves}
+            g.act(rng.choice(legal) if rng.random() < 0.2 else legal[0])
+            if duels >= 5 and agreed >= 5:
+                return
+    assert duels and agreed
+
+
+def test_hand_rewards_scale():
+    """The reward grows with the points margin; a small scale makes it nearly the hand's result."""
+    from millebornes.bots.ismcts import hand_rewards
+    from millebornes.bots.rollout import play_out
+    g = mb.new_game("classic", players=2, seed=3)
+    play_out(g, random.Random(0))
+    pts = g.hand_results[0]["points"]
+    assert pts[0] != pts[1]
+    wide, sharp = hand_rewards(g, 0), hand_rewards(g, 0, scale=50)
+    win = 0 if pts[0] > pts[1] else 1
+    assert 0.5 < wide[win] < sharp[win] <= 1.0 and 0.0 <= sharp[1 - win] < wide[1 - win] < 0.5
 
 
 def test_search_finds_the_winning_card():
