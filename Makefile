@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --upgrade pip
-	$(VENV)/bin/python -m pip install -e '.[dev,web,ray]'
+	$(VENV)/bin/python -m pip install -e '.[dev,web,ray,rl]'
 	touch $(STAMP)
 
 # pytest exit code 5 means "no tests collected": treat it as success.

@@ -1,7 +1,7 @@
 """Computer opponents: every bot chooses from an observation and the legal actions only.
 
-``make_bot(spec, seed)`` builds one from a spec string: a bot name (``random``, ``heuristic``,
-``ismcts``), a level for people (``easy``, ``medium``, ``hard``, ``expert``), or a name with
+``make_bot(spec, seed)`` builds one from a spec string: a bot name (``random``, ``greedy``,
+``heuristic``, ``ismcts``, ``neural``), a level for people (``easy``, ``medium``, ``hard``, ``expert``), or a name with
 parameters, ``"ismcts:ms=50"``, ``"ismcts:iterations=400,playout=random"``.
 """
 
@@ -26,7 +26,12 @@ def _registry() -> dict[str, type]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
     from .rollout import GreedyBot
-    return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    registry = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    try:
+        from .neural import NeuralBot
+    except ImportError:  # numpy missing: pip install 'millebornes[rl]'
+        return registry
+    return {**registry, "neural": NeuralBot}
 
 
 def bot_names() -> list[str]:

@@ -1,0 +1,29 @@
+"""Learning environments on top of the engine (the ``rl`` extra: pettingzoo, gymnasium, numpy).
+
+- :func:`aec_env`: a PettingZoo AEC environment, every seat an agent.
+- :func:`gym_env`: a Gymnasium environment, the learner in one seat against built-in bots
+  (``register()`` adds ``millebornes/MilleBornes-v0`` for ``gymnasium.make``).
+- :mod:`millebornes.env.features`: the observation vector and the action features (NumPy only).
+
+Actions are the engine's codes, ``Discrete(206)``, with an ``action_mask`` of the legal ones;
+docs/env.md documents the vector layout and the rewards.  The environments are imported lazily, so
+``millebornes.env.features`` (which the ``neural`` bot uses) needs NumPy only.
+"""
+
+from __future__ import annotations
+
+_LAZY = {
+    "aec_env": "aec", "MilleBornesAEC": "aec", "side_rewards": "aec",
+    "gym_env": "single", "MilleBornesGym": "single", "register": "single",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'millebornes.env' has no attribute {name!r}")
+    from importlib import import_module
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = sorted(_LAZY)

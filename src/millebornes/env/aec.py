@@ -1,0 +1,156 @@
+"""A PettingZoo AEC environment: every seat of one Mille Bornes match is an agent.
+
+Agents are ``player_0`` ... ``player_{n-1}`` (the seats).  Actions are the engine's codes,
+``Discrete(206)`` (:mod:`millebornes.actions`: 0-18 play a card on your own side, 19-37 discard,
+38-189 a hazard on a side, 200-205 draw / take-discard / coup-fourre / pass / extend / end-hand);
+every observation carries the ``action_mask`` of the legal codes.  Observations are
+``{"observation": float32 vector, "action_mask": int8 vector}``, the vector built from
+``Game.observation(seat)`` only (layout: :mod:`millebornes.env.features`, docs/env.md).
+
+Rewards (``reward="match"``, the default): zero until the match ends, then each seat gets its side's
+result, zero-sum: +1 to a sole winner and -1 to every loser with two sides; in general
+``nsides / (nsides - 1) * (share - 1 / nsides)`` where ``share`` is 1 / (number of winners) for a
+winning side, 0 for the others.  ``reward="hand"``: the same formula applied to each hand's winners
+when that hand is scored (the episode is still the whole match).  Partners share their side's reward.
+An illegal action raises ``millebornes.IllegalAction`` (use the mask).
+
+>>> env = aec_env("classic", players=2)
+>>> env.reset(seed=3)
+>>> obs, reward, term, trunc, info = env.last()
+>>> obs["observation"].shape == (STATE_SIZE,), int(obs["action_mask"].sum()) == len(env.game.legal_codes())
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..state import new_game
+from .features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
+
+REWARDS = ("match", "hand")
+
+
+def side_rewards(winners: list[int], nsides: int) -> list[float]:
+    """Zero-sum rewards from a list of winning sides: +1 / -1 with two sides and one winner.
+
+    >>> side_rewards([0], 2), side_rewards([0, 1], 2), side_rewards([2], 3)
+    ([1.0, -1.0], [0.0, 0.0], [-0.5, -0.5, 1.0])
+    """
+    share = [1.0 / len(winners) if s in winners else 0.0 for s in range(nsides)]
+    k = nsides / (nsides - 1)
+    return [k * (x - 1.0 / nsides) for x in share]
+
+
+def observation_space() -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(low=-10.0, high=10.0, shape=(STATE_SIZE,), dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
+class MilleBornesAEC(AECEnv):
+    """See the module docstring; build it with :func:`aec_env`."""
+
+    metadata = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, ruleset="classic", players: int = 2, teams: bool | None = None, reward: str = "match",
+                 render_mode: str | None = None):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.ruleset, self.players, self.teams, self.reward_mode = ruleset, players, teams, reward
+        self.render_mode = render_mode
+        probe = new_game(ruleset, players=players, teams=teams, seed=0)  # ValueError for a bad table
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        self._obs_space = {a: observation_space() for a in self.possible_agents}
+        self._act_space = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.nsides = probe.nsides
+        self.game = None
+        self._seed_rng = random.Random()
+
+    def observation_space(self, agent):
+        return self._obs_space[agent]
+
+    def action_space(self, agent):
+        return self._act_space[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = random.Random(seed)
+        self.game = new_game(self.ruleset, players=self.players, teams=self.teams,
+                             seed=self._seed_rng.getrandbits(63))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._hands_scored = 0
+        self.agent_selection = self.possible_agents[self.game.to_act]
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        game = self.game
+        codes = game.legal_codes() if game.to_act == seat and not game.is_over else []
+        return {"observation": state_vector(game.observation(seat)), "action_mask": mask(codes)}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        self._cumulative_rewards[agent] = 0.0
+        game.act_code(int(action))
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        scored = len(game.hand_results)
+        if self.reward_mode == "hand" and scored > self._hands_scored:
+            for result in game.hand_results[self._hands_scored:]:
+                self._give(side_rewards(result["winners"], game.nsides))
+        self._hands_scored = scored
+        if game.is_over:
+            if self.reward_mode == "match":
+                self._give(side_rewards(game.winners, game.nsides))
+            for a in self.agents:
+                self.terminations[a] = True
+                self.infos[a] = {"winners": game.winners, "match_scores": list(game.match_scores)}
+        else:
+            self.agent_selection = self.possible_agents[game.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _give(self, per_side: list[float]) -> None:
+        for a in self.agents:
+            self.rewards[a] += per_side[self.game.side_of(self.agent_name_mapping[a])]
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        g = self.game
+        lines = [repr(g)] + [f"side {s}: {g.tableau(s)['distance']} miles, battle {g.tableau(s)['battle'][-1:]}"
+                             for s in range(g.nsides)]
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def aec_env(ruleset="classic", players: int = 2, teams: bool | None = None, reward: str = "match",
+            render_mode: str | None = None) -> MilleBornesAEC:
+    """A PettingZoo AEC environment of one match (see :class:`MilleBornesAEC`)."""
+    return MilleBornesAEC(ruleset, players=players, teams=teams, reward=reward, render_mode=render_mode)

@@ -1,0 +1,141 @@
+"""A Gymnasium environment: the learner plays one seat of a match, built-in bots play the others.
+
+Observation, action space and mask are those of the AEC environment (:mod:`millebornes.env.aec`):
+``{"observation": float32 vector, "action_mask": int8 vector}`` and ``Discrete(206)``;
+``action_masks()`` returns the mask too (the name maskable-PPO implementations call).  Between the
+learner's decisions the other seats (opponents, and partners in team games) act at once, so every
+``step`` returns at the learner's next decision or at the end of the match.
+
+Rewards are the learner's side's, as in the AEC environment (``reward="match"`` or ``"hand"``).  An
+illegal action forfeits: the episode ends with reward -1 (``info["illegal"] = True``); with the
+mask a learner never sends one.
+
+>>> env = gym_env("classic", opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs["action_mask"][env.game.legal_codes()].all()
+np.True_
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..actions import ACTION_NAMES
+from ..state import new_game
+from .aec import REWARDS, observation_space, side_rewards
+from .features import NUM_ACTIONS, mask, state_vector
+
+ENV_ID = "millebornes/MilleBornes-v0"
+
+
+class MilleBornesGym(gymnasium.Env):
+    """One seat of a match against bots; see the module docstring and :func:`gym_env`."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, ruleset="classic", players: int = 2, teams: bool | None = None,
+                 opponents="heuristic", seat: int | str = 0, reward: str = "match",
+                 render_mode: str | None = None):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        probe = new_game(ruleset, players=players, teams=teams, seed=0)
+        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < players):
+            raise ValueError(f"seat must be 0 to {players - 1} or 'random', not {seat!r}")
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"give one opponent spec, or {players - 1} (one per other seat)")
+        from ..bots import make_bot
+        for spec in specs:
+            make_bot(spec, 0)  # ValueError for an unknown bot
+        self.ruleset, self.players, self.teams = ruleset, players, teams
+        self.opponent_specs, self.seat_choice, self.reward_mode = specs, seat, reward
+        self.render_mode = render_mode
+        self.nsides = probe.nsides
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game = None
+        self.seat = 0
+        self._bots: dict[int, object] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.seat = int(rng.integers(self.players)) if self.seat_choice == "random" else self.seat_choice
+        self.game = new_game(self.ruleset, players=self.players, teams=self.teams,
+                             seed=int(rng.integers(2**62)))
+        from ..bots import make_bot
+        others = [s for s in range(self.players) if s != self.seat]
+        self._bots = {s: make_bot(spec, int(rng.integers(2**31))) for s, spec in zip(others, self.opponent_specs)}
+        self._hands_scored = 0
+        reward = self._advance()
+        return self._obs(), {"seat": self.seat, "skipped_reward": reward}
+
+    def _obs(self) -> dict:
+        g = self.game
+        codes = g.legal_codes() if not g.is_over and g.to_act == self.seat else []
+        return {"observation": state_vector(g.observation(self.seat)), "action_mask": mask(codes)}
+
+    def action_masks(self) -> np.ndarray:
+        return self._obs()["action_mask"].astype(bool)
+
+    def _rewards_since(self) -> float:
+        g = self.game
+        side = g.side_of(self.seat)
+        r = 0.0
+        if self.reward_mode == "hand":
+            for result in g.hand_results[self._hands_scored:]:
+                r += side_rewards(result["winners"], g.nsides)[side]
+        self._hands_scored = len(g.hand_results)
+        if g.is_over and self.reward_mode == "match":
+            r += side_rewards(g.winners, g.nsides)[side]
+        return r
+
+    def _advance(self) -> float:
+        """Let the bots act until the learner decides or the match ends; the reward on the way."""
+        g = self.game
+        while not g.is_over and g.to_act != self.seat:
+            seat = g.to_act
+            legal = g.legal_actions()
+            action = legal[0] if len(legal) == 1 else self._bots[seat].choose(g.observation(seat), legal)
+            g.act(action, seat)
+        return self._rewards_since()
+
+    def step(self, action):
+        g = self.game
+        if g is None or g.is_over:
+            raise RuntimeError("call reset() first: the match is over")
+        code = int(action)
+        if code not in g.legal_codes():
+            return self._obs(), -1.0, True, False, {"illegal": True,
+                                                    "action": ACTION_NAMES.get(code, str(code))}
+        g.act_code(code)
+        reward = self._rewards_since()
+        if not g.is_over:
+            reward += self._advance()
+        info = {"winners": g.winners, "match_scores": list(g.match_scores)} if g.is_over else {}
+        return self._obs(), float(reward), g.is_over, False, info
+
+    def render(self):
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        g = self.game
+        return "\n".join([repr(g)] + [f"side {s}: {g.tableau(s)['distance']} miles" for s in range(g.nsides)])
+
+
+def gym_env(ruleset="classic", players: int = 2, teams: bool | None = None, opponents="heuristic",
+            seat: int | str = 0, reward: str = "match", render_mode: str | None = None) -> MilleBornesGym:
+    """The learner in ``seat`` (or ``"random"``: a new seat each reset) against ``opponents`` (one bot
+    spec for every other seat, or a list of specs)."""
+    return MilleBornesGym(ruleset, players=players, teams=teams, opponents=opponents, seat=seat,
+                          reward=reward, render_mode=render_mode)
+
+
+def register() -> None:
+    """Register ``millebornes/MilleBornes-v0`` with Gymnasium (once), for ``gymnasium.make``."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="millebornes.env.single:MilleBornesGym")
+
+
+register()
