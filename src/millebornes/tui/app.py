@@ -116,6 +116,18 @@ class PromptView(Static):
 
 
 # ------------------------------------------------------------------------- dialogs
+
+def table_widgets(nsides: int) -> ComposeResult:
+    """The table's layout, shared by play and replay: status, tableaux, hand, prompt, log."""
+    yield Static(id="status")
+    with Container(id="tableaux"):
+        for side in range(nsides):
+            yield TableauView(side)
+    yield HandView(id="hand")
+    yield PromptView(id="prompt")
+    yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+    yield Footer()
+
 class PassScreen(Screen):
     """Hot-seat: the next person takes the keyboard; nothing of any hand is on screen."""
 
@@ -320,14 +332,7 @@ class GameScreen(Screen):
         return self.w
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Container(id="tableaux"):
-            for side in range(self.game.nsides):
-                yield TableauView(side)
-        yield HandView(id="hand")
-        yield PromptView(id="prompt")
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -745,14 +750,7 @@ class ReplayScreen(Screen):
         return Words(self.lang, self.game.players, self.game.teams, None)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Container(id="tableaux"):
-            for side in range(self.game.nsides):
-                yield TableauView(side)
-        yield HandView(id="hand")
-        yield PromptView(id="prompt")
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).can_focus = False
