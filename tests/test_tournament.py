@@ -348,6 +348,7 @@ def test_ray_executor_runs_a_few_matches():
     try:
         assert ray.is_initialized() and ex.workers == 2
         s = T.run_tournament(["heuristic", "random"], "dujardin", games=4, seed=3, executor=ex, batch=1)
+        assert ex.map(abs, [-3, 2, -1]) == [3, 2, 1]  # map keeps the order, through callable objects
     finally:
         ex.close()
     assert not ray.is_initialized()

@@ -48,6 +48,10 @@ class _Indexed:
         return index, self.fn(item)
 
 
+def _call(fn: Callable, item):
+    return fn(item)
+
+
 class LocalExecutor(Executor):
     """A pool of ``workers`` processes on this machine; ``workers=1`` runs in this process, no pool.
 
@@ -114,8 +118,8 @@ class RayExecutor(Executor):
 
     def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
         ray = self._ray
-        remote = ray.remote(fn)
-        pending = [remote.remote(item) for item in items]
+        remote = ray.remote(_call)  # ray.remote takes functions, not callable objects such as _Indexed
+        pending = [remote.remote(fn, item) for item in items]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
