@@ -145,6 +145,13 @@ def _min_cards(rem: int, counts: tuple[int, ...], may200: int) -> int:
 
 
 # ------------------------------------------------------------------ the parsed observation
+def _needs_after(hazard: int, roll_after: bool) -> tuple[int, ...]:
+    """What a side stopped by a battle hazard must play, in order, before distance again."""
+    if hazard == STOP:
+        return (ROLL,)
+    return (REMEDY_OF[hazard], ROLL) if roll_after else (REMEDY_OF[hazard],)
+
+
 class View:
     """What the bot knows, in small integers: built once per decision from the observation."""
 
@@ -238,12 +245,7 @@ class View:
             if mv:
                 need = ()
             elif tp >= 0 and IS_BATTLE[tp] and not sm >> SAFETY_OF[tp] & 1:
-                if tp == STOP:
-                    need = (ROLL,)
-                elif self.roll_after and not row:
-                    need = (REMEDY_OF[tp], ROLL)
-                else:
-                    need = (REMEDY_OF[tp],)
+                need = _needs_after(tp, self.roll_after and not row)
             else:
                 need = (ROLL,)
             needs.append(need)
@@ -543,13 +545,7 @@ class HeuristicBot:
                 lost *= 0.5
             damage = lost
         else:
-            row = safe & ROW_BIT
-            if k == STOP:
-                new = (ROLL,)
-            elif v.roll_after and not row:
-                new = (REMEDY_OF[k], ROLL)
-            else:
-                new = (REMEDY_OF[k],)
+            new = _needs_after(k, v.roll_after and not safe & ROW_BIT)
             damage = v.need_turns(t, new)
             if not moving:
                 damage -= v.need_turns(t, v.needs[t])
