@@ -129,9 +129,7 @@ class Search:
             # a duel: both actions on the same worlds with the whole budget; the baseline is kept
             # unless the other beats it clearly
             other = survivors[0] if survivors[1] == self.baseline else survivors[1]
-            while self.iterations < budget and (deadline is None or time.perf_counter() < deadline):
-                self._round(survivors, 1, deadline)
-            self.best = self._decide(other, self.baseline)
+            self._duel(survivors, other, self.baseline, budget, deadline)
             return
         halving = budget if self.baseline is None else budget * 2 // 3
         rounds = max(1, math.ceil(math.log2(len(survivors))))
@@ -151,8 +149,11 @@ class Search:
             while spend_all and self.iterations < budget and (deadline is None or time.perf_counter() < deadline):
                 self._round(self.actions, 1, deadline)
             return
-        pair = [best, base]
         self.round_start = self.worlds
+        self._duel([best, base], best, base, budget, deadline)
+
+    def _duel(self, pair: list[int], best: int, base: int, budget: int, deadline: float | None) -> None:
+        """Play both on the same worlds until the budget is spent; keep ``base`` unless beaten."""
         while self.iterations < budget and (deadline is None or time.perf_counter() < deadline):
             self._round(pair, 1, deadline)
         self.best = self._decide(best, base)
