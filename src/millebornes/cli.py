@@ -215,8 +215,8 @@ def serve(
 
 
 def _tui_missing(exc: ImportError) -> None:
-    typer.echo(f"terminal play needs the 'tui' extra ({exc.name} is not installed): "
-               "pip install 'millebornes[tui]'", err=True)
+    typer.echo(f"terminal play needs Textual, a dependency of millebornes ({exc.name} is not installed): "
+               "pip install 'textual==8.2.8'", err=True)
     raise typer.Exit(1)
 
 
