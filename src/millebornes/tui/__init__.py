@@ -1,6 +1,6 @@
 """Play Mille Bornes in the terminal (Textual): ``millebornes play`` and ``millebornes replay``.
 
-Needs the ``tui`` extra (``pip install -e '.[tui]'``).  :mod:`.words` and :mod:`.session` hold
+Textual is a dependency of millebornes.  :mod:`.words` and :mod:`.session` hold
 the parts that do not need a terminal: the sentences in English and French, and the table with
 its seats, bots and save file.
 """
