@@ -33,7 +33,7 @@ from ..actions import IllegalAction
 from ..bots import LEVELS
 from ..rules import RULESETS, ruleset as get_ruleset
 from ..state import new_game
-from .room import Hall, Refused, Room, game_of, table_facts
+from .room import Hall, Refused, Room, game_of, public_events, table_facts
 from .settings import Limits, Settings
 from .store import FINISHED, WAITING, SavedSeat, SavedTable, Store, hash_token, new_table_id, new_token, now
 from .thinking import Thinker
@@ -198,7 +198,7 @@ class Client:
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"]
-    level: Literal["easy", "medium", "hard", "expert"] | None = None
+    level: Literal[tuple(LEVELS)] | None = None  # type: ignore[valid-type]
 
 
 class CreateTable(BaseModel):
@@ -402,14 +402,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         total = len(saved.actions)
         if step > total:
             return unprocessable("step", f"this match has {total} steps")
-        game = game_of(saved)
-        for seat, action in saved.actions[:max(0, step - 1)]:
-            game.act(action, seat)
+        game = game_of(saved, max(0, step - 1))
         seat = action = None
         events: list[dict] = []
         if step:
             seat, action = saved.actions[step - 1]
-            events = [{"type": "action", "seat": seat, "action": action}, *game.act(action, seat)]
+            events = public_events(seat, action, game.act(action, seat))
         return {"step": step, "total": total, "action": action, "seat": seat, "events": events,
                 "state": open_state(game)}
 

@@ -23,8 +23,8 @@ from typing import Protocol
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
-from ..rules import ruleset as get_ruleset
-from ..state import Game, new_game
+from ..notation import replay
+from ..state import Game
 from .settings import Settings
 from .store import FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
@@ -51,10 +51,9 @@ def iso(t: datetime | None) -> str | None:
     return None if t is None else t.isoformat(timespec="seconds") + "Z"
 
 
-def game_of(saved: SavedTable) -> Game:
-    """The table's match before any action (the seed and deck stay on the server)."""
-    rules = get_ruleset(saved.ruleset, **(saved.options or {}))
-    return new_game(rules, players=saved.players, teams=saved.teams, seed=saved.seed, deck=saved.deck)
+def game_of(saved: SavedTable, upto: int = 0) -> Game:
+    """The table's match after its first ``upto`` actions (the seed and deck stay on the server)."""
+    return replay(saved.record(), upto)
 
 
 def seat_facts(saved: SavedTable, connected: dict[int, bool]) -> list[dict]:
@@ -106,13 +105,15 @@ class Room:
         return self.table.status
 
     # ---------------------------------------------------------------- what clients see
+    def connected(self) -> dict[int, bool]:
+        return {seat: bool(conns) for seat, conns in self.conns.items()}
+
     def seat_facts(self) -> list[dict]:
-        return seat_facts(self.table, {seat: bool(conns) for seat, conns in self.conns.items()})
+        return seat_facts(self.table, self.connected())
 
     def facts(self) -> dict:
         """The public facts of GET /api/tables/{table}."""
-        connected = {seat: bool(conns) for seat, conns in self.conns.items()}
-        return table_facts(self.table, self.game, connected)
+        return table_facts(self.table, self.game, self.connected())
 
     def state_frame(self, seat: int, events: list[dict]) -> dict:
         left = None
