@@ -88,7 +88,6 @@ def decision_times(params: dict, matches: int = 20, seed: int = 0) -> dict:
 def benchmark(path: str, games: int, seed: int, workers: int, backend: str) -> None:
     """The benchmark of docs/env.md: paired full classic 2-player matches against heuristic, and
     the decision time."""
-    from millebornes.bots.neural import load_params
     params = load_params(path)
     with make_executor(backend, workers) as executor:
         s = T.run_tournament(["neural", "heuristic"], "classic", players=2, games=games, seed=seed,

@@ -23,22 +23,7 @@ import random
 from typing import Iterator, Optional, Sequence
 
 from .state import new_game
-
-
-def make_player(spec: str, seed: int = 0):
-    """Like :func:`millebornes.tournament.make_player`, also knowing ``neural`` (with ``weights=PATH``)
-    before it is in the bot registry."""
-    from .bots import parse_spec
-    from .tournament import make_player as base
-    if not spec.startswith("cmd:"):
-        name, params = parse_spec(spec)
-        if name == "neural":
-            try:
-                return base(spec, seed)
-            except ValueError:
-                from .bots.neural import NeuralBot
-                return NeuralBot(seed=seed, **params)
-    return base(spec, seed)
+from .tournament import close_bots, is_external, make_player  # make_player: re-exported (cli selfplay)
 
 
 def _seed(seed: int, index: int) -> int:
@@ -49,9 +34,11 @@ def play_record(ruleset, players: int, teams: Optional[bool], seed: int, bots: S
                 hands: bool = False) -> dict:
     """One match (or its first hand) between ``bots`` (a spec per side): its record and result."""
     game = new_game(ruleset, players=players, teams=teams, seed=seed)
-    seat_bots = [make_player(bots[game.side_of(s)], _seed(seed, 1000 + s)) for s in range(players)]
+    seat_bots: list = []
     decisions = 0
     try:
+        for s in range(players):
+            seat_bots.append(make_player(bots[game.side_of(s)], _seed(seed, 1000 + s)))
         while not game.is_over and not (hands and game.hand_results):
             seat = game.to_act
             legal = game.legal_actions()
@@ -59,10 +46,7 @@ def play_record(ruleset, players: int, teams: Optional[bool], seed: int, bots: S
             game.act(action, seat)
             decisions += 1
     finally:
-        for bot in seat_bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+        close_bots(seat_bots)
     if hands:
         result = {"winners": list(game.hand_results[0]["winners"]), "match_scores": list(game.match_scores)}
     else:
@@ -91,7 +75,7 @@ def iter_selfplay(games: int, bots: Sequence[str], ruleset="classic", players: i
         raise ValueError("give at least one bot")
     probe = new_game(ruleset, players=players, teams=teams, seed=0)
     for spec in bots:
-        if not spec.startswith("cmd:"):
+        if not is_external(spec):
             make_player(spec, 0)  # ValueError for an unknown bot before any work is sent out
     nsides = probe.nsides
     matches = [(i, _seed(seed, i), [bots[(s + i) % len(bots)] for s in range(nsides)]) for i in range(games)]

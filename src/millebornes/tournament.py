@@ -47,6 +47,17 @@ def make_player(spec: str, seed: int = 0):
     return make_bot(spec, seed)
 
 
+def close_bots(bots: Iterable) -> None:
+    """Close every bot that has a ``close`` (external programs), ignoring errors and ``None`` slots."""
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                pass
+
+
 def parse_bot_options(values: Iterable[str]) -> list[str]:
     """Bot specs from ``--bots`` values: each value is split on commas unless it starts with ``cmd:``.
 
@@ -158,13 +169,7 @@ def play_match(ruleset, players: int, teams: Optional[bool], seed: int, bots: Se
             game.act(action, seat)
             decisions += 1
     finally:
-        for bot in seat_bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                try:
-                    close()
-                except Exception:
-                    pass
+        close_bots(seat_bots)
 
     if forfeit is not None:
         loser = forfeit["side"]

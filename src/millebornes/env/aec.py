@@ -53,6 +53,12 @@ def observation_space() -> spaces.Dict:
     })
 
 
+def env_observation(game, seat: int) -> dict:
+    """A seat's observation as the environments give it: the vector and the mask of its legal codes."""
+    codes = game.legal_codes() if game.to_act == seat and not game.is_over else []
+    return {"observation": state_vector(game.observation(seat)), "action_mask": mask(codes)}
+
+
 class MilleBornesAEC(AECEnv):
     """See the module docstring; build it with :func:`aec_env`."""
 
@@ -98,10 +104,7 @@ class MilleBornesAEC(AECEnv):
         self.agent_selection = self.possible_agents[self.game.to_act]
 
     def observe(self, agent):
-        seat = self.agent_name_mapping[agent]
-        game = self.game
-        codes = game.legal_codes() if game.to_act == seat and not game.is_over else []
-        return {"observation": state_vector(game.observation(seat)), "action_mask": mask(codes)}
+        return env_observation(self.game, self.agent_name_mapping[agent])
 
     def step(self, action) -> None:
         agent = self.agent_selection

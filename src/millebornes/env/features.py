@@ -22,6 +22,7 @@ import numpy as np
 from .. import cards as C
 from ..actions import ATTACK_BASE, DISCARD_BASE, DRAW
 from ..actions import COUP_FOURRE, END_HAND, EXTEND, PASS, TAKE_DISCARD
+from ..rules import ruleset
 
 NUM_ACTIONS = 206          # the engine's action codes 0..205 (millebornes.actions)
 SIDE_SLOTS = 6             # the most sides any edition seats (family, six players alone)
@@ -82,16 +83,12 @@ _DECK_CACHE: dict[tuple, tuple[int, ...]] = {}
 
 
 def deck_counts(obs: dict) -> tuple[int, ...]:
-    """The deck of the observed game, per card kind (the small-game deck drops one of each hazard)."""
-    small = bool(obs["options"].get("small_game_deck")) and obs["players"] <= 3
-    key = (small,)
+    """The deck of the observed game, per card kind (``Ruleset.deck_counts``, built once per table)."""
+    opts = obs["options"]
+    key = (obs["ruleset"], bool(opts.get("small_game_deck")), obs["players"])
     deck = _DECK_CACHE.get(key)
     if deck is None:
-        counts = list(C.DECK_COUNTS)
-        if small:
-            for h in C.HAZARDS:
-                counts[h] -= 1
-        deck = _DECK_CACHE[key] = tuple(counts)
+        deck = _DECK_CACHE[key] = ruleset(obs["ruleset"], **opts).deck_counts(obs["players"])
     return deck
 
 
@@ -125,7 +122,7 @@ class Context:
     """What the state and action features share, computed once per observation."""
 
     __slots__ = ("obs", "nsides", "me", "hand", "unseen", "deck", "rel", "target", "seen_safeties", "safe",
-                 "remaining", "leader_side", "tops", "known")
+                 "remaining", "leader_side", "tops", "known", "side_hands")
 
     def __init__(self, obs: dict):
         self.obs = obs
@@ -148,6 +145,8 @@ class Context:
         best = max(t["distance"] for t in tabs)
         self.leader_side = [t["distance"] == best for t in tabs]
         self.tops = [t["battle"][-1] if t["battle"] else "none" for t in tabs]
+        sizes, full = obs["hand_sizes"], 7.0 * (obs["players"] // n)  # a side's cards, of its full hands
+        self.side_hands = [sum(sizes[seat] for seat in seats) / full for seats in obs["sides"]]
 
 
 def state_vector(obs: dict, ctx: Context | None = None) -> np.ndarray:
@@ -192,8 +191,6 @@ def state_vector(obs: dict, ctx: Context | None = None) -> np.ndarray:
     v[i + 7] = opts.get("coup_fourre") == "any-opponent"
     v[i + 8] = bool(opts.get("top_discard_pickup"))
     v[i + 9] = opts.get("exhaustion") == "play-out"
-    sizes = obs["hand_sizes"]
-    per_side = obs["players"] // n
     for s, t in enumerate(obs["tableaux"]):
         r = ctx.rel[s]
         if r >= SIDE_SLOTS:
@@ -210,7 +207,7 @@ def state_vector(obs: dict, ctx: Context | None = None) -> np.ndarray:
             v[o + 14 + _SAFETY_SLOT[c]] = 1.0
         v[o + 18] = len(t["coups_fourres"]) / 2.0
         v[o + 19] = t["two_hundreds"] / 2.0
-        v[o + 20] = sum(sizes[seat] for seat in obs["sides"][s]) / (7.0 * per_side)
+        v[o + 20] = ctx.side_hands[s]
         v[o + 21] = scores[s] / mt
         v[o + 22] = ctx.leader_side[s]
         v[o + 23] = top in _UNCURED and _UNCURED[top] not in ctx.safe[s]
@@ -298,8 +295,7 @@ def action_vector(obs: dict, code: int, ctx: Context, legal: set[int], out: np.n
         a[_A["t_safety_unseen"]] = safety not in ctx.seen_safeties
         a[_A["t_remedy_unseen"]] = ctx.unseen[C.REMEDY_OF[k]] / max(1, ctx.deck[C.REMEDY_OF[k]])
         a[_A["t_leader"]] = ctx.leader_side[side]
-        per_side = obs["players"] // ctx.nsides
-        a[_A["t_hand"]] = sum(obs["hand_sizes"][seat] for seat in obs["sides"][side]) / (7.0 * per_side)
+        a[_A["t_hand"]] = ctx.side_hands[side]
         a[_A["t_moving"]] = bool(t["moving"])
         a[_A["t_has_remedy_known"]] = C.CARD_IDS[C.REMEDY_OF[k]] in ctx.known[side]
     return a

@@ -24,8 +24,8 @@ from gymnasium import spaces
 
 from ..actions import ACTION_NAMES
 from ..state import new_game
-from .aec import REWARDS, observation_space, side_rewards
-from .features import NUM_ACTIONS, mask, state_vector
+from .aec import REWARDS, env_observation, observation_space, side_rewards
+from .features import NUM_ACTIONS, mask
 
 ENV_ID = "millebornes/MilleBornes-v0"
 
@@ -73,12 +73,11 @@ class MilleBornesGym(gymnasium.Env):
         return self._obs(), {"seat": self.seat, "skipped_reward": reward}
 
     def _obs(self) -> dict:
-        g = self.game
-        codes = g.legal_codes() if not g.is_over and g.to_act == self.seat else []
-        return {"observation": state_vector(g.observation(self.seat)), "action_mask": mask(codes)}
+        return env_observation(self.game, self.seat)
 
     def action_masks(self) -> np.ndarray:
-        return self._obs()["action_mask"].astype(bool)
+        g = self.game
+        return mask(g.legal_codes() if not g.is_over and g.to_act == self.seat else []).astype(bool)
 
     def _rewards_since(self) -> float:
         g = self.game
