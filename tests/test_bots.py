@@ -121,6 +121,37 @@ def test_duel_search_is_deterministic_and_picks_one_of_the_two_moves():
     assert duels and agreed
 
 
+def test_challengers_and_baselines_are_checked_and_searched():
+    """Challengers joined by ``+`` are searched against the baseline move, and only those moves;
+    a flat search (``widen=0``) grows no tree below the root actions."""
+    from millebornes.bots.heuristic import HeuristicBot
+    from millebornes.bots.neural import NeuralBot
+    from millebornes.bots.rollout import GreedyBot
+    for bad in ("ismcts:challenger=oracle", "ismcts:challenger=heuristic+", "ismcts:baseline=oracle"):
+        with pytest.raises(ValueError, match="challenger|baseline"):
+            make_bot(bad)
+    spec = "ismcts:iterations=30,baseline=neural,challenger=heuristic+greedy,widen=0,scale=150"
+    searched = 0
+    for seed in range(8):
+        g = mb.new_game("classic", players=2, seed=seed)
+        rng = random.Random(seed)
+        while not g.hand_results and searched < 3:
+            obs, legal = g.observation(g.to_act), g.legal_actions()
+            if len(legal) > 1:
+                bot = make_bot(spec, seed=2)
+                pick = bot.choose(obs, legal)
+                moves = {NeuralBot(seed=2).choose(obs, legal), HeuristicBot(seed=2).choose(obs, legal),
+                         GreedyBot(seed=2).choose(obs, legal)}
+                assert pick in moves
+                if len(moves) > 1:
+                    searched += 1
+                    assert {mb.actions.ACTION_NAMES[c] for c in bot.last.actions} == moves
+                    assert all(not child.children for child in bot.last.root.children.values())
+                    assert sum(child.visits for child in bot.last.root.children.values()) >= 30
+            g.act(rng.choice(legal))
+    assert searched == 3
+
+
 def test_hand_rewards_scale():
     """The reward grows with the points margin; a small scale makes it nearly the hand's result."""
     from millebornes.bots.ismcts import hand_rewards

@@ -408,3 +408,27 @@ def test_same_seed_same_game(config):
     a = advance(mb.new_game(name, players=players, teams=teams, seed=99), random.Random(1), 300)
     b = advance(mb.new_game(name, players=players, teams=teams, seed=99), random.Random(1), 300)
     assert snapshot(a) == snapshot(b)
+
+
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 400))
+@SETTINGS
+def test_halting_clone_stops_where_the_hand_ends(config, seed, steps):
+    """A search world (``clone(halt=True)``) plays its hand exactly like the game, then stops with
+    the hand's result recorded instead of dealing the next hand."""
+    name, players, teams = config
+    g = advance(mb.new_game(name, players=players, teams=teams, seed=seed), random.Random(seed), steps)
+    if g.is_over:
+        return
+    w = g.clone(halt=True)
+    hand = g.hand_number
+    rng = random.Random(seed + 1)
+    while len(g.hand_results) <= hand:
+        action = rng.choice(g.legal_actions())
+        g.act(action)
+        w.act(action)
+    assert w.hand_results == g.hand_results and w.match_scores == g.match_scores
+    assert w.is_over == g.is_over
+    if not g.is_over:  # the game dealt the next hand; the world did not
+        assert g.hand_number == w.hand_number == hand + 1
+        assert g.legal_actions() and w.legal_actions() == [] and w.to_act is None and w.decision is None
+        assert len(w._stock) < len(g._stock) or w.hand_results[-1]["stock_empty"]

@@ -50,13 +50,18 @@ _DISCARD_HI = _bits_table(9, DISCARD_BASE, 10)
 _ATTACKS = tuple(_bits_table(5, attack_code(0, t), 5) for t in range(MAX_SIDES))
 
 
-def _distance_bits(room: int, limited: bool, may_200: bool) -> int:
+def _distance_mask(room: int, limited: bool, may_200: bool) -> int:
     m = 0
     for k in (C.D25, C.D50, C.D75, C.D100, C.D200):
         v = _VALUES[k]
         if v <= room and (not limited or v <= 50) and (may_200 or k != C.D200):
             m |= 1 << k
     return m
+
+
+# the distance a moving side may play, for each room to its goal up to 200 miles (in steps of
+# 25), under a speed limit or not, with a 200 allowed or not: (room // 25) << 2 | limited << 1 | may_200
+_DISTANCE_BITS = tuple(_distance_mask(25 * (i >> 2), bool(i & 2), bool(i & 1)) for i in range(36))
 
 
 class Game:
@@ -69,7 +74,7 @@ class Game:
         "_dist", "_n200", "_dcards", "_safe", "_cf", "_safeties", "_started", "_own", "_vuln",
         "target", "_ext_open", "_extender", "_turn", "_to_act", "_decision", "_pending", "_took",
         "_pickup_ok", "_legal", "_history", "hand_results", "match_scores", "_over", "_winners",
-        "_known", "_ev",
+        "_known", "_ev", "_halt",
     )
 
     # ---------------------------------------------------------------- construction
@@ -111,6 +116,7 @@ class Game:
         self._over = False
         self._winners: list[int] = []
         self._ev = None
+        self._halt = False
         self._deal(0)
 
     def _check_deck(self, deck) -> list[int]:
@@ -198,7 +204,9 @@ class Game:
         moving = self._moving(side)
         own = C.SAFETY_MASK
         if moving:
-            own |= _distance_bits(self.target - self._dist[side], limited, self._n200[side] < 2)
+            room = self.target - self._dist[side]
+            may_200 = self._n200[side] < 2
+            own |= _DISTANCE_BITS[(room // 25 if room < 200 else 8) << 2 | limited << 1 | may_200]
         if top in _ROLL_BASE or (top >= 0 and _IS_BATTLE_HAZARD[top] and safe & _SAFETY_BIT[top]):
             own |= 1 << C.ROLL
         if top >= 0 and top != C.STOP and _IS_BATTLE_HAZARD[top]:
@@ -507,6 +515,12 @@ class Game:
         elif max(scores) >= mt:
             best = max(scores)
             self._winners = [s for s in range(self.nsides) if scores[s] == best]
+        elif self._halt:  # a search world: its next hand would be dealt only to be thrown away
+            self.hand_number += 1
+            self._to_act = None
+            self._decision = -1
+            self._legal = []
+            return
         else:
             self._deal(self.hand_number + 1)
             return
@@ -652,7 +666,7 @@ class Game:
 
     @property
     def decision(self) -> str | None:
-        return None if self._over else DECISION_NAMES[self._decision]
+        return None if self._over or self._decision < 0 else DECISION_NAMES[self._decision]
 
     @property
     def turn(self) -> int | None:
@@ -751,9 +765,14 @@ class Game:
             "actions": self.history,
         }
 
-    def clone(self) -> "Game":
-        """An independent copy, built from flat lists (no deepcopy): cheap enough for search."""
+    def clone(self, halt: bool = False) -> "Game":
+        """An independent copy, built from flat lists (no deepcopy): cheap enough for search.
+
+        ``halt=True`` makes a world for a playout: when its hand ends (and the match goes on) it
+        stops with the hand's result recorded and ``hand_number`` moved on, but deals nothing and
+        offers no action."""
         g = object.__new__(Game)
+        g._halt = halt
         g.ruleset = self.ruleset
         g.players = self.players
         g.teams = self.teams

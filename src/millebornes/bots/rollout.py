@@ -776,7 +776,9 @@ def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> i
     legal_codes = g.legal_codes
     if policy == "greedy":
         while not g._over and g.hand_number == hand and steps < max_steps:
-            apply(greedy_code(g, legal_codes()))
+            # greedy_code chooses a play from the engine's masks and the other decisions by their
+            # kind: it reads the legal list only when nothing is pending, which ends this loop
+            apply(greedy_code(g, ()))
             steps += 1
         return steps
     rand = rng.random
