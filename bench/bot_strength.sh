@@ -14,3 +14,4 @@ run --bots hard,heuristic --ruleset classic --players 4 --games $((100 / q)) --h
 run --bots heuristic,random --ruleset dujardin --players 2 --games $((200 / q)) --seed 5
 run --bots heuristic,random --ruleset classic --players 4 --games $((100 / q)) --seed 6
 run --bots expert,hard --ruleset classic --players 2 --games $((${EXPERT_HANDS:-100} / q)) --hands --seed 7
+run --bots expert,heuristic --ruleset classic --players 2 --games $((${EXPERT_HANDS:-100} / q)) --hands --seed 7

@@ -67,6 +67,19 @@ def test_training_smoke_loss_falls_and_beats_random():
     assert table["student"]["win_rate"] > 0.6, table["student"]
 
 
+def test_a_search_bot_can_teach_with_advice_features():
+    """Expert iteration's labels: a bot spec as teacher labels every decision with its own legal
+    choice, and the advice columns mark the greedy and heuristic moves among the legal actions."""
+    from millebornes.env import features as F
+    data = I.collect({"seeds": [4], "hands": True, "teacher": "ismcts:iterations=12,widen=0,scale=150",
+                      "advice": True})
+    off, labels, acts = data["offsets"], data["labels"], data["actions"]
+    assert len(labels) > 10 and all(0 <= labels[i] < off[i + 1] - off[i] for i in range(len(labels)))
+    for name in ("advice:greedy", "advice:heuristic"):
+        column = acts[:, F.ACTION_INDEX[name]]
+        assert all(column[off[i]:off[i + 1]].sum() == 1 for i in range(len(labels)))
+
+
 def test_shipped_bot_beats_random_in_matches():
     table = _hands_vs(make_player, "neural", "random", games=20, seed=5)
     assert table["neural"]["win_rate"] > 0.75
