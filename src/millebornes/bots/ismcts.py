@@ -13,8 +13,9 @@ move (greedy's, or ``baseline=neural``'s) and the challengers' (``heuristic``, `
 ``neural``, joined by ``+``) differ, and then only those moves: a *duel* on shared worlds with a
 reward close to the hand's result (``scale`` small), keeping the baseline move unless another does
 better by ``confidence`` standard errors.  At 40 ms a search over every legal action did no
-better on average than the duel and took seven times as long; at 0.9 s (``expert``) it does.  Playouts stop at the end
-of the hand (search worlds are ``clone(halt=True)``): the next deal is never looked at.
+better on average than the duel and took seven times as long; at 0.9 s (``expert``) it does.
+Playouts stop at the end of the hand (search worlds are ``clone(halt=True)``): the next deal is
+never looked at.
 
 The search is deterministic for a fixed seed and an iteration budget; a millisecond budget stops
 earlier on a slow machine, so it is a cap, not a promise of the same game.
@@ -185,7 +186,8 @@ class Search:
                     return
 
     def iterate(self, world: Game, first: int) -> list[float]:
-        """Play ``first`` in ``world``, walk and grow the tree below it, play out; back up rewards."""
+        """Play ``first`` in ``world``, walk and grow the tree below it (unless flat), play out to
+        the end of the hand; back up rewards."""
         rng = self.rng
         hand = world.hand_number
         node = self.root.children[first]
@@ -309,7 +311,8 @@ class IsmctsBot:
             return base  # early in the hand playouts are mostly luck: trust the heuristic
         candidates = None
         if self.challengers and base is not None:
-            candidates = list(dict.fromkeys([base] + [bot.choose(observation, legal) for bot in self.challengers]))
+            others = [bot.choose(observation, legal) for bot in self.challengers]
+            candidates = list(dict.fromkeys([base] + others))
             self.last = None
             if len(candidates) == 1:
                 return base  # the policies agree: nothing to search
