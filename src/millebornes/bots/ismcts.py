@@ -250,14 +250,8 @@ _POLICIES = ("greedy", "heuristic", "neural")
 
 
 def _policy(name: str, seed: int):
-    if name == "greedy":
-        from .rollout import GreedyBot
-        return GreedyBot(seed=seed)
-    if name == "heuristic":
-        from .heuristic import HeuristicBot
-        return HeuristicBot(seed=seed)
-    from .neural import NeuralBot  # needs NumPy: pip install 'millebornes[rl]'
-    return NeuralBot(seed=seed)
+    from . import make_bot  # the registry builds every bot; neural needs NumPy ('millebornes[rl]')
+    return make_bot(name, seed)
 
 
 class IsmctsBot:
