@@ -1,0 +1,120 @@
+"""What limits ``hard``?  Its duel (greedy's move against the heuristic's, on shared sampled
+worlds) measured against heuristic with one handicap lifted at a time, on the same deals:
+
+- ``budget``: the same duel with a larger iteration budget (``--big``, 1,500 by default): does it
+  need more playouts?
+- ``known hands``: every world holds the opponents' true hands (only the stock is reshuffled), a
+  CHEAT for measurement only: does it need to guess hidden cards better?
+- ``heuristic playouts``: the playouts are played by the heuristic bot itself (the real opponent's
+  policy, ~100 times slower than greedy): does it need a truer model of play?
+
+The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
+the result.  ``--small 160`` is about what ``hard``'s 40 ms buys on this machine.
+
+    python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+
+import tune_common as T
+from millebornes.actions import ACTION_CODES
+from millebornes.bots import ismcts
+from millebornes.bots.heuristic import HeuristicBot
+
+DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
+
+
+class _TrueWorlds:
+    """Worlds that are the true game with the stock reshuffled (what a perfect card reader has)."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def sample(self, rng):
+        world = self.game.clone()
+        world.seed = rng.getrandbits(62)
+        rng.shuffle(world._stock)
+        return world
+
+
+def known_hands_player(n: int):
+    def make(seat: int, seed: int):
+        bot = ismcts.IsmctsBot(seed=seed, iterations=n, challenger="heuristic", scale=150, widen=0,
+                               confidence=0.5)
+
+        def act(g):
+            class Cheat(ismcts.Search):
+                def __init__(self, *args, **kw):
+                    super().__init__(*args, **kw)
+                    self.det = _TrueWorlds(g)
+            with _patched(ismcts, "Search", Cheat):
+                return ACTION_CODES[bot.choose(g.observation(seat), g.legal_actions())]
+        return act
+    return make
+
+
+def _heuristic_play_out(g, rng, policy="greedy", max_steps=10_000):
+    bot = HeuristicBot(seed=0)  # deterministic without noise: the opponent's very choices
+    hand = g.hand_number
+    steps = 0
+    while not g._over and g.hand_number == hand and steps < max_steps:
+        legal = g.legal_actions()
+        action = legal[0] if len(legal) == 1 else bot.choose(g.observation(g._to_act), legal)
+        g._apply(ACTION_CODES[action])
+        steps += 1
+    return steps
+
+
+def heuristic_playouts_player(n: int):
+    inner = T.spec_player(DUEL.format(n=n))
+
+    def make(seat: int, seed: int):
+        act = inner(seat, seed)
+
+        def patched(g):
+            with _patched(ismcts, "play_out", _heuristic_play_out):
+                return act(g)
+        return patched
+    return make
+
+
+@contextlib.contextmanager
+def _patched(module, name, value):
+    old = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, old)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--small", type=int, default=160, help="hard's budget in iterations")
+    ap.add_argument("--big", type=int, default=1500, help="the larger budget of the 'budget' row")
+    ap.add_argument("--only", choices=("hard", "budget", "known", "heuristic"), action="append",
+                    help="run only these rows (repeatable)")
+    args = ap.parse_args(argv)
+    rows = {
+        "hard": (f"duel, {args.small} iterations", T.spec_player(DUEL.format(n=args.small))),
+        "budget": (f"duel, {args.big} iterations", T.spec_player(DUEL.format(n=args.big))),
+        "known": ("duel, opponents' hands known", known_hands_player(args.small)),
+        "heuristic": ("duel, heuristic playouts", heuristic_playouts_player(args.small)),
+    }
+    seeds = T.deal_seeds(args.seed, args.deals)
+    print(f"classic 2p, {args.deals} deals x 2 seats (seed {args.seed}), vs heuristic")
+    for key in args.only or rows:
+        name, player = rows[key]
+        start = time.perf_counter()
+        res = T.paired(player, T.heuristic_player, seeds=seeds)
+        print(f"{name:>30}: {T.fmt(res)}  ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
