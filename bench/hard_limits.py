@@ -7,11 +7,14 @@ worlds) measured against heuristic with one handicap lifted at a time, on the sa
   CHEAT for measurement only: does it need to guess hidden cards better?
 - ``heuristic playouts``: the playouts are played by the heuristic bot itself (the real opponent's
   policy, ~100 times slower than greedy): does it need a truer model of play?
+- ``more candidates``: the greedy and heuristic moves and the neural network's three best, searched
+  with the larger budget (needs NumPy): are better moves found among a few likely ones?
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is about what ``hard``'s 40 ms buys on this machine.
 
     python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]
+        [--part 0/2]   (the first half of the deals: run the halves in two processes)
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ import contextlib
 import time
 
 import tune_common as T
-from millebornes.actions import ACTION_CODES
-from millebornes.bots import ismcts
+from millebornes.actions import ACTION_CODES, ACTION_NAMES
+from millebornes.bots import ismcts, make_bot
 from millebornes.bots.heuristic import HeuristicBot
 
 DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
@@ -82,6 +85,36 @@ def heuristic_playouts_player(n: int):
     return make
 
 
+def candidates_player(n: int, top: int = 3):
+    import numpy as np
+
+    from millebornes.bots.neural import scores
+    from millebornes.env import features as F
+
+    def make(seat: int, seed: int):
+        greedy, heuristic, net = (make_bot(name, seed) for name in ("greedy", "heuristic", "neural"))
+        decisions = [0]
+
+        def act(g):
+            obs, legal = g.observation(seat), g.legal_actions()
+            codes = [ACTION_CODES[a] for a in legal]
+            ctx = F.Context(obs)
+            advice = net.advisors(obs, codes) if net.advisors is not None else None
+            s = scores(net.params, F.state_vector(obs, ctx), F.action_matrix(obs, codes, ctx, advice))
+            ranked = [legal[i] for i in np.argsort(-s, kind="stable")[:top]]
+            base = greedy.choose(obs, legal)
+            candidates = list(dict.fromkeys([base, heuristic.choose(obs, legal)] + ranked))
+            if len(candidates) == 1:
+                return ACTION_CODES[base]
+            decisions[0] += 1
+            search = ismcts.Search(obs, seed=seed * 1_000_003 + decisions[0], baseline=base, widen=0,
+                                   confidence=0.5, scale=150, candidates=candidates)
+            search.run(n)
+            return ACTION_CODES[ACTION_NAMES[search.best]]
+        return act
+    return make
+
+
 @contextlib.contextmanager
 def _patched(module, name, value):
     old = getattr(module, name)
@@ -98,7 +131,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--small", type=int, default=160, help="hard's budget in iterations")
     ap.add_argument("--big", type=int, default=1500, help="the larger budget of the 'budget' row")
-    ap.add_argument("--only", choices=("hard", "budget", "known", "heuristic"), action="append",
+    ap.add_argument("--part", default="0/1", help="K/N: play only the K-th of N equal shares of the deals")
+    ap.add_argument("--only", choices=("hard", "budget", "known", "heuristic", "candidates"), action="append",
                     help="run only these rows (repeatable)")
     args = ap.parse_args(argv)
     rows = {
@@ -106,9 +140,11 @@ def main(argv=None):
         "budget": (f"duel, {args.big} iterations", T.spec_player(DUEL.format(n=args.big))),
         "known": ("duel, opponents' hands known", known_hands_player(args.small)),
         "heuristic": ("duel, heuristic playouts", heuristic_playouts_player(args.small)),
+        "candidates": (f"g+h+neural top 3, {args.big} iterations", candidates_player(args.big)),
     }
-    seeds = T.deal_seeds(args.seed, args.deals)
-    print(f"classic 2p, {args.deals} deals x 2 seats (seed {args.seed}), vs heuristic")
+    k, n = (int(x) for x in args.part.split("/"))
+    seeds = T.deal_seeds(args.seed, args.deals)[k * args.deals // n:(k + 1) * args.deals // n]
+    print(f"classic 2p, {len(seeds)} deals x 2 seats (seed {args.seed}, part {args.part}), vs heuristic")
     for key in args.only or rows:
         name, player = rows[key]
         start = time.perf_counter()
