@@ -1,13 +1,14 @@
 """What limits ``hard``?  Its duel (greedy's move against the heuristic's, on shared sampled
-worlds) measured against heuristic with one handicap lifted at a time, on the same deals:
+worlds) measured against heuristic with one handicap lifted at a time, on the same deals (the rows, by
+their ``--only`` names; ``hard`` is the duel itself):
 
 - ``budget``: the same duel with a larger iteration budget (``--big``, 1,500 by default): does it
   need more playouts?
-- ``known hands``: every world holds the opponents' true hands (only the stock is reshuffled), a
+- ``known``: every world holds the opponents' true hands (only the stock is reshuffled), a
   CHEAT for measurement only: does it need to guess hidden cards better?
-- ``heuristic playouts``: the playouts are played by the heuristic bot itself (the real opponent's
+- ``heuristic``: the playouts are played by the heuristic bot itself (the real opponent's
   policy, ~100 times slower than greedy): does it need a truer model of play?
-- ``more candidates``: the greedy and heuristic moves and the neural network's three best, searched
+- ``candidates``: the greedy and heuristic moves and the neural network's three best, searched
   with the larger budget (needs NumPy): are better moves found among a few likely ones?
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
