@@ -45,18 +45,27 @@ class _TrueWorlds:
         return world
 
 
-def known_hands_player(n: int):
+def duel_player(n: int, true_worlds: bool = False, more=None):
+    """``hard``'s duel built by hand (the same seeds as ``IsmctsBot``), so that a row can deal its
+    worlds from the true game or add ``more(observation, legal)`` to the candidates."""
     def make(seat: int, seed: int):
-        bot = ismcts.IsmctsBot(seed=seed, iterations=n, challenger="heuristic", scale=150, widen=0,
-                               confidence=0.5)
+        greedy, heuristic = make_bot("greedy", seed), make_bot("heuristic", seed)
+        decisions = [0]
 
         def act(g):
-            class Cheat(ismcts.Search):
-                def __init__(self, *args, **kw):
-                    super().__init__(*args, **kw)
-                    self.det = _TrueWorlds(g)
-            with _patched(ismcts, "Search", Cheat):
-                return ACTION_CODES[bot.choose(g.observation(seat), g.legal_actions())]
+            decisions[0] += 1
+            obs, legal = g.observation(seat), g.legal_actions()
+            base = greedy.choose(obs, legal)
+            candidates = [base, heuristic.choose(obs, legal)] + (more(obs, legal) if more else [])
+            candidates = list(dict.fromkeys(candidates))
+            if len(candidates) == 1:
+                return ACTION_CODES[base]
+            search = ismcts.Search(obs, seed=seed * 1_000_003 + decisions[0], baseline=base, widen=0,
+                                   confidence=0.5, scale=150, candidates=candidates)
+            if true_worlds:
+                search.det = _TrueWorlds(g)
+            search.run(n)
+            return ACTION_CODES[ACTION_NAMES[search.best]]
         return act
     return make
 
@@ -86,34 +95,21 @@ def heuristic_playouts_player(n: int):
     return make
 
 
-def candidates_player(n: int, top: int = 3):
+def network_top(top: int = 3):
+    """The network's ``top`` best legal actions (needs NumPy)."""
     import numpy as np
 
     from millebornes.bots.neural import scores
     from millebornes.env import features as F
+    net = make_bot("neural")
 
-    def make(seat: int, seed: int):
-        greedy, heuristic, net = (make_bot(name, seed) for name in ("greedy", "heuristic", "neural"))
-        decisions = [0]
-
-        def act(g):
-            obs, legal = g.observation(seat), g.legal_actions()
-            codes = [ACTION_CODES[a] for a in legal]
-            ctx = F.Context(obs)
-            advice = net.advisors(obs, codes) if net.advisors is not None else None
-            s = scores(net.params, F.state_vector(obs, ctx), F.action_matrix(obs, codes, ctx, advice))
-            ranked = [legal[i] for i in np.argsort(-s, kind="stable")[:top]]
-            base = greedy.choose(obs, legal)
-            candidates = list(dict.fromkeys([base, heuristic.choose(obs, legal)] + ranked))
-            if len(candidates) == 1:
-                return ACTION_CODES[base]
-            decisions[0] += 1
-            search = ismcts.Search(obs, seed=seed * 1_000_003 + decisions[0], baseline=base, widen=0,
-                                   confidence=0.5, scale=150, candidates=candidates)
-            search.run(n)
-            return ACTION_CODES[ACTION_NAMES[search.best]]
-        return act
-    return make
+    def more(obs, legal):
+        codes = [ACTION_CODES[a] for a in legal]
+        ctx = F.Context(obs)
+        advice = net.advisors(obs, codes) if net.advisors is not None else None
+        s = scores(net.params, F.state_vector(obs, ctx), F.action_matrix(obs, codes, ctx, advice))
+        return [legal[i] for i in np.argsort(-s, kind="stable")[:top]]
+    return more
 
 
 @contextlib.contextmanager
@@ -139,9 +135,9 @@ def main(argv=None):
     rows = {
         "hard": (f"duel, {args.small} iterations", T.spec_player(DUEL.format(n=args.small))),
         "budget": (f"duel, {args.big} iterations", T.spec_player(DUEL.format(n=args.big))),
-        "known": ("duel, opponents' hands known", known_hands_player(args.small)),
+        "known": ("duel, opponents' hands known", duel_player(args.small, true_worlds=True)),
         "heuristic": ("duel, heuristic playouts", heuristic_playouts_player(args.small)),
-        "candidates": (f"g+h+neural top 3, {args.big} iterations", candidates_player(args.big)),
+        "candidates": (f"g+h+neural top 3, {args.big} iterations", duel_player(args.big, more=network_top(3))),
     }
     k, n = (int(x) for x in args.part.split("/"))
     seeds = T.deal_seeds(args.seed, args.deals)[k * args.deals // n:(k + 1) * args.deals // n]

@@ -776,8 +776,8 @@ def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> i
     legal_codes = g.legal_codes
     if policy == "greedy":
         while not g._over and g.hand_number == hand and steps < max_steps:
-            # greedy_code chooses a play from the engine's masks and the other decisions by their
-            # kind: it reads the legal list only when nothing is pending, which ends this loop
+            # greedy_code decides plays from the engine's masks and the draw, coup-fourré and
+            # extension decisions by their kind: it never reads a legal list inside a hand
             apply(greedy_code(g, ()))
             steps += 1
         return steps
