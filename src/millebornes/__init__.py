@@ -16,6 +16,10 @@ Traceback (most recent call last):
 millebornes.actions.IllegalAction: seat 1 has no 200 in hand
 """
 
+import importlib.machinery as _machinery
+import os as _os
+import warnings as _warnings
+
 from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
 from .cards import CARD_IDS, card_name
 from .determinize import Determinizer, determinize
@@ -25,7 +29,31 @@ from .state import Game, new_game
 
 __version__ = "0.1.0"
 
+COMPILED_MODULES = ("cards", "actions", "observe", "state", "determinize", "bots.rollout")
+
+
+def compiled() -> bool:
+    """Whether the engine runs compiled (mypyc, see setup.py) rather than as pure Python."""
+    from . import state
+    return state.__file__.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
+
+
+def _warn_if_stale() -> None:
+    """An extension module is imported before its source: after editing one, rebuild (make build)."""
+    here = _os.path.dirname(__file__)
+    for name in COMPILED_MODULES:
+        base = _os.path.join(here, *name.split("."))
+        for suffix in _machinery.EXTENSION_SUFFIXES:
+            ext = base + suffix
+            if _os.path.exists(ext) and _os.path.getmtime(ext) < _os.path.getmtime(base + ".py"):
+                _warnings.warn(f"millebornes: {name}.py is newer than its compiled module: run `make build`",
+                               stacklevel=2)
+                return
+
+
+_warn_if_stale()
+
 __all__ = [
     "ACTION_CODES", "ACTION_NAMES", "CARD_IDS", "Determinizer", "Game", "IllegalAction", "RECORD_FORMAT", "RULESETS",
-    "Ruleset", "Scoring", "action_code", "card_name", "determinize", "new_game", "replay", "ruleset",
+    "Ruleset", "Scoring", "action_code", "card_name", "compiled", "determinize", "new_game", "replay", "ruleset",
 ]

@@ -12,14 +12,21 @@ one code.  The tables are built once, so turning a code into a string or back is
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from .cards import CARD_IDS, HAZARDS, KIND_OF, NUM_KINDS
 
-MAX_SIDES = 8
+MAX_SIDES: Final = 8
 
-DISCARD_BASE = NUM_KINDS                # play own card k: code k; discard k: 19 + k
-ATTACK_BASE = 2 * NUM_KINDS             # hazard k on side t: 38 + 19 t + k
-DRAW, TAKE_DISCARD, COUP_FOURRE, PASS, EXTEND, END_HAND = range(200, 206)
-SPECIAL_NAMES = {
+DISCARD_BASE: Final = NUM_KINDS                # play own card k: code k; discard k: 19 + k
+ATTACK_BASE: Final = 2 * NUM_KINDS             # hazard k on side t: 38 + 19 t + k
+DRAW: Final = 200
+TAKE_DISCARD: Final = 201
+COUP_FOURRE: Final = 202
+PASS: Final = 203
+EXTEND: Final = 204
+END_HAND: Final = 205
+SPECIAL_NAMES: Final = {
     DRAW: "draw", TAKE_DISCARD: "take-discard", COUP_FOURRE: "coup-fourre", PASS: "pass",
     EXTEND: "extend", END_HAND: "end-hand",
 }
@@ -61,11 +68,11 @@ def decode(code: int) -> tuple[str, int, int]:
     return SPECIAL_NAMES[code], -1, -1
 
 
-def normalize(text: str) -> str:
+def normalize(text: Any) -> str:
     return " ".join(str(text).lower().replace("_", "-").split())
 
 
-def action_code(text: str) -> int:
+def action_code(text: Any) -> int:
     """The code of an action string; IllegalAction explains what is wrong with a bad one."""
     if not isinstance(text, str):
         raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}")

@@ -10,11 +10,28 @@ piles hold kinds, never individual card objects.
 
 from __future__ import annotations
 
-D25, D50, D75, D100, D200 = range(5)
-STOP, SPEED_LIMIT, OUT_OF_GAS, FLAT_TIRE, ACCIDENT = range(5, 10)
-ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS = range(10, 15)
-RIGHT_OF_WAY, EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE = range(15, 19)
-NUM_KINDS = 19
+from typing import Any, Final
+
+D25: Final = 0
+D50: Final = 1
+D75: Final = 2
+D100: Final = 3
+D200: Final = 4
+STOP: Final = 5
+SPEED_LIMIT: Final = 6
+OUT_OF_GAS: Final = 7
+FLAT_TIRE: Final = 8
+ACCIDENT: Final = 9
+ROLL: Final = 10
+END_OF_LIMIT: Final = 11
+GASOLINE: Final = 12
+SPARE_TIRE: Final = 13
+REPAIRS: Final = 14
+RIGHT_OF_WAY: Final = 15
+EXTRA_TANK: Final = 16
+PUNCTURE_PROOF: Final = 17
+DRIVING_ACE: Final = 18
+NUM_KINDS: Final = 19
 
 CARD_IDS: tuple[str, ...] = (
     "25", "50", "75", "100", "200",
@@ -41,11 +58,11 @@ DISTANCE, HAZARD, REMEDY, SAFETY = "distance", "hazard", "remedy", "safety"
 GROUP: tuple[str, ...] = (DISTANCE,) * 5 + (HAZARD,) * 5 + (REMEDY,) * 5 + (SAFETY,) * 4
 
 VALUE: tuple[int, ...] = (25, 50, 75, 100, 200) + (0,) * 14
-DISTANCES = (D25, D50, D75, D100, D200)
-HAZARDS = (STOP, SPEED_LIMIT, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
-BATTLE_HAZARDS = (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
-REMEDIES = (ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS)
-SAFETIES = (RIGHT_OF_WAY, EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE)
+DISTANCES: Final = (D25, D50, D75, D100, D200)
+HAZARDS: Final = (STOP, SPEED_LIMIT, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
+BATTLE_HAZARDS: Final = (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
+REMEDIES: Final = (ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS)
+SAFETIES: Final = (RIGHT_OF_WAY, EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE)
 
 REMEDY_OF: dict[int, int] = dict(zip(HAZARDS, REMEDIES))
 HAZARD_OF: dict[int, int] = dict(zip(REMEDIES, HAZARDS))
@@ -71,14 +88,14 @@ def bit(kind: int) -> int:
     return 1 << kind
 
 
-DISTANCE_MASK = sum(bit(k) for k in DISTANCES)
-HAZARD_MASK = sum(bit(k) for k in HAZARDS)
-BATTLE_HAZARD_MASK = sum(bit(k) for k in BATTLE_HAZARDS)
-REMEDY_MASK = sum(bit(k) for k in REMEDIES)
-SAFETY_MASK = sum(bit(k) for k in SAFETIES)
+DISTANCE_MASK: Final = sum(bit(k) for k in DISTANCES)
+HAZARD_MASK: Final = sum(bit(k) for k in HAZARDS)
+BATTLE_HAZARD_MASK: Final = sum(bit(k) for k in BATTLE_HAZARDS)
+REMEDY_MASK: Final = sum(bit(k) for k in REMEDIES)
+SAFETY_MASK: Final = sum(bit(k) for k in SAFETIES)
 
 
-def card_kind(card: str) -> int:
+def card_kind(card: Any) -> int:
     """The kind of a card id; ValueError naming the id if there is no such card."""
     try:
         return KIND_OF[card]
@@ -86,7 +103,7 @@ def card_kind(card: str) -> int:
         raise ValueError(f"no card {card!r}; cards are: {', '.join(CARD_IDS)}") from None
 
 
-def card_name(card: str | int, lang: str = "en") -> str:
+def card_name(card: Any, lang: str = "en") -> str:
     """The printed name of a card in English or French (the names RULES.md gives)."""
     kind = card if isinstance(card, int) else card_kind(card)
     return (NAMES_FR if lang == "fr" else NAMES_EN)[kind]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Any, Final
 
 from . import cards as C
 from .actions import (
@@ -24,18 +25,21 @@ from .actions import (
 from .observe import observation as _observation
 from .rules import Ruleset, ruleset as _ruleset
 
-PLAY, DRAW_DECISION, CF_DECISION, EXTENSION_DECISION = range(4)
-DECISION_NAMES = ("play", "draw", "coup-fourre", "extension")
-HAND_SIZE = 6
+PLAY: Final = 0
+DRAW_DECISION: Final = 1
+CF_DECISION: Final = 2
+EXTENSION_DECISION: Final = 3
+DECISION_NAMES: Final = ("play", "draw", "coup-fourre", "extension")
+HAND_SIZE: Final = 6
 
-_ROW = C.bit(C.RIGHT_OF_WAY)
-_IS_BATTLE_HAZARD = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
-_SAFETY_BIT = tuple(C.bit(C.SAFETY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
-_REMEDY_BIT = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
-_ROLL_BASE = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
-_RESTART_TOPS = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
-_VALUES = C.VALUE
-_NAME_OF = tuple(ACTION_NAMES.get(c) for c in range(max(ACTION_NAMES) + 1))
+_ROW: Final = C.bit(C.RIGHT_OF_WAY)
+_IS_BATTLE_HAZARD: Final = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
+_SAFETY_BIT: Final = tuple(C.bit(C.SAFETY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
+_REMEDY_BIT: Final = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
+_ROLL_BASE: Final = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
+_RESTART_TOPS: Final = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
+_VALUES: Final = C.VALUE
+_NAME_OF: Final = tuple(ACTION_NAMES.get(c, '') for c in range(max(ACTION_NAMES) + 1))
 
 
 def _bits_table(size: int, offset: int, shift: int) -> tuple[list[int], ...]:
@@ -43,11 +47,11 @@ def _bits_table(size: int, offset: int, shift: int) -> tuple[list[int], ...]:
     return tuple([offset + shift + i for i in range(size) if m >> i & 1] for m in range(1 << size))
 
 
-_PLAY_LO = _bits_table(10, 0, 0)
-_PLAY_HI = _bits_table(9, 0, 10)
-_DISCARD_LO = _bits_table(10, DISCARD_BASE, 0)
-_DISCARD_HI = _bits_table(9, DISCARD_BASE, 10)
-_ATTACKS = tuple(_bits_table(5, attack_code(0, t), 5) for t in range(MAX_SIDES))
+_PLAY_LO: Final = _bits_table(10, 0, 0)
+_PLAY_HI: Final = _bits_table(9, 0, 10)
+_DISCARD_LO: Final = _bits_table(10, DISCARD_BASE, 0)
+_DISCARD_HI: Final = _bits_table(9, DISCARD_BASE, 10)
+_ATTACKS: Final = tuple(_bits_table(5, attack_code(0, t), 5) for t in range(MAX_SIDES))
 
 
 def _distance_mask(room: int, limited: bool, may_200: bool) -> int:
@@ -61,7 +65,7 @@ def _distance_mask(room: int, limited: bool, may_200: bool) -> int:
 
 # the distance a moving side may play, for each room to its goal up to 200 miles (in steps of
 # 25), under a speed limit or not, with a 200 allowed or not: (room // 25) << 2 | limited << 1 | may_200
-_DISTANCE_BITS = tuple(_distance_mask(25 * (i >> 2), bool(i & 2), bool(i & 1)) for i in range(36))
+_DISTANCE_BITS: Final = tuple(_distance_mask(25 * (i >> 2), bool(i & 2), bool(i & 1)) for i in range(36))
 
 
 class Game:
@@ -76,10 +80,65 @@ class Game:
         "_pickup_ok", "_legal", "_history", "hand_results", "match_scores", "_over", "_winners",
         "_known", "_ev", "_halt",
     )
+    # the attributes' types, for mypyc, which compiles this module (setup.py)
+    ruleset: Ruleset
+    players: int
+    teams: bool
+    nsides: int
+    _side_of: tuple[int, ...]
+    sides: tuple[tuple[int, ...], ...]
+    _opponents: tuple[tuple[int, ...], ...]
+    seed: int
+    deck: list[int] | None
+    _stacking: bool
+    _roll_after: bool
+    _cf_any: bool
+    _extra_turn: bool
+    _playout: bool
+    _pickup: bool
+    hand_number: int
+    _cnt: list[list[int]]
+    _hmask: list[int]
+    _hsize: list[int]
+    _stock: list[int]
+    _discard: list[int]
+    _battle: list[list[int]]
+    _speed: list[list[int]]
+    _dist: list[int]
+    _n200: list[int]
+    _dcards: list[list[int]]
+    _safe: list[int]
+    _cf: list[int]
+    _safeties: list[list[int]]
+    _started: list[bool]
+    _own: list[int]
+    _vuln: list[int]
+    target: int
+    _ext_open: bool
+    _extender: int
+    _turn: int
+    _to_act: Any
+    _decision: int
+    _pending: Any
+    _took: bool
+    _pickup_ok: bool
+    _legal: Any
+    _history: list[int]
+    hand_results: list[dict]
+    match_scores: list[int]
+    _over: bool
+    _winners: list[int]
+    _known: list[list[int]]
+    _ev: Any
+    _halt: bool
 
     # ---------------------------------------------------------------- construction
-    def __init__(self, rules: Ruleset, players: int, teams: bool | None, seed: int | None,
-                 deck: list[str] | None):
+    def __init__(self, rules: Ruleset | None = None, players: Any = 0, teams: Any = None, seed: Any = None,
+                 deck: Any = None):
+        """``Game()`` is an empty shell for :meth:`clone` and unpickling to fill in (a compiled
+        class has no way around its constructor)."""
+        if rules is None:
+            return
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"players must be a whole number, not {players!r}")
         if teams is None:
@@ -154,7 +213,7 @@ class Game:
                 self._hmask[seat] |= 1 << k
             self._hsize[seat] = HAND_SIZE
         self._stock = cards[HAND_SIZE * n:][::-1]
-        self._discard: list[int] = []
+        self._discard = []
         self._battle = [[] for _ in range(nsides)]
         self._speed = [[] for _ in range(nsides)]
         self._dist = [0] * nsides
@@ -260,7 +319,7 @@ class Game:
         return [_NAME_OF[c] for c in self.legal_codes()]
 
     # ---------------------------------------------------------------- acting
-    def act(self, action: str, seat: int | None = None) -> list[dict]:
+    def act(self, action: Any, seat: Any = None) -> list[dict]:
         """Apply one action for the seat to act; returns the public events it caused.
 
         IllegalAction (with the reason) leaves the game exactly as it was.
@@ -771,7 +830,7 @@ class Game:
         ``halt=True`` makes a world for a playout: when its hand ends (and the match goes on) it
         stops with the hand's result recorded and ``hand_number`` moved on, but deals nothing and
         offers no action."""
-        g = object.__new__(Game)
+        g = Game()
         g._halt = halt
         g.ruleset = self.ruleset
         g.players = self.players

@@ -32,6 +32,7 @@ policy's speed, and the tournament its strength (paired hands against ``heuristi
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .. import cards as C
 from ..actions import (
@@ -41,17 +42,29 @@ from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
 assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
 
-NK = C.NUM_KINDS
-D25, D50, D75, D100, D200 = C.DISTANCES
-STOP, SPEED_LIMIT, OUT_OF_GAS, FLAT_TIRE, ACCIDENT = C.HAZARDS
-ROLL, END_OF_LIMIT, GASOLINE, SPARE_TIRE, REPAIRS = C.REMEDIES
-RIGHT_OF_WAY = C.RIGHT_OF_WAY
-ROW_BIT = 1 << RIGHT_OF_WAY
-EOL_BIT = 1 << END_OF_LIMIT
-_STOP_BIT = 1  # a stop in a hazard mask shifted down by 5
-_ROLL_BIT = 1 << ROLL
-VAL = C.VALUE
-_FVAL = tuple(float(v) for v in VAL)
+NK: Final = C.NUM_KINDS
+D25: Final = C.D25
+D50: Final = C.D50
+D75: Final = C.D75
+D100: Final = C.D100
+D200: Final = C.D200
+STOP: Final = C.STOP
+SPEED_LIMIT: Final = C.SPEED_LIMIT
+OUT_OF_GAS: Final = C.OUT_OF_GAS
+FLAT_TIRE: Final = C.FLAT_TIRE
+ACCIDENT: Final = C.ACCIDENT
+ROLL: Final = C.ROLL
+END_OF_LIMIT: Final = C.END_OF_LIMIT
+GASOLINE: Final = C.GASOLINE
+SPARE_TIRE: Final = C.SPARE_TIRE
+REPAIRS: Final = C.REPAIRS
+RIGHT_OF_WAY: Final = C.RIGHT_OF_WAY
+ROW_BIT: Final = 1 << RIGHT_OF_WAY
+EOL_BIT: Final = 1 << END_OF_LIMIT
+_STOP_BIT: Final = 1  # a stop in a hazard mask shifted down by 5
+_ROLL_BIT: Final = 1 << ROLL
+VAL: Final = C.VALUE
+_FVAL: Final = tuple(float(v) for v in VAL)
 
 # ---------------------------------------------------------------------------- weights (miles)
 TURN = 65.0            # what a moving side makes in one turn
@@ -79,27 +92,27 @@ REM_KEEP2 = 12.0
 GIVE = 0.5             # share of a discard's worth to the next player, who may take it (classic)
 
 # ---------------------------------------------------------------------------- tables
-_IS_BATTLE = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
-_SAFETY_OF = tuple(C.SAFETY_OF.get(k, -1) for k in range(NK))
-_SAFE_BIT = tuple(1 << C.SAFETY_OF[k] if k in C.HAZARDS else 0 for k in range(NK))
-_REMEDY_OF = tuple(C.REMEDY_OF.get(k, -1) for k in range(NK))
-_HAZARD_OF = tuple(C.HAZARD_OF.get(k, -1) for k in range(NK))
-_FINISH_KIND = (-1, D25, D50, D75, D100, -1, -1, -1, D200)  # the card that makes a remainder (/25)
-_LOWEST = tuple((m & -m).bit_length() - 1 for m in range(16))  # lowest set bit of a 4-bit mask
+_IS_BATTLE: Final = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
+_SAFETY_OF: Final = tuple(C.SAFETY_OF.get(k, -1) for k in range(NK))
+_SAFE_BIT: Final = tuple(1 << C.SAFETY_OF[k] if k in C.HAZARDS else 0 for k in range(NK))
+_REMEDY_OF: Final = tuple(C.REMEDY_OF.get(k, -1) for k in range(NK))
+_HAZARD_OF: Final = tuple(C.HAZARD_OF.get(k, -1) for k in range(NK))
+_FINISH_KIND: Final = (-1, D25, D50, D75, D100, -1, -1, -1, D200)  # the card that makes a remainder (/25)
+_LOWEST: Final = tuple((m & -m).bit_length() - 1 for m in range(16))  # lowest set bit of a 4-bit mask
 # the kinds in a 5-bit mask of distances, hazards or remedies
-_DIST_KINDS = tuple(tuple(k for k in range(5) if m >> k & 1) for m in range(32))
-_HAZ_KINDS = tuple(tuple(5 + k for k in range(5) if m >> k & 1) for m in range(32))
-_REM_KINDS = tuple(tuple(10 + k for k in range(5) if m >> k & 1) for m in range(32))
+_DIST_KINDS: Final = tuple(tuple(k for k in range(5) if m >> k & 1) for m in range(32))
+_HAZ_KINDS: Final = tuple(tuple(5 + k for k in range(5) if m >> k & 1) for m in range(32))
+_REM_KINDS: Final = tuple(tuple(10 + k for k in range(5) if m >> k & 1) for m in range(32))
 # the cards a battle hazard asks for
-_ROLL_ONLY = (ROLL,)
-_NEED_WITH_ROLL = tuple((C.REMEDY_OF[k], ROLL) if k in C.HAZARDS else () for k in range(NK))
-_NEED_ALONE = tuple((C.REMEDY_OF[k],) if k in C.HAZARDS else () for k in range(NK))
+_ROLL_ONLY: Final = (ROLL,)
+_NEED_WITH_ROLL: Final = tuple((C.REMEDY_OF[k], ROLL) if k in C.HAZARDS else () for k in range(NK))
+_NEED_ALONE: Final = tuple((C.REMEDY_OF[k],) if k in C.HAZARDS else () for k in range(NK))
 # remedies and battle hazards lie on battle piles once played; speed limits and their ends on
 # speed piles
-_ON_BATTLE = tuple(k in (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT, ROLL, GASOLINE, SPARE_TIRE, REPAIRS)
+_ON_BATTLE: Final = tuple(k in (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT, ROLL, GASOLINE, SPARE_TIRE, REPAIRS)
                    for k in range(NK))
 # safeties laid first when the hand may end: the ones answering the fewest hazards
-_LAY_ORDER = (C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, RIGHT_OF_WAY)
+_LAY_ORDER: Final = (C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, RIGHT_OF_WAY)
 
 
 def _reach_table() -> list[int]:
@@ -117,7 +130,7 @@ def _reach_table() -> list[int]:
     return table
 
 
-_REACH = _reach_table()
+_REACH: Final = _reach_table()
 
 
 class _Config:
@@ -665,7 +678,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
                 if 0.0 > best:
                     best, best_k = 0.0, k
                 continue
-            u = _unseen(g, cnt, END_OF_LIMIT, cfg)
+            u: float = float(_unseen(g, cnt, END_OF_LIMIT, cfg))
             has = 1.0 - (1.0 - u / total) ** hidden if u < total else 1.0
             if safety_unseen:
                 u += 0.7
@@ -684,7 +697,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
             else:
                 damage = 0.0
             if k != STOP:
-                u = _unseen(g, cnt, _REMEDY_OF[k], cfg)
+                u = float(_unseen(g, cnt, _REMEDY_OF[k], cfg))
                 damage += _wait(u, total, hidden, wcap, 0.7 if safety_unseen else 0.0)
             now = damage
             if not moving:
@@ -766,6 +779,9 @@ def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, b
     return -1
 
 
+_NO_LEGAL: list[int] = []
+
+
 def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> int:
     """Play the current hand of ``g`` to its end (in place) with the greedy policy for every seat,
     or uniformly random moves (``policy="random"``, drawn from ``rng``); returns the number of
@@ -778,7 +794,7 @@ def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> i
         while not g._over and g.hand_number == hand and steps < max_steps:
             # greedy_code decides plays from the engine's masks and the draw, coup-fourré and
             # extension decisions by their kind: it never reads a legal list inside a hand
-            apply(greedy_code(g, ()))
+            apply(greedy_code(g, _NO_LEGAL))
             steps += 1
         return steps
     rand = rng.random
