@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py
 
 # An edited engine module is compiled again: its old extension would be imported instead of it.
 $(BUILT): $(STAMP) $(COMPILED)
-	$(VENV)/bin/python setup.py -q build_ext --inplace
+	$(VENV)/bin/python setup.py -q build_ext --inplace --force
 	touch $(BUILT)
 
 build: $(BUILT)

@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=300, help="start positions per row")
     ap.add_argument("--policy", default="greedy", choices=("greedy", "random"))
     args = ap.parse_args(argv)
-    print(f"millebornes {mb.__version__}, Python {sys.version.split()[0]}, policy {args.policy}, "
+    print(f"millebornes {mb.__version__} ({'compiled' if mb.compiled() else 'pure Python'}), "
+          f"Python {sys.version.split()[0]}, policy {args.policy}, "
           f"median of {args.repeats} repeats, {args.games} start positions per row")
     print(f"{'table':<17} {'start':<5} {'us/decision':>11} {'engine':>7} {'policy':>7} "
           f"{'decisions':>9} {'ms/playout':>10} {'playouts/s':>10} {'clone us':>8}")

@@ -39,7 +39,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--ms", type=float, default=50)
     args = ap.parse_args(argv)
-    print(f"ISMCTS, 2 players, {args.positions} positions per preset, {args.ms:g} ms searches; medians")
+    print(f"ISMCTS, 2 players, {args.positions} positions per preset, {args.ms:g} ms searches; medians; "
+          f"engine {'compiled (mypyc)' if mb.compiled() else 'pure Python'}")
     print("flat: the levels' search (every root action played out to the hand's end on shared worlds);")
     print("tree: an ISMCTS tree below each root action (widen=8)")
     print(f"{'preset':<9} {'flat playouts/s':>16} {'tree playouts/s':>16} {'per search':>11} "

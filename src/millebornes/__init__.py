@@ -39,16 +39,20 @@ def compiled() -> bool:
 
 
 def _warn_if_stale() -> None:
-    """An extension module is imported before its source: after editing one, rebuild (make build)."""
+    """An extension module is imported before its source: after editing one, rebuild (make build).
+    The compiled code itself lives in one shared library beside the package (``millebornes_core``)."""
     here = _os.path.dirname(__file__)
+    core = [_os.path.join(_os.path.dirname(here), "millebornes_core__mypyc" + suffix)
+            for suffix in _machinery.EXTENSION_SUFFIXES]
+    built = max((_os.path.getmtime(path) for path in core if _os.path.exists(path)), default=None)
+    if built is None:
+        return
     for name in COMPILED_MODULES:
-        base = _os.path.join(here, *name.split("."))
-        for suffix in _machinery.EXTENSION_SUFFIXES:
-            ext = base + suffix
-            if _os.path.exists(ext) and _os.path.getmtime(ext) < _os.path.getmtime(base + ".py"):
-                _warnings.warn(f"millebornes: {name}.py is newer than its compiled module: run `make build`",
-                               stacklevel=2)
-                return
+        source = _os.path.join(here, *name.split(".")) + ".py"
+        if _os.path.getmtime(source) > built:
+            _warnings.warn(f"millebornes: {name}.py is newer than the compiled engine: run `make build`",
+                           stacklevel=2)
+            return
 
 
 _warn_if_stale()

@@ -38,6 +38,7 @@ from .. import cards as C
 from ..actions import (
     ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD,
 )
+from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
 assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
@@ -138,8 +139,24 @@ class _Config:
 
     __slots__ = ("rules", "players", "nsides", "per_side", "points", "deck", "frac", "safety", "cf",
                  "cf_pts", "safe_trip", "shutout", "trip", "delayed", "match_target", "full_target")
+    rules: Ruleset
+    players: int
+    nsides: int
+    per_side: int
+    points: bool
+    deck: tuple[int, ...]
+    frac: tuple[float, ...]
+    safety: int
+    cf: int
+    cf_pts: float
+    safe_trip: int
+    shutout: int
+    trip: int
+    delayed: int
+    match_target: int | None
+    full_target: int
 
-    def __init__(self, rules, players: int, nsides: int):
+    def __init__(self, rules: Ruleset, players: int, nsides: int):
         sc = rules.scoring
         points = rules.winner == "points" or rules.match_target is not None
         self.rules = rules
