@@ -1,5 +1,8 @@
 """Tune the greedy playout policy's weights (the module constants of millebornes.bots.rollout).
 
+The compiled engine inlines those constants, so this script runs itself on a pure-Python copy of
+the package (slower, but the weights can be set).
+
 Objective: the win share of greedy(weights) against heuristic on a FIXED set of paired classic 2p
 deals (common random numbers: the same deals every evaluation), ties broken by the points margin.
 Coordinate search: each weight in turn is moved up and down by its step; a move is kept when it
@@ -17,10 +20,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import sys
+import tempfile
 import time
 
-import tune_common as T
-from millebornes.bots import rollout as R
+import millebornes as mb
+
+if mb.compiled():  # the weights are compiled in as constants: tune them on a pure-Python copy
+    pure = os.path.join(tempfile.mkdtemp(prefix="millebornes-pure-"), "millebornes")
+    shutil.copytree(os.path.dirname(mb.__file__), pure, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.dirname(pure), os.environ.get("PYTHONPATH")]))
+    os.execv(sys.executable, [sys.executable, *sys.argv])
+
+import tune_common as T  # noqa: E402 - after the switch to pure Python
+from millebornes.bots import rollout as R  # noqa: E402
 
 # name: (step, kind) -- kind "mul": value * / step; "add": value +- step; "int": +-1 within bounds
 PARAMS = {

@@ -117,9 +117,9 @@ class Game:
     _ext_open: bool
     _extender: int
     _turn: int
-    _to_act: Any
+    _to_act: Any  # a seat, or None when nobody acts
     _decision: int
-    _pending: Any
+    _pending: tuple[int, int, int] | None
     _took: bool
     _pickup_ok: bool
     _legal: Any
@@ -290,7 +290,7 @@ class Game:
             return legal
         d = self._decision
         if d == PLAY:
-            p = self._to_act
+            p: int = self._to_act
             s = self._side_of[p]
             hm = self._hmask[p]
             pm = hm & self._own[s]
@@ -349,7 +349,7 @@ class Game:
         self._apply(code)
 
     def _apply(self, code: int) -> None:
-        p = self._to_act
+        p: int = self._to_act
         self._history.append(code)
         self._legal = None
         ev = self._ev
@@ -382,6 +382,7 @@ class Game:
         elif code == COUP_FOURRE:
             self._coup_fourre(p)
         elif code == PASS:
+            assert self._pending is not None  # a coup-fourré decision is pending
             attacker = self._pending[0]
             self._pending = None
             self._end_turn(attacker)
@@ -510,6 +511,7 @@ class Game:
         self._end_turn(p)
 
     def _coup_fourre(self, q: int) -> None:
+        assert self._pending is not None
         attacker, hazard, t = self._pending
         self._pending = None
         d = self._side_of[q]

@@ -25,8 +25,9 @@ It is a cheap cousin of the heuristic bot: everything is valued in *miles* (a tu
   enough of, remedies for hazards the side is safe from, spare copies, hazards every opponent is
   safe from), less what it would give the next player in classic.
 
-The weights are module constants (``TURN``, ``DIST_KEEP``...): ``bench/rollout.py`` measures the
-policy's speed, and the tournament its strength (paired hands against ``heuristic``).
+The weights are module constants (``TURN``, ``DIST_KEEP``...), compiled in as constants where the
+engine is compiled (``bench/tune_greedy.py`` tunes them on a pure-Python copy): ``bench/rollout.py``
+measures the policy's speed, and the tournament its strength (paired hands against ``heuristic``).
 """
 
 from __future__ import annotations
@@ -68,29 +69,29 @@ VAL: Final = C.VALUE
 _FVAL: Final = tuple(float(v) for v in VAL)
 
 # ---------------------------------------------------------------------------- weights (miles)
-TURN = 65.0            # what a moving side makes in one turn
-CURE = 110.0           # a remedy that brings the car closer to moving
-HOLD_HAZARD = 0.35     # share of an attack's worth that holding the hazard keeps
-SAFE_TRIP = 0.3        # share of the safe-trip bonus a 200 is charged while that bonus is possible
-FINISH = 40.0          # a distance that leaves a remainder the hand cannot make exactly
-SMALL = 4.0            # per step, for a 25 or a 50 played early (keep them for the end)
-LAY_INSTEAD = 0.0      # lay a safety rather than throw away a card worth more than this
-TAKE = 70.0            # take the top discard when it is worth more than this kept...
-TAKE_DIST_KIND = D75   # ...or when it is distance from this card up that the side can play now
-EXTEND_MARGIN = 0.0    # expected points the extension must gain over ending the hand
-DIST_KEEP = 0.2        # share of its miles a distance card that fits is worth kept
-END_SMALL = 25.0       # more for a 25 or a 50 kept when the side is within 250 of its goal
-END_BIG = 12.0         # more for a 75 or a 100 kept then
-HZ_STOP = 60.0         # a stop kept
-HZ_SL = 30.0           # a speed limit kept
-HZ_RATE = 7.5          # another hazard kept: per round of stock left (at most 320)...
-HZ_CF = 40.0           # ...less this when a coup fourré scores and the safety is not in hand
-ROLL_KEEP = 60.0       # a roll kept while moving (the second one: ROLL_KEEP2)
-ROLL_KEEP2 = 35.0
-EOL_KEEP = 30.0        # an end of limit kept while not limited
-REM_KEEP = 65.0        # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
-REM_KEEP2 = 12.0
-GIVE = 0.5             # share of a discard's worth to the next player, who may take it (classic)
+TURN: Final = 65.0            # what a moving side makes in one turn
+CURE: Final = 110.0           # a remedy that brings the car closer to moving
+HOLD_HAZARD: Final = 0.35     # share of an attack's worth that holding the hazard keeps
+SAFE_TRIP: Final = 0.3        # share of the safe-trip bonus a 200 is charged while that bonus is possible
+FINISH: Final = 40.0          # a distance that leaves a remainder the hand cannot make exactly
+SMALL: Final = 4.0            # per step, for a 25 or a 50 played early (keep them for the end)
+LAY_INSTEAD: Final = 0.0      # lay a safety rather than throw away a card worth more than this
+TAKE: Final = 70.0            # take the top discard when it is worth more than this kept...
+TAKE_DIST_KIND: Final = D75   # ...or when it is distance from this card up that the side can play now
+EXTEND_MARGIN: Final = 0.0    # expected points the extension must gain over ending the hand
+DIST_KEEP: Final = 0.2        # share of its miles a distance card that fits is worth kept
+END_SMALL: Final = 25.0       # more for a 25 or a 50 kept when the side is within 250 of its goal
+END_BIG: Final = 12.0         # more for a 75 or a 100 kept then
+HZ_STOP: Final = 60.0         # a stop kept
+HZ_SL: Final = 30.0           # a speed limit kept
+HZ_RATE: Final = 7.5          # another hazard kept: per round of stock left (at most 320)...
+HZ_CF: Final = 40.0           # ...less this when a coup fourré scores and the safety is not in hand
+ROLL_KEEP: Final = 60.0       # a roll kept while moving (the second one: ROLL_KEEP2)
+ROLL_KEEP2: Final = 35.0
+EOL_KEEP: Final = 30.0        # an end of limit kept while not limited
+REM_KEEP: Final = 65.0        # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
+REM_KEEP2: Final = 12.0
+GIVE: Final = 0.5             # share of a discard's worth to the next player, who may take it (classic)
 
 # ---------------------------------------------------------------------------- tables
 _IS_BATTLE: Final = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
@@ -178,10 +179,10 @@ class _Config:
         self.full_target = rules.target
 
 
-_CONFIGS: dict[tuple[int, int, int], _Config] = {}
+_CONFIGS: Final[dict[tuple[int, int, int], _Config]] = {}
 # By id() of a game's seat-to-side tuple, which the clones and the determinized worlds of one table
 # share; each entry holds that tuple, so while it is cached its id names no other object.
-_BY_TABLE: dict[int, tuple[tuple, _Config]] = {}
+_BY_TABLE: Final[dict[int, tuple[tuple, _Config]]] = {}
 
 
 def _config(g: Game) -> _Config:
@@ -242,7 +243,7 @@ def greedy_code(g: Game, legal: list[int]) -> int:
         if d == EXTENSION_DECISION:
             return EXTEND if _extend(g) else END_HAND
         return legal[0]
-    p = g._to_act
+    p: int = g._to_act
     s = g._side_of[p]
     entry = _BY_TABLE.get(id(g._side_of))
     cfg = entry[1] if entry is not None and entry[1].rules is g.ruleset else _config(g)
@@ -374,7 +375,7 @@ def _draw(g: Game) -> int:
     """Take the top discard (classic) when it is worth clearly more than a card drawn blind: the
     rule ``keep > TAKE`` spelled out (see :func:`_keep`), so that the common case costs a few
     look-ups; and distance the side can play at once from a 75 up, or that completes the trip."""
-    p = g._to_act
+    p: int = g._to_act
     k = g._discard[-1]
     if k >= RIGHT_OF_WAY:
         return TAKE_DISCARD
@@ -410,7 +411,7 @@ def _extend(g: Game) -> bool:
     heuristic bot's linear rule, fitted to paired rollouts of extension decisions); never when
     ending wins the match."""
     cfg = _config(g)
-    p = g._to_act
+    p: int = g._to_act
     s = g._side_of[p]
     dist = g._dist
     opps = g._opponents[s]
