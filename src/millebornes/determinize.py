@@ -82,7 +82,10 @@ class Determinizer:
 
     def sample(self, rng: random.Random) -> Game:
         pool = self.pool[:]
-        rng.shuffle(pool)
+        rand = rng.random
+        for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates on rng.random(): compiled, unlike rng.shuffle
+            j = int(rand() * (i + 1))
+            pool[i], pool[j] = pool[j], pool[i]
         g = self.game.clone()
         g.seed = rng.getrandbits(62)
         at = 0

@@ -203,9 +203,15 @@ def _config(g: Game) -> _Config:
 def _unseen(g: Game, cnt: list[int], k: int, cfg: _Config) -> int:
     """How many ``k`` (a hazard or a remedy) the seat holding ``cnt`` has not seen: they are in
     other hands or in the stock."""
-    n = cfg.deck[k] - cnt[k] - g._discard.count(k)
+    n = cfg.deck[k] - cnt[k]
+    # loops rather than list.count: compiled, they compare unboxed integers
+    for x in g._discard:
+        if x == k:
+            n -= 1
     for pile in (g._battle if _ON_BATTLE[k] else g._speed):
-        n -= pile.count(k)
+        for x in pile:
+            if x == k:
+                n -= 1
     return n if n > 0 else 0
 
 
@@ -629,7 +635,7 @@ def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], nee
     return (-best, DISCARD_BASE + worst) if worst >= 0 else (-1e18, -1)
 
 
-def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple,
+def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ...],
              cnt: list[int]) -> tuple[float, int]:
     """The best of the hazards ``kinds`` on side ``t``: (score, kind).  A hazard scores its
     expected worth (miles) now, less the share of its worth on a moving ``t`` that holding it keeps.
@@ -797,7 +803,7 @@ def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, b
     return -1
 
 
-_NO_LEGAL: list[int] = []
+_NO_LEGAL: Final[list[int]] = []
 
 
 def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> int:
