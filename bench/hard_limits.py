@@ -13,7 +13,7 @@ their ``--only`` names; ``hard`` is the duel itself):
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what ``hard``'s 40 ms bought with the pure-Python engine (the
-figures in README); the compiled engine buys about 600 (``python bench/search.py``).
+figures in README); the compiled engine buys about 850 (``python bench/search.py``).
 
     python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]
         [--part 0/2]   (the first half of the deals: run the halves in two processes)
