@@ -39,7 +39,7 @@ _REMEDY_BIT: Final = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k 
 _ROLL_BASE: Final = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
 _RESTART_TOPS: Final = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
 _VALUES: Final = C.VALUE
-_NAME_OF: Final = tuple(ACTION_NAMES.get(c, '') for c in range(max(ACTION_NAMES) + 1))
+_NAME_OF: Final = tuple(ACTION_NAMES.get(c, "") for c in range(max(ACTION_NAMES) + 1))
 
 
 def _bits_table(size: int, offset: int, shift: int) -> tuple[list[int], ...]:
