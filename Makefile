@@ -2,7 +2,8 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 BUILT := $(VENV)/.built
-COMPILED := $(addprefix src/millebornes/,cards.py actions.py observe.py state.py determinize.py bots/rollout.py)
+# the modules setup.py compiles, read from its list
+COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
 .PHONY: test run bench build clean
 

@@ -3,13 +3,12 @@ for its doctests; tests/test_compiled.py runs those doctests from the source ins
 
 from __future__ import annotations
 
-import importlib.machinery
 from pathlib import Path
+
+import millebornes
+
+_COMPILED = {Path(p) for p in millebornes._compiled_sources()}
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
-    if collection_path.suffix == ".py":
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            if collection_path.with_name(collection_path.stem + suffix).exists():
-                return True
-    return None
+    return True if collection_path in _COMPILED else None

@@ -1,10 +1,11 @@
 """Build: the engine and the playout policy are compiled with mypyc, which makes search playouts about
-2.5 times faster (bench/search.py).  The compiled modules are the same source as the pure-Python
+5 times faster (bench/search.py).  The compiled modules are the same source as the pure-Python
 ones, so legality keeps its one home.  Where no C compiler works, or with MILLEBORNES_PURE=1, the
 package installs as pure Python and behaves the same, only slower.
 
-After editing one of COMPILED, rebuild (``make build``): an extension module is imported in
-preference to its source, and ``millebornes`` warns when one is older than its source.
+After editing one of COMPILED, rebuild (``make build``, which reads the list below): an extension
+module is imported in preference to its source, and ``millebornes`` warns when the compiled engine is
+older than one of them.
 """
 
 import os
@@ -30,17 +31,8 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compiler failure means: stay pure Python
-            self._skip(exc)
-
-    def build_extension(self, ext):
-        try:
-            super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
-            self._skip(exc)
-
-    def _skip(self, exc):
-        print(f"millebornes: not compiled ({exc}); installing pure Python", file=sys.stderr)
-        self.extensions = []
+            print(f"millebornes: not compiled ({exc}); installing pure Python", file=sys.stderr)
+            self.extensions = []
 
 
 def ext_modules():

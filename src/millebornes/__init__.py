@@ -29,13 +29,22 @@ from .state import Game, new_game
 
 __version__ = "0.1.0"
 
-COMPILED_MODULES = ("cards", "actions", "observe", "state", "determinize", "bots.rollout")
-
-
 def compiled() -> bool:
     """Whether the engine runs compiled (mypyc, see setup.py) rather than as pure Python."""
     from . import state
     return state.__file__.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
+
+
+def _compiled_sources() -> list[str]:
+    """The sources built as extension modules (setup.py's list): those with one beside them."""
+    out = []
+    for folder, _, files in _os.walk(_os.path.dirname(__file__)):
+        for name in files:
+            for suffix in _machinery.EXTENSION_SUFFIXES:
+                if name.endswith(suffix):
+                    out.append(_os.path.join(folder, name[:-len(suffix)] + ".py"))
+                    break
+    return sorted(out)
 
 
 def _warn_if_stale() -> None:
@@ -47,11 +56,10 @@ def _warn_if_stale() -> None:
     built = max((_os.path.getmtime(path) for path in core if _os.path.exists(path)), default=None)
     if built is None:
         return
-    for name in COMPILED_MODULES:
-        source = _os.path.join(here, *name.split(".")) + ".py"
+    for source in _compiled_sources():
         if _os.path.getmtime(source) > built:
-            _warnings.warn(f"millebornes: {name}.py is newer than the compiled engine: run `make build`",
-                           stacklevel=2)
+            _warnings.warn(f"millebornes: {_os.path.relpath(source, here)} is newer than the compiled engine: "
+                           f"run `make build`", stacklevel=2)
             return
 
 

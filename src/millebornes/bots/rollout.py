@@ -39,28 +39,16 @@ from .. import cards as C
 from ..actions import (
     ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD,
 )
+from ..cards import (
+    ACCIDENT, D25, D50, D75, D100, D200, END_OF_LIMIT, FLAT_TIRE, GASOLINE, OUT_OF_GAS, REPAIRS, RIGHT_OF_WAY,
+    ROLL, SPARE_TIRE, SPEED_LIMIT, STOP,
+)
 from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
 assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
 
 NK: Final = C.NUM_KINDS
-D25: Final = C.D25
-D50: Final = C.D50
-D75: Final = C.D75
-D100: Final = C.D100
-D200: Final = C.D200
-STOP: Final = C.STOP
-SPEED_LIMIT: Final = C.SPEED_LIMIT
-OUT_OF_GAS: Final = C.OUT_OF_GAS
-FLAT_TIRE: Final = C.FLAT_TIRE
-ACCIDENT: Final = C.ACCIDENT
-ROLL: Final = C.ROLL
-END_OF_LIMIT: Final = C.END_OF_LIMIT
-GASOLINE: Final = C.GASOLINE
-SPARE_TIRE: Final = C.SPARE_TIRE
-REPAIRS: Final = C.REPAIRS
-RIGHT_OF_WAY: Final = C.RIGHT_OF_WAY
 ROW_BIT: Final = 1 << RIGHT_OF_WAY
 EOL_BIT: Final = 1 << END_OF_LIMIT
 _STOP_BIT: Final = 1  # a stop in a hazard mask shifted down by 5
