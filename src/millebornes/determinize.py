@@ -96,7 +96,7 @@ class Determinizer:
             c = [0] * C.NUM_KINDS
             mask = 0
             for k in hand:
-                c[k] += 1
+                c[k] = c[k] + 1
                 mask |= 1 << k
             g._cnt[s] = c
             g._hmask[s] = mask

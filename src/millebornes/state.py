@@ -35,6 +35,9 @@ HAND_SIZE: Final = 6
 _ROW: Final = C.bit(C.RIGHT_OF_WAY)
 _IS_BATTLE_HAZARD: Final = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
 _SAFETY_BIT: Final = tuple(C.bit(C.SAFETY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
+# the battle hazards that may hit a side, by its safeties (4 bits, right of way first)
+_BATTLE_VULN: Final = tuple(sum(C.bit(h) for h in C.BATTLE_HAZARDS if not (m << C.RIGHT_OF_WAY) & _SAFETY_BIT[h])
+                            for m in range(16))
 _REMEDY_BIT: Final = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
 _ROLL_BASE: Final = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
 _RESTART_TOPS: Final = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
@@ -277,9 +280,7 @@ class Game:
         if not row and not (speed and speed[-1] == C.SPEED_LIMIT):
             vuln |= 1 << C.SPEED_LIMIT
         if moving if not self._stacking else (battle or row):
-            for h in C.BATTLE_HAZARDS:
-                if not safe & _SAFETY_BIT[h]:
-                    vuln |= 1 << h
+            vuln |= _BATTLE_VULN[safe >> C.RIGHT_OF_WAY]
         self._vuln[side] = vuln
 
     # ---------------------------------------------------------------- legal actions
@@ -364,7 +365,9 @@ class Game:
             self._pickup_ok = not self._took
             self._end_turn(p)
         elif code < 200:
-            t, k = divmod(code - ATTACK_BASE, C.NUM_KINDS)
+            x = code - ATTACK_BASE
+            t = x // C.NUM_KINDS
+            k = x - t * C.NUM_KINDS
             self._attack(p, k, t)
         elif code == DRAW:
             self._draw(p)
@@ -404,27 +407,28 @@ class Game:
 
     def _give(self, p: int, k: int) -> None:
         c = self._cnt[p]
-        c[k] += 1
-        self._hmask[p] |= 1 << k
-        self._hsize[p] += 1
+        c[k] = c[k] + 1  # (an augmented assignment to a list item compiles to generic arithmetic)
+        hmask = self._hmask
+        hmask[p] = hmask[p] | 1 << k
+        hsize = self._hsize
+        hsize[p] = hsize[p] + 1
 
     def _take(self, p: int, k: int) -> None:
         c = self._cnt[p]
         n = c[k] - 1
         c[k] = n
         if not n:
-            self._hmask[p] &= ~(1 << k)
-        self._hsize[p] -= 1
+            hmask = self._hmask
+            hmask[p] = hmask[p] & ~(1 << k)
+        hsize = self._hsize
+        hsize[p] = hsize[p] - 1
         known = self._known[p]
         if known and k in known:
             known.remove(k)
 
     def _draw(self, p: int) -> None:
         k = self._stock.pop()
-        c = self._cnt[p]
-        c[k] += 1
-        self._hmask[p] |= 1 << k
-        self._hsize[p] += 1
+        self._give(p, k)
         ev = self._ev
         if ev is not None:
             ev.append({"type": "draw", "seat": p, "stock": len(self._stock)})
@@ -441,7 +445,8 @@ class Game:
             self._dist[s] = dist
             self._dcards[s].append(k)
             if k == C.D200:
-                self._n200[s] += 1
+                n200 = self._n200
+                n200[s] = n200[s] + 1
             self._refresh(s)
             if dist == self.target:
                 if self._ext_open:
@@ -475,10 +480,12 @@ class Game:
     def _lay_safety(self, s: int, k: int, coup_fourre: bool) -> None:
         """Lay a safety on side s; right-of-way also sends a showing stop and speed limit to the discard."""
         b = 1 << k
-        self._safe[s] |= b
+        safe = self._safe
+        safe[s] = safe[s] | b
         self._safeties[s].append(k)
         if coup_fourre:
-            self._cf[s] |= b
+            cf = self._cf
+            cf[s] = cf[s] | b
         if k == C.RIGHT_OF_WAY:
             battle, speed = self._battle[s], self._speed[s]
             if battle and battle[-1] == C.STOP:
@@ -596,44 +603,55 @@ class Game:
     def _score(self, completed: int) -> dict:
         """Score the hand as the ruleset's scoring table says; one breakdown per side."""
         sc = self.ruleset.scoring
+        # the table's values read once: attributes of a Python object are slow to read from compiled code
+        mile, safety, all_safeties, coup_fourre = sc.mile, sc.safety, sc.all_safeties, sc.coup_fourre
+        trip, delayed_action, safe_trip, shutout = sc.trip, sc.delayed_action, sc.safe_trip, sc.shutout
+        extension, hand_penalty = sc.extension, sc.hand_penalty
         nsides = self.nsides
+        dist = self._dist
         delayed = not self._stock
         if completed >= 0:
             racers = [completed]
         else:
-            best = max(self._dist)
-            racers = [s for s in range(nsides) if self._dist[s] == best]
+            best = max(dist)
+            racers = [s for s in range(nsides) if dist[s] == best]
         breakdowns, points = [], []
         for s in range(nsides):
             nsaf = bin(self._safe[s]).count("1")
             ncf = bin(self._cf[s]).count("1")
-            b = {"distance": sc.mile * self._dist[s]}
-            if sc.safety:
-                b["safeties"] = sc.safety * nsaf
-            if sc.all_safeties:
-                b["all_safeties"] = sc.all_safeties if nsaf == 4 else 0
-            if sc.coup_fourre:
-                b["coups_fourres"] = sc.coup_fourre * ncf
+            b = {"distance": mile * dist[s]}
+            if safety:
+                b["safeties"] = safety * nsaf
+            if all_safeties:
+                b["all_safeties"] = all_safeties if nsaf == 4 else 0
+            if coup_fourre:
+                b["coups_fourres"] = coup_fourre * ncf
             done = completed == s
-            if sc.trip:
-                b["trip"] = sc.trip if done else 0
-            if sc.delayed_action:
-                b["delayed_action"] = sc.delayed_action if done and delayed else 0
-            if sc.safe_trip:
-                won = done or (sc.safe_trip_to_any_winner and s in racers and self._dist[s] > 0)
-                b["safe_trip"] = sc.safe_trip if won and self._n200[s] == 0 else 0
-            if sc.shutout:
-                b["shutout"] = sc.shutout * sum(
-                    1 for o in range(nsides) if o != s and self._dist[o] == 0) if done else 0
-            if sc.extension and self._extender >= 0:
+            if trip:
+                b["trip"] = trip if done else 0
+            if delayed_action:
+                b["delayed_action"] = delayed_action if done and delayed else 0
+            if safe_trip:
+                won = done or (sc.safe_trip_to_any_winner and s in racers and dist[s] > 0)
+                b["safe_trip"] = safe_trip if won and self._n200[s] == 0 else 0
+            if shutout:
+                zeros = 0
+                for o in range(nsides):
+                    if o != s and dist[o] == 0:
+                        zeros += 1
+                b["shutout"] = shutout * zeros if done else 0
+            if extension and self._extender >= 0:
                 ext = self._extender
-                b["extension"] = sc.extension if (
+                b["extension"] = extension if (
                     (s == ext and done) or (s != ext and completed != ext)) else 0
-            if sc.hand_penalty:
+            if hand_penalty:
                 b["hand_penalty"] = -sum(
                     _VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
+            total = 0
+            for v in b.values():
+                total += v
             breakdowns.append(b)
-            points.append(sum(b.values()))
+            points.append(total)
         if self.ruleset.winner == "points":
             best = max(points)
             winners = [s for s in range(nsides) if points[s] == best]
@@ -641,7 +659,7 @@ class Game:
             winners = racers
         return {
             "hand": self.hand_number, "points": points, "breakdown": breakdowns,
-            "distance": list(self._dist), "winners": winners,
+            "distance": list(dist), "winners": winners,
             "completed": completed if completed >= 0 else None,
             "extender": self._extender if self._extender >= 0 else None,
             "stock_empty": delayed,

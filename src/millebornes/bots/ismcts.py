@@ -31,7 +31,7 @@ import time
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..determinize import Determinizer
 from ..state import Game
-from .rollout import greedy_code, play_out
+from .rollout import greedy_code, play_first, play_out, side_reward
 
 
 class _Node:
@@ -45,29 +45,8 @@ class _Node:
 
 
 def hand_rewards(world: Game, hand: int, scale: float = 700.0) -> list[float]:
-    """One reward in [0, 1] per side for the hand just played (or the match, if it ended); with
-    points, 0.5 + 0.5 tanh(margin / ``scale``): a small scale rewards winning the hand, a large
-    one the points margin."""
-    n = world.nsides
-    if world._over and world.ruleset.match_target is not None:
-        winners = world._winners
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
-    if len(world.hand_results) <= hand:
-        dist = world._dist
-        best = max(dist)
-        return [0.5 + 0.5 * math.tanh((dist[s] - best) / 400) if n > 1 else 0.5 for s in range(n)]
-    result = world.hand_results[hand]
-    if world.ruleset.winner == "points":
-        pts = result["points"]
-        out = []
-        for s in range(n):
-            other = max(pts[o] for o in range(n) if o != s)
-            out.append(0.5 + 0.5 * math.tanh((pts[s] - other) / scale))
-        return out
-    winners = result["winners"]
-    target = world.ruleset.target
-    return [0.8 * (1.0 / len(winners) if s in winners else 0.0) + 0.2 * result["distance"][s] / target
-            for s in range(n)]
+    """One reward in [0, 1] per side for the hand just played (:func:`side_reward`)."""
+    return [side_reward(world, hand, s, scale) for s in range(world.nsides)]
 
 
 class Search:
@@ -109,7 +88,6 @@ class Search:
         self.wins: dict[int, float] = {code: 0.0 for code in self.actions}
         self.worlds = 0
         self.iterations = 0
-        self.playout_seconds = 0.0
         self.best: int | None = None
         self.round_start = 0
 
@@ -176,12 +154,22 @@ class Search:
         return child.reward[self.side] / child.visits if child.visits else -1.0
 
     def _round(self, survivors: list[int], worlds: int, deadline: float | None = None) -> None:
+        side, rng, children, samples = self.side, self.rng, self.root.children, self.samples
         for _ in range(worlds):
-            world = self.det.sample(self.rng)
+            world = self.det.sample(rng)
             w = self.worlds
             self.worlds += 1
             for code in survivors:
-                self.samples[code][w] = self.iterate(world.clone(halt=True), code)[self.side]
+                if self.widen:
+                    samples[code][w] = self.iterate(world.clone(halt=True), code)[side]
+                else:  # flat: the whole iteration in compiled code, only the root child to update
+                    reward, win = play_first(world.clone(halt=True), code, side, self.scale, rng, self.playout)
+                    samples[code][w] = reward
+                    self.wins[code] += win
+                    child = children[code]
+                    child.visits += 1
+                    child.reward[side] += reward
+                    self.iterations += 1
                 if deadline is not None and time.perf_counter() >= deadline:
                     return
 
@@ -223,9 +211,7 @@ class Search:
             world._apply(best)
             path.append(node)
         if not world._over and world.hand_number == hand:
-            start = time.perf_counter()
             play_out(world, rng, self.playout)
-            self.playout_seconds += time.perf_counter() - start
         rewards = hand_rewards(world, hand, self.scale)
         if len(world.hand_results) > hand:
             winners = world.hand_results[hand]["winners"]

@@ -32,8 +32,9 @@ measures the policy's speed, and the tournament its strength (paired hands again
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Final
+from typing import Any, Final
 
 from .. import cards as C
 from ..actions import (
@@ -168,24 +169,25 @@ class _Config:
 
 
 _CONFIGS: Final[dict[tuple[int, int, int], _Config]] = {}
-# By id() of a game's seat-to-side tuple, which the clones and the determinized worlds of one table
-# share; each entry holds that tuple, so while it is cached its id names no other object.
-_BY_TABLE: Final[dict[int, tuple[tuple, _Config]]] = {}
+# The last table asked about: its seat-to-side tuple (which its clones and determinized worlds share)
+# and its config.  A playout asks at every move; one identity test answers it.
+_LAST: Final[list[Any]] = [None, None]
 
 
 def _config(g: Game) -> _Config:
-    entry = _BY_TABLE.get(id(g._side_of))
-    if entry is not None and entry[1].rules is g.ruleset:
-        return entry[1]
+    last = _LAST
+    if g._side_of is last[0]:
+        cfg: _Config = last[1]
+        if cfg.rules is g.ruleset:
+            return cfg
     rules = g.ruleset
     key = (id(rules), g.players, g.nsides)
-    cfg = _CONFIGS.get(key)
-    if cfg is None or cfg.rules is not rules:
-        cfg = _CONFIGS[key] = _Config(rules, g.players, g.nsides)
-    if len(_BY_TABLE) >= 4096:
-        _BY_TABLE.clear()
-    _BY_TABLE[id(g._side_of)] = (g._side_of, cfg)
-    return cfg
+    known = _CONFIGS.get(key)
+    if known is None or known.rules is not rules:
+        known = _CONFIGS[key] = _Config(rules, g.players, g.nsides)
+    last[0] = g._side_of
+    last[1] = known
+    return known
 
 
 def _unseen(g: Game, cnt: list[int], k: int, cfg: _Config) -> int:
@@ -220,7 +222,7 @@ def _need(g: Game, s: int) -> tuple[int, int]:
 # ---------------------------------------------------------------------------- the policy
 def _wait(u: float, total: int, hidden: int, wcap: float, extra: float = 0.0) -> float:
     """Turns a side expects to wait for one of ``u`` unseen copies (``extra``: a hoped-for safety)."""
-    miss = (1.0 - u / total) ** hidden if u < total else 0.0
+    miss = math.pow(1.0 - u / total, float(hidden)) if u < total else 0.0
     u += extra
     wt = total / u if u else wcap
     return 1.0 + miss * (wt if wt < wcap else wcap)
@@ -239,8 +241,7 @@ def greedy_code(g: Game, legal: list[int]) -> int:
         return legal[0]
     p: int = g._to_act
     s = g._side_of[p]
-    entry = _BY_TABLE.get(id(g._side_of))
-    cfg = entry[1] if entry is not None and entry[1].rules is g.ruleset else _config(g)
+    cfg = _config(g)
     hm = g._hmask[p]
     own = g._own[s]
     pm = hm & own  # the cards the seat may play on its own side
@@ -691,7 +692,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ..
                     best, best_k = 0.0, k
                 continue
             u: float = float(_unseen(g, cnt, END_OF_LIMIT, cfg))
-            has = 1.0 - (1.0 - u / total) ** hidden if u < total else 1.0
+            has = 1.0 - math.pow(1.0 - u / total, float(hidden)) if u < total else 1.0
             if safety_unseen:
                 u += 0.7
             wt = total / u if u else wcap
@@ -800,21 +801,62 @@ def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> i
     decisions."""
     hand = g.hand_number
     steps = 0
-    apply = g._apply
-    legal_codes = g.legal_codes
     if policy == "greedy":
         while not g._over and g.hand_number == hand and steps < max_steps:
             # greedy_code decides plays from the engine's masks and the draw, coup-fourré and
             # extension decisions by their kind: it never reads a legal list inside a hand
-            apply(greedy_code(g, _NO_LEGAL))
+            g._apply(greedy_code(g, _NO_LEGAL))
             steps += 1
         return steps
     rand = rng.random
     while not g._over and g.hand_number == hand and steps < max_steps:
-        legal = legal_codes()
-        apply(legal[int(rand() * len(legal))])
+        legal = g.legal_codes()
+        g._apply(legal[int(rand() * len(legal))])
         steps += 1
     return steps
+
+
+def side_reward(world: Game, hand: int, side: int, scale: float = 700.0) -> float:
+    """Side ``side``'s reward in [0, 1] for hand ``hand`` of a played-out search world (or for
+    the match, if it ended).  With points, 0.5 + 0.5 tanh(margin over the best other side /
+    ``scale``): a small scale rewards winning the hand, a large one the points margin; a race
+    edition gives 0.8 for the win and 0.2 for the distance; an unfinished hand, the distance gap."""
+    n = world.nsides
+    if world._over and world.ruleset.match_target is not None:
+        winners = world._winners
+        return 1.0 / len(winners) if side in winners else 0.0
+    if len(world.hand_results) <= hand:
+        if n == 1:
+            return 0.5
+        dist = world._dist
+        return 0.5 + 0.5 * math.tanh((dist[side] - max(dist)) / 400)
+    result = world.hand_results[hand]
+    if world.ruleset.winner == "points":
+        pts: list[int] = result["points"]
+        other = -1 << 30
+        for o in range(n):
+            if o != side and pts[o] > other:
+                other = pts[o]
+        return 0.5 + 0.5 * math.tanh((pts[side] - other) / scale)
+    winners = result["winners"]
+    return (0.8 * (1.0 / len(winners) if side in winners else 0.0)
+            + 0.2 * result["distance"][side] / world.ruleset.target)
+
+
+def play_first(world: Game, first: int, side: int, scale: float, rng: random.Random,
+               policy: str = "greedy") -> tuple[float, float]:
+    """Play ``first`` in a search world, then the rest of its hand by the policy: (side's
+    reward, side's share of the hand's win).  The flat search's whole iteration, compiled."""
+    hand = world.hand_number
+    world._apply(first)
+    if not world._over and world.hand_number == hand:
+        play_out(world, rng, policy)
+    win = 0.0
+    if len(world.hand_results) > hand:
+        winners = world.hand_results[hand]["winners"]
+        if side in winners:
+            win = 1.0 / len(winners)
+    return side_reward(world, hand, side, scale), win
 
 
 class GreedyBot:
