@@ -30,6 +30,7 @@ def test_worlds_agree_with_the_observation(name, players, teams):
             obs = g.observation(seat)
             world = mb.determinize(obs, rng)
             assert world.observation(seat) == obs
+            assert world._shown == g._shown
             if seat == g.to_act:
                 assert world.legal_actions() == g.legal_actions()
             deck = Counter({c: n for c, n in zip(mb.CARD_IDS, world.ruleset.deck_counts(players)) if n})

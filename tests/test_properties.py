@@ -77,6 +77,17 @@ def check_cards(g, deck):
     for s in range(g.players):
         assert g.hand_size(s) == len(g.hand(s))
         assert g.hand(s) == sorted(g.hand(s), key=mb.CARD_IDS.index)
+    # the engine keeps a count of the cards face up on the discard, battle and speed piles (the
+    # playout policy reads it to know how many copies of a card it has not seen)
+    assert g._shown == face_up_counts(g)
+
+
+def face_up_counts(g):
+    counts = [0] * len(mb.CARD_IDS)
+    for pile in [g._discard] + g._battle + g._speed:
+        for k in pile:
+            counts[k] += 1
+    return counts
 
 
 def random_step(g, rng):

@@ -93,6 +93,8 @@ HAZARD_MASK: Final = sum(bit(k) for k in HAZARDS)
 BATTLE_HAZARD_MASK: Final = sum(bit(k) for k in BATTLE_HAZARDS)
 REMEDY_MASK: Final = sum(bit(k) for k in REMEDIES)
 SAFETY_MASK: Final = sum(bit(k) for k in SAFETIES)
+# how many safeties a mask of safety bits holds, by mask >> RIGHT_OF_WAY (a table: bin().count is slow compiled)
+SAFETY_COUNT: Final = tuple(bin(m).count("1") for m in range(16))
 
 
 def card_kind(card: Any) -> int:

@@ -47,6 +47,9 @@ class Determinizer:
             g._safe[side] = sum(1 << k for k in g._safeties[side])
             g._cf[side] = sum(1 << _KIND[c] for c in t["coups_fourres"])
             g._started[side] = C.ROLL in g._battle[side]
+        for pile in [g._discard] + g._battle + g._speed:
+            for k in pile:
+                g._shown[k] += 1
         g.target = obs["target"]
         g._ext_open = obs["extension_open"]
         g._extender = -1 if obs["extender"] is None else obs["extender"]

@@ -81,7 +81,7 @@ class Game:
         "_dist", "_n200", "_dcards", "_safe", "_cf", "_safeties", "_started", "_own", "_vuln",
         "target", "_ext_open", "_extender", "_turn", "_to_act", "_decision", "_pending", "_took",
         "_pickup_ok", "_legal", "_history", "hand_results", "match_scores", "_over", "_winners",
-        "_known", "_ev", "_halt",
+        "_known", "_ev", "_halt", "_shown",
     )
     # the attributes' types, for mypyc, which compiles this module (setup.py)
     ruleset: Ruleset
@@ -105,6 +105,7 @@ class Game:
     _hsize: list[int]
     _stock: list[int]
     _discard: list[int]
+    _shown: list[int]  # copies of each kind face up on the discard pile, battle and speed piles
     _battle: list[list[int]]
     _speed: list[list[int]]
     _dist: list[int]
@@ -217,6 +218,7 @@ class Game:
             self._hsize[seat] = HAND_SIZE
         self._stock = cards[HAND_SIZE * n:][::-1]
         self._discard = []
+        self._shown = [0] * C.NUM_KINDS
         self._battle = [[] for _ in range(nsides)]
         self._speed = [[] for _ in range(nsides)]
         self._dist = [0] * nsides
@@ -360,6 +362,8 @@ class Game:
             k = code - DISCARD_BASE
             self._take(p, k)
             self._discard.append(k)
+            shown = self._shown
+            shown[k] = shown[k] + 1
             if ev is not None:
                 ev.append({"type": "discard", "seat": p, "card": C.CARD_IDS[k]})
             self._pickup_ok = not self._took
@@ -375,6 +379,8 @@ class Game:
             self._decision = PLAY
         elif code == TAKE_DISCARD:
             k = self._discard.pop()
+            shown = self._shown
+            shown[k] = shown[k] - 1
             self._give(p, k)
             self._known[p].append(k)
             self._took = True
@@ -457,6 +463,8 @@ class Game:
                 return
             self._end_turn(p)
         elif k < C.RIGHT_OF_WAY:
+            shown = self._shown
+            shown[k] = shown[k] + 1
             if k == C.END_OF_LIMIT:
                 self._speed[s].append(k)
             else:
@@ -497,6 +505,8 @@ class Game:
     def _attack(self, p: int, k: int, t: int) -> None:
         self._take(p, k)
         (self._speed if k == C.SPEED_LIMIT else self._battle)[t].append(k)
+        shown = self._shown
+        shown[k] = shown[k] + 1
         self._pickup_ok = False
         self._refresh(t)
         ev = self._ev
@@ -613,12 +623,15 @@ class Game:
         if completed >= 0:
             racers = [completed]
         else:
-            best = max(dist)
+            best = 0
+            for d in dist:
+                if d > best:
+                    best = d
             racers = [s for s in range(nsides) if dist[s] == best]
         breakdowns, points = [], []
         for s in range(nsides):
-            nsaf = bin(self._safe[s]).count("1")
-            ncf = bin(self._cf[s]).count("1")
+            nsaf = C.SAFETY_COUNT[self._safe[s] >> C.RIGHT_OF_WAY]
+            ncf = C.SAFETY_COUNT[self._cf[s] >> C.RIGHT_OF_WAY]
             b = {"distance": mile * dist[s]}
             if safety:
                 b["safeties"] = safety * nsaf
@@ -873,6 +886,7 @@ class Game:
         g._hsize = self._hsize[:]
         g._stock = self._stock[:]
         g._discard = self._discard[:]
+        g._shown = self._shown[:]
         g._battle = [b[:] for b in self._battle]
         g._speed = [b[:] for b in self._speed]
         g._dist = self._dist[:]

@@ -98,10 +98,6 @@ _REM_KINDS: Final = tuple(tuple(10 + k for k in range(5) if m >> k & 1) for m in
 _ROLL_ONLY: Final = (ROLL,)
 _NEED_WITH_ROLL: Final = tuple((C.REMEDY_OF[k], ROLL) if k in C.HAZARDS else () for k in range(NK))
 _NEED_ALONE: Final = tuple((C.REMEDY_OF[k],) if k in C.HAZARDS else () for k in range(NK))
-# remedies and battle hazards lie on battle piles once played; speed limits and their ends on
-# speed piles
-_ON_BATTLE: Final = tuple(k in (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT, ROLL, GASOLINE, SPARE_TIRE, REPAIRS)
-                   for k in range(NK))
 # safeties laid first when the hand may end: the ones answering the fewest hazards
 _LAY_ORDER: Final = (C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, RIGHT_OF_WAY)
 
@@ -193,15 +189,7 @@ def _config(g: Game) -> _Config:
 def _unseen(g: Game, cnt: list[int], k: int, cfg: _Config) -> int:
     """How many ``k`` (a hazard or a remedy) the seat holding ``cnt`` has not seen: they are in
     other hands or in the stock."""
-    n = cfg.deck[k] - cnt[k]
-    # loops rather than list.count: compiled, they compare unboxed integers
-    for x in g._discard:
-        if x == k:
-            n -= 1
-    for pile in (g._battle if _ON_BATTLE[k] else g._speed):
-        for x in pile:
-            if x == k:
-                n -= 1
+    n = cfg.deck[k] - cnt[k] - g._shown[k]
     return n if n > 0 else 0
 
 
@@ -411,9 +399,16 @@ def _extend(g: Game) -> bool:
     dist = g._dist
     opps = g._opponents[s]
     stock = len(g._stock)
-    nsaf = bin(g._safe[s]).count("1")
+    nsaf = C.SAFETY_COUNT[g._safe[s] >> RIGHT_OF_WAY]
     safe_trip = cfg.safe_trip if g._n200[s] == 0 else 0
-    shut = cfg.shutout * sum(1 for o in opps if dist[o] == 0)
+    zeros = 0
+    lead = opps[0]
+    for o in opps:
+        if dist[o] == 0:
+            zeros += 1
+        if dist[o] > dist[lead]:
+            lead = o
+    shut = cfg.shutout * zeros
     if cfg.match_target:
         ms = g.match_scores
         now = dist[s] + cfg.trip + cfg.safety * nsaf + safe_trip + shut + (0 if stock else cfg.delayed)
@@ -425,11 +420,10 @@ def _extend(g: Game) -> bool:
     cnt = g._cnt[p]
     in_hand = 25 * cnt[D25] + 50 * cnt[D50] + 75 * cnt[D75] + 100 * cnt[D100] + 200 * min(
         cnt[D200], 2 - g._n200[s])
-    lead = max(opps, key=dist.__getitem__)
     mine_saf = nsaf + cnt[15] + cnt[16] + cnt[17] + cnt[18]
     ev = (-380.0 + 5.5 * stock - 0.65 * dist[lead] - (280.0 if g._moving(lead) else 0.0)
           - 0.6 * safe_trip - 0.83 * shut + 1.2 * min(in_hand, 400)
-          + 175.0 * mine_saf - 47.0 * bin(g._safe[lead]).count("1"))
+          + 175.0 * mine_saf - 47.0 * C.SAFETY_COUNT[g._safe[lead] >> RIGHT_OF_WAY])
     return ev > EXTEND_MARGIN
 
 
