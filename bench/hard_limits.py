@@ -29,6 +29,7 @@ import tune_common as T
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import ismcts, make_bot
 from millebornes.bots.heuristic import HeuristicBot
+from millebornes.bots.rollout import side_reward
 
 DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
 
@@ -71,16 +72,19 @@ def duel_player(n: int, true_worlds: bool = False, more=None):
     return make
 
 
-def _heuristic_play_out(g, rng, policy="greedy", max_steps=10_000):
+def _heuristic_play_first(world, first, side, scale, rng, policy="greedy"):
+    """``rollout.play_first`` (the flat search's iteration) with the heuristic bot playing every
+    seat after ``first``."""
     bot = HeuristicBot(seed=0)  # deterministic without noise: the opponent's very choices
-    hand = g.hand_number
-    steps = 0
-    while not g._over and g.hand_number == hand and steps < max_steps:
-        legal = g.legal_actions()
-        action = legal[0] if len(legal) == 1 else bot.choose(g.observation(g._to_act), legal)
-        g._apply(ACTION_CODES[action])
-        steps += 1
-    return steps
+    hand = world.hand_number
+    world._apply(first)
+    while not world._over and world.hand_number == hand:
+        legal = world.legal_actions()
+        action = legal[0] if len(legal) == 1 else bot.choose(world.observation(world._to_act), legal)
+        world._apply(ACTION_CODES[action])
+    winners = world.hand_results[hand]["winners"] if len(world.hand_results) > hand else []
+    win = 1 / len(winners) if side in winners else 0.0
+    return side_reward(world, hand, side, scale), win
 
 
 def heuristic_playouts_player(n: int):
@@ -90,7 +94,7 @@ def heuristic_playouts_player(n: int):
         act = inner(seat, seed)
 
         def patched(g):
-            with _patched(ismcts, "play_out", _heuristic_play_out):
+            with _patched(ismcts, "play_first", _heuristic_play_first):
                 return act(g)
         return patched
     return make
