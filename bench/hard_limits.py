@@ -11,9 +11,14 @@ their ``--only`` names; ``hard`` is the duel itself):
 - ``candidates``: the greedy and heuristic moves and the neural network's three best, searched
   with the larger budget (needs NumPy): are better moves found among a few likely ones?
 
+The same questions for the search over every legal action (``scale=1500,confidence=0.5``):
+``full`` (``--big`` iterations), ``full-budget`` (``--huge``, 5,000), ``full-known`` (``--big``,
+the opponents' hands known) and ``full-heuristic`` (heuristic playouts, ``--small``; compare it
+with ``full-small``, the same budget with greedy playouts).
+
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what ``hard``'s 40 ms bought with the pure-Python engine (the
-figures in README); the compiled engine buys about 850 (``python bench/search.py``).
+figures in README); the compiled engine buys 1,300 to 1,800 (``python bench/search.py``).
 
     python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]
         [--part 0/2]   (the first half of the deals: run the halves in two processes)
@@ -47,9 +52,11 @@ class _TrueWorlds:
         return world
 
 
-def duel_player(n: int, true_worlds: bool = False, more=None):
+def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False,
+                heuristic_playouts: bool = False):
     """``hard``'s duel built by hand (the same seeds as ``IsmctsBot``), so that a row can deal its
-    worlds from the true game or add ``more(observation, legal)`` to the candidates."""
+    worlds from the true game, add ``more(observation, legal)`` to the candidates or play its
+    playouts with the heuristic; ``full``: search every legal action instead (``scale=1500``)."""
     def make(seat: int, seed: int):
         greedy, heuristic = make_bot("greedy", seed), make_bot("heuristic", seed)
         decisions = [0]
@@ -58,15 +65,18 @@ def duel_player(n: int, true_worlds: bool = False, more=None):
             decisions[0] += 1
             obs, legal = g.observation(seat), g.legal_actions()
             base = greedy.choose(obs, legal)
-            candidates = [base, heuristic.choose(obs, legal)] + (more(obs, legal) if more else [])
-            candidates = list(dict.fromkeys(candidates))
-            if len(candidates) == 1:
-                return ACTION_CODES[base]
+            candidates = None
+            if not full:
+                candidates = [base, heuristic.choose(obs, legal)] + (more(obs, legal) if more else [])
+                candidates = list(dict.fromkeys(candidates))
+                if len(candidates) == 1:
+                    return ACTION_CODES[base]
             search = ismcts.Search(obs, seed=seed * 1_000_003 + decisions[0], baseline=base, widen=0,
-                                   confidence=0.5, scale=150, candidates=candidates)
+                                   confidence=0.5, scale=1500 if full else 150, candidates=candidates)
             if true_worlds:
                 search.det = _TrueWorlds(g)
-            search.run(n)
+            with _patched(ismcts, "play_first", _heuristic_play_first if heuristic_playouts else ismcts.play_first):
+                search.run(n)
             return ACTION_CODES[ACTION_NAMES[search.best]]
         return act
     return make
@@ -85,19 +95,6 @@ def _heuristic_play_first(world, first, side, scale, rng, policy="greedy"):
     winners = world.hand_results[hand]["winners"] if len(world.hand_results) > hand else []
     win = 1 / len(winners) if side in winners else 0.0
     return side_reward(world, hand, side, scale), win
-
-
-def heuristic_playouts_player(n: int):
-    inner = T.spec_player(DUEL.format(n=n))
-
-    def make(seat: int, seed: int):
-        act = inner(seat, seed)
-
-        def patched(g):
-            with _patched(ismcts, "play_first", _heuristic_play_first):
-                return act(g)
-        return patched
-    return make
 
 
 def network_top(top: int = 3):
@@ -133,17 +130,25 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--small", type=int, default=160, help="hard's budget in iterations")
     ap.add_argument("--big", type=int, default=1500, help="the larger budget of the 'budget' row")
+    ap.add_argument("--huge", type=int, default=5000, help="the budget of the 'full-budget' row")
     ap.add_argument("--part", default="0/1", help="K/N: play only the K-th of N equal shares of the deals")
-    ap.add_argument("--only", choices=("hard", "budget", "known", "heuristic", "candidates"), action="append",
-                    help="run only these rows (repeatable)")
+    ap.add_argument("--only", action="append", help="run only these rows (repeatable)")
     args = ap.parse_args(argv)
     rows = {
         "hard": (f"duel, {args.small} iterations", T.spec_player(DUEL.format(n=args.small))),
         "budget": (f"duel, {args.big} iterations", T.spec_player(DUEL.format(n=args.big))),
         "known": ("duel, opponents' hands known", duel_player(args.small, true_worlds=True)),
-        "heuristic": ("duel, heuristic playouts", heuristic_playouts_player(args.small)),
+        "heuristic": ("duel, heuristic playouts", duel_player(args.small, heuristic_playouts=True)),
         "candidates": (f"g+h+neural top 3, {args.big} iterations", duel_player(args.big, more=network_top(3))),
+        "full": (f"full, {args.big} iterations", duel_player(args.big, full=True)),
+        "full-budget": (f"full, {args.huge} iterations", duel_player(args.huge, full=True)),
+        "full-known": ("full, opponents' hands known", duel_player(args.big, full=True, true_worlds=True)),
+        "full-small": (f"full, {args.small} iterations", duel_player(args.small, full=True)),
+        "full-heuristic": ("full, heuristic playouts", duel_player(args.small, full=True, heuristic_playouts=True)),
     }
+    unknown = set(args.only or ()) - set(rows)
+    if unknown:
+        ap.error(f"unknown rows {sorted(unknown)}; the rows are {', '.join(rows)}")
     k, n = (int(x) for x in args.part.split("/"))
     seeds = T.deal_seeds(args.seed, args.deals)[k * args.deals // n:(k + 1) * args.deals // n]
     print(f"classic 2p, {len(seeds)} deals x 2 seats (seed {args.seed}, part {args.part}), vs heuristic")
