@@ -1,5 +1,5 @@
 """Build: the engine and the playout policy are compiled with mypyc, which makes search playouts about
-5 times faster (bench/search.py).  The compiled modules are the same source as the pure-Python
+seven times faster (bench/search.py).  The compiled modules are the same source as the pure-Python
 ones, so legality keeps its one home.  Where no C compiler works, or with MILLEBORNES_PURE=1, the
 package installs as pure Python and behaves the same, only slower.
 

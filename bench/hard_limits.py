@@ -34,7 +34,7 @@ import tune_common as T
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import ismcts, make_bot
 from millebornes.bots.heuristic import HeuristicBot
-from millebornes.bots.rollout import side_reward
+from millebornes.bots.rollout import hand_win_share, side_reward
 
 DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
 
@@ -75,7 +75,8 @@ def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False
                                    confidence=0.5, scale=1500 if full else 150, candidates=candidates)
             if true_worlds:
                 search.det = _TrueWorlds(g)
-            with _patched(ismcts, "play_first", _heuristic_play_first if heuristic_playouts else ismcts.play_first):
+            playouts = _patched(ismcts, "play_first", _heuristic_play_first) if heuristic_playouts else None
+            with playouts or contextlib.nullcontext():
                 search.run(n)
             return ACTION_CODES[ACTION_NAMES[search.best]]
         return act
@@ -92,9 +93,7 @@ def _heuristic_play_first(world, first, side, scale, rng, policy="greedy"):
         legal = world.legal_actions()
         action = legal[0] if len(legal) == 1 else bot.choose(world.observation(world._to_act), legal)
         world._apply(ACTION_CODES[action])
-    winners = world.hand_results[hand]["winners"] if len(world.hand_results) > hand else []
-    win = 1 / len(winners) if side in winners else 0.0
-    return side_reward(world, hand, side, scale), win
+    return side_reward(world, hand, side, scale), hand_win_share(world, hand, side)
 
 
 def network_top(top: int = 3):

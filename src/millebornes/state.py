@@ -623,10 +623,7 @@ class Game:
         if completed >= 0:
             racers = [completed]
         else:
-            best = 0
-            for d in dist:
-                if d > best:
-                    best = d
+            best = max(dist)
             racers = [s for s in range(nsides) if dist[s] == best]
         breakdowns, points = [], []
         for s in range(nsides):
@@ -660,11 +657,8 @@ class Game:
             if hand_penalty:
                 b["hand_penalty"] = -sum(
                     _VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
-            total = 0
-            for v in b.values():
-                total += v
             breakdowns.append(b)
-            points.append(total)
+            points.append(sum(b.values()))
         if self.ruleset.winner == "points":
             best = max(points)
             winners = [s for s in range(nsides) if points[s] == best]

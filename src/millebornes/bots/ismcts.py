@@ -32,7 +32,7 @@ import time
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..determinize import Determinizer
 from ..state import Game
-from .rollout import greedy_code, play_first, play_out, side_reward
+from .rollout import greedy_code, hand_win_share, play_first, play_out, side_reward
 
 
 class _Node:
@@ -214,10 +214,7 @@ class Search:
         if not world._over and world.hand_number == hand:
             play_out(world, rng, self.playout)
         rewards = hand_rewards(world, hand, self.scale)
-        if len(world.hand_results) > hand:
-            winners = world.hand_results[hand]["winners"]
-            if self.side in winners:
-                self.wins[first] += 1 / len(winners)
+        self.wins[first] += hand_win_share(world, hand, self.side)
         for node in path:
             node.visits += 1
             r = node.reward

@@ -845,12 +845,15 @@ def play_first(world: Game, first: int, side: int, scale: float, rng: random.Ran
     world._apply(first)
     if not world._over and world.hand_number == hand:
         play_out(world, rng, policy)
-    win = 0.0
-    if len(world.hand_results) > hand:
-        winners = world.hand_results[hand]["winners"]
-        if side in winners:
-            win = 1.0 / len(winners)
-    return side_reward(world, hand, side, scale), win
+    return side_reward(world, hand, side, scale), hand_win_share(world, hand, side)
+
+
+def hand_win_share(world: Game, hand: int, side: int) -> float:
+    """Side ``side``'s share of hand ``hand``'s win (ties share it); 0 if the hand is unfinished."""
+    if len(world.hand_results) <= hand:
+        return 0.0
+    winners = world.hand_results[hand]["winners"]
+    return 1.0 / len(winners) if side in winners else 0.0
 
 
 class GreedyBot:
