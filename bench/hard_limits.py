@@ -1,6 +1,7 @@
-"""What limits ``hard``?  Its duel (greedy's move against the heuristic's, on shared sampled
-worlds) measured against heuristic with one handicap lifted at a time, on the same deals (the rows, by
-their ``--only`` names; ``hard`` is the duel itself):
+"""What limits the flat search?  The duel (greedy's move against the heuristic's, on shared sampled
+worlds: ``hard`` until it searched every action from the network's move) measured against heuristic
+with one handicap lifted at a time, on the same deals (the rows, by their ``--only`` names; ``hard``
+is the duel itself):
 
 - ``budget``: the same duel with a larger iteration budget (``--big``, 1,500 by default): does it
   need more playouts?
@@ -17,7 +18,7 @@ the opponents' hands known) and ``full-heuristic`` (heuristic playouts, ``--smal
 with ``full-small``, the same budget with greedy playouts).
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
-the result.  ``--small 160`` is what ``hard``'s 40 ms bought with the pure-Python engine (the
+the result.  ``--small 160`` is what 40 ms bought with the pure-Python engine (the
 figures in README); the compiled engine buys 1,300 to 1,800 (``python bench/search.py``).
 
     python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]

@@ -13,7 +13,8 @@
    better mean result (tanh of the points margin / 700) is the label and is played.  Only
    ``--agree-keep`` of the agreeing decisions are kept (they teach little).  ``--teacher greedy``
    imitates the greedy policy alone; ``--teacher SPEC`` any bot, e.g. the expert's search (its
-   choices beat ``hard`` 62-38 in 100 hands, so a network that imitates them could lift ``hard``);
+   choices beat the greedy-heuristic duel 62-38 in 100 hands, so a network that imitates them could
+   lift ``hard``, which plays from the network's move);
    ``--q-share`` adds rollout values of every legal action for a second (value) head, whose weight
    ``--alphas`` is chosen by measurement.
 2. Fit (``millebornes.env.imitation.fit``): the action-scoring network of bots/neural.py, a softmax

@@ -54,6 +54,31 @@ def test_bots_only_send_legal_actions(name, players, teams):
     assert g.hand_results and "play" in kinds
 
 
+def _level_with_iterations(level: str, iterations: int) -> str:
+    """A level's spec with its clock budget swapped for a few iterations (a test must not time out)."""
+    name, params = parse_spec(level)
+    params.pop("ms", None)
+    params["iterations"] = iterations
+    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+@pytest.mark.parametrize("name, players, teams", list(configs()))
+def test_hard_level_plays_every_edition_from_observations(name, players, teams):
+    """The search behind ``hard`` and ``expert`` (the network's move as baseline) in every seat."""
+    g = mb.new_game(name, players=players, teams=teams, seed=players + 1)
+    spec = _level_with_iterations("hard", 12)
+    assert "baseline=neural" in spec
+    bots = [make_bot(spec, seed=s) for s in range(players)]
+    searched = 0
+    while not g.is_over and g.hand_number == 0:
+        seat, legal = g.to_act, g.legal_actions()
+        action = bots[seat].choose(copy.deepcopy(g.observation(seat)), list(legal))
+        assert action in legal, (action, legal)
+        searched += bots[seat].last is not None and len(legal) > 1
+        g.act(action, seat=seat)
+    assert g.hand_results and searched
+
+
 def _twin_games():
     """Two games whose public history is the same but whose hidden cards differ: seat 1's hand and
     the stock order are swapped around between them."""
@@ -65,6 +90,7 @@ def _twin_games():
 
 
 @pytest.mark.parametrize("spec", FAST_SPECS + ["ismcts:iterations=40,baseline=none",
+                                   _level_with_iterations("hard", 40),
                                    "ismcts:iterations=40,challenger=heuristic,scale=150,widen=100000"])
 def test_bots_cannot_see_hidden_cards(spec):
     """Same observation -> same decision: what a bot chooses depends on nothing it may not see."""

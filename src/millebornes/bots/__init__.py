@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from .base import Bot, RandomBot
 
-# hard: where the greedy policy and the heuristic disagree, play both moves out on the same
-# sampled worlds (flat greedy playouts, reward ~ winning the hand) and keep the greedy move unless
-# the heuristic's does better; where they agree, no search.  expert: every legal action, halved on
-# shared worlds for 0.9 s, the greedy move kept unless beaten (bench/bot_strength.sh measures both)
+# hard: every legal action played out on the same sampled worlds (flat greedy playouts, reward the
+# hand's points margin), halved round by round for 30 ms; the neural network's move is kept unless
+# another does better by half a standard error.  expert: the same for 0.9 s (bench/bot_strength.sh
+# measures both)
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.35",
     "medium": "heuristic",
-    "hard": "ismcts:ms=40,challenger=heuristic,scale=150,widen=0,confidence=0.5",
-    "expert": "ismcts:ms=900,scale=150,widen=0,confidence=1",
+    "hard": "ismcts:ms=30,baseline=neural,scale=1500,widen=0,confidence=0.5",
+    "expert": "ismcts:ms=900,baseline=neural,scale=1500,widen=0,confidence=0.5",
 }
 
 
@@ -25,12 +25,9 @@ def _registry() -> dict[str, type]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
     from .rollout import GreedyBot
-    registry = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
-    try:
-        from .neural import NeuralBot
-    except ImportError:  # numpy missing: pip install 'millebornes[rl]'
-        return registry
-    return {**registry, "neural": NeuralBot}
+    from .neural import NeuralBot
+    return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot,
+            "neural": NeuralBot}
 
 
 def bot_names() -> list[str]:

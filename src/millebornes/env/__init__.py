@@ -1,4 +1,4 @@
-"""Learning environments on top of the engine (the ``rl`` extra: pettingzoo, gymnasium, numpy).
+"""Learning environments on top of the engine (the ``rl`` extra: pettingzoo, gymnasium).
 
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent.
 - :func:`gym_env`: a Gymnasium environment, the learner in one seat against built-in bots
@@ -7,7 +7,7 @@
 
 Actions are the engine's codes, ``Discrete(206)``, with an ``action_mask`` of the legal ones;
 docs/env.md documents the vector layout and the rewards.  The environments are imported lazily, so
-``millebornes.env.features`` (which the ``neural`` bot uses) needs NumPy only.
+``millebornes.env.features`` (which the ``neural`` bot uses) needs NumPy only (a dependency of the package).
 """
 
 from __future__ import annotations

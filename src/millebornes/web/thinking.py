@@ -1,6 +1,6 @@
 """Where the slow thinking happens: searching bots and hints, away from the event loop.
 
-``hard`` and ``expert`` search for 40 ms to a second and a hint for up to a second and a half;
+``hard`` and ``expert`` search for 30 ms to a second and a hint for up to a second and a half;
 done on the event loop that would freeze every table.  They run in a small process pool started
 on first use with the ``spawn`` method (forking a process that runs an event loop and threads
 copies their locks in whatever state they are).  This module imports the engine only, so a worker
