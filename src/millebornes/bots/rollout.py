@@ -165,13 +165,14 @@ class _Config:
 
 
 _CONFIGS: Final[dict[tuple[int, int, int], _Config]] = {}
-# The last table asked about: its seat-to-side tuple (which its clones and determinized worlds share)
-# and its config.  A playout asks at every move; one identity test answers it.
-_LAST: Final[list[Any]] = [None, None]
+# The last table asked about, as one (seat-to-side tuple, config) pair set in one assignment, so a
+# thread never reads one table's tuple with another's config.  The tuple is shared by the table's
+# clones and determinized worlds: a playout asks at every move, and one identity test answers it.
+_LAST: Final[list[Any]] = [(None, None)]
 
 
 def _config(g: Game) -> _Config:
-    last = _LAST
+    last: tuple[Any, Any] = _LAST[0]
     if g._side_of is last[0]:
         cfg: _Config = last[1]
         if cfg.rules is g.ruleset:
@@ -181,8 +182,7 @@ def _config(g: Game) -> _Config:
     known = _CONFIGS.get(key)
     if known is None or known.rules is not rules:
         known = _CONFIGS[key] = _Config(rules, g.players, g.nsides)
-    last[0] = g._side_of
-    last[1] = known
+    _LAST[0] = (g._side_of, known)
     return known
 
 
