@@ -147,14 +147,37 @@ def test_duel_search_is_deterministic_and_picks_one_of_the_two_moves():
     assert duels and agreed
 
 
+def test_the_networks_lead_is_a_prior_the_search_must_overcome():
+    """``prior``: a rival of the network's move must beat it by ``prior`` times the network's score
+    lead as well; a huge prior keeps the network's move where the plain search overrides it."""
+    from millebornes.bots.neural import NeuralBot
+    plain = "ismcts:iterations=150,baseline=neural,scale=1500,widen=0,confidence=0.5"
+    overridden = 0
+    for seed in range(6):
+        g = mb.new_game("classic", players=2, seed=seed)
+        while not g.hand_results and overridden < 3:
+            obs, legal = g.observation(g.to_act), g.legal_actions()
+            if len(legal) > 1:
+                net = NeuralBot().choose(obs, legal)
+                if make_bot(plain, seed=4).choose(obs, legal) != net:
+                    overridden += 1
+                    held = make_bot(plain + ",prior=1", seed=4)
+                    assert held.choose(obs, legal) == net
+                    assert held.last.rival is not None and held.last.iterations >= 150
+                    assert held.last.prior[held.last.baseline] == max(held.last.prior.values())
+            g.act(legal[0] if len(legal) == 1 else NeuralBot().choose(obs, legal))
+    assert overridden == 3
+
+
 def test_challengers_and_baselines_are_checked_and_searched():
     """Challengers joined by ``+`` are searched against the baseline move, and only those moves;
     a flat search (``widen=0``) grows no tree below the root actions."""
     from millebornes.bots.heuristic import HeuristicBot
     from millebornes.bots.neural import NeuralBot
     from millebornes.bots.rollout import GreedyBot
-    for bad in ("ismcts:challenger=oracle", "ismcts:challenger=heuristic+", "ismcts:baseline=oracle"):
-        with pytest.raises(ValueError, match="challenger|baseline"):
+    for bad in ("ismcts:challenger=oracle", "ismcts:challenger=heuristic+", "ismcts:baseline=oracle",
+                "ismcts:prior=0.01", "ismcts:baseline=neural,prior=-1"):
+        with pytest.raises(ValueError, match="challenger|baseline|prior"):
             make_bot(bad)
     spec = "ismcts:iterations=30,baseline=neural,challenger=heuristic+greedy,widen=0,scale=150"
     searched = 0

@@ -11,13 +11,13 @@ from .base import Bot, RandomBot
 
 # hard: every legal action played out on the same sampled worlds (flat greedy playouts, reward the
 # hand's points margin), halved round by round for 30 ms; the neural network's move is kept unless
-# another does better by half a standard error.  expert: the same for 0.9 s (bench/bot_strength.sh
-# measures both)
+# another does better by half a standard error and by 0.0003 reward per point of the network's score
+# lead (about 0.005 where it is sure).  expert: the same for 0.9 s (bench/bot_strength.sh measures both)
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.35",
     "medium": "heuristic",
-    "hard": "ismcts:ms=30,baseline=neural,scale=1500,widen=0,confidence=0.5",
-    "expert": "ismcts:ms=900,baseline=neural,scale=1500,widen=0,confidence=0.5",
+    "hard": "ismcts:ms=30,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003",
+    "expert": "ismcts:ms=900,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003",
 }
 
 

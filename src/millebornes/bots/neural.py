@@ -103,8 +103,11 @@ class NeuralBot:
     def choose(self, observation: dict, legal: list[str]) -> str:
         if len(legal) == 1:
             return legal[0]
+        return legal[int(np.argmax(self.scores(observation, legal)))]
+
+    def scores(self, observation: dict, legal: list[str]) -> np.ndarray:
+        """The network's score of each legal action (higher: more like the teacher's choice)."""
         codes = [ACTION_CODES[a] for a in legal]
         ctx = F.Context(observation)
         advice = self.advisors(observation, codes) if self.advisors is not None else None
-        s = scores(self.params, F.state_vector(observation, ctx), F.action_matrix(observation, codes, ctx, advice))
-        return legal[int(np.argmax(s))]
+        return scores(self.params, F.state_vector(observation, ctx), F.action_matrix(observation, codes, ctx, advice))
