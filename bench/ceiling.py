@@ -18,8 +18,6 @@ import argparse
 import time
 
 import tune_common as T
-from millebornes.actions import ACTION_CODES
-from millebornes.bots.heuristic import HeuristicBot
 from millebornes.bots.rollout import greedy_code
 
 
@@ -34,18 +32,9 @@ def oracle_player(seat: int, seed: int):
             w = g.clone()
             w.act_code(code)
             # opponents: fresh heuristic bots (stateless without noise: same choices as the real one)
-            opp = {q: HeuristicBot(seed=0) for q in range(w.players) if w.side_of(q) != me}
-            while len(w.hand_results) <= hand and not w.is_over:
-                legal = w.legal_codes()
-                q = w.to_act
-                if len(legal) == 1:
-                    c = legal[0]
-                elif q in opp:
-                    c = ACTION_CODES[opp[q].choose(w.observation(q), w.legal_actions())]
-                else:
-                    c = greedy_code(w, legal)
-                w.act_code(c)
-            r = w.hand_results[hand]
+            acts = [T.greedy_player(q, 0) if w.side_of(q) == me else T.heuristic_player(q, 0)
+                    for q in range(w.players)]
+            r = T.finish(w, acts, hand)
             win = 0.5 if len(r["winners"]) > 1 else 1.0 if me in r["winners"] else 0.0
             margin = r["points"][me] - max(r["points"][o] for o in range(w.nsides) if o != me)
             key = (win, margin)

@@ -26,6 +26,7 @@ import math
 import time
 
 import tune_common as T
+from millebornes import cards as C
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import make_bot
 from millebornes.bots.heuristic import HeuristicBot
@@ -36,36 +37,21 @@ import millebornes as mb
 
 
 def kind(action: str) -> str:
+    """``discard``, ``draw``... or, for a card played, its group (a hazard played is an ``attack``)."""
     words = action.split()
     if words[0] != "play":
         return words[0]
-    card = words[1]
-    if card.isdigit():
-        return "distance"
-    if len(words) == 3:
-        return "attack"
-    if card in ("roll", "gasoline", "spare-tire", "repairs", "end-of-limit"):
-        return "remedy"
-    return "safety"
+    group = C.GROUP[C.card_kind(words[1])]
+    return "attack" if group == C.HAZARD else group
 
 
-def finish(game, code: int, side: int, neural: NeuralBot, hand: int) -> tuple[float, float]:
+def finish(game, code: int, side: int, acts: list) -> tuple[float, float]:
     """The side's (win share, points margin) when ``code`` is played and the real players finish."""
     g = game.clone()
     g.act_code(code)
-    heur = HeuristicBot(seed=0)
-    while len(g.hand_results) <= hand and not g.is_over:
-        legal = g.legal_actions()
-        if len(legal) == 1:
-            g.act(legal[0])
-            continue
-        seat = g.to_act
-        bot = neural if g.side_of(seat) == side else heur
-        g.act(bot.choose(g.observation(seat), legal))
-    r = g.hand_results[hand]
+    r = T.finish(g, acts, 0)
     w = r["winners"]
-    share = (1.0 / len(w)) if side in w else 0.0
-    return share, r["points"][side] - r["points"][1 - side]
+    return (1.0 / len(w)) if side in w else 0.0, r["points"][side] - r["points"][1 - side]
 
 
 def main(argv=None):
@@ -84,6 +70,10 @@ def main(argv=None):
             g = mb.new_game("classic", players=2, seed=deal)
             bot = make_bot(args.spec, _derived_seed("bot", deal, bot_side))
             heur = HeuristicBot(seed=0)
+            # the real players, to finish a hand: the network for the bot's side (stateless; the
+            # heuristic too, without noise, so fresh ones choose as the real ones do)
+            acts = [T.spec_player("neural")(q, 0) if g.side_of(q) == bot_side else T.heuristic_player(q, 0)
+                    for q in range(g.players)]
             while not g.hand_results:
                 legal = g.legal_actions()
                 seat = g.to_act
@@ -103,8 +93,8 @@ def main(argv=None):
                 elif args.rejected and bot.last is not None and getattr(bot.last, "rival", None) is not None:
                     pairs.append(("rejected", ACTION_NAMES[bot.last.rival]))
                 for label, other in pairs:
-                    a = finish(g, ACTION_CODES[other], bot_side, neural, 0)
-                    b = finish(g, ACTION_CODES[net], bot_side, neural, 0)
+                    a = finish(g, ACTION_CODES[other], bot_side, acts)
+                    b = finish(g, ACTION_CODES[net], bot_side, acts)
                     key = f"{label} {kind(net)}->{kind(other)}"
                     gains[key].append((2 * d + bot_side, a[0] - b[0], a[1] - b[1]))
                     gains[label].append((2 * d + bot_side, a[0] - b[0], a[1] - b[1]))

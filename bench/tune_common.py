@@ -46,15 +46,20 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
     return [_derived_seed("deal", seed, d) for d in range(deals)]
 
 
+def finish(g, acts, hand: int = 0) -> dict:
+    """Play ``g`` to the end of hand ``hand`` (``acts[seat](g)`` chooses where there is a choice);
+    that hand's result."""
+    while len(g.hand_results) <= hand and not g.is_over:
+        legal = g.legal_codes()
+        g.act_code(legal[0] if len(legal) == 1 else acts[g.to_act](g))
+    return g.hand_results[hand]
+
+
 def play_hand(ruleset: str, players: int, teams, deal_seed: int, makers) -> dict:
     """One hand; ``makers[side]`` builds the players of that side.  The first hand's result."""
     g = mb.new_game(ruleset, players=players, teams=teams, seed=deal_seed)
-    acts = [makers[g.side_of(seat)](seat, _derived_seed("bot", deal_seed, seat)) for seat in range(players)]
-    while not g.hand_results and not g.is_over:
-        legal = g.legal_codes()
-        code = legal[0] if len(legal) == 1 else acts[g.to_act](g)
-        g.act_code(code)
-    return g.hand_results[0]
+    return finish(g, [makers[g.side_of(seat)](seat, _derived_seed("bot", deal_seed, seat))
+                      for seat in range(players)])
 
 
 def paired(a, b, ruleset: str = "classic", players: int = 2, teams=None, seeds=()) -> dict:
