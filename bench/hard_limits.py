@@ -14,8 +14,10 @@ is the duel itself):
 
 The same questions for the search over every legal action (``scale=1500,confidence=0.5``):
 ``full`` (``--big`` iterations), ``full-budget`` (``--huge``, 5,000), ``full-known`` (``--big``,
-the opponents' hands known) and ``full-heuristic`` (heuristic playouts, ``--small``; compare it
-with ``full-small``, the same budget with greedy playouts).
+the opponents' hands known), ``full-heuristic`` (heuristic playouts, ``--small``; compare it
+with ``full-small``, the same budget with greedy playouts) and ``full-mixed`` (``--small``; the
+heuristic plays only the other side's seats in the playouts, greedy the searching side's: the
+real opponent's exact policy with the search's usual model of its own play).
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what 40 ms bought with the pure-Python engine (the
@@ -29,13 +31,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import time
 
 import tune_common as T
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import ismcts, make_bot
 from millebornes.bots.heuristic import HeuristicBot
-from millebornes.bots.rollout import hand_win_share, side_reward
+from millebornes.bots.rollout import greedy_code, hand_win_share, side_reward
 
 DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
 
@@ -54,7 +57,7 @@ class _TrueWorlds:
 
 
 def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False,
-                heuristic_playouts: bool = False):
+                heuristic_playouts: bool = False, mixed: bool = False):
     """``hard``'s duel built by hand (the same seeds as ``IsmctsBot``), so that a row can deal its
     worlds from the true game, add ``more(observation, legal)`` to the candidates or play its
     playouts with the heuristic; ``full``: search every legal action instead (``scale=1500``)."""
@@ -76,7 +79,8 @@ def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False
                                    confidence=0.5, scale=1500 if full else 150, candidates=candidates)
             if true_worlds:
                 search.det = _TrueWorlds(g)
-            playouts = _patched(ismcts, "play_first", _heuristic_play_first) if heuristic_playouts else None
+            playouts = (_patched(ismcts, "play_first", functools.partial(_heuristic_play_first, mixed=mixed))
+                        if heuristic_playouts else None)
             with playouts or contextlib.nullcontext():
                 search.run(n)
             return ACTION_CODES[ACTION_NAMES[search.best]]
@@ -84,16 +88,21 @@ def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False
     return make
 
 
-def _heuristic_play_first(world, first, side, scale, rng, policy="greedy"):
+def _heuristic_play_first(world, first, side, scale, rng, policy="greedy", mixed=False):
     """``rollout.play_first`` (the flat search's iteration) with the heuristic bot playing every
-    seat after ``first``."""
+    seat after ``first`` (``mixed``: only the other sides' seats; greedy plays ``side``'s)."""
     bot = HeuristicBot(seed=0)  # deterministic without noise: the opponent's very choices
     hand = world.hand_number
     world._apply(first)
     while not world._over and world.hand_number == hand:
-        legal = world.legal_actions()
-        action = legal[0] if len(legal) == 1 else bot.choose(world.observation(world._to_act), legal)
-        world._apply(ACTION_CODES[action])
+        codes = world.legal_codes()
+        if len(codes) == 1:
+            code = codes[0]
+        elif mixed and world.side_of(world._to_act) == side:
+            code = greedy_code(world, codes)
+        else:
+            code = ACTION_CODES[bot.choose(world.observation(world._to_act), world.legal_actions())]
+        world._apply(code)
     return side_reward(world, hand, side, scale), hand_win_share(world, hand, side)
 
 
@@ -145,6 +154,8 @@ def main(argv=None):
         "full-known": ("full, opponents' hands known", duel_player(args.big, full=True, true_worlds=True)),
         "full-small": (f"full, {args.small} iterations", duel_player(args.small, full=True)),
         "full-heuristic": ("full, heuristic playouts", duel_player(args.small, full=True, heuristic_playouts=True)),
+        "full-mixed": ("full, heuristic opponents in playouts",
+                       duel_player(args.small, full=True, heuristic_playouts=True, mixed=True)),
     }
     unknown = set(args.only or ()) - set(rows)
     if unknown:
