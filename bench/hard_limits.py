@@ -37,8 +37,7 @@ import time
 import tune_common as T
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import ismcts, make_bot
-from millebornes.bots.heuristic import HeuristicBot
-from millebornes.bots.rollout import greedy_code, hand_win_share, side_reward
+from millebornes.bots.rollout import hand_win_share, side_reward
 
 DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=0.5"
 
@@ -90,19 +89,12 @@ def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False
 
 def _heuristic_play_first(world, first, side, scale, rng, policy="greedy", mixed=False):
     """``rollout.play_first`` (the flat search's iteration) with the heuristic bot playing every
-    seat after ``first`` (``mixed``: only the other sides' seats; greedy plays ``side``'s)."""
-    bot = HeuristicBot(seed=0)  # deterministic without noise: the opponent's very choices
+    seat after ``first`` (``mixed``: only the other sides' seats; greedy plays ``side``'s).  The
+    heuristic without noise is stateless, so a fresh one makes the real opponent's very choices."""
     hand = world.hand_number
     world._apply(first)
-    while not world._over and world.hand_number == hand:
-        codes = world.legal_codes()
-        if len(codes) == 1:
-            code = codes[0]
-        elif mixed and world.side_of(world._to_act) == side:
-            code = greedy_code(world, codes)
-        else:
-            code = ACTION_CODES[bot.choose(world.observation(world._to_act), world.legal_actions())]
-        world._apply(code)
+    T.finish(world, [T.greedy_player(q, 0) if mixed and world.side_of(q) == side else T.heuristic_player(q, 0)
+                     for q in range(world.players)], hand)
     return side_reward(world, hand, side, scale), hand_win_share(world, hand, side)
 
 
