@@ -17,7 +17,11 @@ The same questions for the search over every legal action (``scale=1500,confiden
 the opponents' hands known), ``full-heuristic`` (heuristic playouts, ``--small``; compare it
 with ``full-small``, the same budget with greedy playouts) and ``full-mixed`` (``--small``; the
 heuristic plays only the other side's seats in the playouts, greedy the searching side's: the
-real opponent's exact policy with the search's usual model of its own play).
+real opponent's exact policy with the search's usual model of its own play), ``full-network``
+(``--small``; the shipped network plays the searching side's seats in the playouts, greedy the
+others': the search's model of its own later play made the real one's, ~250 times slower).  ``full-oracle``
+(``--small``) is a ceiling, not a handicap: every world is the true game, the stock's order too,
+so the search knows every future draw (a CHEAT nobody can have).
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what 40 ms bought with the pure-Python engine (the
@@ -43,23 +47,25 @@ DUEL = "ismcts:iterations={n},challenger=heuristic,scale=150,widen=0,confidence=
 
 
 class _TrueWorlds:
-    """Worlds that are the true game with the stock reshuffled (what a perfect card reader has)."""
+    """Worlds that are the true game with the stock reshuffled (what a perfect card reader has);
+    ``oracle``: the stock's true order too (what nobody has: every future draw known)."""
 
-    def __init__(self, game):
-        self.game = game
+    def __init__(self, game, oracle: bool = False):
+        self.game, self.oracle = game, oracle
 
     def sample(self, rng):
         world = self.game.clone()
         world.seed = rng.getrandbits(62)
-        rng.shuffle(world._stock)
+        if not self.oracle:
+            rng.shuffle(world._stock)
         return world
 
 
 def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False,
-                heuristic_playouts: bool = False, mixed: bool = False):
+                playouts: tuple | None = None, oracle: bool = False):
     """``hard``'s duel built by hand (the same seeds as ``IsmctsBot``), so that a row can deal its
-    worlds from the true game, add ``more(observation, legal)`` to the candidates or play its
-    playouts with the heuristic; ``full``: search every legal action instead (``scale=1500``)."""
+    worlds from the true game (``oracle``: with the stock's order), add ``more(observation, legal)`` to the candidates or play its
+    playouts with other players (``playouts``: the factories for the searching side's seats and the others'); ``full``: search every legal action instead (``scale=1500``)."""
     def make(seat: int, seed: int):
         greedy, heuristic = make_bot("greedy", seed), make_bot("heuristic", seed)
         decisions = [0]
@@ -76,25 +82,26 @@ def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False
                     return ACTION_CODES[base]
             search = ismcts.Search(obs, seed=seed * 1_000_003 + decisions[0], baseline=base, widen=0,
                                    confidence=0.5, scale=1500 if full else 150, candidates=candidates)
-            if true_worlds:
-                search.det = _TrueWorlds(g)
-            playouts = (_patched(ismcts, "play_first", functools.partial(_heuristic_play_first, mixed=mixed))
-                        if heuristic_playouts else None)
-            with playouts or contextlib.nullcontext():
+            if true_worlds or oracle:
+                search.det = _TrueWorlds(g, oracle)
+            patch = (_patched(ismcts, "play_first", functools.partial(_policy_play_first, ours=playouts[0],
+                                                                      theirs=playouts[1]))
+                     if playouts else contextlib.nullcontext())
+            with patch:
                 search.run(n)
             return ACTION_CODES[ACTION_NAMES[search.best]]
         return act
     return make
 
 
-def _heuristic_play_first(world, first, side, scale, rng, policy="greedy", mixed=False):
-    """``rollout.play_first`` (the flat search's iteration) with the heuristic bot playing every
-    seat after ``first`` (``mixed``: only the other sides' seats; greedy plays ``side``'s).  The
-    heuristic without noise is stateless, so a fresh one makes the real opponent's very choices."""
+def _policy_play_first(world, first, side, scale, rng, policy="greedy", ours=T.heuristic_player,
+                       theirs=T.heuristic_player):
+    """``rollout.play_first`` (the flat search's iteration) with ``ours`` playing ``side``'s seats
+    after ``first`` and ``theirs`` the other seats (player factories of tune_common).  The heuristic
+    without noise and the network are stateless, so fresh ones make the real players' very choices."""
     hand = world.hand_number
     world._apply(first)
-    T.finish(world, [T.greedy_player(q, 0) if mixed and world.side_of(q) == side else T.heuristic_player(q, 0)
-                     for q in range(world.players)], hand)
+    T.finish(world, [(ours if world.side_of(q) == side else theirs)(q, 0) for q in range(world.players)], hand)
     return side_reward(world, hand, side, scale), hand_win_share(world, hand, side)
 
 
@@ -135,19 +142,21 @@ def main(argv=None):
     ap.add_argument("--part", default="0/1", help="K/N: play only the K-th of N equal shares of the deals")
     ap.add_argument("--only", action="append", help="run only these rows (repeatable)")
     args = ap.parse_args(argv)
+    G, H, N = T.greedy_player, T.heuristic_player, T.spec_player("neural")
     rows = {
         "hard": (f"duel, {args.small} iterations", T.spec_player(DUEL.format(n=args.small))),
         "budget": (f"duel, {args.big} iterations", T.spec_player(DUEL.format(n=args.big))),
         "known": ("duel, opponents' hands known", duel_player(args.small, true_worlds=True)),
-        "heuristic": ("duel, heuristic playouts", duel_player(args.small, heuristic_playouts=True)),
+        "heuristic": ("duel, heuristic playouts", duel_player(args.small, playouts=(H, H))),
         "candidates": (f"g+h+neural top 3, {args.big} iterations", duel_player(args.big, more=network_top(3))),
         "full": (f"full, {args.big} iterations", duel_player(args.big, full=True)),
         "full-budget": (f"full, {args.huge} iterations", duel_player(args.huge, full=True)),
         "full-known": ("full, opponents' hands known", duel_player(args.big, full=True, true_worlds=True)),
         "full-small": (f"full, {args.small} iterations", duel_player(args.small, full=True)),
-        "full-heuristic": ("full, heuristic playouts", duel_player(args.small, full=True, heuristic_playouts=True)),
-        "full-mixed": ("full, heuristic opponents in playouts",
-                       duel_player(args.small, full=True, heuristic_playouts=True, mixed=True)),
+        "full-heuristic": ("full, heuristic playouts", duel_player(args.small, full=True, playouts=(H, H))),
+        "full-mixed": ("full, heuristic opponents in playouts", duel_player(args.small, full=True, playouts=(G, H))),
+        "full-network": ("full, the network plays our seats", duel_player(args.small, full=True, playouts=(N, G))),
+        "full-oracle": ("full, every card known", duel_player(args.small, full=True, oracle=True)),
     }
     unknown = set(args.only or ()) - set(rows)
     if unknown:

@@ -10,12 +10,24 @@ the true stock and hands, so most of the luck cancels; the difference of the two
 sample of what the override gains.  Grouped by kind (``discard->attack``: the network discarded,
 the search attacked).
 
-    python bench/overrides.py --deals 50 --seed 31 [--spec hard] [--rejected]
+    python bench/overrides.py --deals 50 --seed 31 [--spec hard] [--rejected] [--every 0.2]
+
+``--every P`` asks the same of the network itself: at a share P of the bot's decisions, every legal
+action other than the network's move is played out against it this way (rows ``every A->B``: the
+network played an A, the other action is a B).  A kind of deviation that gains on average would be
+a mistake the network makes again and again, which more training could fix.
 
 What it showed (150 deals each, seeds 31 and 32, the ``hard`` of then, without ``prior``): about 6.5
 overrides a hand, worth +0.003 and -0.001 of a hand each on average (about 1,950 each): too little to
 tell one kind of override from another with this many hands.  The search's 2-3 points over the
 network are a sum of many tiny gains, not a few big catches.
+
+``--spec neural --every 0.25`` (300 deals each, seeds 31 and 32: 44,700 deviations, at about a
+quarter of the network's 43,600 decisions): no kind of deviation gains.  Of the kinds with 200
+cases or more in a seed, none is better than the network's move by as much as one standard error (drawing
+instead of taking the discard: -0.001 and +0.016 of a hand, se 0.02), and most lose clearly
+(discarding where it played distance: -0.09 and -0.07, 6 and 5 se).  The mistakes the search
+catches are particular to a position, not a habit that more training on these values could fix.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from __future__ import annotations
 import argparse
 import collections
 import math
+import random
 import time
 
 import tune_common as T
@@ -60,11 +73,14 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--spec", default="hard")
     ap.add_argument("--rejected", action="store_true", help="also the rivals that lost their duel")
+    ap.add_argument("--every", type=float, default=0.0,
+                    help="share of decisions where every legal action is played out against the network's")
     args = ap.parse_args(argv)
     neural = NeuralBot()
     gains: dict[str, list[tuple[int, float, float]]] = collections.defaultdict(list)  # (hand, win, margin)
     start = time.perf_counter()
     decisions = 0
+    sampler = random.Random(args.seed)
     for d, deal in enumerate(T.deal_seeds(args.seed, args.deals)):
         for bot_side in (0, 1):
             g = mb.new_game("classic", players=2, seed=deal)
@@ -92,6 +108,8 @@ def main(argv=None):
                     pairs.append(("override", move))
                 elif args.rejected and bot.last is not None and getattr(bot.last, "rival", None) is not None:
                     pairs.append(("rejected", ACTION_NAMES[bot.last.rival]))
+                if args.every and sampler.random() < args.every:
+                    pairs += [("every", other) for other in legal if other != net]
                 for label, other in pairs:
                     a = finish(g, ACTION_CODES[other], bot_side, acts)
                     b = finish(g, ACTION_CODES[net], bot_side, acts)
