@@ -15,13 +15,13 @@ is the duel itself):
 The same questions for the search over every legal action (``scale=1500,confidence=0.5``):
 ``full`` (``--big`` iterations), ``full-budget`` (``--huge``, 5,000), ``full-known`` (``--big``,
 the opponents' hands known), ``full-heuristic`` (heuristic playouts, ``--small``; compare it
-with ``full-small``, the same budget with greedy playouts) and ``full-mixed`` (``--small``; the
+with ``full-small``, the same budget with greedy playouts), ``full-mixed`` (``--small``; the
 heuristic plays only the other side's seats in the playouts, greedy the searching side's: the
-real opponent's exact policy with the search's usual model of its own play), ``full-network``
+real opponent's exact policy with the search's usual model of its own play) and ``full-network``
 (``--small``; the shipped network plays the searching side's seats in the playouts, greedy the
-others': the search's model of its own later play made the real one's, ~250 times slower).  ``full-oracle``
-(``--small``) is a ceiling, not a handicap: every world is the true game, the stock's order too,
-so the search knows every future draw (a CHEAT nobody can have).
+others': the search's model of its own later play made the real one's, ~35 times slower).
+``full-oracle`` (``--small``) is a ceiling, not a handicap: every world is the true game, the
+stock's order too, so the search knows every future draw (a CHEAT nobody can have).
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what 40 ms bought with the pure-Python engine (the
@@ -64,8 +64,10 @@ class _TrueWorlds:
 def duel_player(n: int, true_worlds: bool = False, more=None, full: bool = False,
                 playouts: tuple | None = None, oracle: bool = False):
     """``hard``'s duel built by hand (the same seeds as ``IsmctsBot``), so that a row can deal its
-    worlds from the true game (``oracle``: with the stock's order), add ``more(observation, legal)`` to the candidates or play its
-    playouts with other players (``playouts``: the factories for the searching side's seats and the others'); ``full``: search every legal action instead (``scale=1500``)."""
+    worlds from the true game (``oracle``: with the stock's order), add ``more(observation, legal)``
+    to the candidates or play its playouts with other players (``playouts``: the factories for the
+    searching side's seats and for the others'); ``full``: search every legal action instead
+    (``scale=1500``)."""
     def make(seat: int, seed: int):
         greedy, heuristic = make_bot("greedy", seed), make_bot("heuristic", seed)
         decisions = [0]
