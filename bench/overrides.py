@@ -110,9 +110,10 @@ def main(argv=None):
                     pairs.append(("rejected", ACTION_NAMES[bot.last.rival]))
                 if args.every and sampler.random() < args.every:
                     pairs += [("every", other) for other in legal if other != net]
+                # the players are deterministic, so the network's move is played out once for all the others
+                b = finish(g, ACTION_CODES[net], bot_side, acts) if pairs else None
                 for label, other in pairs:
                     a = finish(g, ACTION_CODES[other], bot_side, acts)
-                    b = finish(g, ACTION_CODES[net], bot_side, acts)
                     key = f"{label} {kind(net)}->{kind(other)}"
                     gains[key].append((2 * d + bot_side, a[0] - b[0], a[1] - b[1]))
                     gains[label].append((2 * d + bot_side, a[0] - b[0], a[1] - b[1]))
