@@ -25,7 +25,7 @@ stock's order too, so the search knows every future draw (a CHEAT nobody can hav
 
 The budgets are iterations, not milliseconds, so a busy machine changes the time taken but not
 the result.  ``--small 160`` is what 40 ms bought with the pure-Python engine (the
-figures in README); the compiled engine buys 1,300 to 1,800 (``python bench/search.py``).
+figures in docs/strength.md); the compiled engine buys 1,300 to 1,800 (``python bench/search.py``).
 
     python bench/hard_limits.py --deals 200 --seed 2 [--small 160] [--big 1500] [--only known]
         [--part 0/2]   (the first half of the deals: run the halves in two processes)

@@ -15,7 +15,7 @@ searches only where the baseline move (greedy's, or ``baseline=neural``'s) and t
 standard errors.  Against the heuristic, in paired classic hands at 40 ms: the duel of greedy and
 heuristic moves 54.5%, every legal action from greedy's move 56.1%, from the network's 57.9%
 (1,600 hands each); at 30 ms, with the network's score lead as a prior the rival must also beat
-(``prior``, the levels), 58.1% of 3,200 hands against 56.6% without; more playouts add nothing (README).
+(``prior``, the levels), 58.1% of 3,200 hands against 56.6% without; more playouts add nothing (docs/strength.md).
 Playouts stop at the end of the hand (search worlds are ``clone(halt=True)``): the next deal is
 never looked at.
 
