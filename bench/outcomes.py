@@ -20,7 +20,7 @@ import argparse
 from collections import defaultdict
 from multiprocessing import Pool
 
-from tune_common import deal_seeds, heuristic_player, play_hand, spec_player
+from tune_common import deal_seeds, hand_score, heuristic_player, play_hand, spec_player
 
 
 def play(task) -> list[tuple[int, dict]]:
@@ -54,8 +54,7 @@ def main() -> None:
     ends.update({"stock left at the end": [0, 0.0], "the stock ran out": [0, 0.0]})
     won = 0.0
     for side, r in hands:
-        w = r["winners"]
-        score = 0.5 if len(w) == 2 else 1.0 if side in w else 0.0
+        score = hand_score(r, side)
         won += score
         for who, breakdown in ((0, r["breakdown"][side]), (1, r["breakdown"][1 - side])):
             for kind, pts in breakdown.items():

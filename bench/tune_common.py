@@ -62,6 +62,12 @@ def play_hand(ruleset: str, players: int, teams, deal_seed: int, makers) -> dict
                       for seat in range(players)])
 
 
+def hand_score(result: dict, side: int) -> float:
+    """What a hand's result is worth to ``side`` of two: 1 won, 0.5 tied, 0 lost."""
+    w = result["winners"]
+    return 0.5 if len(w) == 2 else 1.0 if side in w else 0.0
+
+
 def paired(a, b, ruleset: str = "classic", players: int = 2, teams=None, seeds=()) -> dict:
     """A against B over ``seeds`` (each deal twice, sides swapped): A's score per hand."""
     scores = []
@@ -72,9 +78,14 @@ def paired(a, b, ruleset: str = "classic", players: int = 2, teams=None, seeds=(
         for side_a in (0, 1):
             makers = [a, b] if side_a == 0 else [b, a]
             r = play_hand(ruleset, players, teams, s, makers)
-            w = r["winners"]
-            scores.append(0.5 if len(w) == 2 else 1.0 if side_a in w else 0.0)
+            scores.append(hand_score(r, side_a))
             margin += r["points"][side_a] - r["points"][1 - side_a]
+    return summary(scores, margin)
+
+
+def summary(scores: list[float], margin: float = 0.0) -> dict:
+    """Rate and standard error of paired hands' ``scores`` (a deal's two hands side by side), with
+    ``margin`` the summed points margin."""
     n = len(scores)
     rate = sum(scores) / n
     # standard error over deals (the two hands of a deal are correlated)

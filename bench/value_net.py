@@ -39,7 +39,7 @@ import time
 from multiprocessing import Pool
 
 import numpy as np
-from tune_common import deal_seeds, heuristic_player, paired
+from tune_common import deal_seeds, heuristic_player, paired, summary
 
 import millebornes as mb
 from millebornes.actions import ACTION_CODES
@@ -200,12 +200,9 @@ def main() -> None:
             seeds = deal_seeds(args.seed, args.deals)
             for margin in args.margin or [0.08]:
                 halves = pool.map(_eval, [(args.weights, args.worlds, margin, seeds[i::2]) for i in range(2)])
-                scores = [s for half in halves for s in half]
-                pairs = [scores[i] + scores[i + 1] for i in range(0, len(scores), 2)]
-                rate = sum(scores) / len(scores)
-                se = float(np.std(pairs, ddof=1) / np.sqrt(len(pairs)) / 2)
-                print(f"margin {margin:g}: {100 * rate:.1f}% +- {100 * se:.1f} (1 s.e.) of {len(scores)} hands "
-                      f"against heuristic, seed {args.seed}")
+                res = summary([s for half in halves for s in half])
+                print(f"margin {margin:g}: {100 * res['rate']:.1f}% +- {100 * res['se']:.1f} (1 s.e.) of "
+                      f"{res['hands']} hands against heuristic, seed {args.seed}")
 
 
 if __name__ == "__main__":
