@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import millebornes as mb  # noqa: E402
 from millebornes.env import aec_env, gym_env, register, side_rewards  # noqa: E402
-from millebornes.env import features as F  # noqa: E402
+from millebornes.bots import features as F  # noqa: E402
 
 
 def test_pettingzoo_api_test():

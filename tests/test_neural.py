@@ -70,7 +70,7 @@ def test_training_smoke_loss_falls_and_beats_random():
 def test_a_search_bot_can_teach_with_advice_features():
     """Expert iteration's labels: a bot spec as teacher labels every decision with its own legal
     choice, and the advice columns mark the greedy and heuristic moves among the legal actions."""
-    from millebornes.env import features as F
+    from millebornes.bots import features as F
     data = I.collect({"seeds": [4], "hands": True, "teacher": "ismcts:iterations=12,widen=0,scale=150",
                       "advice": True})
     off, labels, acts = data["offsets"], data["labels"], data["actions"]

@@ -245,8 +245,15 @@ _POLICIES = ("greedy", "heuristic", "neural")
 
 
 def _policy(name: str, seed: int):
-    from . import make_bot  # the registry builds every bot
-    return make_bot(name, seed)
+    """A baseline or challenger policy; the network (NumPy) is loaded only when named."""
+    if name == "neural":
+        from .neural import NeuralBot
+        return NeuralBot(seed=seed)
+    if name == "heuristic":
+        from .heuristic import HeuristicBot
+        return HeuristicBot(seed=seed)
+    from .rollout import GreedyBot
+    return GreedyBot(seed=seed)
 
 
 class IsmctsBot:

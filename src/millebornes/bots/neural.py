@@ -1,6 +1,6 @@
 """The ``neural`` bot: a small network that scores each legal action, trained by imitation.
 
-The network reads the numeric features of :mod:`millebornes.env.features` (a state vector built
+The network reads the numeric features of :mod:`millebornes.bots.features` (a state vector built
 from the seat's observation, and one vector per legal action) and gives each legal action a score::
 
     h1 = relu(state @ W1s + action @ W1a + b1)      (the state half is computed once per decision)
@@ -31,7 +31,7 @@ import os
 import numpy as np
 
 from ..actions import ACTION_CODES
-from ..env import features as F
+from . import features as F
 
 WEIGHTS = os.path.join(os.path.dirname(__file__), "neural_weights.npz")
 PARAMS = ("W1s", "W1a", "b1", "W2", "b2", "w3", "b3")
@@ -55,7 +55,7 @@ def init_params(hidden: int = 96, hidden2: int = 48, seed: int = 0) -> dict[str,
 
 def load_params(path: str = WEIGHTS) -> dict[str, np.ndarray]:
     """The weights in ``path``; ``params["advice"]`` is 1 when the network reads the advisors'
-    choices (:class:`millebornes.env.features.Advisors`) among its action features."""
+    choices (:class:`millebornes.bots.features.Advisors`) among its action features."""
     with np.load(path) as data:
         params = {k: data[k].astype(np.float32) for k in PARAMS}
         params["advice"] = np.asarray(data["advice"] if "advice" in data.files else 0, np.float32)

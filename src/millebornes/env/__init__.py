@@ -3,11 +3,12 @@
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent.
 - :func:`gym_env`: a Gymnasium environment, the learner in one seat against built-in bots
   (``register()`` adds ``millebornes/MilleBornes-v0`` for ``gymnasium.make``).
-- :mod:`millebornes.env.features`: the observation vector and the action features (NumPy only).
+- the observation vector and the action features are :mod:`millebornes.bots.features` (NumPy only),
+  since the ``neural`` bot reads them too and bots sit below the apps.
 
 Actions are the engine's codes, ``Discrete(206)``, with an ``action_mask`` of the legal ones;
 docs/env.md documents the vector layout and the rewards.  The environments are imported lazily, so
-``millebornes.env.features`` (which the ``neural`` bot uses) needs NumPy only (a dependency of the package).
+importing this package needs neither PettingZoo nor Gymnasium.
 """
 
 from __future__ import annotations

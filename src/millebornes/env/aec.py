@@ -5,7 +5,7 @@ Agents are ``player_0`` ... ``player_{n-1}`` (the seats).  Actions are the engin
 38-189 a hazard on a side, 200-205 draw / take-discard / coup-fourre / pass / extend / end-hand);
 every observation carries the ``action_mask`` of the legal codes.  Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}``, the vector built from
-``Game.observation(seat)`` only (layout: :mod:`millebornes.env.features`, docs/env.md).
+``Game.observation(seat)`` only (layout: :mod:`millebornes.bots.features`, docs/env.md).
 
 Rewards (``reward="match"``, the default): zero until the match ends, then each seat gets its side's
 result, zero-sum: +1 to a sole winner and -1 to every loser with two sides; in general
@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..state import new_game
-from .features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
+from ..bots.features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
 
 REWARDS = ("match", "hand")
 

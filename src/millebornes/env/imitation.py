@@ -25,7 +25,7 @@ import numpy as np
 
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..state import new_game
-from . import features as F
+from ..bots import features as F
 
 
 def _teacher(spec: str, seed: int):

@@ -25,7 +25,7 @@ from gymnasium import spaces
 from ..actions import ACTION_NAMES
 from ..state import new_game
 from .aec import REWARDS, env_observation, observation_space, side_rewards
-from .features import NUM_ACTIONS, mask
+from ..bots.features import NUM_ACTIONS, mask
 
 ENV_ID = "millebornes/MilleBornes-v0"
 

@@ -329,8 +329,8 @@ class Advisors:
         import random
 
         from ..actions import ACTION_CODES, ACTION_NAMES
-        from ..bots.heuristic import HeuristicBot
-        from ..bots.rollout import greedy_code
+        from .heuristic import HeuristicBot
+        from .rollout import greedy_code
         from ..determinize import determinize
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed=seed)
