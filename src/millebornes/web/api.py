@@ -1,0 +1,139 @@
+"""The JSON API of docs/web.md: cards, editions, creating a table, a table's public facts, the
+history of finished tables and their replay, and the health check.
+
+Blocking database calls run in a thread, so a slow disk never stalls the tables' event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from .. import cards as C
+from ..bots import LEVELS
+from ..rules import RULESETS
+from .creation import CreateTable, Unprocessable, check_table
+from .deps import HallDep, SettingsDep, StoreDep
+from .room import game_of, public_events, table_facts
+from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
+
+router = APIRouter()
+
+SUMMARY_FR = {
+    "classic": "Le jeu américain (Parker) tel que le texte de l'encyclopédie le joue : les attaques s'empilent, "
+               "on peut reprendre la défausse du dessus, tout adversaire du camp attaquant peut faire coup fourré",
+    "parker": "Le jeu classique selon les règles imprimées Parker Brothers / Winning Moves : pas d'attaque sur une "
+              "attaque, pas de reprise de la défausse, coup fourré par le camp attaqué seulement",
+    "dujardin": "Le dépliant Dujardin 1954-2014 : une course à 1000 bornes exactement, seule la distance compte, "
+                "une parade seule fait repartir la voiture",
+    "family": "Les règles familiales françaises : une course à 1000 bornes exactement avec un compte de points "
+              "simple, un feu vert après chaque réparation",
+}
+
+
+def unprocessable(field: str, message: str) -> JSONResponse:
+    """The API's 422: a message that names the field, and the field on its own for a page to mark."""
+    return JSONResponse({"detail": f"{field}: {message}", "field": field}, status_code=422)
+
+
+def editions() -> list[dict]:
+    out = []
+    for name, r in RULESETS.items():
+        counts = sorted(set(r.solo_players) | set(r.team_players))
+        out.append({"name": name, "summary": {"en": r.title, "fr": SUMMARY_FR.get(name, r.title)},
+                    "players": counts, "teams": {str(n): r.default_teams(n) for n in counts},
+                    "solo_players": list(r.solo_players), "team_players": list(r.team_players)})
+    return out
+
+
+def open_state(game) -> dict:
+    """A replay's view: the public state with every hand shown (finished tables only)."""
+    state = game.observation(0)
+    for key in ("format", "seat", "side", "hand", "known_cards"):
+        state.pop(key)
+    state["hands"] = [game.hand(s) for s in range(game.players)]
+    state["legal_actions"] = game.legal_actions()
+    return state
+
+
+@router.get("/healthz")
+async def healthz():
+    return {"ok": True}
+
+
+@router.get("/api/cards")
+async def cards_list():
+    return {"cards": [{"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k],
+                       "value": C.VALUE[k]} for k in range(C.NUM_KINDS)]}
+
+
+@router.get("/api/editions")
+async def editions_list():
+    return {"editions": editions(), "levels": list(LEVELS)}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, settings: SettingsDep, store: StoreDep, hall: HallDep):
+    try:
+        game, seed = check_table(body, settings)
+    except Unprocessable as exc:
+        return unprocessable(exc.field, exc.message)
+    tokens, seats = {}, []
+    for i, spec in enumerate(body.seats):
+        if spec.kind == "human":
+            tokens[i] = new_token()
+            seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
+        else:
+            seats.append(SavedSeat(i, "bot", level=spec.level or "medium", joined=True))
+    saved = SavedTable(id=new_table_id(), ruleset=body.ruleset, options=body.options, players=game.players,
+                       teams=game.teams, seed=seed, deck=body.deck, cf_timeout=body.cf_timeout,
+                       status=WAITING, created=now(), seats=seats)
+    saved = await asyncio.to_thread(store.create, saved)
+    hall.add(saved)
+    out = []
+    for s in seats:
+        if s.kind == "human":
+            out.append({"seat": s.seat, "kind": "human", "url": f"/t/{saved.id}#seat={s.seat}&token={tokens[s.seat]}"})
+        else:
+            out.append({"seat": s.seat, "kind": "bot", "level": s.level})
+    return {"id": saved.id, "seats": out}
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table_id: str, store: StoreDep, hall: HallDep):
+    room = hall.rooms.get(table_id)
+    if room is not None:
+        return room.facts()
+    saved = await asyncio.to_thread(store.get, table_id)
+    if saved is None:
+        return JSONResponse({"detail": f"no table {table_id}"}, status_code=404)
+    return table_facts(saved, game_of(saved), {})
+
+
+@router.get("/api/history")
+async def history(store: StoreDep, settings: SettingsDep, limit: int = 50):
+    if not 1 <= limit <= settings.limits.history_max:
+        return unprocessable("limit", f"from 1 to {settings.limits.history_max}")
+    saved = await asyncio.to_thread(store.history, limit)
+    return {"tables": [table_facts(t, game_of(t), {}) for t in saved]}
+
+
+@router.get("/api/tables/{table_id}/replay")
+async def replay_step(table_id: str, store: StoreDep, step: Annotated[int, Query(ge=0)] = 0):
+    saved = await asyncio.to_thread(store.get, table_id, True)
+    if saved is None or saved.status != FINISHED:
+        return JSONResponse({"detail": f"no finished table {table_id}"}, status_code=404)
+    total = len(saved.actions)
+    if step > total:
+        return unprocessable("step", f"this match has {total} steps")
+    game = game_of(saved, max(0, step - 1))
+    seat = action = None
+    events: list[dict] = []
+    if step:
+        seat, action = saved.actions[step - 1]
+        events = public_events(seat, action, game.act(action, seat))
+    return {"step": step, "total": total, "action": action, "seat": seat, "events": events,
+            "state": open_state(game)}

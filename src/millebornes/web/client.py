@@ -1,0 +1,99 @@
+"""One WebSocket of one browser: its seat once joined, its outgoing queue and its rate window.
+
+Frames go out through a queue per socket, so a slow reader never holds a room's lock; a reader
+that lets 1,000 frames pile up is closed.  A frame coming in passes the size limit, the schema,
+then the rate limit, in that order; anything refused gets an ``error`` frame and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+
+from fastapi import WebSocket
+from pydantic import ValidationError
+
+from .frames import CLIENT_FRAME, ClientFrame, words
+from .room import Room
+from .settings import Limits
+
+log = logging.getLogger("millebornes.web")
+
+
+class Client:
+    """One socket; the room knows it as a connection (``seat`` and ``send``)."""
+
+    def __init__(self, ws: WebSocket, limits: Limits):
+        self.ws = ws
+        self.limits = limits
+        self.seat: int | None = None
+        self.room: Room | None = None
+        self.out: asyncio.Queue = asyncio.Queue()
+        self.times: deque[float] = deque()
+        self.closing = False
+        self.hint_task: asyncio.Task | None = None
+
+    def send(self, frame: dict) -> None:
+        if self.closing:
+            return
+        if self.out.qsize() > 1000:
+            log.warning("a client does not read its frames; closing it")
+            self.close(1008)
+            return
+        self.out.put_nowait(frame)
+
+    def error(self, code: str, message: str, action: str | None = None) -> None:
+        frame = {"type": "error", "code": code, "message": message}
+        if action is not None:
+            frame["action"] = action
+        self.send(frame)
+
+    def close(self, code: int) -> None:
+        if not self.closing:
+            self.closing = True
+            self.out.put_nowait(code)
+
+    async def pump(self) -> None:
+        """Send queued frames in order; an int in the queue closes the socket with that code."""
+        try:
+            while True:
+                item = await self.out.get()
+                if isinstance(item, int):
+                    await self.ws.close(item)
+                    return
+                await self.ws.send_text(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
+        except Exception as exc:  # the socket went away; the reader sees it too
+            log.debug("a socket stopped taking frames: %r", exc)
+
+    async def receive(self) -> str | bytes | None:
+        """The next frame's text (bytes for a binary frame), or None once the socket is gone."""
+        msg = await self.ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return None
+        text = msg.get("text")
+        return text if text is not None else (msg.get("bytes") or b"")
+
+    def read(self, data: str | bytes) -> ClientFrame | None:
+        """Size, schema, rate, in that order; a refused frame gets its error and None."""
+        loop_time = asyncio.get_running_loop().time()
+        self.times.append(loop_time)
+        while self.times and self.times[0] <= loop_time - 1.0:
+            self.times.popleft()
+        size = len(data) if isinstance(data, bytes) or len(data) > self.limits.frame_bytes else len(data.encode())
+        if size > self.limits.frame_bytes:
+            self.error("too-large", f"a frame is at most {self.limits.frame_bytes} bytes")
+            return None
+        if isinstance(data, bytes):
+            self.error("malformed", "frames are JSON text, not binary")
+            return None
+        try:
+            frame = CLIENT_FRAME.validate_json(data)
+        except ValidationError as exc:
+            self.error("malformed", words(exc))
+            return None
+        if len(self.times) > self.limits.frames_per_second:
+            self.error("rate", f"more than {self.limits.frames_per_second} frames in a second")
+            return None
+        return frame

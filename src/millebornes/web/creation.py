@@ -1,0 +1,78 @@
+"""What a new table may be: the body of ``POST /api/tables`` and the checks it passes.
+
+The schema refuses unknown fields and wrong types; the engine then judges the edition, options,
+players, teams and deck, so no second copy of the rules lives here.  Every refusal names its field.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from ..actions import IllegalAction
+from ..bots import LEVELS
+from ..rules import RULESETS, ruleset as get_ruleset
+from ..state import Game, new_game
+from .settings import Settings
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    level: Literal[tuple(LEVELS)] | None = None  # type: ignore[valid-type]
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ruleset: StrictStr
+    options: dict = Field(default_factory=dict)
+    players: StrictInt
+    teams: StrictBool | None = None
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=8)]
+    cf_timeout: Annotated[float, Field(gt=0)] = 10.0
+    deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+
+
+class Unprocessable(Exception):
+    """A request the server understood but will not carry out; ``field`` names what is wrong."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+
+
+def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
+    """The match the body describes and its seed, or :class:`Unprocessable`."""
+    if not settings.test_mode:
+        for name in ("deck", "seed"):
+            if getattr(body, name) is not None:
+                raise Unprocessable(name, "a stacked deck or a chosen seed needs the server's --test-mode")
+    if body.ruleset not in RULESETS:
+        raise Unprocessable("ruleset", f"no edition {body.ruleset!r}; editions are: {', '.join(RULESETS)}")
+    try:
+        rules = get_ruleset(body.ruleset, **body.options)
+    except (ValueError, TypeError) as exc:
+        raise Unprocessable("options", str(exc)) from None
+    seed = body.seed if body.seed is not None else secrets.randbelow(2**63)
+    try:
+        game = new_game(rules, players=body.players, teams=body.teams, seed=seed)
+    except ValueError as exc:
+        raise Unprocessable("players", str(exc)) from None
+    if body.deck is not None:
+        try:
+            new_game(rules, players=body.players, teams=body.teams, seed=seed, deck=body.deck)
+        except (ValueError, IllegalAction) as exc:
+            raise Unprocessable("deck", str(exc)) from None
+    if len(body.seats) != body.players:
+        raise Unprocessable("seats", f"one seat per player: {body.players} seats, not {len(body.seats)}")
+    if not any(s.kind == "human" for s in body.seats):
+        raise Unprocessable("seats", "at least one seat is a human's")
+    for i, s in enumerate(body.seats):
+        if s.kind == "human" and s.level is not None:
+            raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
+    if body.cf_timeout > settings.limits.cf_timeout_max:
+        raise Unprocessable("cf_timeout", f"at most {settings.limits.cf_timeout_max:g} seconds")
+    return game, seed

@@ -1,0 +1,34 @@
+"""The objects every route shares, reached through the app's state: the route files never build them.
+
+``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms and the
+thinking pool in the lifespan); a route names the one it needs as a parameter, e.g. ``hall: HallDep``,
+and FastAPI hands it over, for HTTP requests and WebSockets alike.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from .hall import Hall
+from .settings import Settings
+from .store import Store
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    return conn.app.state.settings
+
+
+def get_store(conn: HTTPConnection) -> Store:
+    return conn.app.state.store
+
+
+def get_hall(conn: HTTPConnection) -> Hall:
+    return conn.app.state.hall
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[Store, Depends(get_store)]
+HallDep = Annotated[Hall, Depends(get_hall)]

@@ -1,0 +1,36 @@
+"""The HTML pages: the home page, a table, a replay.  Plain files; their scripts ask the JSON API
+and the WebSocket for everything else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"home": "index.html", "table": "table.html", "replay": "replay.html"}
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(name: str):
+    path = STATIC / PAGES[name]
+    if not path.is_file():
+        return JSONResponse({"detail": f"{PAGES[name]} is missing from the package"}, status_code=404)
+    return FileResponse(path, media_type="text/html")
+
+
+@router.get("/")
+async def home():
+    return page("home")
+
+
+@router.get("/t/{table_id}")
+async def table_page(table_id: str):
+    return page("table")
+
+
+@router.get("/replay/{table_id}")
+async def replay_page(table_id: str):
+    return page("replay")

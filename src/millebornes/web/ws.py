@@ -1,0 +1,116 @@
+"""The table's WebSocket, ``/ws/{table}``: a client joins a seat with its token, then acts, asks for
+hints and pings; the room decides and tells every seat (docs/web.md, "WebSocket")."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import suppress
+
+from fastapi import APIRouter, WebSocket
+
+from .client import Client
+from .deps import HallDep, SettingsDep
+from .frames import ActFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, clean_nickname
+from .hall import Hall
+from .room import Refused, Room
+from .settings import Limits
+
+log = logging.getLogger("millebornes.web")
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep):
+    await ws.accept()
+    client = Client(ws, settings.limits)
+    pump = asyncio.create_task(client.pump())
+    try:
+        await converse(client, hall, table_id, settings.limits)
+    except Exception:
+        log.exception("table %s: a connection failed", table_id)
+        client.close(1011)
+    finally:
+        if client.room is not None:
+            client.room.leave(client)
+        if client.hint_task is not None:
+            client.hint_task.cancel()
+        if client.closing:
+            with suppress(Exception):
+                await asyncio.wait_for(pump, 5)
+        pump.cancel()
+
+
+async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) -> None:
+    """The join (within ``join_seconds``, or the socket is closed with 4401), then every frame."""
+    room = await hall.room(table_id)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limits.join_seconds
+    while client.room is None:
+        try:
+            data = await asyncio.wait_for(client.receive(), max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            client.error("auth", f"send join within {limits.join_seconds:g} seconds")
+            client.close(4401)
+            return
+        if data is None:
+            return
+        frame = client.read(data)
+        if frame is None:
+            continue
+        if not isinstance(frame, JoinFrame):
+            client.error("auth", "the first frame must be join")
+            client.close(4401)
+            return
+        if room is None or not room.authenticate(frame.seat, frame.token):
+            client.error("auth", "this link does not open that seat")
+            client.close(4401)
+            return
+        try:
+            await room.join(client, frame.seat, clean_nickname(frame.nickname))
+        except Refused as r:
+            client.error(r.code, r.message)
+            continue
+        client.room = room
+    while not client.closing:
+        data = await client.receive()
+        if data is None:
+            return
+        frame = client.read(data)
+        if frame is not None:
+            await dispatch(client, room, frame)
+
+
+async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
+    if isinstance(frame, PingFrame):
+        client.send({"type": "pong"})
+    elif isinstance(frame, ActFrame):
+        try:
+            await room.submit(client.seat, frame.action, frame.seq)
+        except Refused as r:
+            client.error(r.code, r.message, frame.action)
+    elif isinstance(frame, HintFrame):
+        if client.hint_task is not None and not client.hint_task.done():
+            client.error("rate", "a hint is already being worked out")
+            return
+        try:
+            room.check_turn(client.seat, None)
+        except Refused as r:
+            client.error(r.code, r.message)
+            return
+        client.hint_task = asyncio.create_task(send_hint(client, room))
+    else:
+        client.error("malformed", "already joined")
+
+
+async def send_hint(client: Client, room: Room) -> None:
+    try:
+        client.send(await room.hint(client.seat))
+    except Refused as r:
+        client.error(r.code, r.message)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("table %s: hint failed", room.id)
+        client.error("server", "the hint could not be worked out")
