@@ -1,38 +1,48 @@
 PYTHON ?= python3
 VENV := .venv
-STAMP := $(VENV)/.installed
+PY := $(VENV)/bin/python
+# `make run` installs what serving needs (the package, its web extra, the compiled engine);
+# `make test` installs everything the tests need. Each stamp says which install is done.
+SERVE := $(VENV)/.serve
+FULL := $(VENV)/.full
 BUILT := $(VENV)/.built
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
 .PHONY: test run bench build clean
 
-# The install compiles the engine with mypyc (setup.py); MILLEBORNES_PURE=1 keeps it pure Python.
-$(STAMP): pyproject.toml setup.py
+$(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --upgrade pip
-	$(VENV)/bin/python -m pip install -e '.[dev,web,ray,rl]'
-	touch $(STAMP) $(BUILT)
+
+# The install compiles the engine with mypyc (setup.py); MILLEBORNES_PURE=1 keeps it pure Python.
+$(SERVE): pyproject.toml setup.py | $(PY)
+	$(PY) -m pip install -e '.[web]'
+	touch $(SERVE) $(BUILT)
+
+$(FULL): pyproject.toml setup.py | $(PY)
+	$(PY) -m pip install -e '.[dev,web,ray,rl]'
+	touch $(FULL) $(SERVE) $(BUILT)
 
 # An edited engine module is compiled again: its old extension would be imported instead of it.
-$(BUILT): $(STAMP) $(COMPILED)
-	$(VENV)/bin/python setup.py -q build_ext --inplace --force
+# pip builds it (mypy comes with the build requirements), so a serving-only venv can rebuild too.
+$(BUILT): $(COMPILED) | $(SERVE)
+	$(PY) -m pip install -q --no-deps -e .
 	touch $(BUILT)
 
 build: $(BUILT)
 
 # pytest exit code 5 means "no tests collected": treat it as success.
-test: $(BUILT)
-	$(VENV)/bin/python -m pytest; rc=$$?; \
+test: $(FULL) $(BUILT)
+	$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; \
 	exit $$rc
 
-# The browser game at http://127.0.0.1:8000 (docs/web.md).
-run: $(BUILT)
+# The browser game at http://127.0.0.1:8000 (docs/web.md); Ctrl+C stops it.
+run: $(SERVE) $(BUILT)
 	$(VENV)/bin/millebornes serve
 
 bench: $(BUILT)
-	$(VENV)/bin/python bench/engine.py
+	$(PY) bench/engine.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist src/*.egg-info

@@ -16,6 +16,19 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="The open Mille Bornes system: rules for every edition, simulation and play.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+        typer.echo(f"millebornes {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                          help="print the version and stop")) -> None:
+    """The open Mille Bornes system: rules for every edition, simulation and play."""
+
+
 @app.command()
 def rules(edition: Optional[str] = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
     """Print an edition's rule options in words (all editions without an argument)."""
@@ -209,8 +222,9 @@ def serve(
         shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
     except Exception as exc:
         raise typer.BadParameter(f"not a database URL: {exc}", param_hint="--database-url") from None
-    typer.echo(f"millebornes: http://{host}:{port}/  (database {shown}"
-               f"{', test mode' if settings.test_mode else ''})")
+    shown_host = f"[{host}]" if ":" in host else host
+    typer.echo(f"millebornes: serving the game at http://{shown_host}:{port}/ (database {shown}"
+               f"{', test mode' if settings.test_mode else ''}); press Ctrl+C to stop it")
     uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info")
 
 
@@ -337,8 +351,8 @@ def selfplay(
         typer.echo(f"{n} {'hands' if hands else 'matches'} written to {out} in {time.perf_counter() - start:.1f} s")
 
 
-def main() -> None:
-    app()
+def main(prog_name: str | None = None) -> None:
+    app(prog_name=prog_name)
 
 
 if __name__ == "__main__":
