@@ -6,12 +6,17 @@ package installs as pure Python and behaves the same, only slower.
 After editing one of COMPILED, rebuild (``make build``, which reads the list below): an extension
 module is imported in preference to its source, and ``millebornes`` warns when the compiled engine is
 older than one of them.
+
+Two things keep a first install short: mypyc translates the modules only when the extensions are
+built (pip also runs this file to ask for requirements and metadata, which need no C), and the C
+files of the one extension are compiled side by side, one compiler per core.
 """
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 COMPILED = [
@@ -22,10 +27,29 @@ COMPILED = [
     "src/millebornes/determinize.py",
     "src/millebornes/bots/rollout.py",
 ]
+GROUP = "millebornes_core"
 
 
-class OptionalBuildExt(build_ext):
-    """A failed compile leaves the pure-Python package, with a warning, instead of no package."""
+def mypyc_extensions() -> list:
+    """The C extensions of COMPILED (mypyc writes their C now), or none: pure Python."""
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("millebornes: mypyc not found; installing pure Python", file=sys.stderr)
+        return []
+    # the other modules are imported, not checked: they stay pure Python
+    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
+                    opt_level="3", group_name=GROUP, multi_file=True)
+
+
+class CompiledBuildExt(build_ext):
+    """Builds the real extensions in place of the placeholder; a failed compile leaves the pure-Python
+    package, with a warning, instead of no package."""
+
+    def finalize_options(self):
+        if [e.name for e in self.distribution.ext_modules or ()] == [PLACEHOLDER.name]:
+            self.distribution.ext_modules = mypyc_extensions()
+        super().finalize_options()
 
     def run(self):
         try:
@@ -34,18 +58,23 @@ class OptionalBuildExt(build_ext):
             print(f"millebornes: not compiled ({exc}); installing pure Python", file=sys.stderr)
             self.extensions = []
 
+    def build_extension(self, ext):
+        one_by_one = self.compiler.compile
 
-def ext_modules():
-    if os.environ.get("MILLEBORNES_PURE"):
-        return []
-    try:
-        from mypyc.build import mypycify
-    except ImportError:
-        print("millebornes: mypyc not found; installing pure Python", file=sys.stderr)
-        return []
-    # the other modules are imported, not checked: they stay pure Python
-    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
-                    opt_level="3", group_name="millebornes_core")
+        def side_by_side(sources, *args, **kwargs):
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                done = pool.map(lambda source: one_by_one([source], *args, **kwargs), sources)
+                return [obj for objects in done for obj in objects]
+
+        self.compiler.compile = side_by_side
+        try:
+            super().build_extension(ext)
+        finally:
+            del self.compiler.compile
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
+# Stands for the extensions until build_ext asks for them, so that the wheel is marked as holding C.
+PLACEHOLDER = Extension(f"{GROUP}__placeholder", sources=[])
+PURE = bool(os.environ.get("MILLEBORNES_PURE"))
+
+setup(ext_modules=[] if PURE else [PLACEHOLDER], cmdclass={"build_ext": CompiledBuildExt})

@@ -1,0 +1,142 @@
+"""The package as people install it: ``python -m build`` makes an sdist and a wheel from this checkout,
+and each is installed into a fresh virtual environment outside the repository and used from there.
+
+This is what catches a file the package needs but does not carry (the pages' static files, the
+network's weights), since the tests proper run on the source tree.  Slow (a build, two installs
+from the package registry), so marked ``slow``; CI runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import millebornes
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(*cmd, cwd: Path, env: dict | None = None, timeout: float = 600) -> str:
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def fresh_venv(where: Path) -> Path:
+    """A virtual environment that sees nothing of this checkout or of the test run's environment."""
+    run(sys.executable, "-m", "venv", where, cwd=where.parent)
+    return where / "bin"
+
+
+def clean_env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MILLEBORNES_PURE")}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "build", "--outdir", out, REPO, cwd=out, env=clean_env())
+    return out
+
+
+def only(folder: Path, pattern: str) -> Path:
+    found = sorted(folder.glob(pattern))
+    assert len(found) == 1, f"{pattern} in {folder}: {found}"
+    return found[0]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        return resp.status, resp.read()
+
+
+def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tmp_path):
+    wheel = only(dist, "millebornes-*.whl")
+    assert wheel.name.startswith(f"millebornes-{millebornes.__version__}-")
+    assert "none-any" not in wheel.name, "the wheel must be built for this platform: it holds the compiled engine"
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("millebornes/bots/neural_weights.npz", "millebornes/web/static/table.html",
+                   "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css"):
+        assert needed in names
+
+    bin_ = fresh_venv(tmp_path / "venv")
+    run(bin_ / "python", "-m", "pip", "install", "-q", f"{wheel}[web]", cwd=tmp_path, env=clean_env())
+    where = run(bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled(), mb.__version__, mb.__file__)",
+                cwd=tmp_path, env=clean_env()).split()
+    assert where[:2] == ["True", millebornes.__version__]
+    assert Path(where[2]).is_relative_to(tmp_path / "venv"), where
+
+    summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "5", "--seed", "3", "--json",
+                             cwd=tmp_path, env=clean_env()))
+    assert summary["games"] == 5 and summary["hands"] >= 5
+    assert run(bin_ / "python", "-m", "millebornes", "--version", cwd=tmp_path, env=clean_env()).split() == \
+        ["millebornes", millebornes.__version__]
+    assert "--database-url" in run(bin_ / "millebornes", "serve", "--help", cwd=tmp_path, env=clean_env())
+    # the network's weights: the neural bot plays
+    table = run(bin_ / "millebornes", "tournament", "--bots", "neural,random", "--games", "2", "--hands",
+                "--workers", "1", "--quiet", "--json", cwd=tmp_path, env=clean_env())
+    rows = json.loads(table)["table"]
+    assert {row["bot"] for row in rows} == {"neural", "random"} and all(row["forfeits"] == 0 for row in rows)
+
+    port = free_port()
+    server = subprocess.Popen([bin_ / "millebornes", "serve", "--port", str(port), "--workers", "0",
+                               "--database-url", f"sqlite:///{tmp_path}/games.db"], cwd=tmp_path, env=clean_env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, page = get(base + "/")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "the installed server did not start"
+                time.sleep(0.2)
+        assert status == 200 and b"<html" in page.lower()
+        for path in ("/static/js/table.js", "/static/js/cards.js", "/static/css/app.css", "/t/abc", "/replay/abc"):
+            assert get(base + path)[0] == 200, path
+        assert [e["name"] for e in json.loads(get(base + "/api/editions")[1])["editions"]] == list(millebornes.RULESETS)
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, _ = server.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in out and "Ctrl+C" in out
+
+
+def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
+    sdist = only(dist, "millebornes-*.tar.gz")
+    members = tarfile.open(sdist).getnames()
+    root = sdist.name[: -len(".tar.gz")]
+    for needed in ("setup.py", "pyproject.toml", "README.md", "src/millebornes/state.py", "tests/conftest.py",
+                   "src/millebornes/web/static/js/board.js", "src/millebornes/bots/neural_weights.npz"):
+        assert f"{root}/{needed}" in members
+    assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"
+
+    bin_ = fresh_venv(tmp_path / "venv")
+    # a compiler that always fails: the build must fall back to pure Python, not fail
+    run(bin_ / "python", "-m", "pip", "install", "-q", sdist, cwd=tmp_path, env=clean_env(CC="false"))
+    assert run(bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled())", cwd=tmp_path,
+               env=clean_env()).strip() == "False"
+    summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "3", "--json", cwd=tmp_path,
+                             env=clean_env()))
+    assert summary["games"] == 3
