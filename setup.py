@@ -42,21 +42,36 @@ def mypyc_extensions() -> list:
                     opt_level="3", group_name=GROUP, multi_file=True)
 
 
-class CompiledBuildExt(build_ext):
-    """Builds the real extensions in place of the placeholder; a failed compile leaves the pure-Python
-    package, with a warning, instead of no package."""
+def placeholders() -> list:
+    """The extensions mypyc will make, by name only: the group's library and one small module per source.
+    The C is written only when build_ext runs; metadata and the sdist need none of it."""
+    modules = [path[len("src/"):-len(".py")].replace("/", ".") for path in COMPILED]
+    return [Extension(name, sources=[]) for name in (f"{GROUP}__mypyc", *modules)]
 
-    def finalize_options(self):
-        if [e.name for e in self.distribution.ext_modules or ()] == [PLACEHOLDER.name]:
-            self.distribution.ext_modules = mypyc_extensions()
-        super().finalize_options()
+
+class CompiledBuildExt(build_ext):
+    """Fills the placeholders with mypyc's extensions, then compiles them; a failed compile leaves the
+    pure-Python package, with a warning, instead of no package."""
 
     def run(self):
         try:
+            self.translate()
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compiler failure means: stay pure Python
             print(f"millebornes: not compiled ({exc}); installing pure Python", file=sys.stderr)
             self.extensions = []
+
+    def translate(self) -> None:
+        if not self.extensions or self.extensions[0].sources:
+            return
+        made = {ext.name: ext for ext in mypyc_extensions()}
+        if not made:
+            self.extensions = []
+            return
+        if set(made) != {ext.name for ext in self.extensions}:
+            raise RuntimeError(f"mypyc made {sorted(made)}, setup.py expected {[e.name for e in self.extensions]}")
+        for ext in self.extensions:  # keep setuptools' bookkeeping (the _private attributes) of each
+            vars(ext).update(vars(made[ext.name]))
 
     def build_extension(self, ext):
         one_by_one = self.compiler.compile
@@ -73,8 +88,6 @@ class CompiledBuildExt(build_ext):
             del self.compiler.compile
 
 
-# Stands for the extensions until build_ext asks for them, so that the wheel is marked as holding C.
-PLACEHOLDER = Extension(f"{GROUP}__placeholder", sources=[])
 PURE = bool(os.environ.get("MILLEBORNES_PURE"))
 
-setup(ext_modules=[] if PURE else [PLACEHOLDER], cmdclass={"build_ext": CompiledBuildExt})
+setup(ext_modules=[] if PURE else placeholders(), cmdclass={"build_ext": CompiledBuildExt})
