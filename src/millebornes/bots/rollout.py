@@ -26,7 +26,7 @@ It is a cheap cousin of the heuristic bot: everything is valued in *miles* (a tu
   safe from), less what it would give the next player in classic.
 
 The weights are module constants (``TURN``, ``DIST_KEEP``...), compiled in as constants where the
-engine is compiled (``bench/tune_greedy.py`` tunes them on a pure-Python copy): ``bench/rollout.py``
+engine is compiled (``research/tune_greedy.py`` tunes them on a pure-Python copy): ``bench/rollout.py``
 measures the policy's speed, and the tournament its strength (paired hands against ``heuristic``).
 """
 

@@ -8,10 +8,10 @@ deals (common random numbers: the same deals every evaluation), ties broken by t
 Coordinate search: each weight in turn is moved up and down by its step; a move is kept when it
 gains more than ``--min-gain`` (in win share); steps shrink after a sweep with no gain.
 
-    python bench/tune_greedy.py search --deals 1000 --seed 100 --sweeps 2 [--start W.json] [--out W.json]
-    python bench/tune_greedy.py validate W.json --deals 1000 --seed 200   # vs heuristic and vs old greedy
-    python bench/tune_greedy.py validate W.json --ruleset dujardin --deals 500 --seed 3
-    python bench/tune_greedy.py validate W.json --ruleset classic --players 4 --deals 300 --seed 4
+    python research/tune_greedy.py search --deals 1000 --seed 100 --sweeps 2 [--start W.json] [--out W.json]
+    python research/tune_greedy.py validate W.json --deals 1000 --seed 200   # vs heuristic and vs old greedy
+    python research/tune_greedy.py validate W.json --ruleset dujardin --deals 500 --seed 3
+    python research/tune_greedy.py validate W.json --ruleset classic --players 4 --deals 300 --seed 4
 
 Weights files are JSON objects {name: value}; names missing keep the module's value.
 """

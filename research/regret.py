@@ -1,7 +1,7 @@
 """Search quality without tournament noise: each bot's regret against oracle values of positions.
 
 A tournament of 400 paired hands measures a win rate to about 2.5 points (one standard error),
-too coarse to tell two search settings apart.  This bench asks a sharper question of the same
+too coarse to tell two search settings apart.  This script asks a sharper question of the same
 decisions: how much does a bot's choice cost, in the search's own model of the game?
 
 - Positions: decisions of both seats (observations only, one in ``--every``) from classic
@@ -19,7 +19,7 @@ and shows what more playouts buy; what the model itself gets wrong (greedy playo
 sides) only a tournament against the heuristic can show.  Search bots are given an iteration
 budget (``iterations=N`` in their spec) so that the figures do not depend on the machine's load.
 
-    python bench/regret.py --hands 40 --every 4 --worlds 1500 --seeds 2 \\
+    python research/regret.py --hands 40 --every 4 --worlds 1500 --seeds 2 \\
         --bots greedy,heuristic,"ismcts:iterations=850,scale=1500,widen=0,confidence=0.5"
 """
 

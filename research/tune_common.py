@@ -1,5 +1,5 @@
-"""Paired hands between two players, in process and fast, for the strength experiments
-(bench/ceiling.py, bench/tune_greedy.py).
+"""Paired hands between two players, in process and fast: the one helper the strength experiments
+of this folder share (tune_search, tune_greedy, overrides, regret).
 
 A *player* is a factory ``make(seat, seed) -> act(game) -> code``.  Each deal (the tournament's
 deal seeds for ``--seed``, so the same deals as ``millebornes tournament --hands --seed S``) is

@@ -10,7 +10,7 @@ the true stock and hands, so most of the luck cancels; the difference of the two
 sample of what the override gains.  Grouped by kind (``discard->attack``: the network discarded,
 the search attacked).
 
-    python bench/overrides.py --deals 50 --seed 31 [--spec hard] [--rejected] [--every 0.2]
+    python research/overrides.py --deals 50 --seed 31 [--spec hard] [--rejected] [--every 0.2]
 
 ``--every P`` asks the same of the network itself: at a share P of the bot's decisions, every legal
 action other than the network's move is played out against it this way (rows ``every A->B``: the

@@ -6,10 +6,10 @@ edition's whole match (classic: hands until 5000 points; dujardin/family: one ra
 counts as half a win.  The speed figure is the mean time of ``HeuristicBot.choose`` per decision
 (the observation is built by the engine and not counted; its cost is printed apart).
 
-    python bench/heuristic.py                       # the standard table (400 classic 2p matches...)
-    python bench/heuristic.py --quick               # a smaller run
-    python bench/heuristic.py --ruleset classic --players 2 --games 200 --opponent random
-    python bench/heuristic.py --variant turn=80 --opponent heuristic --games 400   # tune weights
+    python research/tune_heuristic.py                     # the standard table (400 classic 2p matches...)
+    python research/tune_heuristic.py --quick             # a smaller run
+    python research/tune_heuristic.py --ruleset classic --players 2 --games 200 --opponent random
+    python research/tune_heuristic.py --variant turn=80 --opponent heuristic --games 400   # tune weights
 
 Opponents: ``random``, ``easy`` (heuristic with noise 0.35), ``greedy`` (the first version's
 policy: always the first legal play, else a discard), ``heuristic`` (itself, for variants),

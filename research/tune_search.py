@@ -1,6 +1,6 @@
 """Search variants against heuristic on paired classic 2p hands (the tournament's deals for --seed).
 
-    python bench/tune_search.py "ismcts:ms=40,scale=150" --deals 100 --seed 2 [--ruleset classic --players 2]
+    python research/tune_search.py "ismcts:ms=40,scale=150" --deals 100 --seed 2 [--ruleset classic --players 2]
 """
 
 from __future__ import annotations
