@@ -59,3 +59,27 @@ def test_console_script_entry_point_runs():
     proc = subprocess.run([sys.executable, "-m", "millebornes.cli", "rules", "family"],
                           capture_output=True, text=True, check=True)
     assert "family:" in proc.stdout
+
+
+def test_python_dash_m_is_the_command():
+    """``python -m millebornes`` runs the same command, under its own name, with the one version."""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "millebornes", *args], capture_output=True, text=True,
+                              timeout=60)
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.split() == ["millebornes", mb.__version__]
+    rules = run("rules", "dujardin")
+    assert rules.returncode == 0 and rules.stdout == runner.invoke(app, ["rules", "dujardin"]).output
+    assert "Usage: millebornes " in run("--help").stdout
+    bad = run("rules", "monopoly")
+    assert bad.returncode != 0 and "no ruleset 'monopoly'" in bad.stderr + bad.stdout
+
+
+def test_the_version_has_one_home():
+    """pyproject.toml reads the version from the package, so the two cannot disagree."""
+    from importlib.metadata import version
+    from pathlib import Path
+
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'attr = "millebornes.__version__"' in pyproject
+    assert version("millebornes") == mb.__version__
