@@ -26,7 +26,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                           help="print the version and stop")) -> None:
-    """The open Mille Bornes system: rules for every edition, simulation and play."""
+    """Options that come before any command (the command's help is the app's)."""
 
 
 @app.command()
