@@ -577,16 +577,38 @@ def test_later_hands_start_with_seat_hand_mod_players():
     ("match_target", "5000"), ("scoring", "lavish"), ("scoring", {"miles": 1}), ("scoring", 12),
     ("solo_players", [1, 2]), ("solo_players", [2, 9]), ("team_players", [5]), ("team_players", [2]),
     ("teams_by_default", "4"), ("extension_players", [0]),
+    # what no edition could mean: beyond the deck's distance, an endless match, huge or repeated lists
+    ("target", 3525), ("target", 10**4299), ("extension_target", 0), ("match_target", 100_001),
+    ("match_target", 10**4299), ("solo_players", [2] * 2_000_000), ("solo_players", [2, 3, 3]),
+    ("team_players", [4, 4]), ("extension_players", [2, 3, 6, 9]),
 ])
 def test_bad_option_value_raises_value_error_naming_it(option, value):
-    with pytest.raises(ValueError, match=option):
+    with pytest.raises(ValueError, match=option) as refused:
         mb.ruleset("classic", **{option: value})
+    assert len(str(refused.value)) < 200, "a huge value is described, not echoed"
 
 
-@pytest.mark.parametrize("value", [{"mile": "one"}, {"trip": 4.5}, {"hand_penalty": "yes"}, {"shutout": None}])
+@pytest.mark.parametrize("value", [{"mile": "one"}, {"trip": 4.5}, {"hand_penalty": "yes"}, {"shutout": None},
+                                   {"mile": 10**4299}, {"mile": 11}, {"trip": 10_001}, {"coup_fourre": -300}])
 def test_bad_scoring_field_raises_value_error_naming_scoring(value):
-    with pytest.raises(ValueError, match="scoring"):
+    with pytest.raises(ValueError, match="scoring") as refused:
         mb.ruleset("classic", scoring=value)
+    assert len(str(refused.value)) < 200
+
+
+def test_the_largest_options_allowed_still_play_and_score():
+    """The bounds hold what an edition could mean: a race to all the deck's distance, every item at its most."""
+    from millebornes.rules import MAX_MATCH_TARGET, MAX_MILE, MAX_POINTS, MAX_TARGET
+
+    assert MAX_TARGET == 3500
+    most = {f: MAX_POINTS for f in mb.Scoring().as_dict() if f not in ("hand_penalty", "safe_trip_to_any_winner")}
+    r = mb.ruleset("classic", target=MAX_TARGET, extension_target=MAX_TARGET, match_target=MAX_MATCH_TARGET,
+                   scoring=dict(most, mile=MAX_MILE), solo_players=list(range(2, 9)))
+    g = mb.new_game(r, players=2, seed=3)
+    rng = random.Random(3)
+    while not g.hand_results:
+        g.act(rng.choice(g.legal_actions()))
+    assert all(0 <= p < 2**31 for p in g.hand_results[0]["points"])
 
 
 @pytest.mark.parametrize("option", ["stacking", "title", "players", "Target"])

@@ -17,12 +17,32 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, fields
 
-from .cards import DECK_COUNTS, HAZARDS
+from .cards import DECK_COUNTS, DISTANCES, HAZARDS, VALUE
 
 HAZARD_TARGETS = ("stacking", "moving")
 COUP_FOURRE_RIGHTS = ("any-opponent", "attacked-side")
 EXHAUSTIONS = ("play-out", "end-of-turn")
 WINNER_RULES = ("points", "distance")
+
+# The bounds of what an edition could mean, so a record, a table or a score always stays small.
+MAX_TARGET = sum(VALUE[k] * DECK_COUNTS[k] for k in DISTANCES)  # all the distance in the deck: 3,500
+MAX_MATCH_TARGET = 100_000
+MAX_POINTS = 10_000  # any one scoring item
+MAX_MILE = 10        # points per mile
+PLAYER_COUNTS = range(2, 9)
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _short(v) -> str:
+    """A refused value as the message shows it: a huge one is described, not echoed (nor even written out)."""
+    if isinstance(v, (tuple, list, dict, str)) and len(v) > 12:
+        return f"a {'text' if isinstance(v, str) else 'list'} of {len(v):,} items"
+    if _whole(v) and abs(v).bit_length() > 64:
+        return f"a number of about {int(abs(v).bit_length() * 0.30103) + 1:,} digits"
+    return repr(v)
 
 
 @dataclass(frozen=True)
@@ -44,12 +64,13 @@ class Scoring:
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
-            flag = f.name in ("hand_penalty", "safe_trip_to_any_winner")
-            ok = isinstance(v, bool) if flag else (
-                isinstance(v, int) and not isinstance(v, bool))
+            if f.name in ("hand_penalty", "safe_trip_to_any_winner"):
+                ok, kind = isinstance(v, bool), "true or false"
+            else:
+                top = MAX_MILE if f.name == "mile" else MAX_POINTS
+                ok, kind = _whole(v) and 0 <= v <= top, f"a whole number of points from 0 to {top:,}"
             if not ok:
-                kind = "true or false" if flag else "a whole number of points"
-                raise ValueError(f"bad value for rule option 'scoring': {f.name} must be {kind}, not {v!r}")
+                raise ValueError(f"bad value for rule option 'scoring': {f.name} must be {kind}, not {_short(v)}")
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -137,28 +158,28 @@ class Ruleset:
 def _validate(r: Ruleset) -> None:
     def want(cond: bool, option: str, msg: str) -> None:
         if not cond:
-            raise ValueError(f"bad value for rule option {option!r}: {msg}")
+            raise ValueError(f"bad value for rule option {option!r}: {msg}, not {_short(getattr(r, option))}")
 
     for name in ("small_game_deck", "extension", "top_discard_pickup", "roll_after_remedy",
                  "safety_extra_turn"):
         want(isinstance(getattr(r, name), bool), name, "must be true or false")
     for name in ("target", "extension_target"):
         v = getattr(r, name)
-        want(isinstance(v, int) and not isinstance(v, bool) and v > 0 and v % 25 == 0, name,
-             "must be a positive multiple of 25")
+        want(_whole(v) and 0 < v <= MAX_TARGET and v % 25 == 0, name,
+             f"must be a multiple of 25 from 25 to {MAX_TARGET:,} (all the distance in the deck)")
     want(r.extension_target <= r.target, "extension_target", "must not exceed target")
     want(r.hazard_target in HAZARD_TARGETS, "hazard_target", f"one of {HAZARD_TARGETS}")
     want(r.coup_fourre in COUP_FOURRE_RIGHTS, "coup_fourre", f"one of {COUP_FOURRE_RIGHTS}")
     want(r.exhaustion in EXHAUSTIONS, "exhaustion", f"one of {EXHAUSTIONS}")
     want(r.winner in WINNER_RULES, "winner", f"one of {WINNER_RULES}")
     mt = r.match_target
-    want(mt is None or (isinstance(mt, int) and not isinstance(mt, bool) and mt > 0),
-         "match_target", "a positive number of points, or null for one race")
+    want(mt is None or (_whole(mt) and 0 < mt <= MAX_MATCH_TARGET), "match_target",
+         f"a number of points from 1 to {MAX_MATCH_TARGET:,}, or null for one race")
     want(isinstance(r.scoring, Scoring), "scoring", "a Scoring")
     for name in ("solo_players", "team_players", "teams_by_default", "extension_players"):
         v = getattr(r, name)
-        want(isinstance(v, tuple) and all(isinstance(n, int) and 2 <= n <= 8 for n in v), name,
-             "a list of player counts from 2 to 8")
+        want(isinstance(v, tuple) and all(_whole(n) and n in PLAYER_COUNTS for n in v) and len(set(v)) == len(v),
+             name, "a list of distinct player counts from 2 to 8")
     want(all(n % 2 == 0 and n >= 4 for n in r.team_players), "team_players",
          "teams are pairs: 4, 6 or 8 players")
 

@@ -26,7 +26,7 @@ from ..bots.base import RandomBot
 from ..notation import replay
 from ..state import Game
 from .settings import Settings
-from .store import FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
+from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
 
 log = logging.getLogger("millebornes.web")
@@ -90,6 +90,8 @@ class Room:
         self.last_events: list[dict] = []
         self.task: asyncio.Task | None = None
         self.cf_deadline: float | None = None
+        self.save_failures = 0
+        self.save_error = ""
         self.game = game_of(saved)
         for seat, action in saved.actions:
             self.last_events = public_events(seat, action, self.game.act(action, seat))
@@ -178,6 +180,8 @@ class Room:
     def check_turn(self, seat: int, seq: int | None) -> None:
         if self.status == FINISHED or self.game.is_over:
             raise Refused("finished", "the match is over")
+        if self.status == BROKEN:
+            raise Refused("broken", "this table is stopped: the server could not save its moves")
         if self.status == WAITING:
             raise Refused("waiting", "the table waits for every player to join")
         if seq is not None and seq != self.seq:
@@ -202,9 +206,11 @@ class Room:
         result = (list(clone.match_scores), clone.winners) if clone.is_over else None
         try:
             await asyncio.to_thread(self.store.append_action, self.id, self.seq, seat, action, result)
-        except Exception:
-            log.exception("table %s: could not save action %d (%s)", self.id, self.seq, action)
+        except Exception as exc:
+            self.save_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+            log.debug("table %s: could not save action %d: %s", self.id, self.seq, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
+        self.save_failures = 0
         self.game = clone
         self.seq += 1
         if result is not None:
@@ -262,7 +268,7 @@ class Room:
                 action = RandomBot(bseed).choose(obs, legal)
             await self.submit(seat, action, seq)
         except Refused as r:
-            if r.code != "stale":
+            if r.code not in ("stale", "server"):  # a failed save is retried, and logged once if it breaks the table
                 log.warning("table %s: bot move refused: %s %s", self.id, r.code, r.message)
             await self._retry(r, seq)
         except asyncio.CancelledError:
@@ -282,11 +288,35 @@ class Room:
             log.exception("table %s: coup-fourré countdown failed", self.id)
 
     async def _retry(self, refused: Refused, seq: int) -> None:
-        """A move the database could not take is tried again in a second, if nothing moved meanwhile."""
-        if refused.code == "server":
-            await asyncio.sleep(1.0)
-            if self.seq == seq:
-                self.schedule(self.last_events)
+        """A move the database could not take is tried again later and later, if nothing moved meanwhile;
+        after the last try the table is broken, so a move that can never be saved is not tried for ever."""
+        if refused.code != "server":
+            return
+        limits = self.settings.limits
+        if self.save_failures >= limits.save_retries:
+            await self._break()
+            return
+        await asyncio.sleep(limits.save_backoff * 2 ** self.save_failures)
+        self.save_failures += 1
+        if self.seq == seq:
+            self.schedule(self.last_events)
+
+    async def _break(self) -> None:
+        """Stop the table where it is, once: no more moves, one log line, every seat told."""
+        async with self.lock:
+            if self.table.status == BROKEN:
+                return
+            self.table.status = BROKEN
+            if self.task is not asyncio.current_task():
+                self.close()
+            try:
+                await asyncio.to_thread(self.store.mark_broken, self.id)
+                kept = "marked broken in the database"
+            except Exception as exc:
+                kept = f"not marked in the database either ({type(exc).__name__}); it will be tried again at start"
+            log.error("table %s is broken: action %d could not be saved after %d tries (%s); %s",
+                      self.id, self.seq, self.save_failures + 1, self.save_error, kept)
+            self.broadcast_state([])
 
     async def hint(self, seat: int) -> dict:
         """The search's view of the seat's decision; computed off the event loop."""

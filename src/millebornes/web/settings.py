@@ -22,6 +22,10 @@ class Limits:
     log_events: int = 200
     history_max: int = 200
     cf_timeout_max: float = 600.0
+    save_retries: int = 5
+    """A bot's or countdown's move the database refused is tried again this many times, after
+    save_backoff seconds, then twice that, and so on (1 + 2 + 4 + 8 + 16 s); then the table is broken."""
+    save_backoff: float = 1.0
 
 
 @dataclass(frozen=True)

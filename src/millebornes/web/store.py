@@ -25,6 +25,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from .settings import normalize_database_url
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+BROKEN = "broken"
+"""A table whose move could not be saved after every retry: it stays as it was, and is not resumed."""
 
 
 class Base(DeclarativeBase):
@@ -128,9 +130,10 @@ class Store:
         url = normalize_database_url(url)
         self.url = url
         sqlite = url.startswith("sqlite")
+        # hide_parameters: a failed statement is logged without its values (a table row holds the seed)
         self.engine = create_engine(
             url, connect_args={"check_same_thread": False, "timeout": 30} if sqlite else {},
-            pool_pre_ping=not sqlite)
+            pool_pre_ping=not sqlite, hide_parameters=True)
         if sqlite:
             if sqlite_sync not in ("FULL", "NORMAL"):
                 raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
@@ -177,6 +180,10 @@ class Store:
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(
                     status=FINISHED, scores=scores, winners=winners, finished=now()))
 
+    def mark_broken(self, table_id: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=BROKEN))
+
     # ---------------------------------------------------------------- reads
     def get(self, table_id: str, actions: bool = False) -> SavedTable | None:
         with Session(self.engine) as s:
@@ -188,7 +195,7 @@ class Store:
     def load_unfinished(self) -> list[SavedTable]:
         """Every table still waiting or playing, with its actions, to be replayed at start."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status != FINISHED)
+            rows = s.scalars(select(TableRow).where(TableRow.status.in_((WAITING, PLAYING)))
                              .order_by(TableRow.created)).all()
             return self._saved(s, rows, True)
 

@@ -76,6 +76,7 @@ const STRINGS = {
     "turn.other_cf": "{name} may call a coup fourré",
     "turn.other_ext": "{name} chooses: extension or end of the hand",
     "turn.over": "The match is over",
+    "turn.broken": "This table is stopped: the server could not save a move",
     "turn.connecting": "Connecting…",
     "msg.select_card": "Selected: {card}. Now click a tableau (play it) or the discard pile (discard it).",
     "msg.pick_card": "Click a card of your hand first.",
@@ -86,6 +87,7 @@ const STRINGS = {
     "msg.not_your_turn": "It is not your turn.",
     "msg.stale": "The table moved on before your action arrived: look again and retry.",
     "msg.finished": "The match is over.",
+    "msg.broken": "This table is stopped: the server could not save a move.",
     "msg.waiting": "The table is waiting for every player to join.",
     "msg.rate": "Too many actions at once: slow down.",
     "msg.malformed": "The server did not understand that.",
@@ -161,7 +163,7 @@ const STRINGS = {
     "action.play": "Play {card}",
     "action.play_on": "Play {card} on {side}",
     "action.discard": "Discard {card}",
-    "status.waiting": "waiting", "status.playing": "playing", "status.finished": "finished",
+    "status.waiting": "waiting", "status.playing": "playing", "status.finished": "finished", "status.broken": "stopped",
   },
   fr: {
     "app.title": "Mille Bornes",
@@ -237,6 +239,7 @@ const STRINGS = {
     "turn.other_cf": "{name} peut faire un coup fourré",
     "turn.other_ext": "{name} choisit : rallonge ou fin de la manche",
     "turn.over": "La partie est finie",
+    "turn.broken": "Cette table est arrêtée : le serveur n'a pas pu enregistrer un coup",
     "turn.connecting": "Connexion…",
     "msg.select_card": "Choisie : {card}. Cliquez maintenant un jeu (la jouer) ou la défausse (la défausser).",
     "msg.pick_card": "Cliquez d'abord une carte de votre main.",
@@ -247,6 +250,7 @@ const STRINGS = {
     "msg.not_your_turn": "Ce n'est pas votre tour.",
     "msg.stale": "La table a bougé avant votre action : regardez de nouveau et recommencez.",
     "msg.finished": "La partie est finie.",
+    "msg.broken": "Cette table est arrêtée : le serveur n'a pas pu enregistrer un coup.",
     "msg.waiting": "La table attend que tous les joueurs arrivent.",
     "msg.rate": "Trop d'actions d'un coup : doucement.",
     "msg.malformed": "Le serveur n'a pas compris.",
@@ -322,7 +326,7 @@ const STRINGS = {
     "action.play": "Jouer {card}",
     "action.play_on": "Jouer {card} sur {side}",
     "action.discard": "Défausser {card}",
-    "status.waiting": "en attente", "status.playing": "en cours", "status.finished": "finie",
+    "status.waiting": "en attente", "status.playing": "en cours", "status.finished": "finie", "status.broken": "arrêtée",
   },
 };
 
@@ -590,7 +594,7 @@ export function errorMessage(frame, ctx) {
   if (code === "illegal") return t("msg.illegal", { reason: translateReason(frame.message, ctx) });
   const key = {
     auth: "msg.auth", "not-your-turn": "msg.not_your_turn", stale: "msg.stale", finished: "msg.finished",
-    waiting: "msg.waiting", rate: "msg.rate", malformed: "msg.malformed", "too-large": "msg.too_large",
+    waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed", "too-large": "msg.too_large",
   }[code];
   if (key) return t(key);
   return t("msg.error", { reason: translateReason(frame.message || code, ctx) });

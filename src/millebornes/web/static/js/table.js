@@ -253,6 +253,7 @@ function renderTurn() {
     return;
   }
   if (obs.is_over) { turn.textContent = t("turn.over"); return; }
+  if (S.status === "broken") { turn.textContent = t("turn.broken"); return; }
   const d = obs.decision;
   const key = { play: "play", draw: "draw", "coup-fourre": "cf", extension: "ext" }[d] || "play";
   if (mine()) {

@@ -1,0 +1,109 @@
+"""The server under attack: each test plays one attack of docs/web.md's "Security" section, most of them
+against a real `millebornes serve` process, and checks that it gets a clear refusal and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import socket
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("fastapi")
+
+from millebornes.web.settings import Limits  # noqa: E402
+from test_web_server import Server  # noqa: E402
+
+HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
+LIMIT = 64 * 1024
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "mb.db", tmp_path / "server.log", bot_delay=0)
+    yield s
+    s.stop()
+
+
+def table_body(pad: int = 0) -> bytes:
+    """A valid table, padded with JSON white space to the size an attack wants."""
+    return json.dumps({"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM]}).encode() + b" " * pad
+
+
+def chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[int, bytes]:
+    """POST with Transfer-Encoding: chunked (no Content-Length), by hand: what an attacker's script sends."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
+        try:
+            for i in range(0, len(body), chunk):
+                part = body[i:i + chunk]
+                s.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            s.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered and closed before the whole body was sent
+        answer = b""
+        while chunk_in := s.recv(65536):
+            answer += chunk_in
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), rest
+
+
+def test_a_chunked_body_is_counted_as_it_arrives(server):
+    status, body = chunked_post(server.port, "/api/tables", table_body(pad=LIMIT))
+    assert status == 413, body
+    status, body = chunked_post(server.port, "/api/tables", table_body(pad=LIMIT // 2))
+    assert status == 201, body
+    r = httpx.post(f"{server.base}/api/tables", content=table_body(pad=LIMIT),
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+@pytest.mark.parametrize("options,field", [
+    ({"solo_players": [2] * 20_000}, "solo_players"),
+    ({"scoring": {"mile": 10**4299}}, "scoring"),
+    ({"target": 10**4299}, "target"),
+    ({"match_target": 10**12}, "match_target"),
+])
+def test_options_no_edition_could_mean_are_refused(server, options, field):
+    r = httpx.post(f"{server.base}/api/tables", timeout=10,
+                   json={"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM], "options": options})
+    assert r.status_code == 422 and r.json()["field"] == "options", r.text
+    assert field in r.json()["detail"] and len(r.text) < 400
+    assert httpx.get(f"{server.base}/api/history").json() == {"tables": []}
+
+
+def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, caplog):
+    """A bot's move the database refuses is retried later and later, then the table stops, with one log
+    line; it is not resumed at the next start, and nobody may act on it."""
+    web.start(limits=Limits(frames_per_second=100_000, save_retries=3, save_backoff=0.01))
+    table = web.create(seats=[HUMAN, MEDIUM], seed=21)
+    a = web.join(table, 0, "Ann")
+    store, tries = web.app.state.store, []
+    saving = store.append_action
+
+    def refuse_the_bot(table_id, n, seat, action, result=None):
+        if seat == 1:
+            tries.append(n)
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        return saving(table_id, n, seat, action, result)
+
+    monkeypatch.setattr(store, "append_action", refuse_the_bot)
+    caplog.set_level(logging.DEBUG, logger="millebornes.web")
+    a.act(random.Random(2).choice(a.obs["legal_actions"]))
+    while a.state["status"] != "broken":
+        a.expect("state")
+    assert len(tries) == 4 and len(set(tries)) == 1
+    broken = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "millebornes.web"]
+    assert len(broken) == 1 and "is broken" in broken[0].getMessage() and not broken[0].exc_info
+    assert store.get(table["id"]).status == "broken"
+    a.act("draw")
+    assert a.expect("error")["code"] == "broken"
+
+    monkeypatch.undo()
+    web.start()
+    assert table["id"] not in web.hall.rooms
+    again = web.join(table, 0, nickname=None)
+    assert again.state["status"] == "broken" and web.app.state.store.action_count(table["id"]) == 1
