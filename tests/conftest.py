@@ -127,6 +127,7 @@ class Web:
         body.setdefault("ruleset", "classic")
         body.setdefault("players", len(body.get("seats", ())) or 2)
         body.setdefault("seats", [{"kind": "human"}] * body["players"])
+        body.setdefault("cf_timeout", 0.05)  # the coup-fourré window after hazards (test mode allows it this short)
         r = self.client.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         return r.json()
@@ -161,7 +162,9 @@ class Web:
             state = clients[0].state
             if state["observation"]["is_over"] or (stop is not None and stop(state)):
                 return seen
-            mover = by_seat.get(state["observation"]["to_act"])
+            # the seat to act, or in a coup-fourré window the seat holding the safety (the one with choices)
+            mover = by_seat.get(state["observation"]["to_act"]) or next(
+                (c for c in clients if c.obs["legal_actions"]), None)
             if mover is not None:
                 mover.act(rng.choice(mover.obs["legal_actions"]))
             for c in clients:

@@ -121,7 +121,7 @@ def both(a, b) -> tuple[dict, dict]:
 
 def test_a_hand_between_two_people(web):
     web.start()
-    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4)
+    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=10)
     tid = table["id"]
     a = web.join(table, 0, "Ann")
     assert a.state["status"] == "waiting"
@@ -147,9 +147,14 @@ def test_a_hand_between_two_people(web):
     assert sa["seq"] == 1 and sa["events"][0] == {"type": "action", "seat": 0, "action": "play roll"}
     b.act("play out-of-gas 0")
     sa, sb = both(a, b)
-    assert sa["observation"]["decision"] == "coup-fourre" and sa["observation"]["to_act"] == 0
-    assert 9 < sa["cf_deadline"] <= 10 and sa["observation"]["legal_actions"] == ["coup-fourre", "pass"]
-    assert sb["observation"]["known_cards"][0] == ["extra-tank"]
+    # the window: everyone waits, nobody is to act, only the holder has the buttons
+    for frame in (sa, sb):
+        assert frame["observation"]["decision"] == "coup-fourre" and frame["observation"]["to_act"] is None
+        assert 9 < frame["cf_deadline"] <= 10 and frame["observation"]["known_cards"] == [[], []]
+        assert frame["observation"]["pending_attack"] == {"attacker": 1, "hazard": "out-of-gas", "side": 0}
+    assert sa["observation"]["legal_actions"] == ["coup-fourre", "pass"] and sb["observation"]["legal_actions"] == []
+    b.act("discard end-of-limit")
+    assert b.expect("error")["code"] == "not-your-turn"
     a.act("coup-fourre", seq=1)
     assert a.expect("error")["code"] == "stale"
     a.act("coup-fourre")
@@ -181,7 +186,8 @@ def test_a_hand_between_two_people(web):
     assert over["completed"] == 0 and over["points"][0] > over["points"][1]
     assert over["breakdown"][0]["coups_fourres"] == 300 and over["breakdown"][0]["trip"] == 400
     assert sa["observation"]["hand_number"] == 1 and sb["observation"]["match_scores"] == over["points"]
-    assert web.app.state.store.action_count(tid) == sa["seq"]
+    # seq counts the steps shown: one more than the actions, for the window closed by the coup fourré
+    assert web.app.state.store.action_count(tid) == sa["seq"] - 1
 
 
 def test_an_action_the_database_refuses_is_not_played(web, monkeypatch):
@@ -245,7 +251,8 @@ def test_bots_wait_for_every_player(web):
     assert moved["events"][0]["seat"] == 0 and a.state_after(0)["seq"] == moved["seq"]
 
 
-def test_coup_fourre_countdown_passes(web):
+def test_coup_fourre_window_passes(web):
+    """The holder who lets the window run out passes; nobody ever hears of the pass."""
     web.start()
     table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=0.3)
     a, b = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
@@ -256,10 +263,31 @@ def test_coup_fourre_countdown_passes(web):
     sa, _ = both(a, b)
     assert sa["observation"]["decision"] == "coup-fourre" and 0 < sa["cf_deadline"] <= 0.3
     start = time.monotonic()
-    sa, _ = both(a, b)
-    assert sa["events"][0] == {"type": "action", "seat": 0, "action": "pass"}
+    sa, sb = both(a, b)
     assert 0.2 < time.monotonic() - start < 3
+    assert not [e for e in sa["events"] + sb["events"] if e.get("action") == "pass"]
+    assert sa["events"] == [{"type": "draw", "seat": 0, "stock": sa["observation"]["stock_size"]}]
     assert sa["observation"]["tableaux"][0]["battle"][-1] == "out-of-gas"
+    assert sb["observation"]["known_cards"][0] == [] and sa["cf_deadline"] is None
+    assert web.app.state.store.action_count(table["id"]) == 3  # the pass is saved, not shown
+
+
+def test_a_holder_who_passes_early_changes_nothing_anyone_sees(web):
+    web.start()
+    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=1.0)
+    a, b = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
+    a.expect("state")
+    a.act("play roll")
+    both(a, b)
+    b.act("play out-of-gas 0")
+    sa, sb = both(a, b)
+    a.act("pass")
+    held = a.expect("state")  # only the holder hears that its buttons are gone, in the same step
+    assert held["seq"] == sa["seq"] and held["observation"]["legal_actions"] == []
+    b.send({"type": "ping"})
+    assert b.expect("pong") and b.state is sb
+    closed = b.state_after(sb["seq"])
+    assert closed["seq"] == sb["seq"] + 1 and not [e for e in closed["events"] if e.get("action") == "pass"]
 
 
 MALFORMED = [
@@ -337,17 +365,19 @@ def test_history_and_replay_of_a_finished_table(web):
     assert tables[0]["scores"] == a.obs["match_scores"] and tables[0]["finished"]
     assert c.get(f"/api/tables/{unfinished['id']}/replay").status_code == 404
 
-    total = a.state["seq"]
-    states = {f["seq"]: f for f in a.frames if f["type"] == "state"}
+    total = web.app.state.store.action_count(table["id"])
+    states = [f for f in a.frames if f["type"] == "state"]
     first = c.get(f"/api/tables/{table['id']}/replay?step=0").json()
     assert first["total"] == total and first["action"] is None and first["events"] == []
     assert first["state"]["hands"][0] == states[0]["observation"]["hand"]
-    for step in (1, total // 2, total):
-        r = c.get(f"/api/tables/{table['id']}/replay", params={"step": step}).json()
-        assert r["events"] == states[step]["events"]
-        assert r["action"] == states[step]["events"][0]["action"] and r["seat"] == states[step]["events"][0]["seat"]
-        assert r["state"]["hands"][0] == states[step]["observation"]["hand"]
-        assert r["state"]["tableaux"] == states[step]["observation"]["tableaux"]
+    steps = [c.get(f"/api/tables/{table['id']}/replay", params={"step": n}).json() for n in range(1, total + 1)]
+    assert [(r["seat"], r["action"]) for r in steps] == [(e["seat"], e["action"]) for r in steps
+                                                          for e in r["events"][:1]]
+    # the replay shows every action, passes too; the live table showed the same events less the passes
+    assert [e for r in steps for e in r["events"] if e.get("action") != "pass"] == \
+        [e for f in states for e in f["events"]]
+    assert steps[-1]["state"]["hands"][0] == states[-1]["observation"]["hand"]
+    assert steps[-1]["state"]["tableaux"] == states[-1]["observation"]["tableaux"]
     assert c.get(f"/api/tables/{table['id']}/replay?step={total + 1}").status_code == 422
     a.act("draw")
     assert a.expect("error")["code"] == "finished"

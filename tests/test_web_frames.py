@@ -12,40 +12,105 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from millebornes.cards import CARD_IDS, GROUP, SAFETY_OF as SAFETY_KIND  # noqa: E402
 from millebornes.web.room import game_of, public_events  # noqa: E402
 from util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
+SAFETY_OF = {CARD_IDS[h]: CARD_IDS[SAFETY_KIND[h]] for h in range(len(CARD_IDS)) if GROUP[h] == "hazard"}
 SECRET_KEY = re.compile(r'"(seed|deck|hands|token|token_hash|record)"\s*:|"stock"\s*:\s*\[')
 HAND_KEY = re.compile(r'"hand"\s*:\s*\[')
 
 
-def check_frames(web, table_id: str, clients) -> int:
-    """Replay the stored match action by action; every frame of every client must be what its seat may
-    see at that moment: the engine's observation for that seat, the public events, no secret key in
-    the text that was sent, and a hand (a list) only as the observation's own."""
-    saved = web.app.state.store.get(table_id, actions=True)
+def shown_steps(saved) -> dict[int, tuple]:
+    """What every step of a stored match must show, from its actions and docs/web.md alone: a pass is
+    saved but never shown; after a hazard a human could answer, a coup-fourré window shows the hazard and
+    nothing after it until it closes (one more step); the safeties shown only by being asked are not known.
+    ``step -> ("live", game, asked)`` or ``("window", before, after, seat, hazard, side, asked)``."""
     game = game_of(saved)
-    states = {}
+    humans = {s.seat for s in saved.seats if s.kind == "human"}
+    asked: list[list[str]] = [[] for _ in range(game.players)]
+    steps = {0: ("live", game.clone(), [[]] * game.players)}
+    step, window = 0, None
+    for seat, action in saved.actions:
+        before, known = game.clone(), [game.known_cards(s) for s in range(game.players)]
+        game.act(action, seat)
+        asked = [[c for c in a if c in game.known_cards(s)] for s, a in enumerate(asked)]
+        if game.decision == "coup-fourre":
+            safety = SAFETY_OF[game.pending_attack["hazard"]]
+            if safety not in known[game.to_act]:
+                asked[game.to_act].append(safety)
+        frozen = [list(a) for a in asked]
+        if action == "pass":
+            if window is not None:
+                window["after"] = (game.clone(), frozen)
+            else:
+                steps[step] = ("live", game.clone(), frozen)
+            continue
+        if window is not None:
+            step += 1
+            steps[step] = ("live", *window["after"])
+            window = None
+        step += 1
+        parts = action.split()
+        if (len(parts) == 3 and GROUP[CARD_IDS.index(parts[1])] == "hazard"
+                and any(game.may_coup_fourre(h, seat, int(parts[2])) for h in humans)):
+            window = {"after": (game.clone(), frozen)}
+            steps[step] = ("window", before, game.clone(), seat, parts[1], int(parts[2]), frozen)
+        else:
+            steps[step] = ("live", game.clone(), frozen)
+    if window is not None:  # the last window closed when its time was up
+        steps[step + 1] = ("live", *window["after"])
+    return steps
+
+
+def known_for(game, seat: int, asked) -> list[list[str]]:
+    out = []
+    for s in range(game.players):
+        cards = list(game.known_cards(s))
+        for c in asked[s]:
+            cards.remove(c)
+        out.append(cards if s != seat else [])
+    return out
+
+
+def check_frames(web, table_id: str, clients) -> int:
+    """Every frame of every client must be what its seat may see at that step: the engine's observation
+    for that seat (or the window's), the public events less the passes, no secret key in the text that
+    was sent, and a hand (a list) only as the observation's own."""
+    saved = web.app.state.store.get(table_id, actions=True)
+    steps = shown_steps(saved)
+    checked = 0
     for c in clients:
         assert len(c.texts) == len(c.frames)
         for text, frame in zip(c.texts, c.frames):
             assert not SECRET_KEY.search(text), (c.seat, text)
             assert len(HAND_KEY.findall(text)) == (frame["type"] == "state"), (c.seat, text)
-            if frame["type"] == "state":
-                states.setdefault(frame["seq"], []).append((c.seat, frame))
-    checked = 0
-    events: list[dict] = []
-    for n in range(len(saved.actions) + 1):
-        if n:
-            seat, action = saved.actions[n - 1]
-            events = public_events(seat, action, game.act(action, seat))
-        for seat, frame in states.get(n, ()):
-            obs = frame["observation"]
-            assert obs["hand"] == game.hand(seat)
-            assert obs == game.observation(seat)
-            assert frame["events"] in ([], events)
+            if frame["type"] != "state":
+                continue
+            obs, shown = frame["observation"], steps[frame["seq"]]
+            if shown[0] == "live":
+                game, asked = shown[1], shown[2]
+                assert obs == dict(game.observation(c.seat), known_cards=known_for(game, c.seat, asked))
+                assert frame["cf_deadline"] is None
+            else:
+                before, after, attacker, hazard, side, asked = shown[1:]
+                hand = before.hand(c.seat)
+                if c.seat == attacker:
+                    hand.remove(hazard)
+                holder = after.to_act if after.decision == "coup-fourre" else None
+                assert obs["hand"] == hand and obs["to_act"] is None and obs["decision"] == "coup-fourre"
+                assert obs["pending_attack"] == {"attacker": attacker, "hazard": hazard, "side": side}
+                assert obs["stock_size"] == before.stock_size and obs["discard_pile"] == before.discard_pile
+                assert obs["legal_actions"] in ([], ["coup-fourre", "pass"] if c.seat == holder else [])
+                assert obs["known_cards"] == known_for(after, c.seat, asked)  # the hazard has left the hand
+                pile = obs["tableaux"][side]["speed" if hazard == "speed-limit" else "battle"]
+                assert pile[-1] == hazard and frame["cf_deadline"] is not None
             checked += 1
+        replayed = [e for n in range(len(saved.actions)) for e in public_events(
+            *saved.actions[n], game_of(saved, n).act(saved.actions[n][1], saved.actions[n][0]))]
+        told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
+        assert told == [e for e in replayed if e.get("action") != "pass"][:len(told)]
     return checked
 
 

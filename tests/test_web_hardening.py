@@ -107,3 +107,84 @@ def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, cap
     assert table["id"] not in web.hall.rooms
     again = web.join(table, 0, nickname=None)
     assert again.state["status"] == "broken" and web.app.state.store.action_count(table["id"]) == 1
+
+
+def cf_twins() -> tuple[list[str], list[str]]:
+    """Two classic decks for two players that differ only in whether seat 1 holds Right of Way, the answer
+    to the Stop seat 0 holds (the twin holds a Roll instead, and Right of Way lies deep in the stock)."""
+    from util import stacked_deck
+
+    holds = stacked_deck("classic", 2, hands={0: ["roll", "stop", "100", "75"], 1: ["right-of-way", "roll"]})
+    i = max(n for n, card in enumerate(holds) if card == "roll")
+    assert holds[6] == "right-of-way" and i > 12 + 60
+    lacks = holds[:]
+    lacks[6], lacks[i] = lacks[i], lacks[6]
+    return holds, lacks
+
+
+class Recording:
+    """A seat's browser that keeps every frame it got."""
+
+    def __init__(self, server, table, seat, nickname):
+        from test_web_server import Seat
+
+        self.frames: list[dict] = []
+        outer = self
+
+        class Kept(Seat):
+            def recv(self, timeout: float = 20) -> dict:
+                frame = super().recv(timeout)
+                outer.frames.append(frame)
+                return frame
+
+        self.seat = Kept(server, table, seat, nickname)
+
+
+def seen(frames: list[dict]) -> list[dict]:
+    """Frames without what differs between any two tables: the id, the creation time, the clock."""
+    out = []
+    for frame in frames:
+        frame = dict(frame)
+        if "table" in frame:
+            frame["table"] = {k: v for k, v in frame["table"].items() if k not in ("id", "created")}
+        if frame.get("cf_deadline") is not None:
+            frame["cf_deadline"] = "running"
+        out.append(frame)
+    return out
+
+
+def test_holding_the_safety_shows_nothing_to_the_attacker(server):
+    """Twin tables: seat 1 holds the safety against seat 0's Stop, or not. Seat 0 gets the very same frames,
+    during the coup-fourré window and after it, though the holder had the buttons and passed."""
+    attacker_saw, holder_could = [], []
+    for deck in cf_twins():
+        table = server.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=deck, seed=8, cf_timeout=0.6)
+        a, b = Recording(server, table, 0, "Ann"), Recording(server, table, 1, "Bob")
+        ann, bob = a.seat, b.seat
+        ann.expect("state")  # the table starts when Bob joins
+
+        def turn(actor, action):
+            """Draw if the discard could be taken, then ``action`` (or the first discard)."""
+            if actor.obs["decision"] == "draw":
+                actor.act("draw")
+                ann.next_state(), bob.next_state()
+            actor.act(action or next(x for x in actor.obs["legal_actions"] if x.startswith("discard")))
+            ann.next_state(), bob.next_state()
+
+        for actor, action in ((ann, "play roll"), (bob, "play roll"), (ann, "play stop 1")):
+            turn(actor, action)
+        window = bob.obs
+        assert window["decision"] == "coup-fourre" and window["to_act"] is None
+        holder_could.append(window["legal_actions"])
+        if window["legal_actions"]:
+            bob.act("pass")
+            assert bob.expect("state")["observation"]["legal_actions"] == []
+        ann.next_state(), bob.next_state()  # the window closes
+        assert ann.obs["to_act"] == 1 and ann.state["cf_deadline"] is None
+        for _ in range(3):
+            turn(bob, "discard end-of-limit")
+            turn(ann, None)
+        ann.close(), bob.close()
+        attacker_saw.append(seen(a.frames))
+    assert holder_could == [["coup-fourre", "pass"], []]
+    assert len(attacker_saw[0]) > 8 and attacker_saw[0] == attacker_saw[1]

@@ -513,11 +513,9 @@ class Game:
         if ev is not None:
             ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t})
         safety = C.SAFETY_OF[k]
-        attacker_side = self._side_of[p]
         for q in range(self.players):
             if self._cnt[q][safety]:
-                sq = self._side_of[q]
-                if sq == t or (self._cf_any and sq != attacker_side):
+                if self.may_coup_fourre(q, p, t):
                     self._pending = (p, k, t)
                     self._to_act = q
                     self._decision = CF_DECISION
@@ -526,6 +524,13 @@ class Game:
                     return
                 break
         self._end_turn(p)
+
+    def may_coup_fourre(self, seat: int, attacker: int, side: int) -> bool:
+        """Whether ``seat`` would be asked for a coup fourré against a hazard that ``attacker`` plays on
+        ``side``, were it holding the safety: the attacked side, or with ``coup_fourre="any-opponent"``
+        any side but the attacker's.  Public: it does not depend on anyone's hand."""
+        sq = self._side_of[seat]
+        return sq == side or (self._cf_any and sq != self._side_of[attacker])
 
     def _coup_fourre(self, q: int) -> None:
         assert self._pending is not None

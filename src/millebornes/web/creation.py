@@ -9,13 +9,17 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from ..actions import IllegalAction
 from ..bots import LEVELS
 from ..rules import RULESETS, ruleset as get_ruleset
 from ..state import Game, new_game
 from .settings import Settings
+
+
+TEST_CF_TIMEOUT = 0.05
+"""The shortest coup-fourré window, with the server's --test-mode only."""
 
 
 class SeatSpec(BaseModel):
@@ -31,7 +35,8 @@ class CreateTable(BaseModel):
     players: StrictInt
     teams: StrictBool | None = None
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=8)]
-    cf_timeout: Annotated[float, Field(gt=0)] = 10.0
+    cf_timeout: StrictInt | StrictFloat = 6.0
+    """Seconds of the coup-fourré window everyone waits after a hazard a human could answer."""
     deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
 
@@ -73,6 +78,8 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
     for i, s in enumerate(body.seats):
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
-    if body.cf_timeout > settings.limits.cf_timeout_max:
-        raise Unprocessable("cf_timeout", f"at most {settings.limits.cf_timeout_max:g} seconds")
+    # a test may want a short window; a real table gets at least cf_timeout_min, so a coup fourré is humanly possible
+    low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min
+    if not low <= body.cf_timeout <= settings.limits.cf_timeout_max:  # (NaN fails both)
+        raise Unprocessable("cf_timeout", f"a number of seconds from {low:g} to {settings.limits.cf_timeout_max:g}")
     return game, seed

@@ -4,9 +4,14 @@ One :class:`Room` per table in play.  Everything that changes the game goes thro
 :meth:`Room.submit` under the room's lock, in the order docs/web.md gives: the seat must be the
 one to act on the state it saw, the engine judges the action on a clone, the action is committed
 to the database, and only then does the clone become the game and each seat hear of it, through
-its own observation.  Bots and the coup-fourré countdown are one task per room that is replaced
-at every action, and they submit like anyone else, naming the ``seq`` they decided on, so a late
-decision never lands on a game that moved on.
+what :mod:`.view` lets it see (no coup-fourré tell: after a hazard a human could answer, everyone
+waits the same window).  Bots, the coup-fourré window and its end are one task per room that is
+replaced at every step, and they submit like anyone else, naming the ``seq`` they decided on, so a
+late decision never lands on a game that moved on.
+
+``seq`` counts the steps every seat was shown, not the actions saved (``Room.actions``): a pass is
+saved but never shown, and the end of a window is shown without an action.  Both are worked out
+from the saved actions alone, so a restart gives every seat the same frames again.
 
 Nothing here knows about HTTP or WebSockets: a connection is anything with ``seat`` and a
 non-blocking ``send(frame)``; :mod:`millebornes.web.client` provides them.
@@ -28,6 +33,7 @@ from ..state import Game
 from .settings import Settings
 from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
 log = logging.getLogger("millebornes.web")
 
@@ -73,6 +79,7 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
 
 
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
+    """A replay's events of one action (a finished match shows everything, passes too)."""
     return [{"type": "action", "seat": seat, "action": action}, *events]
 
 
@@ -86,17 +93,20 @@ class Room:
         self.thinker = thinker
         self.lock = asyncio.Lock()
         self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
+        self.humans = {s.seat for s in saved.seats if s.kind == "human"}
         self.log: deque[dict] = deque(maxlen=settings.limits.log_events)
         self.last_events: list[dict] = []
         self.task: asyncio.Task | None = None
-        self.cf_deadline: float | None = None
+        self.window: Window | None = None
         self.save_failures = 0
         self.save_error = ""
+        self.seq = 0
         self.game = game_of(saved)
+        self.asked = Asked(self.game.players)
         for seat, action in saved.actions:
-            self.last_events = public_events(seat, action, self.game.act(action, seat))
-            self.log.extend(self.last_events)
-        self.seq = len(saved.actions)
+            known, before = self._known_now(), self._before(seat, action)
+            self._after(seat, action, known, before, self.game.act(action, seat), None)
+        self.actions = len(saved.actions)
 
     @property
     def id(self) -> str:
@@ -114,22 +124,40 @@ class Room:
         return seat_facts(self.table, self.connected())
 
     def facts(self) -> dict:
-        """The public facts of GET /api/tables/{table}."""
-        return table_facts(self.table, self.game, self.connected())
+        """The public facts of GET /api/tables/{table}: while a window is open, the scores from before it."""
+        game = self.window.before if self.window is not None else self.game
+        return table_facts(self.table, game, self.connected())
+
+    def observation(self, seat: int) -> dict:
+        """What a person on ``seat`` may see now: the window while one is open."""
+        if self.window is not None:
+            legal = self.game.legal_actions() if self._holder() == seat and seat in self.humans else []
+            return self.window.observation(seat, self.asked.known_cards(self.game), legal)
+        return self.bot_observation(seat)
+
+    def bot_observation(self, seat: int) -> dict:
+        """What a bot decides from when it is asked: the engine's observation, less the safeties others
+        showed only by being asked (a person would not know them either)."""
+        obs = self.game.observation(seat)
+        obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(self.asked.known_cards(self.game))]
+        return obs
 
     def state_frame(self, seat: int, events: list[dict]) -> dict:
         left = None
-        if self.cf_deadline is not None:
-            left = round(max(0.0, self.cf_deadline - asyncio.get_running_loop().time()), 2)
-        return {"type": "state", "seq": self.seq, "observation": self.game.observation(seat), "events": events,
+        if self.window is not None and self.window.deadline is not None:
+            left = round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
+        return {"type": "state", "seq": self.seq, "observation": self.observation(seat), "events": events,
                 "seats": self.seat_facts(), "status": self.status, "cf_deadline": left}
 
+    def send_state(self, seat: int, events: list[dict]) -> None:
+        if self.conns.get(seat):
+            frame = self.state_frame(seat, events)
+            for conn in list(self.conns[seat]):
+                conn.send(frame)
+
     def broadcast_state(self, events: list[dict]) -> None:
-        for seat, conns in self.conns.items():
-            if conns:
-                frame = self.state_frame(seat, events)
-                for conn in list(conns):
-                    conn.send(frame)
+        for seat in self.conns:
+            self.send_state(seat, events)
 
     def broadcast(self, frame: dict, but: Connection | None = None) -> None:
         for conns in self.conns.values():
@@ -177,6 +205,10 @@ class Room:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- acting
+    def _holder(self) -> int | None:
+        """The seat the engine asks for a coup fourré now, if any (nobody else may learn it)."""
+        return self.game.to_act if self.game.decision == "coup-fourre" else None
+
     def check_turn(self, seat: int, seq: int | None) -> None:
         if self.status == FINISHED or self.game.is_over:
             raise Refused("finished", "the match is over")
@@ -186,86 +218,157 @@ class Room:
             raise Refused("waiting", "the table waits for every player to join")
         if seq is not None and seq != self.seq:
             raise Refused("stale", f"the table moved on: state {self.seq}, you acted on {seq}")
-        if self.game.to_act != seat:
+        if self.window is not None:
+            if self._holder() != seat:
+                raise Refused("not-your-turn", "the coup-fourré window is open: wait for it to close")
+        elif self.game.to_act != seat:
             raise Refused("not-your-turn", f"it is seat {self.game.to_act}'s decision, not yours")
 
     async def submit(self, seat: int, action: str, seq: int | None) -> None:
         """Apply one action for ``seat``; raises Refused and changes nothing if it cannot be."""
         async with self.lock:
             self.check_turn(seat, seq)
-            clone = self.game.clone()
-            try:
-                events = clone.act(action, seat)
-            except IllegalAction as exc:
-                raise Refused("illegal", str(exc)) from None
-            await asyncio.shield(self._commit(seat, clone, events, asyncio.current_task()))
+            await asyncio.shield(self._step(seat, action, asyncio.current_task()))
 
-    async def _commit(self, seat: int, clone: Game, events: list[dict], caller: asyncio.Task | None) -> None:
-        """Save, then adopt and tell; shielded so a cancelled caller cannot leave them half done."""
-        action = clone.history[-1]
-        result = (list(clone.match_scores), clone.winners) if clone.is_over else None
+    async def _step(self, seat: int, action: str, caller: asyncio.Task | None) -> None:
+        """One action and what it sets off; shielded so a cancelled caller cannot leave it half done."""
+        told = await self._apply(seat, action)
+        if told is None:  # a pass behind the window: only the holder sees its buttons go
+            self.send_state(seat, [])
+            return
+        holder = self._holder()
+        if self.window is None and holder is not None and holder not in self.humans:
+            # a hazard no human could answer: the bot holding the safety answers in the same step
+            try:
+                told += await self._apply(holder, self._answer(holder)) or []
+            except Refused:
+                pass  # not saved: its task tries again (schedule)
+        await self._finish_if_over()
+        self.schedule(told, caller)
+        self.broadcast_state(told)
+
+    async def _apply(self, seat: int, action: str) -> list[dict] | None:
+        """Judge, save, adopt: the events every seat is now told, or None for a pass behind a window."""
+        clone = self.game.clone()
         try:
-            await asyncio.to_thread(self.store.append_action, self.id, self.seq, seat, action, result)
+            events = clone.act(action, seat)
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc)) from None
+        result = (list(clone.match_scores), clone.winners) if clone.is_over else None
+        if self.window is not None or self._opens_window(seat, action):
+            result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
+        try:
+            await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result)
         except Exception as exc:
             self.save_error = f"{type(exc).__name__}: {str(exc)[:200]}"
-            log.debug("table %s: could not save action %d: %s", self.id, self.seq, self.save_error)
+            log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
         self.save_failures = 0
+        known, before = self._known_now(), self.game
         self.game = clone
-        self.seq += 1
+        self.actions += 1
         if result is not None:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
-        self.last_events = public_events(seat, action, events)
-        self.log.extend(self.last_events)
-        self.schedule(self.last_events, caller)
-        self.broadcast_state(self.last_events)
+        deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
+        return self._after(seat, action, known, before, events, deadline)
 
-    # ---------------------------------------------------------------- the clock: bots and countdowns
+    def _known_now(self) -> list[list[str]]:
+        return [self.game.known_cards(s) for s in range(self.game.players)]
+
+    def _opens_window(self, seat: int, action: str) -> bool:
+        hazard = hazard_of(action)
+        return hazard is not None and answerable(self.game, seat, hazard[1], self.humans)
+
+    def _before(self, seat: int, action: str):
+        """The game as it is, kept apart when the action may open a window (it shows this state)."""
+        return self.game.clone() if self._opens_window(seat, action) else self.game
+
+    async def _finish_if_over(self) -> None:
+        """A match that ended behind a window is finished once everyone may see it ended."""
+        if self.window is None and self.game.is_over and self.table.status != FINISHED:
+            result = list(self.game.match_scores), self.game.winners
+            await asyncio.to_thread(self.store.finish, self.id, *result)
+            self.table.status = FINISHED
+            self.table.scores, self.table.winners = result
+            self.table.finished = now()
+
+    def _after(self, seat: int, action: str, known: list[list[str]], before, events: list[dict],
+               deadline: float | None) -> list[dict] | None:
+        """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
+        self.asked.note(self.game, known)
+        told = shown_events(seat, action, events)
+        if is_hidden(action) and self.window is not None:
+            self.window.deferred += told
+            return None
+        shown = []
+        if not is_hidden(action):
+            shown = self._close_window() if self.window is not None else []
+            self.seq += 1
+            hazard = hazard_of(action)
+            if hazard is not None and answerable(before, seat, hazard[1], self.humans):
+                self.window = Window(before, seat, action, deadline)
+                self.window.deferred, told = told[2:], told[:2]  # the action and its play event are shown
+        self.log.extend(told)
+        self.last_events = told
+        return shown + told
+
+    def _close_window(self) -> list[dict]:
+        told = self.window.deferred
+        self.window = None
+        self.seq += 1
+        self.log.extend(told)
+        self.last_events = told
+        return told
+
+    def _answer(self, seat: int) -> str:
+        """A bot's coup-fourré answer, at once: searching levels answer with their network, not a search,
+        so that how long it takes tells nothing."""
+        level = self.table.seats[seat].level or "medium"
+        policy = "neural" if level in SEARCHING_LEVELS else level
+        return choose(policy, bot_seed(self.table.seed, self.actions), self.bot_observation(seat),
+                      self.game.legal_actions())
+
+    # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: list[dict], caller: asyncio.Task | None = None) -> None:
-        """Start what the new state waits for: a bot's move or a human's coup-fourré countdown.
+        """Start what the new state waits for: the end of the window, or a bot's move.
 
         The task that is itself submitting (``caller``) is finishing its work, not cancelled."""
         if self.task is not None and self.task is not caller and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
-        self.cf_deadline = None
         g = self.game
-        if self.status != PLAYING or g.is_over:
+        if self.status != PLAYING:
+            return
+        if self.window is not None:
+            if self.window.deadline is None:  # reopened at start: the whole window again
+                self.window.deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
+            self.task = asyncio.create_task(self._window_ends(self.seq, self.window.deadline))
+            return
+        if g.is_over:  # it ended behind a window, and the server stopped before telling
+            self.task = asyncio.create_task(self._window_ends(self.seq, 0.0))
             return
         seat = g.to_act
-        s = self.table.seats[seat]
-        if s.kind == "bot":
-            if g.decision == "coup-fourre":
-                delay = 0.0
-            elif any(e["type"] == "hand-over" for e in events):
-                delay = self.settings.hand_pause
-            else:
-                delay = self.settings.bot_delay
-            self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
-        elif g.decision == "coup-fourre":
-            timeout = self.table.cf_timeout
-            self.cf_deadline = asyncio.get_running_loop().time() + timeout
-            self.task = asyncio.create_task(self._countdown(seat, self.seq, timeout))
+        if self.table.seats[seat].kind != "bot":
+            return
+        if g.decision == "coup-fourre":
+            delay = 0.0
+        elif any(e["type"] == "hand-over" for e in events):
+            delay = self.settings.hand_pause
+        else:
+            delay = self.settings.bot_delay
+        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
 
     async def _bot_move(self, seat: int, seq: int, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
             if self.seq != seq:
                 return
-            level = self.table.seats[seat].level or "medium"
-            obs = self.game.observation(seat)
-            legal = self.game.legal_actions()
-            bseed = bot_seed(self.table.seed, seq)
-            try:
-                if level in SEARCHING_LEVELS:
-                    action = await self.thinker.run(choose, level, bseed, obs, legal)
-                else:
-                    action = choose(level, bseed, obs, legal)
-            except Exception:
-                log.exception("table %s: bot %s failed; it plays at random this once", self.id, level)
-                action = RandomBot(bseed).choose(obs, legal)
+            if self.game.decision == "coup-fourre":
+                action = self._answer(seat)
+            else:
+                action = await self._think(seat)
             await self.submit(seat, action, seq)
         except Refused as r:
             if r.code not in ("stale", "server"):  # a failed save is retried, and logged once if it breaks the table
@@ -276,16 +379,46 @@ class Room:
         except Exception:
             log.exception("table %s: bot move failed", self.id)
 
-    async def _countdown(self, seat: int, seq: int, timeout: float) -> None:
+    async def _think(self, seat: int) -> str:
+        level = self.table.seats[seat].level or "medium"
+        obs = self.bot_observation(seat)
+        legal = self.game.legal_actions()
+        bseed = bot_seed(self.table.seed, self.actions)
         try:
-            await asyncio.sleep(timeout)
-            await self.submit(seat, "pass", seq)
+            if level in SEARCHING_LEVELS:
+                return await self.thinker.run(choose, level, bseed, obs, legal)
+            return choose(level, bseed, obs, legal)
+        except Exception:
+            log.exception("table %s: bot %s failed; it plays at random this once", self.id, level)
+            return RandomBot(bseed).choose(obs, legal)
+
+    async def _window_ends(self, seq: int, deadline: float) -> None:
+        """The window closes: the holder who did not call passes, a bot holder answers, and everyone
+        sees what happened behind it."""
+        try:
+            await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
+            async with self.lock:
+                if self.seq != seq or (self.window is None and not self.game.is_over):
+                    return
+                await asyncio.shield(self._close(asyncio.current_task()))
         except Refused as r:
             await self._retry(r, seq)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: coup-fourré countdown failed", self.id)
+            log.exception("table %s: the coup-fourré window failed to close", self.id)
+
+    async def _close(self, caller: asyncio.Task | None) -> None:
+        told: list[dict] = []
+        holder = self._holder()
+        if holder is not None:
+            answer = "pass" if holder in self.humans else self._answer(holder)
+            told += await self._apply(holder, answer) or []
+        if self.window is not None:
+            told += self._close_window()
+        await self._finish_if_over()
+        self.schedule(told, caller)
+        self.broadcast_state(told)
 
     async def _retry(self, refused: Refused, seq: int) -> None:
         """A move the database could not take is tried again later and later, if nothing moved meanwhile;
@@ -315,7 +448,7 @@ class Room:
             except Exception as exc:
                 kept = f"not marked in the database either ({type(exc).__name__}); it will be tried again at start"
             log.error("table %s is broken: action %d could not be saved after %d tries (%s); %s",
-                      self.id, self.seq, self.save_failures + 1, self.save_error, kept)
+                      self.id, self.actions, self.save_failures + 1, self.save_error, kept)
             self.broadcast_state([])
 
     async def hint(self, seat: int) -> dict:
@@ -323,7 +456,7 @@ class Room:
         self.check_turn(seat, None)
         seq, game = self.seq, self.game.clone()
         actions = await self.thinker.run(hint, game, seat, self.settings.hint_iterations,
-                                         self.settings.hint_ms, bot_seed(self.table.seed, seq))
+                                         self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
         return {"type": "hint", "seq": seq, "actions": actions}
 
     def close(self) -> None:

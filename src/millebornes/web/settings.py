@@ -21,6 +21,7 @@ class Limits:
     join_seconds: float = 10.0
     log_events: int = 200
     history_max: int = 200
+    cf_timeout_min: float = 3.0
     cf_timeout_max: float = 600.0
     save_retries: int = 5
     """A bot's or countdown's move the database refused is tried again this many times, after

@@ -180,6 +180,12 @@ class Store:
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(
                     status=FINISHED, scores=scores, winners=winners, finished=now()))
 
+    def finish(self, table_id: str, scores: list, winners: list) -> None:
+        """The match ended behind a coup-fourré window: it is finished when the window closes."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(
+                status=FINISHED, scores=scores, winners=winners, finished=now()))
+
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=BROKEN))

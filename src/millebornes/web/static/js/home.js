@@ -80,7 +80,7 @@ async function create(e) {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats,
-    cf_timeout: Number($("#cf-timeout").value) || 10,
+    cf_timeout: Number($("#cf-timeout").value) || 6,
   };
   button.disabled = true;
   button.textContent = t("home.creating");

@@ -235,7 +235,17 @@ function renderPiles() {
   $("#discard").classList.toggle("pickup", !!obs.pickup_available);
 }
 
-function mine() { return S.obs && S.obs.to_act === mySeat; }
+// my decision: the seat to act, or, in a coup-fourré window, the one holding the safety (it alone has choices)
+function mine() { return Boolean(S.obs && (S.obs.to_act === mySeat || (S.obs.legal_actions || []).length)); }
+
+// after a hazard a human could answer, everyone waits the same few seconds, whoever holds the safety
+function inWindow() { return Boolean(S.obs && S.obs.decision === "coup-fourre" && S.obs.to_act === null); }
+
+function windowText() {
+  const pa = S.obs.pending_attack;
+  const left = S.cfDeadline === null ? 0 : Math.max(0, (S.cfDeadline - performance.now()) / 1000);
+  return t("turn.cf_window", { name: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), s: Math.ceil(left) });
+}
 
 function renderTurn() {
   const obs = S.obs;
@@ -259,6 +269,8 @@ function renderTurn() {
   if (mine()) {
     turn.textContent = t(`turn.yours_${key}`);
     turn.classList.add("yours");
+  } else if (inWindow()) {
+    turn.textContent = windowText();
   } else {
     turn.textContent = t(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) });
   }
@@ -332,7 +344,10 @@ function tickCountdown() {
   $("#cf-bar").style.width = `${Math.max(0, Math.min(100, (100 * left) / total))}%`;
   $("#cf-dialog").classList.toggle("urgent", left < 3);
 }
-setInterval(() => { if (!$("#cf-dialog").hidden) tickCountdown(); }, 200);
+setInterval(() => {
+  if (!$("#cf-dialog").hidden) tickCountdown();
+  if (inWindow() && !mine()) $("#turn").textContent = windowText();
+}, 200);
 
 // Legal targets get a glow; this only helps the eye: every click is still sent to the server.
 function renderTargets() {
