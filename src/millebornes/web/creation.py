@@ -18,6 +18,9 @@ from ..state import Game, new_game
 from .settings import Settings
 
 
+MAX_SEATS = 8
+
+
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"]
@@ -30,7 +33,7 @@ class CreateTable(BaseModel):
     options: dict = Field(default_factory=dict)
     players: StrictInt
     teams: StrictBool | None = None
-    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=8)]
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)]
     cf_timeout: Annotated[float, Field(gt=0)] = 10.0
     deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
