@@ -3,7 +3,8 @@
     python bench/web_load.py [--tables 200] [--duration 60] [--think 1.0] [--bot random] [--url URL]
 
 Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
-default deployment) and stops it at the end. Every table has two human seats, each a WebSocket client
+default deployment), allowed to create ``--tables`` tables a minute from this one address, and stops
+it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute``). Every table has two human seats, each a WebSocket client
 that joins by its token and, when the state frame says it is its decision, waits a think time (uniform
 in [0.5, 1.5] x ``--think`` seconds, a fast human), chooses with a built-in bot from its own observation
 and sends the action. A move's latency is the time from sending ``act`` to receiving the state frame
@@ -50,10 +51,11 @@ def http_json(url: str, body: dict | None = None) -> dict:
         return json.loads(resp.read())
 
 
-def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen:
+def start_server(port: int, db: str, bot_delay: float, tables: int) -> subprocess.Popen:
+    """``tables``: all created from this one address within the first minute, over the default limit."""
     exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
     cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--hand-pause", "0"]
+           "--bot-delay", str(bot_delay), "--hand-pause", "0", "--tables-per-minute", str(max(10, tables))]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -158,7 +160,7 @@ def main() -> int:
     base = args.url
     if base is None:
         port = free_port()
-        proc = start_server(port, os.path.join(tmp.name, "load.db"), bot_delay=0.0)
+        proc = start_server(port, os.path.join(tmp.name, "load.db"), bot_delay=0.0, tables=args.tables)
         base = f"http://127.0.0.1:{port}"
     try:
         cpu0 = cpu_of(proc.pid) if proc else 0.0

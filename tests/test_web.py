@@ -4,6 +4,7 @@ the guard rails on client frames, hints, history and replays (docs/web.md)."""
 from __future__ import annotations
 
 import random
+import shutil
 import time
 
 import pytest
@@ -23,7 +24,7 @@ CF_DECK = stacked_deck("classic", 2, hands={0: ["roll", "200", "200", "100", "10
 
 def test_pages_and_reference_data(web):
     c = web.start()
-    assert c.get("/healthz").json() == {"ok": True}
+    assert c.get("/healthz").json() == {"ok": True, "rooms": 0}
     cards = c.get("/api/cards").json()["cards"]
     assert len(cards) == 19 and cards[8] == {"id": "flat-tire", "group": "hazard", "en": "Flat Tire",
                                               "fr": "Crevaison", "value": 0}
@@ -381,3 +382,72 @@ def test_history_and_replay_of_a_finished_table(web):
     assert c.get(f"/api/tables/{table['id']}/replay?step={total + 1}").status_code == 422
     a.act("draw")
     assert a.expect("error")["code"] == "finished"
+
+
+def test_health_asks_the_database(web, tmp_path):
+    home = tmp_path / "volume"
+    home.mkdir()
+    c = web.start(url=f"sqlite:///{home}/mb.db")
+    web.create(seats=[HUMAN, MEDIUM])
+    assert c.get("/healthz").json() == {"ok": True, "rooms": 1}
+    shutil.rmtree(home)  # the database's volume is gone
+    web.app.state.store.engine.dispose()
+    r = c.get("/healthz")
+    assert r.status_code == 503 and r.json() == {"ok": False}
+
+
+def test_a_room_in_use_stays_in_memory(web):
+    """Eviction skips a room with a socket or with its lock taken (an action being submitted)."""
+    web.start(evict_idle=0.05)
+    table = web.create(seats=[HUMAN, HUMAN])
+    tid, hall = table["id"], web.hall
+    a = web.join(table, 0, "Ann")
+    room = hall.rooms[tid]
+    time.sleep(0.1)
+    assert hall.evict() == [] and hall.rooms[tid] is room
+    a.ws.close()
+    deadline = time.monotonic() + 10
+    while room.in_use:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    web.client.portal.call(room.lock.acquire)
+    time.sleep(0.1)
+    assert hall.evict() == [] and hall.rooms[tid] is room
+    room.lock.release()
+    assert hall.evict() == [tid] and room.closed and tid not in hall.rooms
+    again = web.join(table, 0, nickname=None)
+    assert hall.rooms[tid] is not room and again.obs == a.obs
+
+
+def test_a_join_that_meets_a_dropped_room_loads_the_table_again(web):
+    """A join waiting for the lock of a room the hall drops meanwhile takes its seat in the table
+    loaded again, never in the dropped room."""
+    web.start()
+    table = web.create(seats=[HUMAN, HUMAN])
+    tid = table["id"]
+    old = web.hall.rooms[tid]
+    c = web.connect(tid)
+    c.ws.portal.call(old.lock.acquire)
+    c.send({"type": "join", "seat": 0, "token": token_of(table, 0), "nickname": "Ann"})
+    deadline = time.monotonic() + 10
+    while not old.lock._waiters:  # the join is authenticated and waits for the room
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    del web.hall.rooms[tid]
+    c.ws.portal.call(old.close)
+    c.ws.portal.call(old.lock.release)
+    assert c.expect("welcome")["table"]["seats"][0]["nickname"] == "Ann"
+    new = web.hall.rooms[tid]
+    assert new is not old and new.conns[0] and not old.conns[0]
+    assert web.app.state.store.get(tid).seats[0].joined
+
+
+@pytest.mark.parametrize("option, value", [("--tables-per-minute", "0"), ("--tables-per-minute", "10001"),
+                                           ("--expire-unjoined", "0"), ("--evict-idle", "-1"),
+                                           ("--sweep-every", "nan")])
+def test_serve_refuses_a_limit_out_of_range(option, value):
+    from typer.testing import CliRunner
+
+    from millebornes.cli import app
+    result = CliRunner().invoke(app, ["serve", option, value], terminal_width=200)
+    assert result.exit_code == 2 and f"Invalid value for {option}" in result.output, result.output

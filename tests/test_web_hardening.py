@@ -14,7 +14,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
 from millebornes.web.settings import Limits  # noqa: E402
-from test_web_server import Server  # noqa: E402
+from serving import Server  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 LIMIT = 64 * 1024
@@ -126,7 +126,7 @@ class Recording:
     """A seat's browser that keeps every frame it got."""
 
     def __init__(self, server, table, seat, nickname):
-        from test_web_server import Seat
+        from serving import Seat
 
         self.frames: list[dict] = []
         outer = self

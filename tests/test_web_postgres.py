@@ -91,7 +91,8 @@ def test_tables_live_in_postgresql(web, postgres_url):
     rng = random.Random(3)
     web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 20)
     before = (a.state["seq"], a.obs, b.obs)
-    assert web.app.state.store.action_count(table["id"]) == 20
+    room = web.hall.rooms[table["id"]]
+    assert web.app.state.store.action_count(table["id"]) == room.actions and room.seq >= 20
 
     web.start(url=postgres_url)  # a new app on the same database: the table is replayed
     a, b = web.join(table, 0, nickname=None), web.join(table, 1, nickname=None)
@@ -106,5 +107,23 @@ def test_tables_live_in_postgresql(web, postgres_url):
     history = web.client.get("/api/history").json()["tables"]
     mine = next(t for t in history if t["id"] == race["id"])
     assert mine["status"] == "finished" and mine["winners"] == c.obs["winners"]
-    end = web.client.get(f"/api/tables/{race['id']}/replay", params={"step": c.state["seq"]}).json()
+    steps = web.app.state.store.action_count(race["id"])
+    end = web.client.get(f"/api/tables/{race['id']}/replay", params={"step": steps}).json()
     assert end["state"]["is_over"] and end["state"]["tableaux"] == c.obs["tableaux"]
+
+
+def test_unjoined_tables_expire_in_postgresql(web, postgres_url):
+    from datetime import timedelta
+
+    from millebornes.web.store import now
+
+    web.start(url=postgres_url)
+    store = web.app.state.store
+    lonely, met = web.create(seats=[HUMAN, MEDIUM]), web.create(seats=[HUMAN, HUMAN])
+    web.join(met, 0, "Ann")
+    later = now() + timedelta(seconds=5)
+    assert lonely["id"] in store.unjoined(later) and met["id"] not in store.unjoined(later)
+    assert lonely["id"] not in store.unjoined(now() - timedelta(hours=1))  # too young
+    assert store.delete_unjoined([lonely["id"], met["id"]], later) == [lonely["id"]]
+    assert store.get(lonely["id"]) is None and store.get(met["id"]).seats[0].nickname == "Ann"
+    assert store.token_hash(met["id"], 1) and store.token_hash(met["id"], 5) is None

@@ -204,6 +204,17 @@ def serve(
                                    "(also MILLEBORNES_TEST_MODE=1); for tests only"),
     workers: int = typer.Option(2, "--workers", min=0, help="processes for hard/expert bots and hints "
                                 "(0: a thread)"),
+    tables_per_minute: int = typer.Option(10, "--tables-per-minute", help="new tables one client address "
+                                          "may create in a minute (1 to 10000)"),
+    expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", help="seconds after which a table "
+                                          "whose human seats nobody joined is deleted (default 24 h)"),
+    evict_idle: float = typer.Option(600.0, "--evict-idle", help="seconds a table's room stays in memory "
+                                     "with nobody connected; the next join loads it again"),
+    sweep_every: float = typer.Option(60.0, "--sweep-every", help="seconds between two sweeps for "
+                                      "--expire-unjoined and --evict-idle"),
+    forwarded_allow_ips: Optional[str] = typer.Option(
+        None, "--forwarded-allow-ips", help="addresses of the reverse proxies whose X-Forwarded-For gives the "
+        "client address (comma-separated, * for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)"),
 ) -> None:
     """Serve the browser game: tables, invitations, bots, history and replays (docs/web.md)."""
     try:
@@ -211,13 +222,19 @@ def serve(
         from sqlalchemy.engine import make_url
 
         from .web.app import create_app
-        from .web.settings import Settings, normalize_database_url
+        from .web.settings import Limits, Settings, normalize_database_url
     except ImportError as exc:
         typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
                    "pip install 'millebornes[web]'", err=True)
         raise typer.Exit(1) from None
-    settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
-                                 test_mode=test_mode, workers=workers)
+    try:
+        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
+                                     test_mode=test_mode, workers=workers, expire_unjoined=expire_unjoined,
+                                     evict_idle=evict_idle, sweep_every=sweep_every,
+                                     limits=Limits(tables_per_minute=tables_per_minute))
+    except ValueError as exc:
+        field, _, words = str(exc).partition(": ")
+        raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None
     try:
         shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
     except Exception as exc:
@@ -225,7 +242,8 @@ def serve(
     shown_host = f"[{host}]" if ":" in host else host
     typer.echo(f"millebornes: serving the game at http://{shown_host}:{port}/ (database {shown}"
                f"{', test mode' if settings.test_mode else ''}); press Ctrl+C to stop it")
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info")
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info",
+                forwarded_allow_ips=forwarded_allow_ips)
 
 
 def _tui_missing(exc: ImportError) -> None:

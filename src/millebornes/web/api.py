@@ -9,18 +9,20 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from .. import cards as C
 from ..bots import LEVELS
 from ..rules import RULESETS
 from .creation import CreateTable, Unprocessable, check_table
-from .deps import HallDep, SettingsDep, StoreDep
+from .deps import HallDep, SettingsDep, StoreDep, ThrottleDep
 from .room import game_of, public_events, table_facts
 from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()
+
+HEALTH_SECONDS = 5.0
 
 SUMMARY_FR = {
     "classic": "Le jeu américain (Parker) tel que le texte de l'encyclopédie le joue : les attaques s'empilent, "
@@ -60,8 +62,13 @@ def open_state(game) -> dict:
 
 
 @router.get("/healthz")
-async def healthz():
-    return {"ok": True}
+async def healthz(store: StoreDep, hall: HallDep):
+    """Up means the database answers too; ``rooms``: how many tables are in memory."""
+    try:
+        await asyncio.wait_for(asyncio.to_thread(store.ping), HEALTH_SECONDS)
+    except Exception:
+        return JSONResponse({"ok": False}, status_code=503)
+    return {"ok": True, "rooms": len(hall.rooms)}
 
 
 @router.get("/api/cards")
@@ -76,11 +83,17 @@ async def editions_list():
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, settings: SettingsDep, store: StoreDep, hall: HallDep):
+async def create_table(body: CreateTable, request: Request, settings: SettingsDep, store: StoreDep,
+                       hall: HallDep, throttle: ThrottleDep):
     try:
         game, seed = check_table(body, settings)
     except Unprocessable as exc:
         return unprocessable(exc.field, exc.message)
+    wait = throttle.take(request.client.host if request.client else "")
+    if wait is not None:
+        return JSONResponse(
+            {"detail": f"at most {throttle.per_minute} new tables a minute from one address; "
+                       f"try again in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
     tokens, seats = {}, []
     for i, spec in enumerate(body.seats):
         if spec.kind == "human":

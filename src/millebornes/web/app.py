@@ -1,13 +1,14 @@
 """The web app: ``create_app(settings)`` builds the FastAPI app of docs/web.md from its routers.
 
 - :mod:`.pages`: the HTML pages; :mod:`.api`: the JSON API; :mod:`.ws`: the table's WebSocket.
-- The shared objects (settings, the store, the hall of rooms, the thinking pool) live on
-  ``app.state`` and reach the routes through :mod:`.deps`.
+- The shared objects (settings, the store, the hall of rooms, the thinking pool, the creation
+  throttle) live on ``app.state`` and reach the routes through :mod:`.deps`.
 
-The lifespan opens the database, replays every unfinished table (a restart resumes each exactly
-where it was, bots and countdowns included) and at the end stops the rooms' tasks and the thinking
-processes.  A request body is at most ``MAX_BODY`` bytes, counted as they arrive (413 past it), and
-every HTTP response gets the security headers.
+The lifespan opens the database, deletes the tables nobody joined in time, replays every unfinished
+table (a restart resumes each exactly where it was, bots and countdowns included) and starts the
+hall's sweep; at the end it stops the sweep, the rooms' tasks and the thinking processes.  A request
+body is at most ``MAX_BODY`` bytes, counted as they arrive (413 past it), and every HTTP response
+gets the security headers.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .hall import Hall
 from .settings import Settings
 from .store import Store
 from .thinking import Thinker
+from .throttle import CreationThrottle
 
 MAX_BODY = 64 * 1024
 
@@ -36,6 +38,7 @@ async def lifespan(app: FastAPI):
     hall = Hall(store, settings, thinker)
     await hall.start()
     app.state.store, app.state.thinker, app.state.hall = store, thinker, hall
+    app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     try:
         yield
     finally:

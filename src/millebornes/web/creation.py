@@ -21,6 +21,8 @@ from .settings import Settings
 TEST_CF_TIMEOUT = 0.05
 """The shortest coup-fourré window, with the server's --test-mode only."""
 
+MAX_SEATS = 8
+
 
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -34,7 +36,7 @@ class CreateTable(BaseModel):
     options: dict = Field(default_factory=dict)
     players: StrictInt
     teams: StrictBool | None = None
-    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=8)]
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)]
     cf_timeout: StrictInt | StrictFloat = 6.0
     """Seconds of the coup-fourré window everyone waits after a hazard a human could answer."""
     deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None

@@ -1,7 +1,7 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
-``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms and the
-thinking pool in the lifespan); a route names the one it needs as a parameter, e.g. ``hall: HallDep``,
+``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms, the
+thinking pool and the creation throttle in the lifespan); a route names the one it needs as a parameter, e.g. ``hall: HallDep``,
 and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """
 
@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 from .hall import Hall
 from .settings import Settings
 from .store import Store
+from .throttle import CreationThrottle
 
 
 def get_settings(conn: HTTPConnection) -> Settings:
@@ -29,6 +30,11 @@ def get_hall(conn: HTTPConnection) -> Hall:
     return conn.app.state.hall
 
 
+def get_throttle(conn: HTTPConnection) -> CreationThrottle:
+    return conn.app.state.throttle
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 HallDep = Annotated[Hall, Depends(get_hall)]
+ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]

@@ -1,25 +1,32 @@
-"""Every room of this process: the unfinished tables are loaded at start, finished ones on demand.
+"""Every room of this process, and what keeps their number bounded.
 
-A room is built from its saved table (the record replayed), so loading one twice gives the same
-room; the lock makes sure two sockets asking for the same table at once share one.
+The unfinished tables are loaded at start, others when someone joins them.  A room is built from
+its saved table (the record replayed), so loading one twice gives the same room, and a room may
+leave memory and come back exactly as it was: the sweep drops rooms nobody has been connected to
+for ``evict_idle`` seconds, and deletes tables whose human seats nobody joined within
+``expire_unjoined`` seconds.  One lock orders loading and deleting, so a join never loads a table
+being deleted; a room being dropped is closed first, so a join waiting for it starts again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from datetime import timedelta
 
 from ..actions import IllegalAction
-from .room import Room
+from .creation import MAX_SEATS
+from .room import Connection, Gone, Room
 from .settings import Settings
-from .store import SavedTable, Store
+from .store import EXPIRE_BATCH, SavedTable, Store, now, token_opens
 from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
 
 
 class Hall:
-    """Every room of this process; loads the unfinished tables at start and finished ones on demand."""
+    """Every room of this process; see the module docstring."""
 
     def __init__(self, store: Store, settings: Settings, thinker: Thinker):
         self.store = store
@@ -27,8 +34,11 @@ class Hall:
         self.thinker = thinker
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task | None = None
 
     async def start(self) -> None:
+        while len(await self.expire()) == EXPIRE_BATCH:
+            pass
         for saved in await asyncio.to_thread(self.store.load_unfinished):
             try:
                 room = Room(saved, self.store, self.settings, self.thinker)
@@ -38,6 +48,7 @@ class Hall:
             self.rooms[saved.id] = room
             room.schedule(room.last_events)
         log.info("%d unfinished tables resumed", len(self.rooms))
+        self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def room(self, table_id: str) -> Room | None:
         room = self.rooms.get(table_id)
@@ -58,11 +69,77 @@ class Hall:
                 room.schedule(room.last_events)
             return room
 
+    async def authenticate(self, table_id: str, seat: int, token: str) -> bool:
+        """Whether the token opens that human seat: asked of the room when it is in memory, else of
+        the stored hash alone, so a wrong link never loads a table."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room.authenticate(seat, token)
+        if not 0 <= seat < MAX_SEATS:
+            return False
+        return token_opens(await asyncio.to_thread(self.store.token_hash, table_id, seat), token)
+
+    async def join(self, conn: Connection, table_id: str, seat: int, nickname: str | None) -> Room | None:
+        """Seat an authenticated connection in the table's room, loading it if it is not in memory;
+        None when the table is gone (expired).  Refused passes through."""
+        while True:
+            room = await self.room(table_id)
+            if room is None:
+                return None
+            try:
+                await room.join(conn, seat, nickname)
+                return room
+            except Gone:
+                continue
+
     def add(self, saved: SavedTable) -> Room:
         room = Room(saved, self.store, self.settings, self.thinker)
         self.rooms[saved.id] = room
         return room
 
+    # ---------------------------------------------------------------- the sweep
+    async def sweep(self) -> None:
+        expired, evicted = await self.expire(), self.evict()
+        if expired or evicted:
+            log.info("sweep: %d unjoined tables expired, %d idle rooms left memory; %d rooms in memory",
+                     len(expired), len(evicted), len(self.rooms))
+
+    async def expire(self) -> list[str]:
+        """Delete the tables created ``expire_unjoined`` seconds ago or more whose human seats nobody
+        joined (at most EXPIRE_BATCH a call); returns their ids."""
+        before = now() - timedelta(seconds=self.settings.expire_unjoined)
+        async with self._loading:
+            doomed = []
+            for table_id in await asyncio.to_thread(self.store.unjoined, before):
+                room = self.rooms.get(table_id)
+                if room is not None:
+                    if room.in_use or any(s.joined for s in room.table.seats if s.kind == "human"):
+                        continue
+                    del self.rooms[table_id]
+                    room.close()
+                doomed.append(table_id)
+            if not doomed:
+                return []
+            return await asyncio.to_thread(self.store.delete_unjoined, doomed, before)
+
+    def evict(self) -> list[str]:
+        """Drop the rooms nobody has used for ``evict_idle`` seconds; the next join loads them again."""
+        at = time.monotonic()
+        idle = [i for i, room in self.rooms.items() if room.idle_for(at) >= self.settings.evict_idle]
+        for table_id in idle:
+            self.rooms.pop(table_id).close()
+        return idle
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of the hall failed; it runs again in %g s", self.settings.sweep_every)
+
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.close()

@@ -20,8 +20,8 @@ non-blocking ``send(frame)``; :mod:`millebornes.web.client` provides them.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
+import time
 from collections import deque
 from datetime import datetime
 from typing import Protocol
@@ -31,7 +31,7 @@ from ..bots.base import RandomBot
 from ..notation import replay
 from ..state import Game
 from .settings import Settings
-from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
+from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, now, token_opens
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
@@ -45,6 +45,11 @@ class Refused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class Gone(Exception):
+    """The room left the hall's memory (evicted or expired) before this join could take a seat:
+    the hall loads the table again, or finds it deleted."""
 
 
 class Connection(Protocol):
@@ -107,6 +112,8 @@ class Room:
             known, before = self._known_now(), self._before(seat, action)
             self._after(seat, action, known, before, self.game.act(action, seat), None)
         self.actions = len(saved.actions)
+        self.idle_since = time.monotonic()
+        self.closed = False
 
     @property
     def id(self) -> str:
@@ -170,13 +177,13 @@ class Room:
         if not 0 <= seat < len(self.table.seats):
             return False
         s = self.table.seats[seat]
-        if s.kind != "human" or not s.token_hash:
-            return False
-        return hmac.compare_digest(hash_token(token), s.token_hash)
+        return s.kind == "human" and token_opens(s.token_hash, token)
 
     async def join(self, conn: Connection, seat: int, nickname: str | None) -> None:
         """Seat an authenticated connection: welcome, its state, and everyone hears who came."""
         async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
             s = self.table.seats[seat]
             if nickname is None and s.nickname is None:
                 raise Refused("malformed", "a nickname is needed to take a seat the first time")
@@ -201,6 +208,8 @@ class Room:
         if seat is None or conn not in self.conns.get(seat, ()):
             return
         self.conns[seat].discard(conn)
+        if not any(self.conns.values()):
+            self.idle_since = time.monotonic()
         if not self.conns[seat]:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
@@ -440,8 +449,9 @@ class Room:
             if self.table.status == BROKEN:
                 return
             self.table.status = BROKEN
-            if self.task is not asyncio.current_task():
-                self.close()
+            if self.task is not None and self.task is not asyncio.current_task():
+                self.task.cancel()
+            self.task = None
             try:
                 await asyncio.to_thread(self.store.mark_broken, self.id)
                 kept = "marked broken in the database"
@@ -459,7 +469,19 @@ class Room:
                                          self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
         return {"type": "hint", "seq": seq, "actions": actions}
 
+    # ---------------------------------------------------------------- in the hall's memory
+    @property
+    def in_use(self) -> bool:
+        """A socket is connected or an action is being submitted: the hall never drops the room then."""
+        return self.lock.locked() or any(self.conns.values())
+
+    def idle_for(self, at: float) -> float:
+        """Seconds (of ``time.monotonic``) since the room was last in use; 0 while it is."""
+        return 0.0 if self.in_use else at - self.idle_since
+
     def close(self) -> None:
+        """Stop the room's bot or countdown; a join still waiting for the lock finds it Gone."""
+        self.closed = True
         if self.task is not None:
             self.task.cancel()
             self.task = None

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 
 DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
+TABLES_PER_MINUTE_MAX = 10_000
+SECONDS_MAX = 365 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,12 @@ class Limits:
     """A bot's or countdown's move the database refused is tried again this many times, after
     save_backoff seconds, then twice that, and so on (1 + 2 + 4 + 8 + 16 s); then the table is broken."""
     save_backoff: float = 1.0
+    tables_per_minute: int = 10
+    """New tables one client address may create in any minute (``POST /api/tables``)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
+            raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,19 @@ class Settings:
     """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
     hint_iterations: int = 2000
     hint_ms: float = 1500.0
+    expire_unjoined: float = 24 * 3600.0
+    """Seconds after its creation a table nobody joined is deleted (a joined one never is)."""
+    evict_idle: float = 600.0
+    """Seconds a room stays in memory with no socket connected; the next join loads it again."""
+    sweep_every: float = 60.0
+    """Seconds between two sweeps of the hall (expiry and eviction)."""
     limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        for name in ("expire_unjoined", "evict_idle", "sweep_every"):
+            if not 0 < getattr(self, name) <= SECONDS_MAX:
+                raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "
+                                 f"not {getattr(self, name)}")
 
     @classmethod
     def from_env(cls, **given) -> "Settings":

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        create_engine, event, func, select, update)
+                        create_engine, delete, event, exists, func, select, text, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -27,6 +28,7 @@ from .settings import normalize_database_url
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 BROKEN = "broken"
 """A table whose move could not be saved after every retry: it stays as it was, and is not resumed."""
+EXPIRE_BATCH = 1000
 
 
 class Base(DeclarativeBase):
@@ -114,6 +116,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def token_opens(token_hash: str | None, token: str) -> bool:
+    """Whether ``token`` is the one whose hash was stored; in constant time, so timing tells nothing."""
+    return token_hash is not None and hmac.compare_digest(hash_token(token), token_hash)
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -169,6 +176,17 @@ class Store:
                       .values(nickname=nickname, joined=True))
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
+    def delete_unjoined(self, ids: list[str], before: datetime) -> list[str]:
+        """Delete those of ``ids`` that are still unjoined tables created before ``before``, seats
+        included (checked again here, in the deleting transaction); returns the ids deleted."""
+        with Session(self.engine) as s, s.begin():
+            ids = list(s.scalars(select(TableRow.id).where(TableRow.id.in_(ids), *_unjoined(before))))
+            if ids:
+                s.execute(delete(ActionRow).where(ActionRow.table_id.in_(ids)))
+                s.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
+                s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
+            return ids
+
     def append_action(self, table_id: str, n: int, seat: int, action: str,
                       result: tuple[list, list] | None = None) -> None:
         """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
@@ -197,6 +215,24 @@ class Store:
             if row is None:
                 return None
             return self._saved(s, [row], actions)[0]
+
+    def token_hash(self, table_id: str, seat: int) -> str | None:
+        """The stored hash of a human seat's token (None for a bot's seat or no such seat): enough to
+        check a join without loading the table."""
+        with Session(self.engine) as s:
+            return s.scalar(select(SeatRow.token_hash).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human"))
+
+    def unjoined(self, before: datetime) -> list[str]:
+        """Tables created before ``before`` whose human seats nobody ever joined (at most EXPIRE_BATCH)."""
+        with Session(self.engine) as s:
+            return list(s.scalars(select(TableRow.id).where(*_unjoined(before))
+                                  .order_by(TableRow.created).limit(EXPIRE_BATCH)))
+
+    def ping(self) -> None:
+        """One round trip to the database; raises if it does not answer."""
+        with self.engine.connect() as c:
+            c.execute(text("SELECT 1"))
 
     def load_unfinished(self) -> list[SavedTable]:
         """Every table still waiting or playing, with its actions, to be replayed at start."""
@@ -232,6 +268,12 @@ class Store:
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id]) for r in rows]
+
+
+def _unjoined(before: datetime) -> tuple:
+    """A table still waiting, created before ``before``, with no human seat ever joined (bots' are)."""
+    joined = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.joined.is_(True))
+    return TableRow.status == WAITING, TableRow.created < before, ~joined
 
 
 def new_table_id() -> str:

@@ -43,11 +43,14 @@ async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: Se
 
 
 async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) -> None:
-    """The join (within ``join_seconds``, or the socket is closed with 4401), then every frame."""
-    room = await hall.room(table_id)
+    """The join (within ``join_seconds``, or the socket is closed with 4401), then every frame.
+
+    The token is checked before the room is loaded: a wrong link to a table out of memory costs one
+    small query, never a replayed match."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limits.join_seconds
-    while client.room is None:
+    room: Room | None = None
+    while room is None:
         try:
             data = await asyncio.wait_for(client.receive(), max(0.0, deadline - loop.time()))
         except asyncio.TimeoutError:
@@ -63,15 +66,16 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             client.error("auth", "the first frame must be join")
             client.close(4401)
             return
-        if room is None or not room.authenticate(frame.seat, frame.token):
+        if await hall.authenticate(table_id, frame.seat, frame.token):
+            try:
+                room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname))
+            except Refused as r:
+                client.error(r.code, r.message)
+                continue
+        if room is None:
             client.error("auth", "this link does not open that seat")
             client.close(4401)
             return
-        try:
-            await room.join(client, frame.seat, clean_nickname(frame.nickname))
-        except Refused as r:
-            client.error(r.code, r.message)
-            continue
         client.room = room
     while not client.closing:
         data = await client.receive()

@@ -1,0 +1,31 @@
+"""How many tables one client address may create: a moving window of a minute per address.
+
+The `limits` package keeps the windows in this process's memory; an address's entries leave it a
+minute after its last creation, so the memory is bounded by the addresses of the last minute.  A
+restart forgets them, which only lets a little more through.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+
+class CreationThrottle:
+    """``take(address)`` counts one creation, or says how long the address must wait for one."""
+
+    def __init__(self, per_minute: int):
+        self.per_minute = per_minute
+        self.item = RateLimitItemPerMinute(per_minute)
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+
+    def take(self, address: str) -> int | None:
+        """None when ``address`` may create a table now (and it is counted); else whole seconds to wait."""
+        if self.window.hit(self.item, "tables", address):
+            return None
+        reset = self.window.get_window_stats(self.item, "tables", address).reset_time
+        return max(1, math.ceil(reset - time.time()))
