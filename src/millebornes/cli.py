@@ -202,8 +202,15 @@ def serve(
     hand_pause: float = typer.Option(6.0, "--hand-pause", min=0, help="seconds a bot waits after a hand ends"),
     test_mode: bool = typer.Option(False, "--test-mode", help="allow stacked decks and chosen seeds "
                                    "(also MILLEBORNES_TEST_MODE=1); for tests only"),
-    workers: int = typer.Option(2, "--workers", min=0, help="processes for hard/expert bots and hints "
-                                "(0: a thread)"),
+    workers: int = typer.Option(2, "--workers", min=0, max=64, help="processes for hard/expert bots "
+                                "(0: bots and hints think in threads)"),
+    hint_workers: Optional[int] = typer.Option(None, "--hint-workers", min=1, max=64,
+                                               help="processes for hints, at the lowest priority "
+                                               "(default: as many as --workers)"),
+    hint_cooldown: float = typer.Option(3.0, "--hint-cooldown", min=0, max=600,
+                                        help="seconds a seat waits after a hint before the next"),
+    hint_backlog: int = typer.Option(8, "--hint-backlog", min=1, max=1000,
+                                     help="hints waiting or being worked out at once; more are refused"),
 ) -> None:
     """Serve the browser game: tables, invitations, bots, history and replays (docs/web.md)."""
     try:
@@ -211,13 +218,14 @@ def serve(
         from sqlalchemy.engine import make_url
 
         from .web.app import create_app
-        from .web.settings import Settings, normalize_database_url
+        from .web.settings import Limits, Settings, normalize_database_url
     except ImportError as exc:
         typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
                    "pip install 'millebornes[web]'", err=True)
         raise typer.Exit(1) from None
     settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
-                                 test_mode=test_mode, workers=workers)
+                                 test_mode=test_mode, workers=workers, hint_workers=hint_workers,
+                                 limits=Limits(hint_cooldown=hint_cooldown, hint_backlog=hint_backlog))
     try:
         shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
     except Exception as exc:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 from collections import deque
 from datetime import datetime
-from typing import Protocol
+from typing import Awaitable, Protocol
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
@@ -27,7 +28,7 @@ from ..notation import replay
 from ..state import Game
 from .settings import Settings
 from .store import FINISHED, PLAYING, WAITING, SavedTable, Store, hash_token, now
-from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 
 log = logging.getLogger("millebornes.web")
 
@@ -90,6 +91,8 @@ class Room:
         self.last_events: list[dict] = []
         self.task: asyncio.Task | None = None
         self.cf_deadline: float | None = None
+        self.hinting: set[int] = set()
+        self.hint_ready: dict[int, float] = {}
         self.game = game_of(saved)
         for seat, action in saved.actions:
             self.last_events = public_events(seat, action, self.game.act(action, seat))
@@ -254,7 +257,7 @@ class Room:
             bseed = bot_seed(self.table.seed, seq)
             try:
                 if level in SEARCHING_LEVELS:
-                    action = await self.thinker.run(choose, level, bseed, obs, legal)
+                    action = await self.thinker.bot(choose, level, bseed, obs, legal)
                 else:
                     action = choose(level, bseed, obs, legal)
             except Exception:
@@ -288,13 +291,36 @@ class Room:
             if self.seq == seq:
                 self.schedule(self.last_events)
 
-    async def hint(self, seat: int) -> dict:
-        """The search's view of the seat's decision; computed off the event loop."""
+    def hint(self, seat: int) -> Awaitable[dict]:
+        """Start the search's view of the seat's decision off the event loop, or refuse at once and
+        change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
+        after one is answered before the next, and no more than the server's ``hint_backlog``."""
         self.check_turn(seat, None)
-        seq, game = self.seq, self.game.clone()
-        actions = await self.thinker.run(hint, game, seat, self.settings.hint_iterations,
-                                         self.settings.hint_ms, bot_seed(self.table.seed, seq))
-        return {"type": "hint", "seq": seq, "actions": actions}
+        if seat in self.hinting:
+            raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
+        now = asyncio.get_running_loop().time()
+        wait = self.hint_ready.get(seat, 0.0) - now
+        if wait > 0:
+            raise Refused("rate", f"one hint every {self.settings.limits.hint_cooldown:g} seconds: "
+                                  f"ask again in {math.ceil(wait * 10) / 10:.1f} seconds")
+        seq = self.seq
+        try:
+            work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,
+                                     self.settings.hint_ms, bot_seed(self.table.seed, seq))
+        except Busy as exc:
+            raise Refused("busy", str(exc)) from None
+        self.hinting.add(seat)
+        work.add_done_callback(lambda _: self._hinted(seat))
+        return self._hint_frame(seq, work)
+
+    def _hinted(self, seat: int) -> None:
+        """The seat's hint is over (answered, failed or dropped): its cooldown starts."""
+        self.hinting.discard(seat)
+        self.hint_ready[seat] = asyncio.get_running_loop().time() + self.settings.limits.hint_cooldown
+
+    @staticmethod
+    async def _hint_frame(seq: int, work: Awaitable[list[dict]]) -> dict:
+        return {"type": "hint", "seq": seq, "actions": await work}
 
     def close(self) -> None:
         if self.task is not None:

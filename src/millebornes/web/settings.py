@@ -14,7 +14,7 @@ DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
 
 @dataclass(frozen=True)
 class Limits:
-    """What one client may send: the guard rails of docs/web.md."""
+    """The guard rails of docs/web.md: what one client may send, and how many hints the server takes on."""
 
     frame_bytes: int = 4096
     frames_per_second: int = 20
@@ -22,6 +22,10 @@ class Limits:
     log_events: int = 200
     history_max: int = 200
     cf_timeout_max: float = 600.0
+    hint_cooldown: float = 3.0
+    """Seconds a seat waits after its hint is answered before it may ask for the next one."""
+    hint_backlog: int = 8
+    """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,10 @@ class Settings:
     hand_pause: float = 6.0
     test_mode: bool = False
     workers: int = 2
-    """Processes for the searching bots (hard, expert) and hints; 0 thinks in a thread instead
+    """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included
     (tests: no process start-up)."""
+    hint_workers: int | None = None
+    """Processes for hints, at the lowest scheduling priority so bots go first; None: as many as ``workers``."""
     sqlite_sync: str = "FULL"
     """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
     hint_iterations: int = 2000
