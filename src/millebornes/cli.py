@@ -207,7 +207,7 @@ def serve(
     hint_workers: Optional[int] = typer.Option(None, "--hint-workers", min=1, max=64,
                                                help="processes for hints, at the lowest priority "
                                                "(default: as many as --workers)"),
-    hint_cooldown: float = typer.Option(3.0, "--hint-cooldown", min=0, max=600,
+    hint_cooldown: float = typer.Option(2.0, "--hint-cooldown", min=0, max=600,
                                         help="seconds a seat waits after a hint before the next"),
     hint_backlog: int = typer.Option(8, "--hint-backlog", min=1, max=1000,
                                      help="hints waiting or being worked out at once; more are refused"),

@@ -301,14 +301,17 @@ class Room:
         now = asyncio.get_running_loop().time()
         wait = self.hint_ready.get(seat, 0.0) - now
         if wait > 0:
-            raise Refused("rate", f"one hint every {self.settings.limits.hint_cooldown:g} seconds: "
-                                  f"ask again in {math.ceil(wait * 10) / 10:.1f} seconds")
+            raise Refused("rate", f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
+                                  f"before the next: ask again in {math.ceil(wait * 10) / 10:.1f} seconds")
         seq = self.seq
         try:
             work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,
                                      self.settings.hint_ms, bot_seed(self.table.seed, seq))
         except Busy as exc:
             raise Refused("busy", str(exc)) from None
+        except Exception:
+            log.exception("table %s: a hint could not be started", self.id)
+            raise Refused("server", "the hint could not be worked out") from None
         self.hinting.add(seat)
         work.add_done_callback(lambda _: self._hinted(seat))
         return self._hint_frame(seq, work)

@@ -22,7 +22,7 @@ class Limits:
     log_events: int = 200
     history_max: int = 200
     cf_timeout_max: float = 600.0
-    hint_cooldown: float = 3.0
+    hint_cooldown: float = 2.0
     """Seconds a seat waits after its hint is answered before it may ask for the next one."""
     hint_backlog: int = 8
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
