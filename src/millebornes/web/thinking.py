@@ -133,7 +133,7 @@ class Thinker:
         even if nobody waits for it any more, so hints asked and dropped cannot pile up unseen."""
         self._hints = {f for f in self._hints if not f.done()}
         if len(self._hints) >= self.hint_backlog:
-            raise Busy(f"the server is working out {len(self._hints)} hints already, as many as it takes; "
+            raise Busy(f"the server is working out as many hints as it takes ({len(self._hints)}): "
                        "ask again in a few seconds")
         _, future = self._submit("hints", fn, *args)
         self._hints.add(future)
