@@ -120,5 +120,17 @@ class Seat:
     def obs(self) -> dict:
         return self.state["observation"]
 
+    def ask_hint(self) -> None:
+        self.ws.send(json.dumps({"type": "hint"}))
+
+    def answer(self, timeout: float = 20) -> dict:
+        """The next hint or error frame: refusals are what some tests wait for."""
+        while True:
+            frame = json.loads(self.ws.recv(timeout=timeout))
+            if frame["type"] == "state":
+                self.state = frame
+            if frame["type"] in ("hint", "error"):
+                return frame
+
     def close(self) -> None:
         self.ws.close()

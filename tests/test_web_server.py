@@ -1,10 +1,17 @@
-"""A real `millebornes serve` process, killed with SIGKILL in the middle of two games and started again
-on the same SQLite file: each table resumes exactly where it was, a waiting bot included."""
+"""A real `millebornes serve` process: killed with SIGKILL in the middle of two games and started again
+on the same SQLite file, each table resumes exactly where it was, a waiting bot included; hints are
+rationed (one at a time per seat, a cooldown, a cap on the whole server); and its thinking processes
+do not outlive it."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import signal
+import time
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +89,107 @@ def test_a_killed_server_resumes_every_table(tmp_path):
         assert sorted(h["action"] for h in hint["actions"]) == sorted(c.obs["legal_actions"])
     finally:
         server.stop()
+
+
+def waiting_for_the_human(server: Server, seed: int) -> dict:
+    """A table where seat 0, a human, is to act and the bot waits for it."""
+    return server.create(ruleset="classic", players=2, seed=seed,
+                         seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+
+
+def test_one_hint_at_a_time_per_seat_then_a_cooldown(tmp_path):
+    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-cooldown", "1.5")
+    try:
+        table = waiting_for_the_human(server, 3)
+        sockets = Seat(server, table, 0, "Ann"), Seat(server, table, 0)
+        for s in sockets:
+            s.ask_hint()
+        answers = [s.answer() for s in sockets]
+        assert sorted(f["type"] for f in answers) == ["error", "hint"], answers
+        refused = next(f for f in answers if f["type"] == "error")
+        assert refused["code"] == "rate" and "already being worked out" in refused["message"]
+
+        again = next(s for s, f in zip(sockets, answers) if f["type"] == "error")
+        again.ask_hint()
+        early = again.answer()
+        assert early["code"] == "rate", early
+        wait = float(re.search(r"ask again in ([0-9.]+) seconds", early["message"]).group(1))
+        assert 0 < wait <= 1.5
+        time.sleep(wait)
+        again.ask_hint()
+        hint = again.answer()
+        assert hint["type"] == "hint" and hint["seq"] == 0, hint
+        assert [s.state["seq"] for s in sockets] == [0, 0]
+    finally:
+        server.stop()
+
+
+def test_hints_beyond_the_servers_backlog_are_refused(tmp_path):
+    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-backlog", "1",
+                    "--hint-cooldown", "0")
+    try:
+        seats = [Seat(server, waiting_for_the_human(server, seed), 0, "Ann") for seed in (4, 5)]
+        for s in seats:
+            s.ask_hint()
+        answers = [s.answer() for s in seats]
+        assert sorted(f["type"] for f in answers) == ["error", "hint"], answers
+        busy = next(f for f in answers if f["type"] == "error")
+        assert busy["code"] == "busy" and "ask again" in busy["message"]
+        refused = next(s for s, f in zip(seats, answers) if f["type"] == "error")
+        refused.ask_hint()
+        assert refused.answer()["type"] == "hint"
+    finally:
+        server.stop()
+
+
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first), or None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children(pid: int) -> dict[int, tuple[str, int]]:
+    """The processes whose parent is ``pid``: their start time (told apart from a reused pid) and niceness."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        fields = proc_stat(int(entry.name)) if entry.name.isdigit() else None
+        if fields is not None and int(fields[1]) == pid:
+            found[int(entry.name)] = (fields[19], int(fields[16]))
+    return found
+
+
+def running(pid: int, start: str) -> bool:
+    fields = proc_stat(pid)
+    return fields is not None and fields[19] == start and fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_thinking_processes_go_when_the_server_is_killed(tmp_path):
+    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0, "--hint-cooldown", "0")
+    try:
+        table = server.create(ruleset="classic", players=2, seed=9,
+                              seats=[HUMAN, {"kind": "bot", "level": "hard"}])
+        c = Seat(server, table, 0, "Cid")
+        while not any(e["type"] == "action" and e["seat"] == 1 for e in c.state["events"]):
+            if c.obs["to_act"] == 0:
+                c.act(c.obs["legal_actions"][0])
+            c.next_state()
+        while c.obs["to_act"] != 0:
+            c.next_state()
+        c.ask_hint()
+        assert c.answer()["type"] == "hint"
+        workers = children(server.proc.pid)
+        assert [nice for _, nice in workers.values()].count(19) == 1, workers  # the one hint worker
+        assert len(workers) >= 2, workers
+        c.ask_hint()  # still being worked out when the server dies
+    finally:
+        server.kill()
+    deadline, left = time.monotonic() + 5, workers
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = {pid: w for pid, w in workers.items() if running(pid, w[0])}
+    for pid in left:  # so that a failure leaves no orphan behind
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"still running 5 s after the server was killed: {left}"

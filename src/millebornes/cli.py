@@ -202,8 +202,15 @@ def serve(
     hand_pause: float = typer.Option(6.0, "--hand-pause", min=0, help="seconds a bot waits after a hand ends"),
     test_mode: bool = typer.Option(False, "--test-mode", help="allow stacked decks and chosen seeds "
                                    "(also MILLEBORNES_TEST_MODE=1); for tests only"),
-    workers: int = typer.Option(2, "--workers", min=0, help="processes for hard/expert bots and hints "
-                                "(0: a thread)"),
+    workers: int = typer.Option(2, "--workers", min=0, max=64, help="processes for hard/expert bots "
+                                "(0: bots and hints think in threads)"),
+    hint_workers: Optional[int] = typer.Option(None, "--hint-workers", min=1, max=64,
+                                               help="processes for hints, at the lowest priority "
+                                               "(default: as many as --workers)"),
+    hint_cooldown: float = typer.Option(2.0, "--hint-cooldown", min=0, max=600,
+                                        help="seconds a seat waits after a hint before the next"),
+    hint_backlog: int = typer.Option(8, "--hint-backlog", min=1, max=1000,
+                                     help="hints waiting or being worked out at once; more are refused"),
     tables_per_minute: int = typer.Option(10, "--tables-per-minute", help="new tables one client address "
                                           "may create in a minute (1 to 10000)"),
     expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", help="seconds after which a table "
@@ -229,9 +236,10 @@ def serve(
         raise typer.Exit(1) from None
     try:
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
-                                     test_mode=test_mode, workers=workers, expire_unjoined=expire_unjoined,
-                                     evict_idle=evict_idle, sweep_every=sweep_every,
-                                     limits=Limits(tables_per_minute=tables_per_minute))
+                                     test_mode=test_mode, workers=workers, hint_workers=hint_workers,
+                                     expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
+                                     limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
+                                                   hint_backlog=hint_backlog))
     except ValueError as exc:
         field, _, words = str(exc).partition(": ")
         raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None

@@ -34,7 +34,7 @@ MAX_BODY = 64 * 1024
 async def lifespan(app: FastAPI):
     settings: Settings = app.state.settings
     store = Store(settings.database_url, settings.sqlite_sync)
-    thinker = Thinker(settings.workers)
+    thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog)
     hall = Hall(store, settings, thinker)
     await hall.start()
     app.state.store, app.state.thinker, app.state.hall = store, thinker, hall

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import deque
 from datetime import datetime
-from typing import Protocol
+from typing import Awaitable, Protocol
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
@@ -32,7 +33,7 @@ from ..notation import replay
 from ..state import Game
 from .settings import Settings
 from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, now, token_opens
-from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
 log = logging.getLogger("millebornes.web")
@@ -106,6 +107,8 @@ class Room:
         self.save_failures = 0
         self.save_error = ""
         self.seq = 0
+        self.hinting: set[int] = set()
+        self.hint_ready: dict[int, float] = {}
         self.game = game_of(saved)
         self.asked = Asked(self.game.players)
         for seat, action in saved.actions:
@@ -395,7 +398,7 @@ class Room:
         bseed = bot_seed(self.table.seed, self.actions)
         try:
             if level in SEARCHING_LEVELS:
-                return await self.thinker.run(choose, level, bseed, obs, legal)
+                return await self.thinker.bot(choose, level, bseed, obs, legal)
             return choose(level, bseed, obs, legal)
         except Exception:
             log.exception("table %s: bot %s failed; it plays at random this once", self.id, level)
@@ -461,13 +464,39 @@ class Room:
                       self.id, self.actions, self.save_failures + 1, self.save_error, kept)
             self.broadcast_state([])
 
-    async def hint(self, seat: int) -> dict:
-        """The search's view of the seat's decision; computed off the event loop."""
+    def hint(self, seat: int) -> Awaitable[dict]:
+        """Start the search's view of the seat's decision off the event loop, or refuse at once and
+        change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
+        after one is answered before the next, and no more than the server's ``hint_backlog``."""
         self.check_turn(seat, None)
-        seq, game = self.seq, self.game.clone()
-        actions = await self.thinker.run(hint, game, seat, self.settings.hint_iterations,
-                                         self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
-        return {"type": "hint", "seq": seq, "actions": actions}
+        if seat in self.hinting:
+            raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
+        now = asyncio.get_running_loop().time()
+        wait = self.hint_ready.get(seat, 0.0) - now
+        if wait > 0:
+            raise Refused("rate", f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
+                                  f"before the next: ask again in {math.ceil(wait * 10) / 10:.1f} seconds")
+        seq = self.seq
+        try:
+            work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,
+                                     self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
+        except Busy as exc:
+            raise Refused("busy", str(exc)) from None
+        except Exception:
+            log.exception("table %s: a hint could not be started", self.id)
+            raise Refused("server", "the hint could not be worked out") from None
+        self.hinting.add(seat)
+        work.add_done_callback(lambda _: self._hinted(seat))
+        return self._hint_frame(seq, work)
+
+    def _hinted(self, seat: int) -> None:
+        """The seat's hint is over (answered, failed or dropped): its cooldown starts."""
+        self.hinting.discard(seat)
+        self.hint_ready[seat] = asyncio.get_running_loop().time() + self.settings.limits.hint_cooldown
+
+    @staticmethod
+    async def _hint_frame(seq: int, work: Awaitable[list[dict]]) -> dict:
+        return {"type": "hint", "seq": seq, "actions": await work}
 
     # ---------------------------------------------------------------- in the hall's memory
     @property

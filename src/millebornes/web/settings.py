@@ -16,7 +16,7 @@ SECONDS_MAX = 365 * 24 * 3600
 
 @dataclass(frozen=True)
 class Limits:
-    """What one client may send: the guard rails of docs/web.md."""
+    """The guard rails of docs/web.md: what one client may send, and how many hints the server takes on."""
 
     frame_bytes: int = 4096
     frames_per_second: int = 20
@@ -35,6 +35,10 @@ class Limits:
     def __post_init__(self) -> None:
         if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
             raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
+    hint_cooldown: float = 2.0
+    """Seconds a seat waits after its hint is answered before it may ask for the next one."""
+    hint_backlog: int = 8
+    """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,10 @@ class Settings:
     hand_pause: float = 6.0
     test_mode: bool = False
     workers: int = 2
-    """Processes for the searching bots (hard, expert) and hints; 0 thinks in a thread instead
+    """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included
     (tests: no process start-up)."""
+    hint_workers: int | None = None
+    """Processes for hints, at the lowest scheduling priority so bots go first; None: as many as ``workers``."""
     sqlite_sync: str = "FULL"
     """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
     hint_iterations: int = 2000

@@ -1,20 +1,27 @@
 """Where the slow thinking happens: searching bots and hints, away from the event loop.
 
 ``hard`` and ``expert`` search for 30 ms to a second and a hint for up to a second and a half;
-done on the event loop that would freeze every table.  They run in a small process pool started
-on first use with the ``spawn`` method (forking a process that runs an event loop and threads
+done on the event loop that would freeze every table.  They run in process pools started on
+first use with the ``spawn`` method (forking a process that runs an event loop and threads
 copies their locks in whatever state they are).  This module imports the engine only, so a worker
 starts quickly.  ``easy`` and ``medium`` take well under a millisecond and stay inline.
+
+Bots come first.  They have a pool of their own, so a bot's move never waits behind a hint, and
+the hint workers run at the lowest scheduling priority, so when the cores are busy a bot's search
+(and the server itself) gets the CPU first.  Hints are refused (:class:`Busy`) rather than queued
+without bound.  Every worker exits when the server is gone, even killed with SIGKILL: an orphan
+would keep its memory and its share of the CPU for nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+import os
+import threading
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import LEVELS, analyse, make_bot
@@ -22,6 +29,15 @@ from ..bots import LEVELS, analyse, make_bot
 log = logging.getLogger("millebornes.web")
 
 SEARCHING_LEVELS = ("hard", "expert")
+HINT_NICENESS = 19
+"""How much lower than the server a hint worker runs (``os.nice``): on Linux a nice-19 process gets
+about 1.5% of a core that a nice-0 process wants."""
+THREADS = 2
+"""Threads per pool when ``workers`` is 0 (the in-process tests)."""
+
+
+class Busy(Exception):
+    """The hint pool has all the hints it takes; nothing was started."""
 
 
 def bot_seed(table_seed: int, n: int) -> int:
@@ -41,29 +57,89 @@ def hint(game, seat: int, iterations: int, ms: float, seed: int) -> list[dict]:
             for a in analyse(game, seat, iterations=iterations, ms=ms, seed=seed)]
 
 
+def start_worker(niceness: int) -> None:
+    """A worker's first step: step aside for the bots (hint workers), and go when the server goes."""
+    if niceness:
+        os.nice(niceness)
+    server = multiprocessing.parent_process()
+    if server is not None:
+        threading.Thread(target=exit_with, args=(server,), name="exit-with-server", daemon=True).start()
+
+
+def exit_with(server: multiprocessing.process.BaseProcess) -> None:
+    """Wait for the server's end, then end this worker, in the middle of a search if need be.
+
+    A spawned process holds the read end of a pipe whose write end only its parent holds, and which
+    the kernel closes however the parent dies; waiting on it costs nothing until then."""
+    server.join()
+    os._exit(0)
+
+
 class Thinker:
-    """Runs a function off the event loop: in a process pool, or in a thread when ``workers`` is 0."""
+    """Runs thinking off the event loop: bots and hints in process pools of their own (``workers`` and
+    ``hint_workers`` processes), or in threads when ``workers`` is 0."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8):
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self.hint_workers = workers if hint_workers is None else hint_workers
+        self.hint_backlog = hint_backlog
+        self._pools: dict[str, Executor] = {}
+        self._hints: set[Future] = set()
 
-    async def run(self, fn, *args):
-        if self.workers <= 0:
-            return await asyncio.to_thread(fn, *args)
-        loop = asyncio.get_running_loop()
+    def _pool(self, kind: str) -> Executor:
+        pool = self._pools.get(kind)
+        if pool is None:
+            if self.workers <= 0:
+                pool = ThreadPoolExecutor(THREADS, thread_name_prefix=f"think-{kind}")
+            else:
+                size, niceness = (self.workers, 0) if kind == "bots" else (self.hint_workers, HINT_NICENESS)
+                pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=start_worker, initargs=(niceness,))
+            self._pools[kind] = pool
+        return pool
+
+    def _forget(self, kind: str, pool: Executor) -> None:
+        if self._pools.get(kind) is pool:
+            log.warning("a thinking process died; starting a new %s pool", kind)
+            del self._pools[kind]
+
+    def _submit(self, kind: str, fn, *args) -> tuple[Executor, Future]:
+        """Hand the work to the pool of its kind, in a new pool if that one lost a worker."""
         for attempt in (1, 2):
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            pool = self._pool(kind)
             try:
-                return await loop.run_in_executor(self._pool, functools.partial(fn, *args))
+                return pool, pool.submit(fn, *args)
             except BrokenProcessPool:
-                log.warning("a thinking process died; starting a new pool")
-                self._pool = None
+                self._forget(kind, pool)
                 if attempt == 2:
                     raise
+        raise AssertionError("unreachable")
+
+    async def bot(self, fn, *args):
+        """A bot's decision in the bots' pool; tried once more in a new pool if a worker died on it."""
+        for attempt in (1, 2):
+            pool, future = self._submit("bots", fn, *args)
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self._forget("bots", pool)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def hint(self, fn, *args) -> asyncio.Future:
+        """Start a hint in the hints' pool at once, or raise Busy and start nothing when ``hint_backlog``
+        hints are already waiting or being worked out.  A hint counts until its worker is done with it,
+        even if nobody waits for it any more, so hints asked and dropped cannot pile up unseen."""
+        self._hints = {f for f in self._hints if not f.done()}
+        if len(self._hints) >= self.hint_backlog:
+            raise Busy(f"the server is working out as many hints as it takes ({len(self._hints)}): "
+                       "ask again in a few seconds")
+        _, future = self._submit("hints", fn, *args)
+        self._hints.add(future)
+        return asyncio.wrap_future(future)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+        self._pools.clear()

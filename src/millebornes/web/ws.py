@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import suppress
+from typing import Awaitable
 
 from fastapi import APIRouter, WebSocket
 
@@ -99,20 +100,18 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
             client.error("rate", "a hint is already being worked out")
             return
         try:
-            room.check_turn(client.seat, None)
+            answer = room.hint(client.seat)
         except Refused as r:
             client.error(r.code, r.message)
             return
-        client.hint_task = asyncio.create_task(send_hint(client, room))
+        client.hint_task = asyncio.create_task(send_hint(client, room, answer))
     else:
         client.error("malformed", "already joined")
 
 
-async def send_hint(client: Client, room: Room) -> None:
+async def send_hint(client: Client, room: Room, answer: Awaitable[dict]) -> None:
     try:
-        client.send(await room.hint(client.seat))
-    except Refused as r:
-        client.error(r.code, r.message)
+        client.send(await answer)
     except asyncio.CancelledError:
         raise
     except Exception:

@@ -91,6 +91,8 @@ const STRINGS = {
     "msg.broken": "This table is stopped: the server could not save a move.",
     "msg.waiting": "The table is waiting for every player to join.",
     "msg.rate": "Too many actions at once: slow down.",
+    "msg.hint_rate": "Hints are rationed: ask again in {s} s.",
+    "msg.busy": "The server has many hints to work out: ask again in a few seconds.",
     "msg.malformed": "The server did not understand that.",
     "msg.too_large": "That message was too large.",
     "msg.illegal": "Not allowed: {reason}",
@@ -255,6 +257,8 @@ const STRINGS = {
     "msg.broken": "Cette table est arrêtée : le serveur n'a pas pu enregistrer un coup.",
     "msg.waiting": "La table attend que tous les joueurs arrivent.",
     "msg.rate": "Trop d'actions d'un coup : doucement.",
+    "msg.hint_rate": "Les conseils sont comptés : redemandez dans {s} s.",
+    "msg.busy": "Le serveur a beaucoup de conseils à calculer : redemandez dans quelques secondes.",
     "msg.malformed": "Le serveur n'a pas compris.",
     "msg.too_large": "Message trop long.",
     "msg.illegal": "Interdit : {reason}",
@@ -594,9 +598,12 @@ export function translateReason(message, ctx) {
 export function errorMessage(frame, ctx) {
   const code = frame.code;
   if (code === "illegal") return t("msg.illegal", { reason: translateReason(frame.message, ctx) });
+  const wait = code === "rate" && /ask again in ([0-9.]+) seconds/.exec(frame.message ?? "");
+  if (wait) return t("msg.hint_rate", { s: wait[1] });
   const key = {
     auth: "msg.auth", "not-your-turn": "msg.not_your_turn", stale: "msg.stale", finished: "msg.finished",
-    waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed", "too-large": "msg.too_large",
+    waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed",
+    "too-large": "msg.too_large", busy: "msg.busy",
   }[code];
   if (key) return t(key);
   return t("msg.error", { reason: translateReason(frame.message || code, ctx) });
