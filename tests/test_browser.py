@@ -112,7 +112,8 @@ def browser():
 
 
 class Pages:
-    """Browser contexts of one test, each a player; page errors are collected and must stay empty."""
+    """Browser contexts of one test, each a player; page errors (and what the page's security policy
+    blocks) are collected and must stay empty."""
 
     def __init__(self, browser):
         self.browser = browser
@@ -125,6 +126,8 @@ class Pages:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the pages run under a strict Content-Security-Policy: anything it blocks is a bug
+        page.on("console", lambda m: "Content Security Policy" in m.text and self.errors.append(m.text))
         page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
         return page
 
@@ -417,3 +420,28 @@ def test_match_end_history_and_replay(server, pages):
     link = page.locator(f"#history a.replay-link[data-table='{made['id']}']")
     expect(link).to_have_count(1)
     expect(page.locator("#history")).to_contain_text("Ann")
+
+
+# ---------------------------------------------------------------- the invite link's token, names, the page's policy
+def test_the_token_leaves_the_address_and_names_stand_apart(server, pages):
+    """The token moves from the address bar to the tab's sessionStorage (a reload finds it there); a name
+    written right to left stands in its own <bdi>; the pages run under their Content-Security-Policy."""
+    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                 "cf_timeout": 3})
+    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
+    ann, bob = pages.new(), pages.new()
+    join(ann, urls[0], "Ann")
+    assert "token" not in ann.url and ann.evaluate("location.hash") == ""
+    kept = ann.evaluate(f"JSON.parse(sessionStorage.getItem('millebornes.seat.{made['id']}'))")
+    assert kept["seat"] == 0 and kept["token"] == urls[0].split("token=")[1]
+    join(bob, urls[1], "אבג 2")
+    nick = ann.locator(".tableau[data-side='1'] bdi.nick")
+    expect(nick).to_have_text("אבג 2")
+    ann.reload()
+    expect(ann.locator("#join-overlay")).to_be_hidden()
+    ann.wait_for_selector("#hand .card")
+    expect(ann.locator(".tableau[data-side='1'] bdi.nick")).to_have_text("אבג 2")
+    assert "token" not in ann.url
+    for path in ("/", f"/replay/{made['id']}"):
+        ann.goto(server + path)
+        ann.wait_for_load_state("networkidle")  # the pages fixture fails the test on any blocked load

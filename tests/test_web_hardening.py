@@ -188,3 +188,100 @@ def test_holding_the_safety_shows_nothing_to_the_attacker(server):
         attacker_saw.append(seen(a.frames))
     assert holder_could == [["coup-fourre", "pass"], []]
     assert len(attacker_saw[0]) > 8 and attacker_saw[0] == attacker_saw[1]
+
+
+def raw_seat(server, table, seat: int):
+    """A socket on a table before any join: what an attacker's script holds."""
+    from serving import ws_client
+
+    return ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10, legacy=True)
+
+
+def frames_until_quiet(ws, quiet: float = 0.4) -> list[dict]:
+    out = []
+    while True:
+        try:
+            out.append(json.loads(ws.recv(timeout=quiet)))
+        except TimeoutError:
+            return out
+
+
+def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
+    """20 frames a second: a client that keeps sending too fast still gets 20 a second through (the
+    refused ones do not fill the window), instead of being shut out for as long as it keeps on."""
+    import time
+
+    from serving import Seat
+
+    table = server.create(ruleset="classic", players=2, seats=[HUMAN, MEDIUM], seed=3)
+    ann = Seat(server, table, 0, "Ann")
+    answered = refused = 0
+    for burst in range(3):
+        for _ in range(25):
+            ann.ws.send(json.dumps({"type": "ping"}))
+        for frame in frames_until_quiet(ann.ws, 0.3):
+            answered += frame["type"] == "pong"
+            refused += frame.get("code") == "rate"
+        time.sleep(max(0.0, 0.6 - 0.3))
+    # the first burst and the last fill a window each (the join counts in the first); counting the refused
+    # frames too, as before, the second burst would keep the third out as well: about 20 in all
+    assert 38 <= answered <= 40 and answered + refused == 75, (answered, refused)
+
+
+@pytest.mark.parametrize("nickname,why", [
+    ("Seat 2", "table's own"), ("bot 1 (hard)", "table's own"), ("Ｐｌａｃｅ１", "table's own"),
+    ("A\u200bnn", "invisible"), ("\u202eAnn", "invisible"), ("Bob\u00a0Marley", "plain spaces"),
+    ("...", "letter or digit"), ("😀" * 3, "letter or digit"), ("x" * 25, "24 characters"),
+])
+def test_a_nickname_must_read_as_a_name(server, nickname, why):
+    table = server.create(ruleset="classic", players=2, seats=[HUMAN, MEDIUM], seed=3)
+    token = next(s["url"] for s in table["seats"] if s["seat"] == 0).split("token=")[1]
+    ws = raw_seat(server, table, 0)
+    ws.send(json.dumps({"type": "join", "seat": 0, "token": token, "nickname": nickname}))
+    refused = json.loads(ws.recv(timeout=10))
+    assert refused["type"] == "error" and refused["code"] == "malformed" and why in refused["message"]
+    ws.send(json.dumps({"type": "join", "seat": 0, "token": token, "nickname": "Zoe\u0301"}))  # e + accent
+    welcome = json.loads(ws.recv(timeout=10))
+    assert welcome["type"] == "welcome" and welcome["table"]["seats"][0]["nickname"] == "Zoé"  # NFC: one é
+    ws.close()
+
+
+@pytest.mark.parametrize("value", ["10", True, None, 2.5, 601, float("inf")])
+def test_the_coup_fourre_window_is_a_real_number_of_seconds(web, value):
+    web.start(test_mode=False)
+    body = {"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM], "cf_timeout": value}
+    r = web.client.post("/api/tables", content=json.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["field"] == "cf_timeout", r.text
+    body["cf_timeout"] = 3
+    assert web.client.post("/api/tables", json=body).status_code == 201
+
+
+def test_pages_set_a_strict_policy_and_nothing_holding_a_token_is_cached(server):
+    for path in ("/", "/t/abc", "/replay/abc"):
+        r = httpx.get(server.base + path)
+        policy = r.headers["content-security-policy"]
+        assert "default-src 'none'" in policy and "script-src 'self'" in policy and "unsafe" not in policy
+        assert "frame-ancestors 'none'" in policy
+    assert httpx.get(server.base + "/t/abc").headers["cache-control"] == "no-store"
+    made = httpx.post(f"{server.base}/api/tables", json={"ruleset": "classic", "players": 2,
+                                                          "seats": [HUMAN, MEDIUM]})
+    assert made.status_code == 201 and made.headers["cache-control"] == "no-store"
+
+
+def test_a_failed_statement_never_logs_its_values(tmp_path):
+    """A table's row holds its seed: a failed insert's error (which the server logs) must not show it."""
+    from sqlalchemy.exc import IntegrityError
+
+    from millebornes.web.store import Store, TableRow, now
+    from sqlalchemy.orm import Session
+
+    store = Store(f"sqlite:///{tmp_path}/mb.db", "NORMAL")
+    row = dict(id="abc", ruleset="classic", options={}, players=2, teams=False, seed=987654321987,
+               deck=None, cf_timeout=6.0, status="waiting", created=now())
+    with Session(store.engine) as s, s.begin():
+        s.add(TableRow(**row))
+    with pytest.raises(IntegrityError) as failed:
+        with Session(store.engine) as s, s.begin():
+            s.add(TableRow(**row))
+    assert "987654321987" not in str(failed.value) and "hidden" in str(failed.value)
+    store.close()

@@ -55,9 +55,24 @@ async def invalid_request(request: Request, exc: RequestValidationError) -> JSON
     return api.unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
 
 
+# Pages load scripts, styles and data from this server only, inline nothing, and are framed by nobody.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def holds_a_token(request: Request) -> bool:
+    """The table page reads a token from its address; the answer to a new table carries the tokens."""
+    return request.url.path.startswith("/t/") or (request.method == "POST" and request.url.path == "/api/tables")
+
+
 async def guard(request: Request, call_next):
-    """Add the headers every response needs."""
+    """Add the headers every response needs: a strict Content-Security-Policy on the pages, and no
+    caching of anything that holds a token."""
     response = await call_next(request)
+    if response.headers.get("content-type", "").startswith("text/html"):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+    if holds_a_token(request):
+        response.headers["Cache-Control"] = "no-store"
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")

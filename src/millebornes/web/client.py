@@ -1,18 +1,23 @@
 """One WebSocket of one browser: its seat once joined, its outgoing queue and its rate window.
 
 Frames go out through a queue per socket, so a slow reader never holds a room's lock; a reader
-that lets 1,000 frames pile up is closed.  A frame coming in passes the size limit, the schema,
-then the rate limit, in that order; anything refused gets an ``error`` frame and changes nothing.
+that lets 1,000 frames pile up is closed.  A frame coming in passes the size limit, the rate limit,
+then the schema, in that order; anything refused gets an ``error`` frame and changes nothing.  The
+rate limit (a moving window of a second, the `limits` package) counts the frames it let through, so a
+client that sends too fast still gets its share through instead of being shut out while it keeps on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
-from collections import deque
 
 from fastapi import WebSocket
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import ValidationError
 
 from .frames import CLIENT_FRAME, ClientFrame, words
@@ -20,6 +25,9 @@ from .room import Room
 from .settings import Limits
 
 log = logging.getLogger("millebornes.web")
+
+FRAMES = MovingWindowRateLimiter(MemoryStorage())
+_numbers = itertools.count()
 
 
 class Client:
@@ -31,7 +39,8 @@ class Client:
         self.seat: int | None = None
         self.room: Room | None = None
         self.out: asyncio.Queue = asyncio.Queue()
-        self.times: deque[float] = deque()
+        self.rate = RateLimitItemPerSecond(limits.frames_per_second)
+        self.key = str(next(_numbers))
         self.closing = False
         self.hint_task: asyncio.Task | None = None
 
@@ -76,24 +85,19 @@ class Client:
         return text if text is not None else (msg.get("bytes") or b"")
 
     def read(self, data: str | bytes) -> ClientFrame | None:
-        """Size, schema, rate, in that order; a refused frame gets its error and None."""
-        loop_time = asyncio.get_running_loop().time()
-        self.times.append(loop_time)
-        while self.times and self.times[0] <= loop_time - 1.0:
-            self.times.popleft()
+        """Size, rate, schema, in that order; a refused frame gets its error and None."""
         size = len(data) if isinstance(data, bytes) or len(data) > self.limits.frame_bytes else len(data.encode())
         if size > self.limits.frame_bytes:
             self.error("too-large", f"a frame is at most {self.limits.frame_bytes} bytes")
+            return None
+        if not FRAMES.hit(self.rate, "frames", self.key):
+            self.error("rate", f"more than {self.limits.frames_per_second} frames in a second")
             return None
         if isinstance(data, bytes):
             self.error("malformed", "frames are JSON text, not binary")
             return None
         try:
-            frame = CLIENT_FRAME.validate_json(data)
+            return CLIENT_FRAME.validate_json(data)
         except ValidationError as exc:
             self.error("malformed", words(exc))
             return None
-        if len(self.times) > self.limits.frames_per_second:
-            self.error("rate", f"more than {self.limits.frames_per_second} frames in a second")
-            return None
-        return frame

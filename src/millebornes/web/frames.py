@@ -6,6 +6,7 @@ nicknames are checked here too, since they arrive in a frame.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated, Literal, Union
 
@@ -58,17 +59,26 @@ def words(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F)}
+NICKNAME_LENGTH = 24
+"""Characters (code points, after NFC), counted the same way by the page."""
+_HIDDEN = ("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp")  # controls, format and direction marks, unassigned
+_SERVER_NAMES = re.compile(r"^(bot|robot|seat|place)\W*\d", re.IGNORECASE)
 
 
 def clean_nickname(raw: str | None) -> str | None:
-    """Stored as given once trimmed: 1-24 characters, no control or direction-changing characters.
-    The pages show it with textContent, so nothing else needs escaping."""
+    """A nickname as stored and shown: NFC, trimmed, 1-24 characters, at least one letter or digit, no
+    invisible or direction-changing character, only plain spaces, and not a name the pages give to a
+    seat or a bot ("Seat 2", "Bot 1 (hard)"), which another player could be taken for.  The pages show
+    it with textContent inside <bdi>, so nothing else needs escaping."""
     if raw is None:
         return None
-    name = raw.strip()
-    if not 1 <= len(name) <= 24:
-        raise Refused("malformed", "nickname: 1 to 24 characters")
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") or c in _BIDI for c in name):
-        raise Refused("malformed", "nickname: no control characters")
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(name) <= NICKNAME_LENGTH:
+        raise Refused("malformed", f"nickname: 1 to {NICKNAME_LENGTH} characters")
+    if any(unicodedata.category(c) in _HIDDEN or (unicodedata.category(c) == "Zs" and c != " ") for c in name):
+        raise Refused("malformed", "nickname: no invisible, control or direction characters, only plain spaces")
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise Refused("malformed", "nickname: at least one letter or digit")
+    if _SERVER_NAMES.match(unicodedata.normalize("NFKC", name)):
+        raise Refused("malformed", "nickname: names like \"Seat 2\" or \"Bot 1\" are the table's own")
     return name

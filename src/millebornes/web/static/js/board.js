@@ -1,6 +1,6 @@
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
-import { el, t, seatName, sideName, formatNumber, itemName, joinNames } from "./common.js";
+import { el, t, tn, seatName, sideName, formatNumber, itemName, joinNames } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 
 const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];
@@ -13,7 +13,7 @@ export function tableauElement(view) {
   const section = el("section", {
     class: `tableau${view.mine ? " mine" : ""}${seats.includes(view.turnSeat) ? " turn" : ""}`,
     dataset: { side: String(side) },
-    "aria-label": sideName(ctx, side),
+    "aria-label": String(sideName(ctx, side)),
   });
 
   // head: the players of the side, their hand sizes, the match score
@@ -26,7 +26,7 @@ export function tableauElement(view) {
       dataset: { seat: String(seat) },
     },
     online === undefined ? null : el("span", { class: `dot${online === false ? " off" : ""}` }),
-    el("span", { class: "nick" }, seatName(ctx, seat)),
+    el("bdi", { class: "nick" }, String(seatName(ctx, seat))),
     seat === view.mySeat ? el("span", { class: "you" }, ` ${t("table.you_mark")}`) : null,
     view.handSizes ? el("span", { class: "hand-size", title: t("table.cards_in_hand", { n: view.handSizes[seat] }) },
       el("span", { class: "mini-back" }), String(view.handSizes[seat] ?? 0)) : null));
@@ -37,9 +37,10 @@ export function tableauElement(view) {
   // distance progress
   const target = view.target || 1000;
   const pct = Math.min(100, Math.round((100 * tb.distance) / target));
+  const bar = el("div", { class: "bar" });
+  bar.style.width = `${pct}%`; // through the CSSOM: the pages' policy refuses style attributes
   section.append(el("div", { class: "progress", title: `${tb.distance} / ${target}` },
-    el("div", { class: "bar", style: `width:${pct}%` }),
-    el("span", { class: "km" }, t("table.km", { d: formatNumber(tb.distance), target: formatNumber(target) }))));
+    bar, el("span", { class: "km" }, t("table.km", { d: formatNumber(tb.distance), target: formatNumber(target) }))));
 
   const rows = el("div", { class: "rows" });
   // battle and speed piles: the top card shows, a badge counts the cards beneath
@@ -116,7 +117,8 @@ export function breakdownTable(result, ctx, matchScores) {
   return el("table", { class: "breakdown" }, el("tbody", {}, ...rows));
 }
 
+// nodes: the names in <bdi>
 export function winnersText(winners, ctx) {
   const names = winners.map((s) => sideName(ctx, s));
-  return names.length > 1 ? t("match.tie", { names: joinNames(names) }) : t("match.winners", { names: joinNames(names) });
+  return tn(names.length > 1 ? "match.tie" : "match.winners", { names: joinNames(names) });
 }

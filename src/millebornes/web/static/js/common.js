@@ -44,7 +44,7 @@ const STRINGS = {
     "join.nickname": "Nickname",
     "join.button": "Join the table",
     "join.no_token": "This page needs an invite link (…#seat=N&token=…). Ask the table's creator for yours.",
-    "join.bad_nickname": "A nickname is 1 to 24 characters.",
+    "join.bad_nickname": "A nickname is 1 to 24 characters, with a letter or a digit, plain spaces only, and not a name like “Seat 2” or “Bot 1”.",
     "table.stock": "Stock",
     "table.discard": "Discard",
     "table.hand": "Your hand",
@@ -210,7 +210,7 @@ const STRINGS = {
     "join.nickname": "Pseudo",
     "join.button": "Rejoindre la table",
     "join.no_token": "Cette page demande un lien d'invitation (…#seat=N&token=…). Demandez le vôtre au créateur de la table.",
-    "join.bad_nickname": "Un pseudo fait de 1 à 24 caractères.",
+    "join.bad_nickname": "Un pseudo fait de 1 à 24 caractères, avec une lettre ou un chiffre, des espaces simples seulement, et n'est pas un nom comme « Place 2 » ou « Robot 1 ».",
     "table.stock": "Pioche",
     "table.discard": "Défausse",
     "table.hand": "Votre main",
@@ -401,6 +401,33 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+// A player's own name: shown in a <bdi>, so that a name written right to left (or made to look so)
+// cannot reorder the sentence around it. As a string it is just the name.
+export class Name {
+  constructor(text) { this.text = text; }
+  toString() { return this.text; }
+}
+
+// Names joined with words between them ("Ann and Bob"), kept apart so that each name keeps its <bdi>.
+export class Names {
+  constructor(items) { this.items = items; }
+  toString() { return this.items.map(String).join(""); }
+}
+
+export function nodesOf(value) {
+  if (value instanceof Node) return [value];
+  if (value instanceof Name) return [el("bdi", {}, value.text)];
+  if (value instanceof Names) return value.items.flatMap(nodesOf);
+  if (Array.isArray(value)) return value.flatMap(nodesOf);
+  return [String(value)];
+}
+
+// t() as nodes for the page: every player's name in the message stands in its own <bdi>.
+export function tn(key, params = {}) {
+  const s = t(key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])));
+  return s.split(/\u0000(\w+)\u0000/).flatMap((part, i) => (i % 2 ? nodesOf(params[part]) : part ? [part] : []));
+}
+
 // Every element with data-i18n="key" gets t(key) as its text (data-i18n-attr="placeholder" for an attribute).
 export function applyStatic(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) {
@@ -438,7 +465,9 @@ export function percent(x) {
 
 export function joinNames(names) {
   if (names.length <= 1) return names[0] ?? t("ev.nobody");
-  return names.slice(0, -1).join(", ") + t("and") + names[names.length - 1];
+  const items = [];
+  names.forEach((n, i) => items.push(...(i === 0 ? [] : [i === names.length - 1 ? t("and") : ", "]), n));
+  return new Names(items);
 }
 
 // ------------------------------------------------------------------ DOM helpers (text only)
@@ -454,7 +483,8 @@ export function el(tag, attrs = {}, ...children) {
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Name || child instanceof Names) node.append(...nodesOf(child));
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
 }
@@ -499,7 +529,7 @@ async function errorText(r) {
 export function seatName(ctx, seat) {
   const s = ctx.seats?.find((x) => x.seat === seat);
   if (s && s.kind === "bot") return t("bot.name", { n: seat, level: t(`level.${s.level}`) });
-  if (s && s.nickname) return s.nickname;
+  if (s && s.nickname) return new Name(s.nickname);
   return t("seat.name", { n: seat });
 }
 
@@ -518,56 +548,56 @@ export function describeEvent(ev, ctx) {
   const name = (seat) => seatName(ctx, seat);
   switch (ev.type) {
     case "deal":
-      return t("ev.deal", { n: ev.hand + 1, target: ev.target });
+      return tn("ev.deal", { n: ev.hand + 1, target: ev.target });
     case "play": {
       const group = CARDS[ev.card]?.group;
       if (group === "hazard" && ev.side !== SIDE_OF_SEAT(ctx, ev.seat)) {
-        return t("ev.play_on", { name: name(ev.seat), card: cardName(ev.card), side: sideName(ctx, ev.side) });
+        return tn("ev.play_on", { name: name(ev.seat), card: cardName(ev.card), side: sideName(ctx, ev.side) });
       }
-      if (group === "safety") return t("ev.safety", { name: name(ev.seat), card: cardName(ev.card) });
-      return t("ev.play_own", { name: name(ev.seat), card: cardName(ev.card) });
+      if (group === "safety") return tn("ev.safety", { name: name(ev.seat), card: cardName(ev.card) });
+      return tn("ev.play_own", { name: name(ev.seat), card: cardName(ev.card) });
     }
     case "discard":
-      return t("ev.discard", { name: name(ev.seat), card: cardName(ev.card) });
+      return tn("ev.discard", { name: name(ev.seat), card: cardName(ev.card) });
     case "take-discard":
-      return t("ev.take_discard", { name: name(ev.seat), card: cardName(ev.card) });
+      return tn("ev.take_discard", { name: name(ev.seat), card: cardName(ev.card) });
     case "coup-fourre":
-      return t("ev.coup_fourre", {
+      return tn("ev.coup_fourre", {
         name: name(ev.seat), card: cardName(ev.card), hazard: cardName(ev.hazard), attacker: name(ev.attacker),
       });
     case "extend":
-      return t("ev.extend", { name: name(ev.seat), target: ev.target });
+      return tn("ev.extend", { name: name(ev.seat), target: ev.target });
     case "end-hand":
-      return t("ev.end_hand", { name: name(ev.seat) });
+      return tn("ev.end_hand", { name: name(ev.seat) });
     case "hand-over": {
-      const pts = (ev.points || []).map((p, s) => t("ev.points", { name: sideName(ctx, s), p: formatNumber(p) }));
-      return t("ev.hand_over", { n: ev.hand + 1, points: pts.join(", ") });
+      const pts = (ev.points || []).map((p, s) => [...(s ? [", "] : []), ...tn("ev.points", { name: sideName(ctx, s), p: formatNumber(p) })]);
+      return tn("ev.hand_over", { n: ev.hand + 1, points: pts });
     }
     case "match-over": {
       const scores = (ev.scores || []).map((p) => formatNumber(p)).join(" – ");
-      return t("ev.match_over", { names: joinNames((ev.winners || []).map((s) => sideName(ctx, s))), scores });
+      return tn("ev.match_over", { names: joinNames((ev.winners || []).map((s) => sideName(ctx, s))), scores });
     }
     case "action":
-      if (ev.action === "pass") return t("ev.pass", { name: name(ev.seat) });
+      if (ev.action === "pass") return tn("ev.pass", { name: name(ev.seat) });
       return null;
     default:
       return null;
   }
 }
 
-// An action string of the engine's notation in words.
+// An action string of the engine's notation in words (nodes).
 export function describeAction(action, ctx, obs) {
   const parts = String(action).split(" ");
   if (parts[0] === "play" && parts.length === 3) {
-    return t("action.play_on", { card: cardName(parts[1]), side: sideName(ctx, Number(parts[2])) });
+    return tn("action.play_on", { card: cardName(parts[1]), side: sideName(ctx, Number(parts[2])) });
   }
-  if (parts[0] === "play") return t("action.play", { card: cardName(parts[1]) });
-  if (parts[0] === "discard") return t("action.discard", { card: cardName(parts[1]) });
+  if (parts[0] === "play") return tn("action.play", { card: cardName(parts[1]) });
+  if (parts[0] === "discard") return tn("action.discard", { card: cardName(parts[1]) });
   if (parts[0] === "take-discard") {
     const top = obs?.discard_pile?.[obs.discard_pile.length - 1];
-    return t("action.take-discard", { card: top ? cardName(top) : "" });
+    return tn("action.take-discard", { card: top ? cardName(top) : "" });
   }
-  return t(`action.${parts[0]}`);
+  return tn(`action.${parts[0]}`);
 }
 
 // The engine's English reason with every card id and English card name replaced by the card's name in

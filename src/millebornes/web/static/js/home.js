@@ -137,7 +137,7 @@ function renderHistory() {
     const scores = tb.scores || [];
     const winners = tb.winners || [];
     const sides = (tb.sides || []).map((_, s) => el("div", { class: winners.includes(s) ? "won" : "" },
-      `${sideName(ctx, s)}: ${formatNumber(scores[s] ?? 0)}`));
+      sideName(ctx, s), `: ${formatNumber(scores[s] ?? 0)}`));
     return el("tr", {},
       el("td", {}, formatDate(tb.finished || tb.created)),
       el("td", {}, title(tb.ruleset || ""), el("br"), el("small", { class: "muted" }, t("ed.players", { n: tb.players }))),

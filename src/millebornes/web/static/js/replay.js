@@ -2,7 +2,7 @@
 // keys); every hand is shown, since the game is over.
 
 import {
-  $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
+  $, el, t, tn, nodesOf, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
   formatNumber,
 } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
@@ -79,10 +79,11 @@ function render() {
 
   $("#hands").replaceChildren(...st.hands.map((hand, seat) => el("div", {
     class: `seat-hand${seat === st.to_act ? " acting" : ""}`, dataset: { seat: String(seat) },
-  }, el("h3", {}, t("replay.hand_of", { name: seatName(c, seat) })),
+  }, el("h3", {}, tn("replay.hand_of", { name: seatName(c, seat) })),
   el("div", { class: "cards" }, ...hand.map((id) => cardElement(id, { class: "mini" }))))));
 
-  $("#move").textContent = d.action ? `${seatName(c, d.seat)}: ${describeAction(d.action, c, null)}` : t("replay.start");
+  $("#move").replaceChildren(...(d.action ? [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)]
+    : [t("replay.start")]));
   $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
     .map((text) => el("li", {}, text)));
 

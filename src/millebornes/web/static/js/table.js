@@ -2,16 +2,32 @@
 // The server is the only judge: a click sends what was clicked, and an illegal choice comes back explained.
 
 import {
-  $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage,
-  seatName, sideName, cardName, percent, SAFETY_OF, formatNumber,
+  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage,
+  seatName, sideName, joinNames, cardName, percent, SAFETY_OF, formatNumber,
 } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-const mySeat = frag.has("seat") ? Number(frag.get("seat")) : null;
-const token = frag.get("token");
+const { seat: mySeat, token } = takeInvite();
+
+// The invite link's seat and token (#seat=N&token=...) move to this tab's sessionStorage as soon as the
+// page reads them, and leave the address bar: a shared screen, the history or a bookmark never shows
+// the token. A reload of the tab finds them there.
+function takeInvite() {
+  const key = `millebornes.seat.${tableId}`;
+  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const given = frag.has("token") ? { seat: frag.has("seat") ? Number(frag.get("seat")) : null, token: frag.get("token") } : null;
+  try {
+    if (given) {
+      sessionStorage.setItem(key, JSON.stringify(given));
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    const kept = JSON.parse(sessionStorage.getItem(key) || "null");
+    if (kept && typeof kept.token === "string") return { seat: kept.seat, token: kept.token };
+  } catch (e) { /* storage off: the link in the address bar is all there is */ }
+  return given || { seat: null, token: null };
+}
 const NICK_KEY = "millebornes.nickname";
 const JOINED_KEY = `millebornes.joined.${tableId}.${mySeat}`;
 
@@ -141,6 +157,13 @@ function onFrame(f) {
       break;
     case "error":
       if (f.code === "auth" && !S.joined) showJoinError(t("msg.auth"));
+      if (f.code === "malformed" && !S.joined) { // the server refused the nickname: try another
+        showJoinError(t("join.bad_nickname"));
+        const ws = S.ws;
+        S.ws = null;
+        ws?.close();
+        break;
+      }
       setMessage({ frame: f }, true);
       if (S.hints === "wait") { S.hints = null; renderHints(); }
       break;
@@ -244,7 +267,7 @@ function inWindow() { return Boolean(S.obs && S.obs.decision === "coup-fourre" &
 function windowText() {
   const pa = S.obs.pending_attack;
   const left = S.cfDeadline === null ? 0 : Math.max(0, (S.cfDeadline - performance.now()) / 1000);
-  return t("turn.cf_window", { name: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), s: Math.ceil(left) });
+  return tn("turn.cf_window", { name: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), s: Math.ceil(left) });
 }
 
 function renderTurn() {
@@ -270,9 +293,9 @@ function renderTurn() {
     turn.textContent = t(`turn.yours_${key}`);
     turn.classList.add("yours");
   } else if (inWindow()) {
-    turn.textContent = windowText();
+    turn.replaceChildren(...windowText());
   } else {
-    turn.textContent = t(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) });
+    turn.replaceChildren(...tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
   }
 }
 
@@ -309,10 +332,10 @@ function renderDialogs() {
   cf.hidden = !myCf;
   if (myCf) {
     const pa = obs.pending_attack;
-    $("#cf-text").textContent = t("cf.text", {
+    $("#cf-text").replaceChildren(...tn("cf.text", {
       attacker: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), side: sideName(ctx(), pa.side),
       safety: cardName(SAFETY_OF[pa.hazard]),
-    });
+    }));
     tickCountdown();
   }
   const myExt = obs && mine() && obs.decision === "extension";
@@ -328,7 +351,7 @@ function renderDialogs() {
     $("#match-over").hidden = false;
   }
   if (over) {
-    $("#match-over-winners").textContent = winnersText(obs.winners || [], ctx());
+    $("#match-over-winners").replaceChildren(...winnersText(obs.winners || [], ctx()));
     const last = obs.hand_results?.[obs.hand_results.length - 1];
     $("#match-over-table").replaceChildren(last ? breakdownTable(last, ctx(), obs.match_scores) : "");
     $("#match-replay").setAttribute("href", `/replay/${encodeURIComponent(tableId)}`);
@@ -346,7 +369,7 @@ function tickCountdown() {
 }
 setInterval(() => {
   if (!$("#cf-dialog").hidden) tickCountdown();
-  if (inWindow() && !mine()) $("#turn").textContent = windowText();
+  if (inWindow() && !mine()) $("#turn").replaceChildren(...windowText());
 }, 200);
 
 // Legal targets get a glow; this only helps the eye: every click is still sent to the server.
@@ -395,9 +418,9 @@ function showHandOver(result) {
   S.handOver = result;
   const c = ctx();
   $("#hand-over-title").textContent = t("over.title", { n: result.hand + 1 });
-  $("#hand-over-winners").textContent = t("over.winners", {
-    names: result.winners.map((s) => sideName(c, s)).join(", "),
-  });
+  $("#hand-over-winners").replaceChildren(...tn("over.winners", {
+    names: joinNames(result.winners.map((s) => sideName(c, s))),
+  }));
   $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores));
   $("#hand-over").hidden = false;
 }
@@ -436,6 +459,13 @@ function onStockClick() {
 
 function keyActivate(fn) {
   return (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(e); } };
+}
+
+// the server's rules (frames.clean_nickname), counted the same way: characters are code points after NFC
+function goodNickname(nick) {
+  const n = [...nick].length;
+  return n >= 1 && n <= 24 && /[\p{L}\p{N}]/u.test(nick) && !/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u.test(nick)
+    && ![...nick].some((c) => /\p{Zs}/u.test(c) && c !== " ") && !/^(bot|robot|seat|place)\W*\d/i.test(nick.normalize("NFKC"));
 }
 
 function showJoinError(text) {
@@ -486,8 +516,8 @@ function main() {
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
     if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !token) return;
-    const nick = $("#nickname").value.trim();
-    if (nick.length < 1 || nick.length > 24) { $("#join-error").textContent = t("join.bad_nickname"); return; }
+    const nick = $("#nickname").value.normalize("NFC").trim();
+    if (!goodNickname(nick)) { $("#join-error").textContent = t("join.bad_nickname"); return; }
     $("#join-error").textContent = "";
     cards.then(() => startJoin(nick));
   });
