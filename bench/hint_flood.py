@@ -222,7 +222,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        options = ["--workers", str(args.workers)]
+        options = ["--workers", str(args.workers), "--tables-per-minute", str(args.tables + 10)]
         if args.hint_workers is not None:
             options += ["--hint-workers", str(args.hint_workers)]
         proc = start_server(port, os.path.join(tmp, "flood.db"), args.bot_delay, options)
