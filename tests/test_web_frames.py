@@ -80,6 +80,9 @@ def check_frames(web, table_id: str, clients) -> int:
     was sent, and a hand (a list) only as the observation's own."""
     saved = web.app.state.store.get(table_id, actions=True)
     steps = shown_steps(saved)
+    game, replayed = game_of(saved), []
+    for seat, action in saved.actions:
+        replayed += public_events(seat, action, game.act(action, seat))
     checked = 0
     for c in clients:
         assert len(c.texts) == len(c.frames)
@@ -107,8 +110,6 @@ def check_frames(web, table_id: str, clients) -> int:
                 pile = obs["tableaux"][side]["speed" if hazard == "speed-limit" else "battle"]
                 assert pile[-1] == hazard and frame["cf_deadline"] is not None
             checked += 1
-        replayed = [e for n in range(len(saved.actions)) for e in public_events(
-            *saved.actions[n], game_of(saved, n).act(saved.actions[n][1], saved.actions[n][0]))]
         told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
         assert told == [e for e in replayed if e.get("action") != "pass"][:len(told)]
     return checked
