@@ -22,19 +22,18 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from millebornes.bots import make_bot  # noqa: E402
+from served import cpu_of, free_port, http_json, start_server  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -46,43 +45,12 @@ WARM_UP = 2
 """Bot moves left out at the start of each phase (the first one starts the bots' worker processes)."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def http_json(url: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
 
 
-def start_server(port: int, db: str, bot_delay: float, options: list[str]) -> subprocess.Popen:
-    exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
-    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--hand-pause", "0", "--test-mode", *options]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "DATABASE_URL": ""})
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if http_json(f"http://127.0.0.1:{port}/healthz").get("ok"):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
 
 
-def cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a process, from /proc (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def workers_of(pid: int) -> dict[int, int]:
@@ -222,7 +190,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        options = ["--workers", str(args.workers), "--tables-per-minute", str(args.tables + 10)]
+        options = ["--test-mode", "--workers", str(args.workers), "--tables-per-minute", str(args.tables + 10)]
         if args.hint_workers is not None:
             options += ["--hint-workers", str(args.hint_workers)]
         proc = start_server(port, os.path.join(tmp, "flood.db"), args.bot_delay, options)

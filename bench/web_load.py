@@ -20,17 +20,16 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from millebornes.bots import make_bot  # noqa: E402
+from served import cpu_of, free_port, http_json, start_server  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -38,41 +37,12 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/web_load.py needs the websockets package: pip install -e '.[dev,web]'")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def http_json(url: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())
 
 
-def start_server(port: int, db: str, bot_delay: float, tables: int) -> subprocess.Popen:
-    """``tables``: all created from this one address within the first minute, over the default limit."""
-    exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
-    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--hand-pause", "0", "--tables-per-minute", str(max(10, tables))]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if http_json(f"http://127.0.0.1:{port}/healthz").get("ok"):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
 
 
-def cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a process, from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Stats:
@@ -160,7 +130,9 @@ def main() -> int:
     base = args.url
     if base is None:
         port = free_port()
-        proc = start_server(port, os.path.join(tmp.name, "load.db"), bot_delay=0.0, tables=args.tables)
+        # every table comes from this one address within the first minute: over the default limit
+        proc = start_server(port, os.path.join(tmp.name, "load.db"), 0.0,
+                            ["--tables-per-minute", str(max(10, args.tables))])
         base = f"http://127.0.0.1:{port}"
     try:
         cpu0 = cpu_of(proc.pid) if proc else 0.0

@@ -1,0 +1,53 @@
+"""A `millebornes serve` process for a benchmark (bench/web_load.py, bench/hint_flood.py): a free loopback
+port, the server started and waited for, JSON over HTTP, and the CPU a process used."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_json(url: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def start_server(port: int, db: str, bot_delay: float, options: list[str]) -> subprocess.Popen:
+    """`millebornes serve` of this Python's environment on a fresh SQLite file, once it answers /healthz."""
+    exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
+    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
+           "--bot-delay", str(bot_delay), "--hand-pause", "0", *options]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "DATABASE_URL": ""})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if http_json(f"http://127.0.0.1:{port}/healthz").get("ok"):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process, from /proc (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
