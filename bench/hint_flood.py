@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -33,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from millebornes.bots import make_bot  # noqa: E402
-from served import cpu_of, free_port, http_json, start_server  # noqa: E402
+from served import cpu_of, free_port, http_json, start_server, stop_server  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -193,15 +192,14 @@ def main() -> int:
         options = ["--test-mode", "--workers", str(args.workers), "--tables-per-minute", str(args.tables + 10)]
         if args.hint_workers is not None:
             options += ["--hint-workers", str(args.hint_workers)]
-        proc = start_server(port, os.path.join(tmp, "flood.db"), args.bot_delay, options)
+        db = os.path.join(tmp, "flood.db")
+        proc = start_server(port, db, args.bot_delay, options)
+        failed = True
         try:
             asyncio.run(run(args, f"http://127.0.0.1:{port}", proc))
+            failed = False
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, db, failed)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -26,12 +27,13 @@ def http_json(url: str, body: dict | None = None) -> dict:
 
 
 def start_server(port: int, db: str, bot_delay: float, options: list[str]) -> subprocess.Popen:
-    """`millebornes serve` of this Python's environment on a fresh SQLite file, once it answers /healthz."""
+    """`millebornes serve` of this Python's environment on a fresh SQLite file, once it answers /healthz.
+    Its log goes to ``db + ".log"`` (a pipe nobody reads would fill up and stall the server)."""
     exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
     cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", f"sqlite:///{db}",
            "--bot-delay", str(bot_delay), "--hand-pause", "0", *options]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "DATABASE_URL": ""})
+    with open(db + ".log", "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": ""})
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -40,7 +42,12 @@ def start_server(port: int, db: str, bot_delay: float, options: list[str]) -> su
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+    raise SystemExit(f"the server did not start: {server_log(db)}")
+
+
+def server_log(db: str, tail: int = 3000) -> str:
+    with open(db + ".log", errors="replace") as f:
+        return f.read()[-tail:]
 
 
 def cpu_of(pid: int) -> float:
@@ -51,3 +58,14 @@ def cpu_of(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_server(proc: subprocess.Popen, db: str, failed: bool) -> None:
+    """Stop it; after a failed run, show the end of its log (the server's side of what went wrong)."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if failed:
+        print(f"--- the server's log, last lines:\n{server_log(db)}", file=sys.stderr)

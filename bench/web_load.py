@@ -19,9 +19,7 @@ import asyncio
 import json
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +27,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from millebornes.bots import make_bot  # noqa: E402
-from served import cpu_of, free_port, http_json, start_server  # noqa: E402
+from served import cpu_of, free_port, http_json, start_server, stop_server  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -127,26 +125,24 @@ def main() -> int:
 
     proc = None
     tmp = tempfile.TemporaryDirectory()
+    db = os.path.join(tmp.name, "load.db")
     base = args.url
     if base is None:
         port = free_port()
         # every table comes from this one address within the first minute: over the default limit
-        proc = start_server(port, os.path.join(tmp.name, "load.db"), 0.0,
-                            ["--tables-per-minute", str(max(10, args.tables))])
+        proc = start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))])
         base = f"http://127.0.0.1:{port}"
+    failed = True
     try:
         cpu0 = cpu_of(proc.pid) if proc else 0.0
         t0 = time.perf_counter()
         stats = asyncio.run(run(base, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
         wall = time.perf_counter() - t0
         cpu = cpu_of(proc.pid) - cpu0 if proc else float("nan")
+        failed = bool(stats.errors)
     finally:
         if proc:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc, db, failed)
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
     print(f"tables {args.tables}, clients {2 * args.tables}, think {args.think} s, bot {args.bot}, "

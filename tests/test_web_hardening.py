@@ -285,3 +285,29 @@ def test_a_failed_statement_never_logs_its_values(tmp_path):
             s.add(TableRow(**row))
     assert "987654321987" not in str(failed.value) and "hidden" in str(failed.value)
     store.close()
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
+    """A hazard no human could answer opens no window: the bot holding the safety answers at once, with
+    its quick policy (the network for the searching levels), and the table goes on in one step."""
+    from util import stacked_deck
+
+    web.start()
+    deck = stacked_deck("classic", 2, hands={0: ["roll", "stop", "100"], 1: ["right-of-way", "roll"]})
+    table = web.create(seats=[HUMAN, {"kind": "bot", "level": level}], deck=deck, seed=8)
+    ann = web.join(table, 0, "Ann")
+    ann.act("play roll")
+    while ann.obs["to_act"] != 0 or ann.obs["decision"] not in ("play", "draw"):
+        ann.expect("state")
+    if ann.obs["decision"] == "draw":
+        ann.act("draw")
+        ann.state_after(ann.state["seq"])
+    before = ann.state["seq"]
+    ann.act("play stop 1")
+    after = ann.state_after(before)
+    assert after["seq"] > before and after["cf_deadline"] is None and after["observation"]["to_act"] is not None
+    assert after["observation"]["decision"] != "coup-fourre"
+    kinds = [e["type"] for e in after["events"]]
+    assert kinds[:2] == ["action", "play"] and not [e for e in after["events"] if e.get("action") == "pass"]
+    assert web.hall.rooms[table["id"]].actions == web.app.state.store.action_count(table["id"])

@@ -24,7 +24,7 @@ import threading
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..bots import LEVELS, analyse, make_bot
+from ..bots import analyse, make_bot
 
 log = logging.getLogger("millebornes.web")
 
@@ -47,8 +47,9 @@ def bot_seed(table_seed: int, n: int) -> int:
 
 
 def choose(level: str, seed: int, observation: dict, legal: list[str]) -> str:
-    """One bot decision from the seat's observation only (runs inline or in a worker)."""
-    return make_bot(LEVELS[level], seed).choose(observation, legal)
+    """One bot decision from the seat's observation only (runs inline or in a worker); ``level`` is a
+    level of LEVELS or a bot's name (a coup fourré's quick answer uses ``neural``)."""
+    return make_bot(level, seed).choose(observation, legal)
 
 
 def hint(game, seat: int, iterations: int, ms: float, seed: int) -> list[dict]:
