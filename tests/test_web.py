@@ -252,16 +252,22 @@ def test_bots_wait_for_every_player(web):
     assert moved["events"][0]["seat"] == 0 and a.state_after(0)["seq"] == moved["seq"]
 
 
-def test_coup_fourre_window_passes(web):
-    """The holder who lets the window run out passes; nobody ever hears of the pass."""
+def out_of_gas_on_ann(web, cf_timeout: float):
+    """Ann rolls, Bob plays Out of Gas on her, and she holds Extra Tank: the window opens.
+    (table, Ann, Bob, Ann's window frame, Bob's)."""
     web.start()
-    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=0.3)
+    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=cf_timeout)
     a, b = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
     a.expect("state")
     a.act("play roll")
     both(a, b)
     b.act("play out-of-gas 0")
-    sa, _ = both(a, b)
+    return (table, a, b, *both(a, b))
+
+
+def test_coup_fourre_window_passes(web):
+    """The holder who lets the window run out passes; nobody ever hears of the pass."""
+    table, a, b, sa, _ = out_of_gas_on_ann(web, 0.3)
     assert sa["observation"]["decision"] == "coup-fourre" and 0 < sa["cf_deadline"] <= 0.3
     start = time.monotonic()
     sa, sb = both(a, b)
@@ -274,14 +280,7 @@ def test_coup_fourre_window_passes(web):
 
 
 def test_a_holder_who_passes_early_changes_nothing_anyone_sees(web):
-    web.start()
-    table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=1.0)
-    a, b = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
-    a.expect("state")
-    a.act("play roll")
-    both(a, b)
-    b.act("play out-of-gas 0")
-    sa, sb = both(a, b)
+    table, a, b, sa, sb = out_of_gas_on_ann(web, 1.0)
     a.act("pass")
     held = a.expect("state")  # only the holder hears that its buttons are gone, in the same step
     assert held["seq"] == sa["seq"] and held["observation"]["legal_actions"] == []
