@@ -97,19 +97,23 @@ def waiting_for_the_human(server: Server, seed: int) -> dict:
                          seats=[HUMAN, {"kind": "bot", "level": "medium"}])
 
 
+def two_at_once(sockets) -> tuple[dict, Seat]:
+    """Both sockets ask for a hint at once: one is answered; the other's refusal, and that socket."""
+    for s in sockets:
+        s.ask_hint()
+    answers = [s.answer() for s in sockets]
+    assert sorted(f["type"] for f in answers) == ["error", "hint"], answers
+    return next((f, s) for s, f in zip(sockets, answers) if f["type"] == "error")
+
+
 def test_one_hint_at_a_time_per_seat_then_a_cooldown(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-cooldown", "1.5")
     try:
         table = waiting_for_the_human(server, 3)
         sockets = Seat(server, table, 0, "Ann"), Seat(server, table, 0)
-        for s in sockets:
-            s.ask_hint()
-        answers = [s.answer() for s in sockets]
-        assert sorted(f["type"] for f in answers) == ["error", "hint"], answers
-        refused = next(f for f in answers if f["type"] == "error")
+        refused, again = two_at_once(sockets)
         assert refused["code"] == "rate" and "already being worked out" in refused["message"]
 
-        again = next(s for s, f in zip(sockets, answers) if f["type"] == "error")
         again.ask_hint()
         early = again.answer()
         assert early["code"] == "rate", early
@@ -128,14 +132,8 @@ def test_hints_beyond_the_servers_backlog_are_refused(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-backlog", "1",
                     "--hint-cooldown", "0")
     try:
-        seats = [Seat(server, waiting_for_the_human(server, seed), 0, "Ann") for seed in (4, 5)]
-        for s in seats:
-            s.ask_hint()
-        answers = [s.answer() for s in seats]
-        assert sorted(f["type"] for f in answers) == ["error", "hint"], answers
-        busy = next(f for f in answers if f["type"] == "error")
+        busy, refused = two_at_once([Seat(server, waiting_for_the_human(server, seed), 0, "Ann") for seed in (4, 5)])
         assert busy["code"] == "busy" and "ask again" in busy["message"]
-        refused = next(s for s, f in zip(seats, answers) if f["type"] == "error")
         refused.ask_hint()
         assert refused.answer()["type"] == "hint"
     finally:
