@@ -298,7 +298,8 @@ def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
     table = web.create(seats=[HUMAN, {"kind": "bot", "level": level}], deck=deck, seed=8)
     ann = web.join(table, 0, "Ann")
     ann.act("play roll")
-    while ann.obs["to_act"] != 0 or ann.obs["decision"] not in ("play", "draw"):
+    ann.state_after(ann.state["seq"])
+    while ann.obs["to_act"] != 0:  # the bot rolls too
         ann.expect("state")
     if ann.obs["decision"] == "draw":
         ann.act("draw")
