@@ -40,13 +40,7 @@ class Hall:
         while len(await self.expire()) == EXPIRE_BATCH:
             pass
         for saved in await asyncio.to_thread(self.store.load_unfinished):
-            try:
-                room = Room(saved, self.store, self.settings, self.thinker)
-            except (ValueError, IllegalAction):
-                log.exception("table %s cannot be replayed; it stays closed", saved.id)
-                continue
-            self.rooms[saved.id] = room
-            room.schedule(room.last_events)
+            self._open(saved)
         log.info("%d unfinished tables resumed", len(self.rooms))
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
@@ -58,16 +52,20 @@ class Hall:
             room = self.rooms.get(table_id)
             if room is None:
                 saved = await asyncio.to_thread(self.store.get, table_id, True)
-                if saved is None:
-                    return None
-                try:
-                    room = Room(saved, self.store, self.settings, self.thinker)
-                except (ValueError, IllegalAction):
-                    log.exception("table %s cannot be replayed", table_id)
-                    return None
-                self.rooms[table_id] = room
-                room.schedule(room.last_events)
+                room = None if saved is None else self._open(saved)
             return room
+
+    def _open(self, saved: SavedTable) -> Room | None:
+        """The table's room, replayed from its record and going on where it was; None (and a log line)
+        for a record the engine cannot replay, which stays closed."""
+        try:
+            room = Room(saved, self.store, self.settings, self.thinker)
+        except (ValueError, IllegalAction):
+            log.exception("table %s cannot be replayed; it stays closed", saved.id)
+            return None
+        self.rooms[saved.id] = room
+        room.schedule(room.last_events)
+        return room
 
     async def authenticate(self, table_id: str, seat: int, token: str) -> bool:
         """Whether the token opens that human seat: asked of the room when it is in memory, else of

@@ -290,6 +290,8 @@ class Room:
         return [self.game.known_cards(s) for s in range(self.game.players)]
 
     def _opens_window(self, seat: int, action: str) -> bool:
+        """Whether a hazard a human could answer: the seats and sides never change, so before or after
+        the action alike."""
         hazard = hazard_of(action)
         return hazard is not None and answerable(self.game, seat, hazard[1], self.humans)
 
@@ -318,18 +320,19 @@ class Room:
         if not is_hidden(action):
             shown = self._close_window() if self.window is not None else []
             self.seq += 1
-            hazard = hazard_of(action)
-            if hazard is not None and answerable(before, seat, hazard[1], self.humans):
+            if self._opens_window(seat, action):
                 self.window = Window(before, seat, action, deadline)
                 self.window.deferred, told = told[2:], told[:2]  # the action and its play event are shown
-        self.log.extend(told)
-        self.last_events = told
-        return shown + told
+        return shown + self._tell(told)
 
     def _close_window(self) -> list[dict]:
         told = self.window.deferred
         self.window = None
         self.seq += 1
+        return self._tell(told)
+
+    def _tell(self, told: list[dict]) -> list[dict]:
+        """Events every seat now hears of: into the log a joining seat gets."""
         self.log.extend(told)
         self.last_events = told
         return told

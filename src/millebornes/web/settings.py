@@ -31,14 +31,14 @@ class Limits:
     save_backoff: float = 1.0
     tables_per_minute: int = 10
     """New tables one client address may create in any minute (``POST /api/tables``)."""
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
-            raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
     hint_cooldown: float = 2.0
     """Seconds a seat waits after its hint is answered before it may ask for the next one."""
     hint_backlog: int = 8
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
+            raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
 
 
 @dataclass(frozen=True)

@@ -194,15 +194,12 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(ActionRow(table_id=table_id, n=n, seat=seat, action=action, time=now()))
             if result is not None:
-                scores, winners = result
-                s.execute(update(TableRow).where(TableRow.id == table_id).values(
-                    status=FINISHED, scores=scores, winners=winners, finished=now()))
+                s.execute(_finished(table_id, *result))
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(
-                status=FINISHED, scores=scores, winners=winners, finished=now()))
+            s.execute(_finished(table_id, scores, winners))
 
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -268,6 +265,11 @@ class Store:
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id]) for r in rows]
+
+
+def _finished(table_id: str, scores: list, winners: list):
+    return update(TableRow).where(TableRow.id == table_id).values(
+        status=FINISHED, scores=scores, winners=winners, finished=now())
 
 
 def _unjoined(before: datetime) -> tuple:
