@@ -1,0 +1,185 @@
+"""What the browser tests share: a real `millebornes serve`, Debian's Chromium driven by Playwright, players'
+contexts that collect page errors, and the clicks of one move. Tests wait for page state (the #turn element
+carries the state's seq, decision and whose decision it is), never for a fixed time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+import millebornes as mb
+from millebornes import cards as C
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+TIMEOUT_MS = 10_000
+XSS = "<img src=x onerror=X=1>"  # 23 characters: a nickname is at most 24
+
+def stacked(ruleset: str, players: int, head: list[str]) -> list[str]:
+    """A whole deck, top first: `head` (the deal, then the draws in order), then the rest of the deck."""
+    left = Counter(dict(zip(C.CARD_IDS, mb.ruleset(ruleset).deck_counts(players))))
+    left.subtract(Counter(head))
+    assert min(left.values()) >= 0, left
+    return head + [c for c in C.CARD_IDS for _ in range(left[c])]
+
+
+# Classic, 2 players (101 cards, race to 700 with the extension choice). Ann (seat 0) is dealt the first six
+# cards, Bob (seat 1) the next six; then the stock gives 100 to Ann, 25 to Bob, Ann's coup-fourré replacement
+# (25) and her turn's draw (50), and so on. The scripted hand: Ann tries 200 while stopped (illegal), rolls;
+# Bob plays Flat Tire on her, she answers with a coup fourré; 200, Bob discards, Ann draws from the stock
+# (the draw decision: the discard could be taken), 200, 100, 100, 100 = 700: the extension prompt, "end the
+# hand", and the breakdown: Ann 700 + 100 + 300 (coup fourré) + 400 (trip) = 1,500, Bob 75.
+CLASSIC_HEAD = ["roll", "200", "200", "100", "100", "puncture-proof",
+                "flat-tire", "roll", "25", "50", "75", "75",
+                "100", "25", "25", "50", "50", "75", "25", "75", "75", "50", "25", "50"]
+
+# Dujardin, 2 players, one race to exactly 1000: Ann holds roll, 200, 200, 100 x3 and draws three more 100s;
+# the medium bot gets only harmless cards in its first draws, so Ann ends the match in nine plays.
+DUJARDIN_HEAD = ["roll", "200", "200", "100", "100", "100",
+                 "25", "25", "50", "50", "roll", "75",
+                 "100", "25", "100", "50", "100", "25", "25", "50", "50", "25", "25", "50",
+                 "25", "75", "50", "75", "25", "75", "50", "25"]
+
+
+# ---------------------------------------------------------------- the server and the browser
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("web")
+    port = free_port()
+    exe = Path(sys.executable).with_name("millebornes")
+    cmd = [str(exe)] if exe.exists() else [shutil.which("millebornes") or "millebornes"]
+    cmd += ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp / 'db.sqlite'}", "--test-mode",
+            "--bot-delay", "0.05", "--hand-pause", "0.2", "--workers", "0"]
+    log = open(tmp / "server.log", "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            log.close()
+            pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text()[-3000:])
+        time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Pages:
+    """Browser contexts of one test, each a player; page errors (and what the page's security policy
+    blocks) are collected and must stay empty."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def new(self):
+        ctx = self.browser.new_context(viewport=VIEWPORT)
+        ctx.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the pages run under a strict Content-Security-Policy: anything it blocks is a bug
+        page.on("console", lambda m: "Content Security Policy" in m.text and self.errors.append(m.text))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        return page
+
+    def close(self):
+        debug = os.environ.get("MB_BROWSER_DEBUG")
+        for i, ctx in enumerate(self.contexts):
+            if debug:
+                for j, page in enumerate(ctx.pages):
+                    page.screenshot(path=f"{debug}/page{i}{j}.png")
+                    Path(f"{debug}/page{i}{j}.txt").write_text(page.evaluate(
+                        "JSON.stringify({url: location.href, turn: document.querySelector('#turn')?.dataset,"
+                        " msg: document.querySelector('#message')?.textContent,"
+                        " log: [...document.querySelectorAll('#log li')].map(li => li.textContent)}, null, 1)"))
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser):
+    LAST.clear()
+    p = Pages(browser)
+    yield p
+    p.close()
+    assert not p.errors, p.errors
+
+
+def create_table(base: str, body: dict) -> dict:
+    req = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 201
+        return json.load(r)
+
+
+def join(page, url: str, nickname: str) -> None:
+    page.goto(url)
+    page.fill("#nickname", nickname)
+    page.click("#join")
+    expect(page.locator("#join-overlay")).to_be_hidden()
+    page.wait_for_selector("#hand .card")
+
+
+def seq(page) -> int:
+    value = page.get_attribute("#turn", "data-seq")
+    return int(value) if value else -1
+
+
+def wait_turn(page, decision: str, after: int = -1) -> None:
+    """Wait until the page's seat must take `decision` on a state newer than seq `after`."""
+    page.wait_for_function(
+        """([d, after]) => { const t = document.querySelector('#turn');
+             return t && t.dataset.mine === '1' && t.dataset.decision === d && Number(t.dataset.seq) > after; }""",
+        arg=[decision, after])
+
+
+LAST: dict = {}
+
+
+def play(page, card: str, target: str = ".tableau.mine") -> None:
+    """On the seat's next play decision: click the card in hand, then the target."""
+    wait_turn(page, "play", LAST.get(id(page), -1))
+    LAST[id(page)] = seq(page)
+    page.click(f"#hand .card[data-card='{card}']")
+    expect(page.locator(f"#hand .card.selected[data-card='{card}']")).to_have_count(1)
+    page.click(target)
