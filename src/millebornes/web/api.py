@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 
 from .. import cards as C
 from ..bots import LEVELS
+from ..i18n import catalog
 from ..rules import RULESETS
 from .creation import CreateTable, Unprocessable, check_table
 from .deps import HallDep, SettingsDep, StoreDep, ThrottleDep
@@ -75,6 +76,12 @@ async def healthz(store: StoreDep, hall: HallDep):
 async def cards_list():
     return {"cards": [{"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k],
                        "value": C.VALUE[k]} for k in range(C.NUM_KINDS)]}
+
+
+@router.get("/api/catalog/{lang}")
+async def catalog_of(lang: str):
+    """Every word a page shows, in one language (English for a language the catalog lacks)."""
+    return JSONResponse(catalog(lang).as_json(), headers={"Cache-Control": "public, max-age=300"})
 
 
 @router.get("/api/editions")

@@ -170,7 +170,7 @@ function renderAll() {
 }
 
 async function main() {
-  setupLangSelect($("#lang"));
+  await setupLangSelect($("#lang"));
   onLangChange(renderAll);
   $("#create-form").addEventListener("submit", create);
   await loadCards();

@@ -96,7 +96,7 @@ function render() {
 }
 
 async function main() {
-  setupLangSelect($("#lang"));
+  await setupLangSelect($("#lang"));
   onLangChange(render);
   await loadCards();
   $("#first").addEventListener("click", () => go(0));

@@ -481,8 +481,8 @@ function startJoin(nickname) {
   connect();
 }
 
-function main() {
-  setupLangSelect($("#lang"));
+async function main() {
+  await setupLangSelect($("#lang"));
   onLangChange(() => {
     renderAll();
     if (!$("#hand-over").hidden && S.handOver) showHandOver(S.handOver);
