@@ -37,6 +37,19 @@ def test_pages_and_reference_data(web):
     assert c.get("/api/tables/nope/replay").status_code == 404
 
 
+def test_the_page_gets_its_catalog(web):
+    """The pages' words come from the server's catalog: the language asked for, English for any other."""
+    c = web.start()
+    fr = c.get("/api/catalog/fr")
+    assert fr.status_code == 200 and "max-age" in fr.headers["cache-control"]
+    body = fr.json()
+    assert body["lang"] == "fr" and body["messages"]["card.flat-tire"] == "Crevaison"
+    assert body["plurals"]["table.cards_in_hand"] == ["{n}\u00a0carte", "{n}\u00a0cartes"]
+    en = c.get("/api/catalog/xx-YY").json()
+    assert en["lang"] == "en" and en["messages"]["card.flat-tire"] == "Flat Tire"
+    assert set(en["messages"]) == set(body["messages"]) and set(en["plurals"]) == set(body["plurals"])
+
+
 @pytest.mark.parametrize("body, field", [
     ({"ruleset": "monopoly"}, "ruleset"),
     ({"players": 5, "seats": [HUMAN] * 5}, "players"),
