@@ -6,6 +6,8 @@ PY := $(VENV)/bin/python
 SERVE := $(VENV)/.serve
 FULL := $(VENV)/.full
 BUILT := $(VENV)/.built
+# axe-core from the npm registry, the accessibility check the browser tests run (package-lock.json pins it)
+AXE := node_modules/.installed
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
@@ -34,8 +36,14 @@ $(BUILT): $(COMPILED) | $(SERVE)
 
 build: $(BUILT)
 
+# npm ci installs exactly package-lock.json into node_modules (git ignores it). Without npm the accessibility
+# test skips on a developer's machine (CI installs npm, and a skip fails there).
+$(AXE): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $(AXE); \
+	else echo "npm is missing: tests/test_axe.py will skip (Debian: apt-get install npm)"; fi
+
 # pytest exit code 5 means "no tests collected": treat it as success.
-test: $(FULL) $(BUILT)
+test: $(FULL) $(BUILT) $(AXE)
 	$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; \
 	exit $$rc
@@ -48,6 +56,6 @@ bench: $(BUILT)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist src/*.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build dist src/*.egg-info
 	find src -name '*.so' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
