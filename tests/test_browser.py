@@ -151,7 +151,7 @@ def test_bot_table_from_the_home_page(server, pages):
         mine += 1
     assert mine >= 8 or page.locator("#hand-over").count()
     assert page.locator("#log li").count() >= 12
-    expect(page.locator(".tableau[data-side='1'] .nick")).to_have_text("Bot 1 (medium)")
+    expect(page.locator(".tableau[data-side='1'] .nick")).to_have_text("Bot 2 (medium)")  # seats count from 1 for people
 
 
 # ---------------------------------------------------------------- 3. French

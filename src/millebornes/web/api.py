@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from .. import cards as C
 from ..bots import LEVELS
-from ..i18n import catalog
+from ..i18n import LANGS, catalog
 from ..rules import RULESETS
 from .creation import CreateTable, Unprocessable, check_table
 from .deps import HallDep, SettingsDep, StoreDep, ThrottleDep
@@ -24,17 +24,6 @@ from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_tab
 router = APIRouter()
 
 HEALTH_SECONDS = 5.0
-
-SUMMARY_FR = {
-    "classic": "Le jeu américain (Parker) tel que le texte de l'encyclopédie le joue : les attaques s'empilent, "
-               "on peut reprendre la défausse du dessus, tout adversaire du camp attaquant peut faire coup fourré",
-    "parker": "Le jeu classique selon les règles imprimées Parker Brothers / Winning Moves : pas d'attaque sur une "
-              "attaque, pas de reprise de la défausse, coup fourré par le camp attaqué seulement",
-    "dujardin": "Le dépliant Dujardin 1954-2014 : une course à 1000 bornes exactement, seule la distance compte, "
-                "une parade seule fait repartir la voiture",
-    "family": "Les règles familiales françaises : une course à 1000 bornes exactement avec un compte de points "
-              "simple, un feu vert après chaque réparation",
-}
 
 
 def unprocessable(field: str, message: str) -> JSONResponse:
@@ -46,7 +35,9 @@ def editions() -> list[dict]:
     out = []
     for name, r in RULESETS.items():
         counts = sorted(set(r.solo_players) | set(r.team_players))
-        out.append({"name": name, "summary": {"en": r.title, "fr": SUMMARY_FR.get(name, r.title)},
+        # what the pages show comes from the catalog (edition.NAME, edition.NAME.summary), written for players
+        out.append({"name": name, "title": {lang: catalog(lang).t(f"edition.{name}") for lang in LANGS},
+                    "summary": {lang: catalog(lang).t(f"edition.{name}.summary") for lang in LANGS},
                     "players": counts, "teams": {str(n): r.default_teams(n) for n in counts},
                     "solo_players": list(r.solo_players), "team_players": list(r.team_players)})
     return out

@@ -126,7 +126,7 @@ export async function setupLangSelect(select) {
   await loadCatalog(getLang());
   const lang = getLang();
   document.documentElement.lang = lang;
-  select.replaceChildren(el("option", { value: "en" }, "English"), el("option", { value: "fr" }, "Français"));
+  select.replaceChildren(el("option", { value: "en", lang: "en" }, "English"), el("option", { value: "fr", lang: "fr" }, "Français"));
   select.value = lang;
   select.addEventListener("change", () => setLang(select.value));
   applyStatic();
@@ -208,11 +208,19 @@ async function errorText(r) {
 
 // ------------------------------------------------------------------ seats, sides, events in words
 // A naming context: {seats: [{seat, kind, level, nickname}], sides: [[seat...]]}.
+// People count seats from 1 ("Seat 1" is seat 0), as the terminal game does.
 export function seatName(ctx, seat) {
   const s = ctx.seats?.find((x) => x.seat === seat);
-  if (s && s.kind === "bot") return t("bot.name", { n: seat, level: t(`level.${s.level}`) });
+  if (s && s.kind === "bot") return t("bot.name", { n: seat + 1, level: t(`level.${s.level}`) });
   if (s && s.nickname) return new Name(s.nickname);
-  return t("seat.name", { n: seat });
+  return t("seat.name", { n: seat + 1 });
+}
+
+// An edition's name for players (the catalog's edition.NAME), never the engine's identifier.
+export function editionName(name) {
+  const key = `edition.${name}`;
+  const text = t(key);
+  return text === key ? "" : text;
 }
 
 export function sideName(ctx, side) {

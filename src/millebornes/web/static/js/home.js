@@ -2,8 +2,8 @@
 // links, and list the finished games with their replays.
 
 import {
-  $, el, t, getJSON, postJSON, loadCards, setupLangSelect, onLangChange, getLang, sideName, formatNumber,
-  formatDate,
+  $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
+  editionName,
 } from "./common.js";
 import { cardElement } from "./cards.js";
 
@@ -15,12 +15,11 @@ function edition() {
   return H.editions.find((e) => e.name === $("#ruleset").value) || H.editions[0];
 }
 
-function title(name) { return name.charAt(0).toUpperCase() + name.slice(1); }
 
 function renderEditions() {
   const sel = $("#ruleset");
   const keep = sel.value || "classic";
-  sel.replaceChildren(...H.editions.map((e) => el("option", { value: e.name }, title(e.name))));
+  sel.replaceChildren(...H.editions.map((e) => el("option", { value: e.name }, editionName(e.name) || e.name)));
   sel.value = H.editions.some((e) => e.name === keep) ? keep : H.editions[0]?.name;
   renderSummary();
 }
@@ -28,8 +27,7 @@ function renderEditions() {
 function renderSummary() {
   const ed = edition();
   if (!ed) return;
-  const s = ed.summary || {};
-  $("#ruleset-summary").textContent = s[getLang()] || s.en || "";
+  $("#ruleset-summary").textContent = t(`edition.${ed.name}.summary`);
 }
 
 function renderPlayers() {
@@ -53,6 +51,7 @@ function renderTeams() {
   renderSeats();
 }
 
+// Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>.
 function renderSeats() {
   const n = Number($("#players").value) || 2;
   const list = $("#seats");
@@ -60,75 +59,134 @@ function renderSeats() {
   const teams = $("#teams").checked;
   const nsides = teams ? n / 2 : n;
   list.replaceChildren(...Array.from({ length: n }, (_, seat) => {
-    const sel = el("select", { class: "seat-kind", dataset: { seat: String(seat) }, "aria-label": t("home.seat", { n: seat }) },
+    const id = `seat-kind-${seat}`;
+    const sel = el("select", { id, class: "seat-kind", dataset: { seat: String(seat) } },
       ...(seat === 0 ? ["human"] : KINDS).map((k) => el("option", { value: k }, t(`kind.${k}`))));
     sel.value = seat === 0 ? "human" : old[seat] || "medium";
     return el("li", {},
-      el("span", { class: "seat-label" }, t("home.seat", { n: seat }), seat === 0 ? ` (${t("home.you")})` : ""),
+      el("label", { class: "seat-label", for: id }, t("home.seat", { n: seat + 1 }), seat === 0 ? ` (${t("home.you")})` : ""),
       sel,
       teams ? el("span", { class: "team-tag" }, t("home.team", { t: "ABCD"[seat % nsides] })) : null);
   }));
 }
 
+// ------------------------------------------------------------------ creating a table
+// An error is shown in #create-error (role=alert: read at once) and tied to its field: aria-invalid and
+// aria-describedby, and the field takes the focus.
+const FIELDS = { ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", cf_timeout: "#cf-timeout" };
+
+function clearError() {
+  $("#create-error").textContent = "";
+  for (const node of document.querySelectorAll("#create-form [aria-invalid]")) {
+    node.removeAttribute("aria-invalid");
+    const rest = (node.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== "create-error");
+    if (rest.length) node.setAttribute("aria-describedby", rest.join(" "));
+    else node.removeAttribute("aria-describedby");
+  }
+}
+
+function showError(text, field) {
+  $("#create-error").textContent = text;
+  const node = field && $(FIELDS[field] || "#nothing");
+  if (!node) return;
+  node.setAttribute("aria-invalid", "true");
+  const ids = (node.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+  if (!ids.includes("create-error")) node.setAttribute("aria-describedby", [...ids, "create-error"].join(" "));
+  node.focus();
+}
+
+// The server's refusal in the page's words: its field names the message (the server's own text is English).
+function refusalText(status, data, headers) {
+  if (status === 429) return t("home.error.rate", { s: Number(headers.get("Retry-After")) || 60 });
+  const field = typeof data?.field === "string" ? data.field : "";
+  const key = `home.error.${field}`;
+  return field && t(key) !== key ? t(key) : t("home.error.refused");
+}
+
 async function create(e) {
   e.preventDefault();
   const button = $("#create");
-  const err = $("#create-error");
-  err.textContent = "";
+  clearError();
   const n = Number($("#players").value);
+  const cf = $("#cf-timeout").value.trim();
+  if (!/^\d+$/.test(cf) || Number(cf) < 3 || Number(cf) > 600) {
+    showError(t("home.error.cf_timeout"), "cf_timeout");
+    return;
+  }
   const seats = [...document.querySelectorAll("select.seat-kind")].map((s) => (
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
-    ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats,
-    cf_timeout: Number($("#cf-timeout").value) || 6,
+    ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
   };
   button.disabled = true;
   button.textContent = t("home.creating");
   try {
-    const made = await postJSON("/api/tables", body);
-    H.invites = made;
-    try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(made)); } catch (x) { /* storage off */ }
+    let r;
+    try {
+      r = await fetch("/api/tables", {
+        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (x) {
+      showError(t("home.error.network"));
+      return;
+    }
+    const data = await r.json().catch(() => null);
+    if (!r.ok) {
+      showError(refusalText(r.status, data, r.headers), data?.field);
+      return;
+    }
+    H.invites = data;
+    try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(data)); } catch (x) { /* storage off */ }
     renderInvites();
-  } catch (x) {
-    err.textContent = x.message;
+    $("#invites-title").focus();
   } finally {
     button.disabled = false;
     button.textContent = t("home.create_button");
   }
 }
 
+// ------------------------------------------------------------------ invite links
 function renderInvites() {
   const box = $("#invites");
   const made = H.invites;
   if (!made) { box.hidden = true; return; }
   box.hidden = false;
+  $("#invite-status").textContent = "";
   const items = [];
   for (const s of made.seats) {
     if (s.kind !== "human" || typeof s.url !== "string") continue;
     const link = new URL(s.url, location.origin);
     if (link.origin !== location.origin) continue; // an invite is a page of this server, nothing else
     const full = link.href;
+    const n = s.seat + 1;
     if (s.seat === 0) {
       items.push(el("li", { class: "mine" },
-        el("a", { class: "invite button primary", href: full, dataset: { seat: "0" } }, t("home.my_seat"))));
+        el("a", { class: "invite button primary", href: full, dataset: { seat: "0" } }, t("home.my_seat", { n }))));
       continue;
     }
-    const input = el("input", { readonly: true, value: full, "aria-label": t("home.invite_for", { n: s.seat }) });
-    const copy = el("button", { type: "button", class: "copy" }, t("home.copy"));
+    const id = `invite-${s.seat}`;
+    const input = el("input", { id, readonly: true, value: full, "aria-label": t("home.invite_link", { n }) });
+    const copy = el("button", { type: "button", class: "copy", dataset: { seat: String(s.seat) }, "aria-label": t("home.copy_for", { n }) },
+      t("home.copy"));
     copy.addEventListener("click", async () => {
       input.select();
-      try { await navigator.clipboard.writeText(full); } catch (x) { document.execCommand?.("copy"); }
-      copy.textContent = t("home.copied");
-      setTimeout(() => { copy.textContent = t("home.copy"); }, 1500);
+      let done = true;
+      try { await navigator.clipboard.writeText(full); } catch (x) { done = document.execCommand?.("copy") ?? false; }
+      $("#invite-status").textContent = t(done ? "home.copied_for" : "home.copy_failed", { n });
     });
     items.push(el("li", {},
-      el("span", { class: "who" }, t("home.invite_for", { n: s.seat })),
+      el("label", { class: "who", for: id }, t("home.invite_for", { n })),
       input, copy,
-      el("a", { class: "invite", href: full, target: "_blank", rel: "noopener", dataset: { seat: String(s.seat) } }, "↗")));
+      el("a", {
+        class: "invite", href: full, target: "_blank", rel: "noopener", dataset: { seat: String(s.seat) },
+        "aria-label": t("home.open_for", { n }), title: t("home.open_for", { n }),
+      }, "↗")));
   }
   $("#invite-list").replaceChildren(...items);
 }
 
+// ------------------------------------------------------------------ finished games
 function renderHistory() {
   const box = $("#history");
   if (!H.history.length) { box.replaceChildren(el("p", { class: "muted" }, t("home.history_empty"))); return; }
@@ -136,18 +194,23 @@ function renderHistory() {
     const ctx = { seats: tb.seats || [], sides: tb.sides || [] };
     const scores = tb.scores || [];
     const winners = tb.winners || [];
+    const when = formatDate(tb.finished || tb.created);
     const sides = (tb.sides || []).map((_, s) => el("div", { class: winners.includes(s) ? "won" : "" },
-      sideName(ctx, s), `: ${formatNumber(scores[s] ?? 0)}`));
+      sideName(ctx, s), `: ${formatNumber(scores[s] ?? 0)}`,
+      winners.includes(s) ? el("span", { class: "sr" }, ` (${t("home.won")})`) : null));
     return el("tr", {},
-      el("td", {}, formatDate(tb.finished || tb.created)),
-      el("td", {}, title(tb.ruleset || ""), el("br"), el("small", { class: "muted" }, t("ed.players", { n: tb.players }))),
+      el("td", {}, when),
+      el("td", {}, editionName(tb.ruleset) || tb.ruleset || "", el("br"), el("small", { class: "muted" }, t("ed.players", { n: tb.players }))),
       el("td", {}, ...sides),
-      el("td", {}, el("a", { class: "replay-link", href: `/replay/${encodeURIComponent(tb.id)}`, dataset: { table: tb.id } },
-        t("home.replay"))));
+      el("td", {}, el("a", {
+        class: "replay-link", href: `/replay/${encodeURIComponent(tb.id)}`, dataset: { table: tb.id },
+        "aria-label": t("home.replay_of", { when }),
+      }, t("home.replay"))));
   });
+  const th = (key, cls) => el("th", { scope: "col" }, cls ? el("span", { class: cls }, t(key)) : t(key));
   box.replaceChildren(el("table", { class: "history-table" },
-    el("thead", {}, el("tr", {}, el("th", {}, t("home.when")), el("th", {}, t("home.edition")),
-      el("th", {}, t("home.result")), el("th", {}))),
+    el("caption", { class: "sr" }, t("home.history_caption")),
+    el("thead", {}, el("tr", {}, th("home.when"), th("home.edition"), th("home.result"), th("home.replay", "sr"))),
     el("tbody", {}, ...rows)));
 }
 
@@ -160,7 +223,7 @@ function renderFan() {
 }
 
 function renderAll() {
-  renderSummary();
+  if (H.editions.length) renderEditions();
   const kinds = [...document.querySelectorAll("select.seat-kind")].map((s) => s.value);
   renderSeats();
   document.querySelectorAll("select.seat-kind").forEach((s, i) => { if (kinds[i]) s.value = kinds[i]; });
@@ -184,7 +247,7 @@ async function main() {
     const data = await getJSON("/api/editions");
     H.editions = data.editions || [];
   } catch (x) {
-    $("#create-error").textContent = x.message;
+    showError(t("home.error.editions"));
   }
   renderEditions();
   renderPlayers();

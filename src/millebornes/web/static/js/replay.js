@@ -1,15 +1,18 @@
-// The replay viewer of a finished game: step through it move by move (buttons, the slider or the arrow
-// keys); every hand is shown, since the game is over.
+// The replay viewer of a finished game: step through it move by move (buttons, the slider or the keys: ← →
+// one move, Page Up / Page Down ten, Home / End, as in the terminal's replay); every hand is shown, since the game
+// is over. Each step is told in words in a polite live region ("Move 12 of 140: Ann played Flat Tire on Bob."),
+// and every pile and hand says what it is and how many cards it holds.
 
 import {
   $, el, t, tn, nodesOf, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
-  formatNumber,
+  formatNumber, cardName, editionName,
 } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0 };
+const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0, told: -1 };
+const PAGE = 10;
 
 const ctx = () => ({ seats: R.facts?.seats || [], sides: R.data?.state?.sides || R.facts?.sides || [] });
 
@@ -46,6 +49,36 @@ async function go(step) {
 function showError(text) {
   $("#replay-error-text").textContent = text;
   $("#replay-error").hidden = false;
+  $("#replay-error a").focus();
+}
+
+// The step in words: the deal, or "Move 12 of 140" (the visible label, the slider's value text).
+function stepLabel(d) {
+  return d.step === 0 ? t("replay.at_start", { n: d.total })
+    : t("replay.step", { step: formatNumber(d.step), total: formatNumber(d.total) });
+}
+
+// What the step's move did, in words: its public events ("Ann played Flat Tire on Bob."), else the move.
+function moveWords(d, c) {
+  const said = (d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean);
+  if (said.length) return said.flatMap((nodes, i) => [...(i ? [" "] : []), ...nodes]);
+  if (d.action === "draw") return tn("ev.draw", { name: seatName(c, d.seat) });
+  return [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)];
+}
+
+// Tell the step in the live region once (a language change or a redraw does not repeat it).
+function announce(d, c) {
+  if (R.told === d.step) return;
+  R.told = d.step;
+  $("#announce").replaceChildren(...(d.step === 0 ? [stepLabel(d)]
+    : tn("replay.announce", { step: formatNumber(d.step), total: formatNumber(d.total), text: moveWords(d, c) })));
+}
+
+// A pile as one image with a name that says what it is and how many cards it holds.
+function pile(spot, label, card) {
+  spot.setAttribute("aria-label", label);
+  spot.replaceChildren(card);
+  card.setAttribute("aria-hidden", "true");
 }
 
 function render() {
@@ -53,13 +86,17 @@ function render() {
   if (!d) return;
   const st = d.state;
   const c = ctx();
-  $("#step").textContent = d.step === 0 ? `${t("replay.start")} (0 / ${d.total})` : t("replay.step", { step: d.step, total: d.total });
+  $("#step").textContent = stepLabel(d);
   const range = $("#step-range");
   range.max = String(d.total);
   range.value = String(d.step);
+  range.setAttribute("aria-valuetext", stepLabel(d));
+  // a button that becomes disabled under the focus hands it to the button that still works
+  const focused = document.activeElement;
   $("#first").disabled = $("#prev").disabled = d.step === 0;
   $("#next").disabled = $("#last").disabled = d.step >= d.total;
-  $("#table-info").textContent = [R.facts?.ruleset, t("table.hand_n", { n: st.hand_number + 1 }),
+  if (focused?.disabled) (d.step === 0 ? $("#next") : $("#prev")).focus();
+  $("#table-info").textContent = [editionName(R.facts?.ruleset), t("table.hand_n", { n: st.hand_number + 1 }),
     t("table.target", { target: formatNumber(st.target) })].filter(Boolean).join(" · ");
 
   const nsides = st.sides.length;
@@ -71,19 +108,25 @@ function render() {
     turnSeat: st.turn, toAct: st.to_act, handSizes: st.hand_sizes, showOnline: false,
   })));
 
-  $("#stock-count").textContent = String(st.stock_size);
-  $("#stock .spot-card").replaceChildren(st.stock_size ? cardElement(null) : emptySlot("0"));
-  const pile = st.discard_pile;
-  $("#discard-count").textContent = String(pile.length);
-  $("#discard .spot-card").replaceChildren(pile.length ? cardElement(pile[pile.length - 1]) : emptySlot(t("table.discard")));
+  $("#stock-count").textContent = formatNumber(st.stock_size);
+  pile($("#stock .spot-card"), t("replay.stock", { n: st.stock_size }), st.stock_size ? cardElement(null) : emptySlot("0"));
+  const discards = st.discard_pile;
+  const top = discards[discards.length - 1];
+  $("#discard-count").textContent = formatNumber(discards.length);
+  pile($("#discard .spot-card"), top ? t("replay.discard", { n: discards.length, card: cardName(top) }) : t("replay.discard_empty"),
+    top ? cardElement(top) : emptySlot(t("table.discard")));
 
+  // every hand: a heading with its owner and how many cards, then its cards as a list
   $("#hands").replaceChildren(...st.hands.map((hand, seat) => el("div", {
     class: `seat-hand${seat === st.to_act ? " acting" : ""}`, dataset: { seat: String(seat) },
-  }, el("h3", {}, tn("replay.hand_of", { name: seatName(c, seat) })),
-  el("div", { class: "cards" }, ...hand.map((id) => cardElement(id, { class: "mini" }))))));
+  }, el("h3", {}, ...tn("replay.hand_of", { name: seatName(c, seat) }), " (", t("replay.hand_count", { n: hand.length }), ")"),
+  el("div", { class: "cards", role: "list" }, ...hand.map((id) => {
+    return cardElement(id, { class: "mini", role: "listitem" });
+  })))));
 
   $("#move").replaceChildren(...(d.action ? [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)]
     : [t("replay.start")]));
+  announce(d, c);
   $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
     .map((text) => el("li", {}, text)));
 
@@ -105,8 +148,10 @@ async function main() {
   $("#last").addEventListener("click", () => go(R.total));
   $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest?.("input, select, textarea")) return;
-    const to = { ArrowRight: R.step + 1, ArrowLeft: R.step - 1, Home: 0, End: R.total }[e.key];
+    if (e.target.closest?.("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = {
+      ArrowRight: R.step + 1, ArrowLeft: R.step - 1, PageDown: R.step + PAGE, PageUp: R.step - PAGE, Home: 0, End: R.total,
+    }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
   try {

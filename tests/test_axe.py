@@ -1,0 +1,189 @@
+"""Accessibility: axe-core (from the npm registry, pinned in package-lock.json) runs inside Chromium on every page
+and state a player meets, and finds no violation of WCAG 2.x A/AA whose impact is serious or critical.
+
+axe's script is evaluated in the page through the DevTools protocol: the pages' Content-Security-Policy
+(`script-src 'self'`) refuses an injected <script> (page.add_script_tag), but not what the test driver
+evaluates, so the pages are checked with their policy in force (and the `pages` fixture still fails a test on
+anything the policy blocks). `make test` installs axe-core (`npm ci`); where node_modules lacks it this test runs
+`npm ci` itself, and skips only where npm is missing (a skip fails in CI, which installs npm).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import expect  # noqa: E402
+
+from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, browser, create_table, join, pages, play,  # noqa: E402,F401
+                      server, stacked, wait_turn)
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+
+ROOT = Path(__file__).resolve().parent.parent
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+BLOCKING = ("serious", "critical")
+FOUND: dict[str, Counter] = {}  # every state's violations by impact, printed at the end of the module
+
+
+@pytest.fixture(scope="module")
+def axe_source():
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if not npm:
+            pytest.skip("axe-core is not installed and npm is missing (make test installs it; Debian: apt-get install npm)")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=True, timeout=300)
+    yield AXE.read_text(encoding="utf-8") + "\n;true"
+    if FOUND:
+        print("\naxe-core violations by impact:")
+        for state, counts in FOUND.items():
+            print(f"  {state}: {dict(counts) or 'none'}")
+
+
+class Audit:
+    """axe on one page state after another; every state's serious or critical violations are kept, and the
+    test fails at its end naming each (rule, impact, the nodes' selectors and what to fix)."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.failures: list[str] = []
+
+    def __call__(self, page, state: str) -> None:
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.evaluate(self.source)
+        violations = page.evaluate(
+            """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+                 .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary || ''}))})))""",
+            TAGS)
+        FOUND[state] = Counter()
+        for v in violations:
+            FOUND[state][v["impact"]] += len(v["nodes"])
+        for v in violations:
+            if v["impact"] in BLOCKING:
+                nodes = "\n".join(f"      {n['target']}: {' '.join(n['summary'].split())}" for n in v["nodes"][:12])
+                more = f"\n      ... and {len(v['nodes']) - 12} more" if len(v["nodes"]) > 12 else ""
+                self.failures.append(f"{state}: {v['id']} ({v['impact']}): {v['help']}\n{nodes}{more}")
+
+    def check(self) -> None:
+        assert not self.failures, "axe found serious or critical violations:\n" + "\n".join(self.failures)
+
+
+@pytest.fixture
+def audit(axe_source):
+    return Audit(axe_source)
+
+
+def set_lang(page, lang: str) -> None:
+    page.select_option("#lang", lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+# ---------------------------------------------------------------- the home page
+def test_home_page(server, pages, audit):
+    page = pages.new()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    audit(page, "home (en)")
+    set_lang(page, "fr")
+    audit(page, "home (fr)")
+    set_lang(page, "en")
+    # a creation the server refuses: the error is shown by the form
+    page.fill("#cf-timeout", "2")
+    page.click("#create")
+    expect(page.locator("#create-error")).not_to_be_empty()
+    audit(page, "home, a refused creation")
+    page.fill("#cf-timeout", "6")
+    page.select_option("#players", "3")
+    page.select_option("select.seat-kind[data-seat='1']", "human")
+    page.select_option("select.seat-kind[data-seat='2']", "human")
+    page.click("#create")
+    expect(page.locator("#invites")).to_be_visible()
+    audit(page, "home, invite links")
+    set_lang(page, "fr")
+    audit(page, "home, invite links (fr)")
+    audit.check()
+
+
+# ---------------------------------------------------------------- the table page
+def test_table_page(server, pages, audit):
+    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                 "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
+    ann, bob = pages.new(), pages.new()
+    ann.goto(urls[0])
+    expect(ann.locator("#nickname")).to_be_enabled()
+    audit(ann, "table, join overlay")
+    join(ann, urls[0], "Ann")
+    join(bob, urls[1], "Bob")
+    wait_turn(ann, "play")
+    audit(ann, "table, playing")
+    ann.click("#hand .card[data-card='200']")
+    ann.click(".tableau.mine")
+    expect(ann.locator("#message")).not_to_be_empty()
+    audit(ann, "table, a refused move")
+    play(ann, "roll")
+    play(bob, "flat-tire", ".tableau[data-side='0']")
+    expect(ann.locator("#cf-dialog")).to_be_visible()
+    audit(ann, "table, coup-fourré dialog")
+    set_lang(ann, "fr")
+    audit(ann, "table, coup-fourré dialog (fr)")
+    set_lang(ann, "en")
+    ann.click("#cf-yes")
+    expect(ann.locator("#cf-dialog")).to_be_hidden()
+    play(ann, "200")
+    play(bob, "75", "#discard")
+    wait_turn(ann, "draw")
+    ann.click("#stock")
+    for who, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"), (ann, "100")]:
+        play(who, card)
+    expect(ann.locator("#ext-dialog")).to_be_visible()
+    audit(ann, "table, extension dialog")
+    ann.click("#ext-no")
+    expect(bob.locator("#hand-over")).to_be_visible()
+    audit(bob, "table, end-of-hand panel")
+    set_lang(bob, "fr")
+    audit(bob, "table, end-of-hand panel (fr)")
+    audit.check()
+
+
+# ---------------------------------------------------------------- match over, the replay, the history
+def test_match_over_replay_and_history(server, pages, audit):
+    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    page = pages.new()
+    join(page, server + made["seats"][0]["url"], "Ann")
+    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
+        play(page, card)
+    expect(page.locator("#match-over")).to_be_visible()
+    audit(page, "table, match over")
+
+    page.click("#match-replay")
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.locator("#hands .seat-hand")).to_have_count(2)
+    audit(page, "replay, start")
+    for _ in range(8):
+        page.click("#next")
+    expect(page.locator("#move")).not_to_be_empty()
+    audit(page, "replay, a middle step")
+    set_lang(page, "fr")
+    audit(page, "replay, a middle step (fr)")
+    set_lang(page, "en")
+    page.click("#last")
+    expect(page.locator("#next")).to_be_disabled()
+    audit(page, "replay, the end")
+
+    page.goto(server + "/")
+    expect(page.locator(f"#history a.replay-link[data-table='{made['id']}']")).to_have_count(1)
+    audit(page, "home, history filled")
+    set_lang(page, "fr")
+    audit(page, "home, history filled (fr)")
+    audit.check()
