@@ -68,7 +68,8 @@ def server(tmp_path_factory):
     exe = Path(sys.executable).with_name("millebornes")
     cmd = [str(exe)] if exe.exists() else [shutil.which("millebornes") or "millebornes"]
     cmd += ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp / 'db.sqlite'}", "--test-mode",
-            "--bot-delay", "0.05", "--hand-pause", "0.2", "--workers", "0"]
+            "--bot-delay", "0.05", "--hand-pause", "0.2", "--workers", "0",
+            "--tables-per-minute", "1000"]  # one module's tests create more than the default 10 a minute
     log = open(tmp / "server.log", "w")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -111,8 +112,10 @@ class Pages:
         self.contexts = []
         self.errors: list[str] = []
 
-    def new(self):
-        ctx = self.browser.new_context(viewport=VIEWPORT)
+    def new(self, viewport: dict | None = None, touch: bool = False):
+        """A page in a context of its own; `viewport` (default 1280x800) and `touch`: a phone's screen,
+        touch events and the page's viewport meta tag honoured (`locator.tap()` works there)."""
+        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch)
         ctx.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
@@ -176,10 +179,24 @@ def wait_turn(page, decision: str, after: int = -1) -> None:
 LAST: dict = {}
 
 
-def play(page, card: str, target: str = ".tableau.mine") -> None:
-    """On the seat's next play decision: click the card in hand, then the target."""
+def play(page, card: str, target: str = ".tableau.mine", tap: bool = False) -> None:
+    """On the seat's next play decision: click (or `tap`, on a touch page) the card in hand, then the target."""
     wait_turn(page, "play", LAST.get(id(page), -1))
     LAST[id(page)] = seq(page)
-    page.click(f"#hand .card[data-card='{card}']")
+    press = (lambda sel: page.locator(sel).first.tap()) if tap else page.click
+    press(f"#hand .card[data-card='{card}']")
     expect(page.locator(f"#hand .card.selected[data-card='{card}']")).to_have_count(1)
-    page.click(target)
+    press(target)
+
+
+def join_by_socket(base: str, made: dict, seat: int, nickname: str):
+    """Take a seat without a browser, through the table's WebSocket (a table needs every human seat joined
+    once to start); returns the open socket, to close when done."""
+    from websockets.sync.client import connect
+
+    token = next(s["url"] for s in made["seats"] if s["seat"] == seat).split("token=")[1]
+    ws = connect(base.replace("http://", "ws://") + f"/ws/{made['id']}", open_timeout=10, legacy=True)
+    ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": nickname}))
+    while (frame := json.loads(ws.recv(timeout=10)))["type"] != "welcome":
+        assert frame["type"] != "error", frame
+    return ws

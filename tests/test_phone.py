@@ -1,0 +1,225 @@
+"""The pages on phones: 360x640 and 390x844, touch screens, every move a tap.
+
+Every page and state is checked the same way: nothing is wider than the screen (no sideways scrolling); on the
+table the hand is the largest set of cards and each of its cards is a fingertip wide (44 px or more); whose turn
+it is stays readable and on screen wherever the page is scrolled; a dialog's buttons are on screen. Skipped where
+Playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import expect  # noqa: E402
+
+from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, LAST, browser, create_table, join_by_socket,  # noqa: E402,F401
+                      pages, play, seq, server, stacked, wait_turn)
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+
+PHONES = [pytest.param({"width": 360, "height": 640}, id="360x640"),
+          pytest.param({"width": 390, "height": 844}, id="390x844")]
+FINGER = 44  # px: the smallest hand card, a touch target
+# 24 characters, the longest a nickname may be: one without a space (it cannot wrap), others with
+LONG = ["Maximiliansternwolkenxyz", "Wilhelmina Wolkenstein W", "Bartholomew Featherstonx",
+        "Anastasia Konstantinova", "Christophermontgomeryxx", "Guinevere Pendragon-Ash"]
+
+# what the checks measure, in one look at the page; widths are layout widths (a coup fourré's card lies
+# crosswise by a rotation, the same card)
+LAYOUT = """() => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return {left: b.left, top: b.top, right: b.right, bottom: b.bottom, width: b.width}; };
+  const name = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase()) + [...e.classList].map((c) => '.' + c).join('');
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const wider = [...document.querySelectorAll('body *')].filter((e) => shown(e) && e.getBoundingClientRect().right > innerWidth + 0.5)
+    .slice(0, 6).map((e) => name(e) + ' ' + Math.round(e.getBoundingClientRect().right));
+  const turn = document.querySelector('#turn');
+  const dialogs = [...document.querySelectorAll('.overlay, .float-dialog')].filter(shown);
+  return {
+    scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight, wider,
+    hand: [...document.querySelectorAll('#hand .card')].map((c) => c.offsetWidth),
+    others: [...document.querySelectorAll('.tableau .card, #stock .card, #discard .card')].map((c) => c.offsetWidth),
+    clipped: [...document.querySelectorAll('.card.slot > span')].filter((s) => { const p = s.parentElement;
+      return p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1; }).map((s) => s.textContent),
+    turn: turn && shown(turn) ? {...box(turn), text: turn.textContent, clipped: turn.scrollWidth > turn.clientWidth + 1
+      || turn.scrollHeight > turn.clientHeight + 1} : null,
+    buttons: dialogs.flatMap((d) => [...d.querySelectorAll('button, a.button')].filter(shown)
+      .map((b) => ({name: name(b), ...box(b)}))),
+  };
+}"""
+
+
+def layout(page) -> dict:
+    return page.evaluate(LAYOUT)
+
+
+def check_fits(page, viewport: dict, what: str) -> dict:
+    """No sideways scrolling: the page is no wider than the screen (and the screen was not zoomed out to
+    show a wider page)."""
+    got = layout(page)
+    assert got["innerWidth"] == viewport["width"], (what, got["innerWidth"])
+    assert got["scrollWidth"] <= got["innerWidth"], (what, got["scrollWidth"], got["wider"])
+    assert not got["clipped"], (what, "slot labels cut", got["clipped"])
+    return got
+
+
+def check_table(page, viewport: dict, what: str) -> None:
+    """The table while playing: fits, the hand is the largest set of cards and a finger wide, the turn
+    readable and on screen, at the top of the page and at its bottom (a sticky header)."""
+    got = check_fits(page, viewport, what)
+    assert got["hand"] and min(got["hand"]) >= FINGER, (what, got["hand"])
+    assert min(got["hand"]) >= max(got["others"]), (what, got["hand"], got["others"])
+    for end in ("0", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {end})")
+        turn = layout(page)["turn"]
+        assert turn and turn["text"].strip(), (what, turn)
+        assert not turn["clipped"], (what, turn)
+        assert turn["width"] >= 0.6 * viewport["width"], (what, turn)
+        assert turn["top"] >= 0 and turn["bottom"] <= viewport["height"], (what, end, turn)
+        assert turn["left"] >= 0 and turn["right"] <= viewport["width"], (what, turn)
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def check_buttons(page, viewport: dict, what: str, at_least: int = 1) -> None:
+    """A dialog is up: its buttons lie inside the screen, without scrolling."""
+    got = check_fits(page, viewport, what)
+    buttons = got["buttons"]
+    assert len(buttons) >= at_least, (what, buttons)
+    for b in buttons:
+        assert b["left"] >= 0 and b["top"] >= 0, (what, b)
+        assert b["right"] <= viewport["width"] and b["bottom"] <= viewport["height"], (what, b)
+
+
+def tap(page, selector: str) -> None:
+    page.locator(selector).first.tap()
+
+
+def phone(pages, viewport):
+    return pages.new(viewport=viewport, touch=True)
+
+
+def join_by_taps(page, url: str, nickname: str, viewport: dict) -> None:
+    page.goto(url)
+    expect(page.locator("#join")).to_be_enabled()
+    check_buttons(page, viewport, "join overlay")
+    page.fill("#nickname", nickname)
+    tap(page, "#join")
+    expect(page.locator("#join-overlay")).to_be_hidden()
+    page.wait_for_selector("#hand .card")
+
+
+# ---------------------------------------------------------------- the table, 2 to 6 players, long names
+@pytest.mark.parametrize("viewport", PHONES)
+@pytest.mark.parametrize("ruleset,players", [("classic", 2), ("classic", 3), ("classic", 4), ("family", 4),
+                                             ("family", 6), ("classic", 6)])
+def test_the_table_fits_a_phone(server, pages, viewport, ruleset, players):
+    """Every seat human with a nickname of 24 characters; the others join through the socket."""
+    made = create_table(server, {"ruleset": ruleset, "players": players, "seats": [{"kind": "human"}] * players})
+    page = phone(pages, viewport)
+    page.goto(server + made["seats"][0]["url"])
+    expect(page.locator("#join")).to_be_enabled()
+    sockets = [join_by_socket(server, made, seat, LONG[seat % len(LONG)]) for seat in range(1, players)]
+    try:
+        page.fill("#nickname", LONG[0])
+        tap(page, "#join")
+        expect(page.locator("#turn")).to_have_attribute("data-status", "playing")
+        page.wait_for_selector("#hand .card")
+        expect(page.locator(".tableau")).to_have_count(players // 2 if players in (4, 6) and ruleset == "classic"
+                                                        else players)
+        check_table(page, viewport, f"{ruleset} {players}")
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+# ---------------------------------------------------------------- a whole hand by taps
+@pytest.mark.parametrize("viewport", PHONES)
+def test_a_hand_by_taps(server, pages, viewport):
+    """The CLASSIC_HEAD hand between two phones: a coup fourré, the draw, the extension prompt, the
+    end-of-hand panel; every move a tap, every dialog's buttons on screen."""
+    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
+    ann, bob = phone(pages, viewport), phone(pages, viewport)
+    join_by_taps(ann, urls[0], LONG[0], viewport)
+    join_by_taps(bob, urls[1], LONG[1], viewport)
+    wait_turn(ann, "play")
+    check_table(ann, viewport, "Ann's turn")
+    check_table(bob, viewport, "Bob waits")
+
+    play(ann, "roll", tap=True)
+    play(bob, "flat-tire", ".tableau[data-side='0']", tap=True)
+    expect(ann.locator("#cf-dialog")).to_be_visible()
+    check_buttons(ann, viewport, "coup fourré", at_least=2)
+    tap(ann, "#cf-yes")
+    expect(ann.locator("#cf-dialog")).to_be_hidden()
+    expect(ann.locator(".tableau.mine .card.coup-fourre[data-card='puncture-proof']")).to_have_count(1)
+    check_table(ann, viewport, "after the coup fourré")
+
+    play(ann, "200", tap=True)
+    play(bob, "75", "#discard", tap=True)
+    wait_turn(ann, "draw", LAST[id(ann)])
+    LAST[id(ann)] = seq(ann)
+    tap(ann, "#stock")
+    for page, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"),
+                       (ann, "100")]:
+        play(page, card, tap=True)
+
+    expect(ann.locator("#ext-dialog")).to_be_visible()
+    check_buttons(ann, viewport, "extension", at_least=2)
+    tap(ann, "#ext-no")
+    for page in (ann, bob):
+        over = page.locator("#hand-over")
+        expect(over).to_be_visible()
+        expect(over.locator("tr.total")).to_contain_text("1,500")
+        check_buttons(page, viewport, "end of hand")
+    tap(bob, "#hand-over-close")
+    expect(bob.locator("#hand-over")).to_be_hidden()
+    expect(bob.locator("#table-info")).to_contain_text("Hand 2")  # the next hand is dealt
+
+
+# ---------------------------------------------------------------- home, invites, match over, replay, history
+@pytest.mark.parametrize("viewport", PHONES)
+def test_home_match_over_and_replay_fit(server, pages, viewport):
+    page = phone(pages, viewport)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    check_fits(page, viewport, "home")
+    page.select_option("#players", "4")
+    for seat in (1, 2, 3):
+        page.select_option(f"select.seat-kind[data-seat='{seat}']", "human")
+    tap(page, "#create")
+    expect(page.locator("#invites")).to_be_visible()
+    check_fits(page, viewport, "home with the invite links")
+
+    # a one-race dujardin match against a bot, by taps: the match-over panel
+    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    join_by_taps(page, server + made["seats"][0]["url"], LONG[1], viewport)
+    check_table(page, viewport, "against a bot")
+    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
+        play(page, card, tap=True)
+    expect(page.locator("#match-over")).to_be_visible()
+    check_buttons(page, viewport, "match over", at_least=3)
+
+    tap(page, "#match-replay")
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.locator("#hands .seat-hand")).to_have_count(2)
+    check_fits(page, viewport, "replay, the deal")
+    tap(page, "#next")
+    tap(page, "#next")
+    expect(page.locator("#step")).to_contain_text("Move 2 of")
+    tap(page, "#last")
+    expect(page.locator("#replay-scores")).to_contain_text("Winner")
+    check_fits(page, viewport, "replay, the end")
+    for button in ("#first", "#prev", "#next", "#last"):
+        b = page.locator(button).bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= viewport["width"], (button, b)
+
+    page.goto(server + "/")
+    expect(page.locator(f"#history a.replay-link[data-table='{made['id']}']")).to_have_count(1)
+    check_fits(page, viewport, "home with the finished games")
