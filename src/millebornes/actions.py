@@ -32,8 +32,73 @@ SPECIAL_NAMES: Final = {
 }
 
 
+# Every reason the engine gives for refusing an action, with the names of its parameters (docs/engine.md).
+# Parameters are named by what they hold, so an app can render them without knowing the reason: a card id
+# (card, hazard, safety, need; top: the card on top of a battle pile, None when it is empty), a seat
+# (seat, to_act), a side (side), a number (distance, value, target), a decision name (decision).
+# The first nine are about the text of an action (only a bot, a program or typed text can send them).
+REASONS: Final[dict[str, tuple[str, ...]]] = {
+    "action_not_text": (),
+    "action_empty": (),
+    "action_needs_card": (),
+    "unknown_card": (),
+    "needs_side": ("card",),
+    "no_such_side": (),
+    "not_a_hazard": ("card",),
+    "discard_just_card": ("card",),
+    "unknown_action": (),
+    "match_over": (),
+    "not_your_decision": ("seat", "to_act", "decision"),
+    "wrong_decision": ("to_act", "decision"),
+    "already_drawn": (),
+    "no_card": ("seat", "card"),
+    "own_side": ("card",),
+    "protected": ("side", "card", "safety"),
+    "already_limited": ("side", "card"),
+    "not_started": ("side", "card"),
+    "not_moving": ("side", "card", "top"),
+    "stopped": ("card", "top", "need"),
+    "needs_roll": ("card", "top", "need"),
+    "speed_limited": ("card",),
+    "two_200s": ("card",),
+    "past_target": ("card", "distance", "value", "target"),
+    "already_rolling": ("card",),
+    "roll_not_now": ("card", "top", "need"),
+    "not_limited": ("card",),
+    "wrong_remedy": ("card", "hazard", "top"),
+}
+PARAM_KINDS: Final[dict[str, str]] = {
+    "card": "card", "hazard": "card", "safety": "card", "need": "card", "top": "card",
+    "seat": "seat", "to_act": "seat", "side": "side",
+    "distance": "number", "value": "number", "target": "number", "decision": "decision",
+}
+
+
 class IllegalAction(ValueError):
-    """An action the rules refuse; the message says why in words a player understands."""
+    """An action the rules refuse.  ``str(exc)`` says why in English (for logs and programs); ``reason``
+    is one of REASONS and ``params`` its parameters (JSON: ints, card ids, decision names, None), from
+    which an app says it in the player's language.
+
+    >>> exc = IllegalAction("seat 1 has no 200 in hand", "no_card", seat=1, card="200")
+    >>> str(exc), exc.reason, exc.params
+    ('seat 1 has no 200 in hand', 'no_card', {'seat': 1, 'card': '200'})
+    """
+
+    def __init__(self, message: str, reason: str, **params: Any) -> None:
+        super().__init__(message)
+        self.reason: str = reason
+        self.params: dict[str, Any] = params
+        self.move: int | None = None  # replaying a record: the index of the refused action
+
+    def __reduce__(self) -> Any:
+        return (_refusal, (str(self), self.reason, self.params, self.move))
+
+
+def _refusal(message: str, reason: str, params: dict[str, Any], move: int | None) -> IllegalAction:
+    """An IllegalAction again (pickling: a refusal crosses a process pool whole)."""
+    exc = IllegalAction(message, reason, **params)
+    exc.move = move
+    return exc
 
 
 def attack_code(hazard: int, side: int) -> int:
@@ -75,31 +140,36 @@ def normalize(text: Any) -> str:
 def action_code(text: Any) -> int:
     """The code of an action string; IllegalAction explains what is wrong with a bad one."""
     if not isinstance(text, str):
-        raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}")
+        raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}",
+                            "action_not_text")
     s = normalize(text)
     code = ACTION_CODES.get(s)
     if code is not None:
         return code
     words = s.split()
     if not words:
-        raise IllegalAction("empty action: say for example 'play 75' or 'discard stop'")
+        raise IllegalAction("empty action: say for example 'play 75' or 'discard stop'", "action_empty")
     verb = words[0]
     if verb in ("play", "discard"):
         if len(words) < 2:
-            raise IllegalAction(f"'{verb}' needs a card, for example '{verb} 75'")
+            raise IllegalAction(f"'{verb}' needs a card, for example '{verb} 75'", "action_needs_card")
         card = words[1]
         if card not in KIND_OF:
-            raise IllegalAction(f"there is no card {card!r}; cards are: {', '.join(CARD_IDS)}")
+            raise IllegalAction(f"there is no card {card!r}; cards are: {', '.join(CARD_IDS)}", "unknown_card")
         kind = KIND_OF[card]
         if verb == "play" and kind in HAZARDS:
             if len(words) == 2:
-                raise IllegalAction(f"say which side to attack, for example 'play {card} 1'")
+                raise IllegalAction(f"say which side to attack, for example 'play {card} 1'", "needs_side",
+                                    card=card)
             if len(words) == 3 and words[2].isdigit():
-                raise IllegalAction(f"there is no side {words[2]}")
-            raise IllegalAction(f"'play {card}' takes one side number, for example 'play {card} 1'")
+                raise IllegalAction(f"there is no side {words[2]}", "no_such_side")
+            raise IllegalAction(f"'play {card}' takes one side number, for example 'play {card} 1'",
+                                "needs_side", card=card)
         if verb == "play":
-            raise IllegalAction(f"{card} is played on your own side: say 'play {card}' with nothing after it")
-        raise IllegalAction(f"'discard' takes just a card, for example 'discard {card}'")
+            raise IllegalAction(f"{card} is played on your own side: say 'play {card}' with nothing after it",
+                                "not_a_hazard", card=card)
+        raise IllegalAction(f"'discard' takes just a card, for example 'discard {card}'", "discard_just_card",
+                            card=card)
     raise IllegalAction(
         f"unknown action {text!r}: actions are play, discard, draw, take-discard, coup-fourre, pass, "
-        "extend and end-hand")
+        "extend and end-hand", "unknown_action")

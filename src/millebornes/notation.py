@@ -40,5 +40,7 @@ def replay(record: dict, upto: int | None = None) -> Game:
         try:
             game.act(action)
         except IllegalAction as exc:
-            raise IllegalAction(f"record action {i} ({action!r}) is illegal: {exc}") from None
+            refused = IllegalAction(f"record action {i} ({action!r}) is illegal: {exc}", exc.reason, **exc.params)
+            refused.move = i
+            raise refused from None
     return game

@@ -328,15 +328,17 @@ class Game:
         IllegalAction (with the reason) leaves the game exactly as it was.
         """
         if self._over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction("the match is over", "match_over")
         if seat is not None and seat != self._to_act:
             raise IllegalAction(f"it is not seat {seat}'s decision: seat {self._to_act} must "
-                                f"{self._decision_words()}")
+                                f"{self._decision_words()}", "not_your_decision",
+                                seat=seat if type(seat) is int else None, to_act=self._to_act,
+                                decision=self.decision)
         code = ACTION_CODES.get(action) if isinstance(action, str) else None
         if code is None:
             code = action_code(action)
         if code not in self.legal_codes():
-            raise IllegalAction(self.why_illegal(code))
+            raise self.refusal(code)
         events: list[dict] = []
         self._ev = events
         try:
@@ -348,7 +350,7 @@ class Game:
     def act_code(self, code: int) -> None:
         """Apply a legal action code without building events: the fast path for bots and search."""
         if code not in self.legal_codes():
-            raise IllegalAction(self.why_illegal(code))
+            raise self.refusal(code)
         self._apply(code)
 
     def _apply(self, code: int) -> None:
@@ -685,70 +687,89 @@ class Game:
 
     def why_illegal(self, code: int) -> str:
         """Say in words why an action is not legal now (only called for a refused action)."""
+        return str(self.refusal(code))
+
+    def refusal(self, code: int) -> IllegalAction:
+        """The IllegalAction for a refused action: its English words, its reason code and parameters."""
         if self._over:
-            return "the match is over"
+            return IllegalAction("the match is over", "match_over")
         what, k, t = decode(code)
         name = ACTION_NAMES[code]
         d = self._decision
         if d != PLAY:
-            return f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}"
+            return IllegalAction(f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}",
+                                 "wrong_decision", to_act=self._to_act, decision=self.decision)
         if what in ("draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand"):
             if what in ("draw", "take-discard"):
-                return f"'{name}' is not possible now: the card for this turn is already drawn"
-            return f"'{name}' is not a question now: seat {self._to_act} must play or discard a card"
+                return IllegalAction(f"'{name}' is not possible now: the card for this turn is already drawn",
+                                     "already_drawn")
+            return IllegalAction(f"'{name}' is not a question now: seat {self._to_act} must play or discard a card",
+                                 "wrong_decision", to_act=self._to_act, decision="play")
         p = self._to_act
         card = C.CARD_IDS[k]
         if not self._cnt[p][k]:
-            return f"seat {p} has no {card} in hand"
+            return IllegalAction(f"seat {p} has no {card} in hand", "no_card", seat=p, card=card)
         s = self._side_of[p]
         if what == "attack":
             return self._why_not_attack(s, k, t)
         return self._why_not_own(s, k)
 
-    def _why_not_attack(self, s: int, k: int, t: int) -> str:
-        card = C.NAMES_EN[k]
+    def _why_not_attack(self, s: int, k: int, t: int) -> IllegalAction:
+        card, cid = C.NAMES_EN[k], C.CARD_IDS[k]
         if t >= self.nsides:
-            return f"there is no side {t}: sides are 0 to {self.nsides - 1}"
+            return IllegalAction(f"there is no side {t}: sides are 0 to {self.nsides - 1}", "no_such_side")
         if t == s:
-            return f"{card} is played on an opponent, not on your own side"
+            return IllegalAction(f"{card} is played on an opponent, not on your own side", "own_side", card=cid)
         safe = self._safe[t]
         if safe & _SAFETY_BIT[k]:
-            return f"side {t} has {C.NAMES_EN[C.SAFETY_OF[k]]} in play: {card} cannot hurt it"
+            safety = C.SAFETY_OF[k]
+            return IllegalAction(f"side {t} has {C.NAMES_EN[safety]} in play: {card} cannot hurt it", "protected",
+                                 side=t, card=cid, safety=C.CARD_IDS[safety])
         if k == C.SPEED_LIMIT:
-            return f"side {t} already shows a Speed Limit"
+            return IllegalAction(f"side {t} already shows a Speed Limit", "already_limited", side=t, card=cid)
         battle = self._battle[t]
         if self._stacking:
-            return f"side {t} has not started: its battle pile is empty"
+            return IllegalAction(f"side {t} has not started: its battle pile is empty", "not_started",
+                                 side=t, card=cid)
         top = C.NAMES_EN[battle[-1]] if battle else "nothing"
-        return f"side {t} is not moving (its battle pile shows {top}): a hazard only hits a moving car"
+        return IllegalAction(f"side {t} is not moving (its battle pile shows {top}): a hazard only hits a moving car",
+                             "not_moving", side=t, card=cid, top=C.CARD_IDS[battle[-1]] if battle else None)
 
-    def _why_not_own(self, s: int, k: int) -> str:
-        card = C.NAMES_EN[k]
+    def _why_not_own(self, s: int, k: int) -> IllegalAction:
+        card, cid = C.NAMES_EN[k], C.CARD_IDS[k]
         battle, speed = self._battle[s], self._speed[s]
         top = C.NAMES_EN[battle[-1]] if battle else "nothing"
+        top_id = C.CARD_IDS[battle[-1]] if battle else None
         if k < 5:
             v = _VALUES[k]
             if not self._moving(s):
                 if battle and _IS_BATTLE_HAZARD[battle[-1]] and not self._safe[s] & _SAFETY_BIT[battle[-1]]:
-                    need = C.NAMES_EN[C.REMEDY_OF[battle[-1]]]
-                    return f"you are stopped: your battle pile shows {top}; you need {need} first"
-                return f"you need a Roll first: your battle pile shows {top}"
+                    remedy = C.REMEDY_OF[battle[-1]]
+                    return IllegalAction(f"you are stopped: your battle pile shows {top}; you need "
+                                         f"{C.NAMES_EN[remedy]} first", "stopped",
+                                         card=cid, top=top_id, need=C.CARD_IDS[remedy])
+                return IllegalAction(f"you need a Roll first: your battle pile shows {top}", "needs_roll",
+                                     card=cid, top=top_id, need="roll")
             limited = speed and speed[-1] == C.SPEED_LIMIT and not self._safe[s] & _ROW
             if limited and v > 50:
-                return "you are under a Speed Limit: only 25 and 50 may be played"
+                return IllegalAction("you are under a Speed Limit: only 25 and 50 may be played", "speed_limited",
+                                     card=cid)
             if k == C.D200 and self._n200[s] >= 2:
-                return "a side may play at most two 200s in a hand"
-            return (f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
-                    "(distance may never pass the target)")
+                return IllegalAction("a side may play at most two 200s in a hand", "two_200s", card=cid)
+            return IllegalAction(f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
+                                 "(distance may never pass the target)", "past_target",
+                                 card=cid, distance=self._dist[s], value=v, target=self.target)
         if k == C.ROLL:
             if battle and battle[-1] == C.ROLL:
-                return "your battle pile already shows a Roll"
-            need = C.NAMES_EN[C.REMEDY_OF[battle[-1]]]
-            return f"your battle pile shows {top}: you need {need}, not a Roll"
+                return IllegalAction("your battle pile already shows a Roll", "already_rolling", card=cid)
+            remedy = C.REMEDY_OF[battle[-1]]
+            return IllegalAction(f"your battle pile shows {top}: you need {C.NAMES_EN[remedy]}, not a Roll",
+                                 "roll_not_now", card=cid, top=top_id, need=C.CARD_IDS[remedy])
         if k == C.END_OF_LIMIT:
-            return "you are not under a Speed Limit"
-        hazard = C.NAMES_EN[C.HAZARD_OF[k]]
-        return f"{card} cures {hazard}, but your battle pile shows {top}"
+            return IllegalAction("you are not under a Speed Limit", "not_limited", card=cid)
+        hazard = C.HAZARD_OF[k]
+        return IllegalAction(f"{card} cures {C.NAMES_EN[hazard]}, but your battle pile shows {top}", "wrong_remedy",
+                             card=cid, hazard=C.CARD_IDS[hazard], top=top_id)
 
     # ---------------------------------------------------------------- public state
     @property
