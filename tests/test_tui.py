@@ -95,11 +95,11 @@ def test_a_whole_hand_by_key_presses_against_a_bot(tmp_path):
             await settle(pilot, app)
             table = app.table
             assert isinstance(app.screen, GameScreen)
-            assert "Hand of Seat 1" in screen_text(app)
+            assert Words("en", 2, False, 0).t("replay.hand_of", name="Seat 1") in screen_text(app)
             # A distance card before any Roll: refused, with the engine's reason in words.
             await press_card(pilot, app, "100")
             await pilot.press("p")
-            assert "You need a Roll first: your battle pile shows nothing" in screen_text(app)
+            assert "You need a Roll first (battle pile: empty)" in screen_text(app)
             assert game.history == []
             # Keys that make no sense are explained too.
             await pilot.press("escape", "d")
@@ -127,12 +127,12 @@ def test_a_whole_hand_by_key_presses_against_a_bot(tmp_path):
                 await settle(pilot, app)
             # 700 reached: the extension question; we end the hand.
             assert isinstance(app.screen, QuestionScreen)
-            assert "Extension?" in screen_text(app)
+            assert "Extension" in screen_text(app) and "a bonus if you make it" in screen_text(app)
             await pilot.press("n")
             await pilot.pause()
             text = screen_text(app)
             assert "Hand 1 is over" in text
-            for item in ("Distance", "Safeties", "Coups fourrés", "Trip completed", "Shutout", "Hand total"):
+            for item in ("Distance", "Safeties", "Coups fourrés", "Trip completed", "Shutout", "Points this hand"):
                 assert item in text, item
             result = game.hand_results[0]
             assert result["points"][0] == 700 + 100 + 300 + 400 + 500 == 2000
@@ -169,7 +169,7 @@ def test_a_one_race_match_ends_with_its_breakdown():
                 await settle(pilot, app)
             assert game.is_over
             text = screen_text(app)
-            assert "The match is over" in text and "Distance" in text and "Hand total" in text
+            assert "Match over" in text and "Distance" in text and "Points this hand" in text
             assert "Trip completed" not in text  # dujardin counts distance only
             assert "q: save and quit" in text
             await pilot.press("enter")
@@ -194,12 +194,12 @@ def test_keys_out_of_turn_and_attacks_are_explained():
             await pilot.press("3")
             assert "There is no side 3" in screen_text(app)
             await pilot.press("2")  # parker: no hazard on a car that is not moving
-            assert "Seat 2 is not moving (its battle pile shows nothing)" in screen_text(app)
+            assert "The car of Seat 2 is not moving (battle pile: empty)" in screen_text(app)
             await press_card(pilot, app, "stop")
             await pilot.press("p")
-            assert "Stop is played on an opponent, not on your own side" in screen_text(app)
+            assert "Stop is played on another side, not on your own" in screen_text(app)
             await pilot.press("s")
-            assert "the card for this turn is already drawn" in screen_text(app)
+            assert "You have already drawn this turn" in screen_text(app)
             await press_card(pilot, app, "speed-limit")
             await pilot.press("enter")  # one opponent: Enter plays it there
             await settle(pilot, app)
@@ -251,7 +251,7 @@ def test_hot_seat_hides_hands_between_turns():
             assert "Pass the keyboard to Seat 2" in screen_text(app)
             await pilot.press("enter")
             await settle(pilot, app)
-            assert app.table.viewer == 1 and "Hand of Seat 2" in screen_text(app)
+            assert app.table.viewer == 1 and Words("en", 3, False, 1).t("replay.hand_of", name="Seat 2") in screen_text(app)
             # The log stays on screen: it names seats and never says what anyone drew.
             log = app.table.log_lines
             assert f"Seat 1 discarded {card_label(hand0[0])}" in log
@@ -267,9 +267,9 @@ def test_setup_screen_picks_edition_players_teams_and_bots(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             text = screen_text(app)
-            assert "classic" in text and "Hazards stack" in text
+            assert "Classic" in text and "hazards pile up" in text
             await pilot.press("right")  # edition: parker
-            assert "Printed US rules" in screen_text(app)
+            assert "Parker Brothers and Winning Moves" in screen_text(app)
             await pilot.press("right", "right")  # family
             await pilot.press("down", "right", "right")  # players: 4
             assert "Seat 4" in screen_text(app)
@@ -294,11 +294,11 @@ def test_french_names_for_all_19_cards():
         assert NAMES_FR[kind] in text
         if NAMES_EN[kind] != NAMES_FR[kind]:
             assert NAMES_EN[kind] not in text
-    assert "Bottes" in Words("fr", 2, False, 0).t("safeties")
-    reason = w.reason("your battle pile shows Flat Tire: you need Spare Tire, not a Roll")
-    assert reason == "Votre pile de bataille montre Crevaison : il vous faut Roue de secours, pas un Feu vert"
+    assert "Bottes" in Words("fr", 2, False, 0).t("table.safeties")
+    reason = w.reason("roll_not_now", {"card": "roll", "top": "flat-tire", "need": "spare-tire"})
+    assert reason == "Votre pile de bataille montre Crevaison\xa0: il vous faut Roue de secours, pas un Feu vert"
     assert w.event({"type": "coup-fourre", "seat": 0, "card": "driving-ace", "side": 0, "hazard": "accident",
-                    "attacker": 1}) == "Coup fourré ! Vous posez As du volant contre Accident"
+                    "attacker": 1}) == "Coup fourré\u202f! Vous posez As du volant contre Accident"
 
 
 def test_the_app_in_french():
@@ -312,7 +312,8 @@ def test_the_app_in_french():
             hand = app.table.observation()["hand"]
             for card in hand:
                 assert card_label(card, "fr") in text
-            assert "Main de Joueur 1" in text and "Bottes" in text and "pioche" in text
+            assert Words("fr", 2, False, 0).t("replay.hand_of", name="Place 1") in text
+            assert "Bottes" in text and "pioche" in text
             bad = next(c for c in hand if not any(a.startswith(f"play {c}") for a in game.legal_actions()))
             await press_card(pilot, app, bad)
             await pilot.press("p" if mb.cards.GROUP[CARD_IDS.index(bad)] != "hazard" else "1")

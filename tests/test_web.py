@@ -152,6 +152,8 @@ def test_a_hand_between_two_people(web):
     a.act("play 200")
     err = a.expect("error")
     assert err["code"] == "illegal" and err["action"] == "play 200" and "Roll" in err["message"]
+    # the refusal is structured, for the page to say it in its own words (reason.needs_roll)
+    assert err["reason"] == "needs_roll" and err["params"] == {"card": "200", "top": None, "need": "roll"}
     b.act("discard end-of-limit")
     assert b.expect("error")["code"] == "not-your-turn"
     assert room.game.observation(0) == before and web.app.state.store.action_count(tid) == 0

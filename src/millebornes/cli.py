@@ -254,10 +254,104 @@ def serve(
                 forwarded_allow_ips=forwarded_allow_ips)
 
 
-def _tui_missing(exc: ImportError) -> None:
-    typer.echo(f"terminal play needs Textual, a dependency of millebornes ({exc.name} is not installed): "
-               "pip install 'textual==8.2.8'", err=True)
+def env_lang() -> str:
+    """The language a player's environment asks for: LC_ALL, then LC_MESSAGES, then LANG (French or
+    English, English otherwise)."""
+    import os
+
+    from .i18n import lang_of
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return lang_of(value)
+    return "en"
+
+
+class Words:
+    """What a command says to a player, from the message catalog, in the player's language."""
+
+    def __init__(self, lang: str | None):
+        from .i18n import catalog
+
+        self.catalog = catalog(lang or env_lang())
+
+    def fail(self, key: str, **params) -> None:
+        """Stop the command with the catalog's message (exit status 2, as for a bad option)."""
+        self.stop(self.catalog.t(key, **params))
+
+    def stop(self, message: str) -> None:
+        typer.echo(self.catalog.t("cli.error", message=message), err=True)
+        raise typer.Exit(2)
+
+    def refused(self, path: str, record: dict, exc) -> None:
+        """A record with an action the engine refuses (``exc.move``), its reason in words, seats and sides
+        named as at the table."""
+        from .notation import replay as rebuild
+        from .tui.words import Words as TableWords
+
+        game = rebuild(record, upto=exc.move or 0)
+        table = TableWords(self.catalog.lang, game.players, game.teams, None)
+        reason = self.catalog.reason(exc.reason, exc.params, seat=table.seat, side=table.side_title)
+        self.fail("cli.record_illegal", path=path, n=(exc.move or 0) + 1, reason=reason)
+
+
+def _lang_option(lang: str | None) -> str | None:
+    if lang is not None and lang not in ("en", "fr"):
+        Words(None).fail("cli.bad_lang")
+    return lang
+
+
+def _tui_missing(exc: ImportError, words: Words) -> None:
+    typer.echo(words.catalog.t("cli.needs_textual", module=exc.name, command="pip install 'textual==8.2.8'"), err=True)
     raise typer.Exit(1)
+
+
+def _check_new(words: Words, ruleset: str, players: int, teams: Optional[bool], bots: Optional[list[str]]) -> None:
+    """A new table's edition, player count and seats, refused in the player's words."""
+    from .tui.session import check_kind
+
+    if ruleset not in RULESETS:
+        words.fail("cli.no_edition", name=ruleset, names=", ".join(RULESETS))
+    r = get_ruleset(ruleset)
+    counts = sorted(set(r.solo_players) | set(r.team_players))
+    if players not in counts or (teams is not None and not r.allows(players, teams)):
+        none = words.catalog.t("tui.none")
+        words.stop(words.catalog.n("cli.bad_players", players, edition=words.catalog.t(f"edition.{ruleset}"),
+                                   solo=", ".join(map(str, r.solo_players)) or none,
+                                   teams=", ".join(map(str, r.team_players)) or none))
+    for item in bots or []:
+        for kind in str(item).split(","):
+            if kind.strip():
+                try:
+                    check_kind(kind)
+                except ValueError:
+                    words.fail("cli.bad_bot", name=kind.strip())
+
+
+def _load_record(words: Words, path: str, save: bool = False) -> dict:
+    """A record (or save file) read and replayed, or the command stopped with the reason in words."""
+    from .actions import IllegalAction
+    from .notation import replay as rebuild
+
+    try:
+        with open(path) as f:
+            record = json.load(f)
+    except FileNotFoundError as exc:
+        if save:
+            words.fail("cli.no_save", path=path)
+        words.fail("cli.cannot_read", path=path, error=exc.strerror)
+    except OSError as exc:
+        words.fail("cli.cannot_read", path=path, error=exc.strerror or str(exc))
+    except ValueError:
+        words.fail("cli.not_record", path=path)
+    try:
+        rebuild(record)
+    except IllegalAction as exc:
+        words.refused(path, record, exc)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        words.fail("cli.not_record", path=path)
+    return record
 
 
 @app.command()
@@ -269,63 +363,60 @@ def play(
     bots: Optional[list[str]] = typer.Option(None, "--bots", "-b", help="the seats after yours: easy, medium, "
                                              "hard, expert or human (hot-seat); comma-separated, the last repeats"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (card names and messages)"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en; "
+                                       "a resumed game keeps its own)"),
     pace: Optional[float] = typer.Option(None, "--pace", min=0, help="seconds between bot moves (default 1)"),
     save: Optional[str] = typer.Option(None, "--save", help="the save file (default "
                                        "~/.local/share/millebornes/save.json)"),
     resume: bool = typer.Option(False, "--resume", help="go on with the saved game"),
 ) -> None:
     """Play in the terminal against bots, or hot-seat with several people (saves on quit)."""
+    words = Words(_lang_option(lang))
     try:
         from .tui.app import MilleBornesApp
         from .tui.session import PlaySession, default_save_path
     except ImportError as exc:
-        _tui_missing(exc)
-    from .actions import IllegalAction
+        _tui_missing(exc, words)
 
-    if lang not in (None, "en", "fr"):
-        raise typer.BadParameter("en or fr", param_hint="--lang")
     path = save or default_save_path()
     session, saved = None, {}
-    try:
-        if resume:
+    if resume:
+        _load_record(words, str(path), save=True)
+        try:
             session, saved = PlaySession.load(path)
-        elif ruleset or players or bots:
+        except ValueError:
+            words.fail("cli.not_save", path=path)
+        if lang is None and saved.get("lang") in ("en", "fr"):
+            words = Words(saved["lang"])
+    elif ruleset or players or bots:
+        _check_new(words, ruleset or "classic", players or 2, teams, bots)
+        try:
             session = PlaySession.new(ruleset or "classic", players=players or 2, teams=teams, bots=bots,
                                       seed=seed, save_path=path)
-    except (ValueError, IllegalAction) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--resume" if resume else None) from None
-    tui = MilleBornesApp(session, lang=lang or saved.get("lang") or "en",
+        except ValueError as exc:  # what the checks above cannot tell (a bot spec's options): the engine's words
+            words.stop(str(exc))
+    tui = MilleBornesApp(session, lang=words.catalog.lang,
                          pace=pace if pace is not None else saved.get("pace", 1.0), seed=seed, save_path=path)
     tui.run()
     if tui.saved_to:
-        typer.echo(f"game saved to {tui.saved_to}; go on with: millebornes play --resume"
-                   + (f" --save {save}" if save else ""))
+        typer.echo(words.catalog.t("cli.saved", path=tui.saved_to,
+                                   command="millebornes play --resume" + (f" --save {save}" if save else "")))
 
 
 @app.command()
 def replay(
     file: str = typer.Argument(..., help="a game record (JSON, as Game.record() gives) or a save file"),
-    lang: str = typer.Option("en", "--lang", help="en or fr"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
     step: int = typer.Option(0, "--step", min=0, help="start after this many actions"),
 ) -> None:
     """Step through a recorded game with the arrow keys."""
+    words = Words(_lang_option(lang))
     try:
         from .tui.app import ReplayApp
     except ImportError as exc:
-        _tui_missing(exc)
-    from .actions import IllegalAction
-    from .notation import replay as rebuild
-
-    try:
-        with open(file) as f:
-            record = json.load(f)
-        rebuild(record)
-    except (OSError, ValueError, IllegalAction) as exc:
-        raise typer.BadParameter(str(exc), param_hint="FILE") from None
-    if lang not in ("en", "fr"):
-        raise typer.BadParameter("en or fr", param_hint="--lang")
-    ReplayApp(record, lang=lang, step=step).run()
+        _tui_missing(exc, words)
+    record = _load_record(words, file)
+    ReplayApp(record, lang=words.catalog.lang, step=step).run()
 
 
 @app.command()

@@ -18,10 +18,13 @@ import gettext
 import string
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+
+from ..actions import PARAM_KINDS
 
 LANGS = ("en", "fr")
 HERE = Path(__file__).parent
@@ -68,6 +71,37 @@ class Catalog:
     def number(self, n: int | float) -> str:
         """5000 as '5,000' or '5 000' (French groups with a narrow no-break space)."""
         return format_decimal(n, locale=self.locale)
+
+    def reason(self, reason: str, params: dict, seat: Callable[[int], str] | None = None,
+               side: Callable[[int], str] | None = None) -> str:
+        """Why the engine refused an action (``IllegalAction.reason`` and ``.params``) in this language.
+
+        Each parameter is rendered by its kind (``millebornes.actions.PARAM_KINDS``): a card id as the
+        card's name (an empty battle pile as "empty"), a number as this language writes it, a decision by
+        what it asks, and seats and sides by the app's ``seat`` and ``side`` (default "Seat 2", counting
+        from 1 as people do).
+
+        >>> catalog("fr").reason("not_moving", {"side": 1, "card": "flat-tire", "top": None})
+        'chez Place 2, la voiture est à l’arrêt (pile de bataille\\xa0: vide)\\xa0: Crevaison ne touche qu’une voiture qui roule'
+        """
+        seat = seat or (lambda s: self.t("seat.name", n=s + 1))
+        side = side or seat
+        values = {}
+        for name, value in params.items():
+            kind = PARAM_KINDS.get(name)
+            if kind == "card":
+                values[name] = self.t(f"card.{value}") if value is not None else self.t("pile.empty")
+            elif value is None:
+                values[name] = ""
+            elif kind == "seat":
+                values[name] = seat(value)
+            elif kind == "side":
+                values[name] = side(value)
+            elif kind == "number":
+                values[name] = self.number(value)
+            elif kind == "decision":
+                values[name] = self.t(f"decision.{value}")
+        return self.t(f"reason.{reason}", **values)
 
     def as_json(self) -> dict:
         """What a page needs: {lang, messages: {key: text}, plurals: {key: [one, other]}}."""

@@ -22,6 +22,7 @@ from textual.widgets import Footer, RichLog, Static
 
 from ..actions import IllegalAction
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
+from ..i18n import catalog
 from ..rules import RULESETS, ruleset as get_ruleset
 from .render import breakdown_table, hand_text, tableau_text
 from .session import HUMAN, PlaySession
@@ -46,15 +47,11 @@ PassScreen { align: center middle; }
 """
 
 
-_FR_KEYS = {"Save & quit": "Enregistrer et quitter", "Hint": "Conseil", "Next": "Suivant", "Back": "Retour",
-            "Quit": "Quitter", "Start": "Commencer", "Continue": "Continuer", "Yes": "Oui", "No": "Non"}
-
-
 def localized(cls, lang: str):
-    """The screen class with its key labels (the footer) in French when lang is fr."""
-    if lang != "fr":
-        return cls
-    bindings = [Binding(b.key, b.action, _FR_KEYS.get(b.description, b.description), show=b.show,
+    """The screen class with its key labels (the footer) in the language: a binding's description is a key
+    of the message catalog ("tui.key.hint")."""
+    words = catalog(lang)
+    bindings = [Binding(b.key, b.action, words.t(b.description) if b.description else "", show=b.show,
                         priority=b.priority) for b in cls.BINDINGS]
     return type(cls.__name__, (cls,), {"BINDINGS": bindings})
 
@@ -131,7 +128,7 @@ def table_widgets(nsides: int) -> ComposeResult:
 class PassScreen(Screen):
     """Hot-seat: the next person takes the keyboard; nothing of any hand is on screen."""
 
-    BINDINGS = [Binding("enter", "go", "Continue")]
+    BINDINGS = [Binding("enter", "go", "tui.key.continue")]
 
     def __init__(self, title: str, body: str):
         super().__init__()
@@ -148,8 +145,8 @@ class PassScreen(Screen):
 class QuestionScreen(ModalScreen[bool]):
     """A yes/no decision of the seat at the keyboard: coup fourré or extension."""
 
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("c", "answer(True)", show=False),
-                Binding("n", "answer(False)", "No"), Binding("escape", "answer(False)", show=False)]
+    BINDINGS = [Binding("y", "answer(True)", "tui.key.yes"), Binding("c", "answer(True)", show=False),
+                Binding("n", "answer(False)", "tui.key.no"), Binding("escape", "answer(False)", show=False)]
 
     def __init__(self, title: str, body: str, keys: str, kind: str):
         super().__init__()
@@ -166,8 +163,8 @@ class QuestionScreen(ModalScreen[bool]):
 class HandOverScreen(ModalScreen[None]):
     """The score breakdown of a hand per side, and the match result when it is over."""
 
-    BINDINGS = [Binding("enter", "close", "Continue"), Binding("escape", "close", show=False),
-                Binding("q", "app.quit", "Save & quit")]
+    BINDINGS = [Binding("enter", "close", "tui.key.continue"), Binding("escape", "close", show=False),
+                Binding("q", "app.quit", "tui.key.save_quit")]
 
     def __init__(self, title: str, lines: list[str], table, keys: str):
         super().__init__()
@@ -188,7 +185,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
                 Binding("left", "change(-1)", show=False), Binding("right", "change(1)", show=False),
-                Binding("enter", "start", "Start"), Binding("q", "app.exit", "Quit")]
+                Binding("enter", "start", "tui.key.start"), Binding("q", "app.exit", "tui.key.quit")]
 
     def __init__(self, lang: str, ruleset: str = "classic", players: int = 2, kinds: list[str] | None = None):
         super().__init__()
@@ -236,26 +233,26 @@ class SetupScreen(Screen):
 
     def draw(self) -> None:
         w = Words(self.lang, self.players, bool(self.teams), None)
-        text = Text(w.t("setup_title") + "\n\n", style="bold")
+        text = Text(w.t("tui.setup_title") + "\n\n", style="bold")
         for i, row in enumerate(self.rows()):
             if row == "edition":
-                label, value = w.t("edition"), self.edition
+                label, value = w.t("home.edition"), w.edition(self.edition)
             elif row == "players":
-                label, value = w.t("players"), str(self.players)
+                label, value = w.t("home.players"), str(self.players)
             elif row == "teams":
-                label, value = w.t("teams"), w.t("yes" if self.teams else "no")
+                label, value = w.t("tui.teams"), w.t("tui.yes" if self.teams else "tui.no")
             else:
                 s = int(row[4:])
-                label, value = w.t("seat_kind", n=s + 1), Words(self.lang, 2, False, None, self.kinds).kind(s - 1)
+                label, value = w.seat(s), Words(self.lang, 2, False, None, self.kinds).kind(s - 1)
                 if self.teams:
-                    label += " · " + w.t("team", n=s % (self.players // 2) + 1)
+                    label += " · " + w.t("tui.team", n=s % (self.players // 2) + 1)
             mark = "▶ " if i == self.row else "  "
             text.append(f"{mark}{label:<22}", style="bold" if i == self.row else "")
             text.append(f"◀ {value} ▶", style="reverse" if i == self.row else "cyan")
             text.append("\n")
             if row == "edition":
                 text.append(f"    {w.edition_summary(self.edition)}\n", style="italic")
-        text.append("\n" + w.t("setup_help"), style="dim")
+        text.append("\n" + w.t("tui.setup_help"), style="dim")
         self.query_one("#setup", Static).update(text)
 
     def action_move(self, step: int) -> None:
@@ -291,11 +288,11 @@ class SetupScreen(Screen):
 class GameScreen(Screen):
     """The table: tableaux, the hand of the seat at the keyboard, prompts, the log."""
 
-    BINDINGS = [Binding("q", "app.quit", "Save & quit"), Binding("h", "hint", "Hint"),
-                Binding("p", "where('own')", "Play", show=False),
-                Binding("d", "where('discard')", "Discard", show=False),
-                Binding("s", "draw('draw')", "Draw", show=False),
-                Binding("t", "draw('take-discard')", "Take discard", show=False),
+    BINDINGS = [Binding("q", "app.quit", "tui.key.save_quit"), Binding("h", "hint", "tui.key.hint"),
+                Binding("p", "where('own')", "tui.key.play", show=False),
+                Binding("d", "where('discard')", "tui.key.discard", show=False),
+                Binding("s", "draw('draw')", "tui.key.draw", show=False),
+                Binding("t", "draw('take-discard')", "tui.key.take", show=False),
                 Binding("enter", "confirm", show=False), Binding("escape", "back", show=False)]
     BINDINGS += [Binding(str(n), f"digit({n})", show=False) for n in range(1, 10)]
 
@@ -359,8 +356,8 @@ class GameScreen(Screen):
         obs = self.observation()
         top = obs["discard_pile"][-1] if obs["discard_pile"] else None
         self.query_one("#status", Static).update(w.t(
-            "status", edition=obs["ruleset"], hand=obs["hand_number"] + 1, target=obs["target"],
-            stock=obs["stock_size"], discard=w.card(top) if top else w.t("empty")))
+            "tui.status", edition=w.edition(obs["ruleset"]), hand=obs["hand_number"] + 1, target=obs["target"],
+            stock=obs["stock_size"], discard=w.card(top) if top else w.t("pile.empty")))
         turn_side = None if obs["is_over"] else g.side_of(obs["turn"])
         for view in self.query(TableauView):
             seats = [s for s in range(g.players) if g.side_of(s) == view.side]
@@ -369,10 +366,10 @@ class GameScreen(Screen):
         hand = self.query_one(HandView)
         hand.words = w
         if self.viewer is None:
-            hand.show([], hidden=w.t("hidden"))
+            hand.show([], hidden=w.t("tui.hidden"))
         else:
             playable = self.playable(obs)
-            hand.show([(w.t("hand_of", who=w.seat(self.viewer)), obs["hand"], playable, self.selected)])
+            hand.show([(w.t("replay.hand_of", name=w.seat(self.viewer)), obs["hand"], playable, self.selected)])
         self.query_one(PromptView).update(Text.assemble(self.prompt(obs), "\n", self.message))
 
     def playable(self, obs: dict) -> set | None:
@@ -383,22 +380,22 @@ class GameScreen(Screen):
     def prompt(self, obs: dict) -> Text:
         w = self.w
         if obs["is_over"]:
-            return Text(w.t("match_over"), style="bold")
+            return Text(w.t("tui.match_over"), style="bold")
         seat = obs["to_act"]
         if seat != self.viewer:
-            return Text(w.t("thinking", who=w.seat(seat)), style="italic")
+            return Text(w.t("tui.thinking", who=w.seat(seat)), style="italic")
         if obs["decision"] == "draw":
-            return Text(w.t("your_draw", card=w.card(obs["discard_pile"][-1])), style="bold")
+            return Text(w.t("tui.your_draw", card=w.card(obs["discard_pile"][-1])), style="bold")
         if obs["decision"] != "play":
             return Text("")
         hand = obs["hand"]
         if self.selected is None or self.selected >= len(hand):
-            return Text(w.t("your_play", n=len(hand)), style="bold")
+            return Text(w.t("tui.your_play", n=len(hand)), style="bold")
         card = hand[self.selected]
         if not _is_hazard(card):
-            return Text(w.t("chosen_own", card=w.card(card)), style="bold")
-        targets = ", ".join(w.t("target_key", key=t + 1, name=w.side(t)) for t in self.opponents())
-        return Text(w.t("chosen_hazard", card=w.card(card), targets=targets), style="bold")
+            return Text(w.t("tui.chosen_own", card=w.card(card)), style="bold")
+        targets = ", ".join(w.t("tui.target_key", key=t + 1, name=w.side(t)) for t in self.opponents())
+        return Text(w.t("tui.chosen_hazard", card=w.card(card), targets=targets), style="bold")
 
     def opponents(self) -> list[int]:
         own = self.game.side_of(self.viewer)
@@ -429,8 +426,8 @@ class GameScreen(Screen):
             self.busy = True
             w = self.w
             name = w.seat(seat)
-            self.app.push_screen(localized(PassScreen, self.lang)(w.t("pass_title", who=name),
-                                                                  w.t("pass_body", who=name)),
+            self.app.push_screen(localized(PassScreen, self.lang)(w.t("tui.pass_title", who=name),
+                                                                  w.t("tui.pass_body", who=name)),
                                  callback=lambda _: self._passed(seat))
             return
         if g.decision == "coup-fourre":
@@ -448,10 +445,10 @@ class GameScreen(Screen):
         att = obs["pending_attack"]
         safety = CARD_IDS[SAFETY_OF[KIND_OF[att["hazard"]]]]
         self.busy = True
-        body = w.t("cf_body", attacker=w.seat(att["attacker"]), hazard=w.card(att["hazard"]),
-                   target=w.side(att["side"]), safety=w.card(safety))
+        body = w.t("cf.text", attacker=w.seat(att["attacker"]), hazard=w.card(att["hazard"]),
+                   side=w.side(att["side"]), safety=w.card(safety))
         ask = localized(QuestionScreen, self.lang)
-        self.app.push_screen(ask(w.t("cf_title"), body[:1].upper() + body[1:], w.t("cf_keys"), "cf"),
+        self.app.push_screen(ask(w.t("tui.cf_title"), body[:1].upper() + body[1:], w.t("tui.cf_keys"), "cf"),
                              callback=lambda yes: self._answered("coup-fourre" if yes else "pass"))
 
     def ask_extension(self) -> None:
@@ -459,8 +456,8 @@ class GameScreen(Screen):
         self.busy = True
         self.app.push_screen(
             localized(QuestionScreen, self.lang)(
-                w.t("ext_title"), w.t("ext_body", short=self.game.target, long=r.target),
-                w.t("ext_keys", long=r.target), "extension"),
+                w.t("ext.title"), w.t("ext.text", target=self.game.target, full=r.target),
+                w.t("tui.ext_keys", long=r.target), "extension"),
             callback=lambda yes: self._answered("extend" if yes else "end-hand"))
 
     def _answered(self, action: str) -> None:
@@ -476,7 +473,7 @@ class GameScreen(Screen):
             events = g.act(action, seat)
         except IllegalAction as exc:
             self.selected = None  # the next digit chooses a card again
-            self.say(w.reason(str(exc)))
+            self.say(w.reason(exc))
             return False
         self.selected = None
         self.message = Text("")
@@ -503,17 +500,17 @@ class GameScreen(Screen):
         if result["completed"] is not None:
             done = result["completed"]
             mine = self.viewer is not None and done == g.side_of(self.viewer) and not g.teams
-            lines.append(w.t("completed_you") if mine else w.t("completed", who=w.side_title(done)))
+            lines.append(w.t("tui.completed_you") if mine else w.t("tui.completed", who=w.side_title(done)))
         else:
-            lines.append(w.t("no_completion"))
+            lines.append(w.t("tui.no_completion"))
         lines.append(w.result(result["winners"], result["points"]))
         if g.is_over:
-            title = f"{w.t('hand_over_title', n=result['hand'] + 1)} · {w.t('match_over_title')}"
+            title = f"{w.t('tui.hand_over_title', n=result['hand'] + 1)} · {w.t('match.title')}"
             lines.append(w.result(g.winners, g.match_scores))
-            keys = w.t("quit_hint")
+            keys = w.t("tui.quit_hint")
         else:
-            title = w.t("hand_over_title", n=result["hand"] + 1)
-            keys = w.t("continue")
+            title = w.t("tui.hand_over_title", n=result["hand"] + 1)
+            keys = w.t("tui.continue")
         self.busy = True
         self.refresh_view()
         table = breakdown_table(result, g.match_scores, w)
@@ -568,11 +565,11 @@ class GameScreen(Screen):
         if self.busy:
             return False
         if g.is_over:
-            self.say(self.w.t("match_over"))
+            self.say(self.w.t("tui.match_over"))
             return False
         if g.to_act != self.viewer:
             if not quiet:
-                self.say(self.w.t("wait", who=self.w.seat(g.to_act)))
+                self.say(self.w.t("tui.wait", who=self.w.seat(g.to_act)))
             return False
         return g.decision in ("play", "draw")
 
@@ -585,17 +582,17 @@ class GameScreen(Screen):
         w = self.w
         hand = self.hand()
         if self.game.decision == "draw":
-            self.say(w.t("draw_first", card=w.card(self.observation()["discard_pile"][-1])))
+            self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
             return
         if self.selected is not None and _is_hazard(hand[self.selected]):
             side = n - 1
             if side >= self.game.nsides:
-                self.say(w.t("no_side", n=n))
+                self.say(w.t("tui.no_side", n=n))
                 return
             self.apply(self.viewer, f"play {hand[self.selected]} {side}")
             return
         if n > len(hand):
-            self.say(w.t("no_such_card", n=n))
+            self.say(w.t("tui.no_such_card", n=n))
             return
         self.selected = n - 1
         self.message = Text("")
@@ -606,11 +603,11 @@ class GameScreen(Screen):
             return
         w = self.w
         if self.game.decision == "draw":
-            self.say(w.t("draw_first", card=w.card(self.observation()["discard_pile"][-1])))
+            self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
             return
         hand = self.hand()
         if self.selected is None:
-            self.say(w.t("choose_first", n=len(hand)))
+            self.say(w.t("tui.choose_first", n=len(hand)))
             return
         card = hand[self.selected]
         if where == "discard":
@@ -634,7 +631,7 @@ class GameScreen(Screen):
             self.apply(self.viewer, f"play {card} {self.opponents()[0]}")
         else:
             keys = "/".join(str(t + 1) for t in self.opponents())
-            self.say(self.w.t("hazard_own", card=self.w.card(card), keys=keys))
+            self.say(self.w.t("tui.hazard_own", card=self.w.card(card), keys=keys))
 
     def action_back(self) -> None:
         self.selected = None
@@ -643,13 +640,13 @@ class GameScreen(Screen):
 
     def action_hint(self) -> None:
         if self.busy or self.game.is_over or self.game.to_act != self.viewer:
-            self.say(self.w.t("hint_none"), "yellow")
+            self.say(self.w.t("tui.hint_none"), "yellow")
             return
         from ..bots import analyse
 
         game = self.game.clone()
         seat, token, ms = self.viewer, self.token, self.hint_ms
-        self.say(self.w.t("hint_running"), "yellow")
+        self.say(self.w.t("tui.hint_running"), "yellow")
 
         def work() -> None:
             try:
@@ -670,9 +667,10 @@ class GameScreen(Screen):
         if isinstance(results, str):
             self.say(results, "yellow")
             return
-        items = [f"{w.action(r['action'])} ({w.t('win', p=round(100 * r['win_chance']))})"
+        pile = self.observation()["discard_pile"]
+        items = [f"{w.action(r['action'], pile[-1] if pile else None)} ({w.t('tui.win', p=round(100 * r['win_chance']))})"
                  for r in results[:3] if r["win_chance"] is not None]
-        self.say(w.t("hint", items=" · ".join(items) or w.action(results[0]["action"])), "yellow")
+        self.say(w.t("tui.hint", items=" · ".join(items) or w.action(results[0]["action"])), "yellow")
 
 
 # ------------------------------------------------------------------------- apps
@@ -726,12 +724,12 @@ class MilleBornesApp(App):
 class ReplayScreen(Screen):
     """Step through a record: every tableau, every hand (it is a replay), the move in words."""
 
-    BINDINGS = [Binding("right", "step(1)", "Next"), Binding("space", "step(1)", show=False),
-                Binding("n", "step(1)", show=False), Binding("left", "step(-1)", "Back"),
+    BINDINGS = [Binding("right", "step(1)", "tui.key.next"), Binding("space", "step(1)", show=False),
+                Binding("n", "step(1)", show=False), Binding("left", "step(-1)", "tui.key.back"),
                 Binding("b", "step(-1)", show=False), Binding("pagedown", "step(10)", show=False, priority=True),
                 Binding("pageup", "step(-10)", show=False, priority=True),
                 Binding("home", "jump(0)", show=False, priority=True),
-                Binding("end", "jump(-1)", show=False, priority=True), Binding("q", "app.exit", "Quit")]
+                Binding("end", "jump(-1)", show=False, priority=True), Binding("q", "app.exit", "tui.key.quit")]
 
     def __init__(self, record: dict, lang: str = "en", step: int = 0):
         super().__init__()
@@ -754,8 +752,8 @@ class ReplayScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).can_focus = False
-        self.note(self.w.t("replay_start") if self.step == 0 else
-                 self.w.t("replay_back", i=self.step, action=self.describe(self.step - 1)))
+        self.note(self.w.t("tui.replay_start") if self.step == 0 else
+                 self.w.t("tui.replay_back", i=self.step, action=self.describe(self.step - 1)))
         self.draw()
 
     def note(self, line: str | None) -> None:
@@ -766,15 +764,17 @@ class ReplayScreen(Screen):
     def describe(self, i: int) -> str:
         action = self.record["actions"][i]
         g = self.replay(self.record, upto=i)
-        return f"{self.w.seat(g.to_act)}: {self.w.action(action)}"
+        top = g.discard_pile[-1] if g.discard_pile else None
+        return self.w.t("tui.move", who=self.w.seat(g.to_act), action=self.w.action(action, top))
 
     def draw(self) -> None:
         g, w = self.game, self.w
         obs = g.observation(g.to_act if g.to_act is not None else 0)
         top = obs["discard_pile"][-1] if obs["discard_pile"] else None
         self.query_one("#status", Static).update(w.t(
-            "replay_status", i=self.step, n=self.total, edition=obs["ruleset"], hand=obs["hand_number"] + 1,
-            stock=obs["stock_size"], discard=w.card(top) if top else w.t("empty")))
+            "tui.replay_status", i=self.step, n=self.total, edition=w.edition(obs["ruleset"]),
+            hand=obs["hand_number"] + 1,
+            stock=obs["stock_size"], discard=w.card(top) if top else w.t("pile.empty")))
         turn_side = None if g.is_over else g.side_of(g.turn)
         for view in self.query(TableauView):
             view.show(obs, w, turn_side, "")
@@ -782,7 +782,7 @@ class ReplayScreen(Screen):
         hands.words = w
         hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}", g.observation(s)["hand"], None, None)
                     for s in range(g.players)])
-        self.query_one(PromptView).update(Text(w.t("replay_keys"), style="dim"))
+        self.query_one(PromptView).update(Text(w.t("tui.replay_keys"), style="dim"))
 
     def action_step(self, n: int) -> None:
         target = max(0, min(self.total, self.step + n))
@@ -792,13 +792,14 @@ class ReplayScreen(Screen):
                 events = self.game.act(self.record["actions"][i], who)
                 lines = [self.w.event(e) for e in events]
                 self.note(f"{i + 1}. " + " · ".join(s for s in lines if s) if any(lines) else
-                         f"{i + 1}. {self.w.seat(who)}: {self.w.action(self.record['actions'][i])}")
+                         f"{i + 1}. " + self.w.t("tui.move", who=self.w.seat(who),
+                                                 action=self.w.action(self.record["actions"][i])))
             self.step = target
         elif target < self.step:
             self.step = target
             self.game = self.replay(self.record, upto=target)
-            self.note(self.w.t("replay_start") if target == 0 else
-                     self.w.t("replay_back", i=target, action=self.describe(target - 1)))
+            self.note(self.w.t("tui.replay_start") if target == 0 else
+                     self.w.t("tui.replay_back", i=target, action=self.describe(target - 1)))
         self.draw()
 
     def action_jump(self, where: int) -> None:

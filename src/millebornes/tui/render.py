@@ -29,10 +29,10 @@ def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | No
     title.append("▶ " if side == turn_side else "  ", style="bold yellow")
     title.append(w.side_title(side), style="bold")
     if w.viewer is not None and side == w.viewer % w.nsides:
-        title.append(f" ({w.t('you')})", style="bold cyan")
+        title.append(f" ({w.t('tui.you')})", style="bold cyan")
     if kinds_line:
         title.append(f" {kinds_line}", style="dim")
-    title.append(" · " + w.t("pts", n=obs["match_scores"][side]))
+    title.append(" · " + w.n("tui.points", obs["match_scores"][side]))
     text = Text()
     text.append_text(title)
     text.append("\n")
@@ -44,14 +44,14 @@ def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | No
     text.append("\n")
     battle = t["battle"][-1] if t["battle"] else None
     speed = t["speed"][-1] if t["speed"] else None
-    text.append(f"{w.t('battle')}: ")
-    text.append(w.card(battle) if battle else w.t("none"), style=_style(battle))
-    text.append(f"  {w.t('speed')}: ")
-    text.append(w.card(speed) if speed else w.t("none"), style=_style(speed))
+    text.append(w.label(w.t("table.battle")) + " ")
+    text.append(w.card(battle) if battle else w.t("tui.none"), style=_style(battle))
+    text.append("  " + w.label(w.t("table.speed")) + " ")
+    text.append(w.card(speed) if speed else w.t("tui.none"), style=_style(speed))
     text.append("\n")
-    text.append(f"{w.t('safeties')}: ")
+    text.append(w.label(w.t("table.safeties")) + " ")
     if not t["safeties"]:
-        text.append(w.t("none"))
+        text.append(w.t("tui.none"))
     for i, card in enumerate(t["safeties"]):
         if i:
             text.append(", ")
@@ -92,7 +92,7 @@ def hand_text(cards: list[str], w: Words, width: int, playable: set[str] | None 
 def breakdown_table(result: dict, match_scores: list[int], w: Words) -> Table:
     """The hand's points per side, item by item, as the edition counts them."""
     table = Table(box=None, padding=(0, 1), show_edge=False)
-    table.add_column(w.t("item"))
+    table.add_column("")
     for side in range(len(result["points"])):
         table.add_column(w.side_title(side), justify="right")
     keys: list[str] = []
@@ -102,7 +102,7 @@ def breakdown_table(result: dict, match_scores: list[int], w: Words) -> Table:
                 keys.append(k)
     for k in keys:
         table.add_row(w.item(k), *(str(b.get(k, 0)) for b in result["breakdown"]))
-    table.add_row(Text(w.t("hand_total"), style="bold"),
+    table.add_row(Text(w.t("over.total"), style="bold"),
                   *(Text(str(p), style="bold") for p in result["points"]))
-    table.add_row(w.t("match_total"), *(str(p) for p in match_scores))
+    table.add_row(w.t("over.match"), *(str(p) for p in match_scores))
     return table

@@ -53,10 +53,13 @@ class Client:
             return
         self.out.put_nowait(frame)
 
-    def error(self, code: str, message: str, action: str | None = None) -> None:
+    def error(self, code: str, message: str, action: str | None = None, **extra) -> None:
+        """An error frame: ``code``, an English ``message`` (for logs), the ``action`` refused, and what the
+        page needs to say it in its own words (``reason`` and ``params``, ``retry_after``)."""
         frame = {"type": "error", "code": code, "message": message}
         if action is not None:
             frame["action"] = action
+        frame.update(extra)
         self.send(frame)
 
     def close(self, code: int) -> None:

@@ -40,12 +40,14 @@ log = logging.getLogger("millebornes.web")
 
 
 class Refused(Exception):
-    """A frame the server will not act on; becomes an error frame, and nothing changed."""
+    """A frame the server will not act on; becomes an error frame, and nothing changed.  ``extra`` goes
+    into the frame too: an illegal action's ``reason`` and ``params``, a hint's ``retry_after``."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, **extra):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.extra = extra
 
 
 class Gone(Exception):
@@ -265,7 +267,7 @@ class Room:
         try:
             events = clone.act(action, seat)
         except IllegalAction as exc:
-            raise Refused("illegal", str(exc)) from None
+            raise Refused("illegal", str(exc), reason=exc.reason, params=exc.params) from None
         result = (list(clone.match_scores), clone.winners) if clone.is_over else None
         if self.window is not None or self._opens_window(seat, action):
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
@@ -477,8 +479,9 @@ class Room:
         now = asyncio.get_running_loop().time()
         wait = self.hint_ready.get(seat, 0.0) - now
         if wait > 0:
+            retry = math.ceil(wait * 10) / 10
             raise Refused("rate", f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
-                                  f"before the next: ask again in {math.ceil(wait * 10) / 10:.1f} seconds")
+                                  f"before the next: ask again in {retry:.1f} seconds", retry_after=retry)
         seq = self.seq
         try:
             work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,

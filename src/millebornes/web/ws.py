@@ -71,7 +71,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             try:
                 room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname))
             except Refused as r:
-                client.error(r.code, r.message)
+                client.error(r.code, r.message, **r.extra)
                 continue
         if room is None:
             client.error("auth", "this link does not open that seat")
@@ -94,7 +94,7 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
         try:
             await room.submit(client.seat, frame.action, frame.seq)
         except Refused as r:
-            client.error(r.code, r.message, frame.action)
+            client.error(r.code, r.message, frame.action, **r.extra)
     elif isinstance(frame, HintFrame):
         if client.hint_task is not None and not client.hint_task.done():
             client.error("rate", "a hint is already being worked out")
@@ -102,7 +102,7 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
         try:
             answer = room.hint(client.seat)
         except Refused as r:
-            client.error(r.code, r.message)
+            client.error(r.code, r.message, **r.extra)
             return
         client.hint_task = asyncio.create_task(send_hint(client, room, answer))
     else:

@@ -290,43 +290,46 @@ export function describeAction(action, ctx, obs) {
   return tn(`action.${parts[0]}`);
 }
 
-// The engine's English reason with every card id and English card name replaced by the card's name in
-// the chosen language, and "seat N" / "side N" by the players' names.
-export function translateReason(message, ctx) {
-  let s = String(message ?? "");
-  const lang = getLang();
-  const words = [];
-  for (const c of Object.values(CARDS)) {
-    if (c.group !== "distance") {
-      words.push([c.id, cardName(c.id, lang)]);
-      if (c.en) words.push([c.en, cardName(c.id, lang)]);
-    }
+// How to say each parameter of a refusal (millebornes.actions.PARAM_KINDS): a card id as the card's name
+// (an empty battle pile as "empty"), a seat or a side by the players' names, a number as the language
+// writes it, a decision by what it asks.
+const PARAM_KINDS = {
+  card: "card", hazard: "card", safety: "card", need: "card", top: "card",
+  seat: "seat", to_act: "seat", side: "side",
+  distance: "number", value: "number", target: "number", decision: "decision",
+};
+
+// Why the engine refused an action, in the page's language: the catalog's reason.CODE filled with the
+// frame's params; a reason this page's catalog does not know falls back to the server's English words.
+export function reasonText(frame, ctx) {
+  const key = `reason.${frame.reason}`;
+  const params = {};
+  for (const [name, value] of Object.entries(frame.params || {})) {
+    const kind = PARAM_KINDS[name];
+    if (kind === "card") params[name] = value === null ? t("pile.empty") : cardName(value);
+    else if (value === null || value === undefined) params[name] = "";
+    else if (kind === "seat") params[name] = seatName(ctx || {}, value);
+    else if (kind === "side") params[name] = sideName(ctx || {}, value);
+    else if (kind === "number") params[name] = formatNumber(value);
+    else if (kind === "decision") params[name] = t(`decision.${value}`);
   }
-  words.sort((a, b) => b[0].length - a[0].length);
-  const marks = [];
-  for (const [from, to] of words) {
-    const re = new RegExp(`(?<![\\w-])${from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "g");
-    s = s.replace(re, () => { marks.push(to); return `\u0000${marks.length - 1}\u0000`; });
-  }
-  if (ctx) {
-    s = s.replace(/\bseat (\d)\b/g, (m, n) => (ctx.seats?.some((x) => x.seat === Number(n)) ? seatName(ctx, Number(n)) : m));
-    s = s.replace(/\bside (\d)\b/g, (m, n) => (Number(n) < (ctx.sides?.length ?? 0) ? sideName(ctx, Number(n)) : m));
-  }
-  return s.replace(/\u0000(\d+)\u0000/g, (m, i) => marks[Number(i)]);
+  const text = t(key, params);
+  return text === key ? String(frame.message ?? "") : text;
 }
 
 export function errorMessage(frame, ctx) {
   const code = frame.code;
-  if (code === "illegal") return t("msg.illegal", { reason: translateReason(frame.message, ctx) });
-  const wait = code === "rate" && /ask again in ([0-9.]+) seconds/.exec(frame.message ?? "");
-  if (wait) return t("msg.hint_rate", { s: wait[1] });
+  if (code === "illegal") return t("msg.illegal", { reason: reasonText(frame, ctx) });
+  if (code === "rate" && typeof frame.retry_after === "number") {
+    return t("msg.hint_rate", { s: formatNumber(frame.retry_after) });
+  }
   const key = {
     auth: "msg.auth", "not-your-turn": "msg.not_your_turn", stale: "msg.stale", finished: "msg.finished",
     waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed",
-    "too-large": "msg.too_large", busy: "msg.busy",
+    "too-large": "msg.too_large", busy: "msg.busy", server: "msg.server",
   }[code];
   if (key) return t(key);
-  return t("msg.error", { reason: translateReason(frame.message || code, ctx) });
+  return t("msg.error", { reason: frame.message || code });
 }
 
 export function itemName(item) {

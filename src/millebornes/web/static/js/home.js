@@ -9,7 +9,7 @@ import { cardElement } from "./cards.js";
 
 const KINDS = ["human", "easy", "medium", "hard", "expert"];
 const INVITES_KEY = "millebornes.lastInvites";
-const H = { editions: [], history: [], invites: null };
+const H = { editions: [], history: [], invites: null, error: null };
 
 function edition() {
   return H.editions.find((e) => e.name === $("#ruleset").value) || H.editions[0];
@@ -76,6 +76,7 @@ function renderSeats() {
 const FIELDS = { ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", cf_timeout: "#cf-timeout" };
 
 function clearError() {
+  H.error = null;
   $("#create-error").textContent = "";
   for (const node of document.querySelectorAll("#create-form [aria-invalid]")) {
     node.removeAttribute("aria-invalid");
@@ -85,8 +86,10 @@ function clearError() {
   }
 }
 
-function showError(text, field) {
-  $("#create-error").textContent = text;
+// The error as a message key and its parameters, so that a change of language says it again in the new one.
+function showError([key, params = {}], field) {
+  H.error = [key, params];
+  $("#create-error").textContent = t(key, params);
   const node = field && $(FIELDS[field] || "#nothing");
   if (!node) return;
   node.setAttribute("aria-invalid", "true");
@@ -96,11 +99,11 @@ function showError(text, field) {
 }
 
 // The server's refusal in the page's words: its field names the message (the server's own text is English).
-function refusalText(status, data, headers) {
-  if (status === 429) return t("home.error.rate", { s: Number(headers.get("Retry-After")) || 60 });
+function refusal(status, data, headers) {
+  if (status === 429) return ["home.error.rate", { s: Number(headers.get("Retry-After")) || 60 }];
   const field = typeof data?.field === "string" ? data.field : "";
   const key = `home.error.${field}`;
-  return field && t(key) !== key ? t(key) : t("home.error.refused");
+  return [field && t(key) !== key ? key : "home.error.refused"];
 }
 
 async function create(e) {
@@ -110,7 +113,7 @@ async function create(e) {
   const n = Number($("#players").value);
   const cf = $("#cf-timeout").value.trim();
   if (!/^\d+$/.test(cf) || Number(cf) < 3 || Number(cf) > 600) {
-    showError(t("home.error.cf_timeout"), "cf_timeout");
+    showError(["home.error.cf_timeout"], "cf_timeout");
     return;
   }
   const seats = [...document.querySelectorAll("select.seat-kind")].map((s) => (
@@ -128,12 +131,12 @@ async function create(e) {
         body: JSON.stringify(body),
       });
     } catch (x) {
-      showError(t("home.error.network"));
+      showError(["home.error.network"]);
       return;
     }
     const data = await r.json().catch(() => null);
     if (!r.ok) {
-      showError(refusalText(r.status, data, r.headers), data?.field);
+      showError(refusal(r.status, data, r.headers), data?.field);
       return;
     }
     H.invites = data;
@@ -230,6 +233,7 @@ function renderAll() {
   renderInvites();
   renderHistory();
   renderFan();
+  if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
 async function main() {
@@ -247,7 +251,7 @@ async function main() {
     const data = await getJSON("/api/editions");
     H.editions = data.editions || [];
   } catch (x) {
-    showError(t("home.error.editions"));
+    showError(["home.error.editions"]);
   }
   renderEditions();
   renderPlayers();

@@ -140,7 +140,7 @@ function render() {
 
 async function main() {
   await setupLangSelect($("#lang"));
-  onLangChange(render);
+  onLangChange(() => { R.told = -1; render(); }); // the live region says the step again, in the new language
   await loadCards();
   $("#first").addEventListener("click", () => go(0));
   $("#prev").addEventListener("click", () => go(R.step - 1));
