@@ -187,3 +187,121 @@ def test_match_over_replay_and_history(server, pages, audit):
     set_lang(page, "fr")
     audit(page, "home, history filled (fr)")
     audit.check()
+
+
+# ---------------------------------------------------------------- the keyboard alone, and what a screen reader says
+def focus(page, selector: str, limit: int = 60) -> None:
+    """Tab until `selector` has the focus (as a keyboard user gets there)."""
+    for _ in range(limit):
+        if page.evaluate("s => document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} is not in the Tab order")
+
+
+def test_home_page_by_keyboard_and_screen_reader(server, pages):
+    page = pages.new()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    # every field has a name, the edition its summary as description
+    for role, name in [("combobox", "Edition"), ("combobox", "Players"), ("checkbox", "Play in teams of two"),
+                       ("spinbutton", "Coup fourré countdown (seconds)"), ("combobox", "Seat 1 (you)"),
+                       ("combobox", "Seat 2"), ("button", "Create the table"), ("combobox", "Language")]:
+        expect(page.get_by_role(role, name=name, exact=True)).to_have_count(1)
+    expect(page.locator("#ruleset")).to_have_attribute("aria-describedby", "ruleset-summary")
+    expect(page.locator("#ruleset-summary")).not_to_contain_text("seed")
+
+    # a wrong countdown: the error is said (role=alert), tied to its field, which takes the focus
+    focus(page, "#seat-kind-1")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#seat-kind-1")).to_have_value("human")
+    focus(page, "#cf-timeout")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#create-error")).to_have_text("The coup fourré countdown is a whole number of seconds from 3 to 600.")
+    expect(page.locator("#create-error")).to_have_attribute("role", "alert")
+    expect(page.locator("#cf-timeout")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#cf-timeout")).to_have_attribute("aria-describedby", "create-error")
+    expect(page.locator("#cf-timeout")).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("10")
+    page.keyboard.press("Enter")
+
+    # the invite links: the focus goes to them; seats count from 1; each button says which link it copies
+    expect(page.locator("#invites-title")).to_be_focused()
+    expect(page.locator("#cf-timeout")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_role("link", name="Sit down at seat 1 (yours)")).to_have_count(1)
+    expect(page.get_by_role("textbox", name="Invite link for seat 2")).to_have_count(1)
+    expect(page.get_by_role("link", name="Open the link for seat 2 in a new tab")).to_have_count(1)
+    focus(page, "button.copy[data-seat='1']")
+    expect(page.get_by_role("button", name="Copy the link for seat 2")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#invite-status")).to_have_text("The link for seat 2 is copied.")
+    expect(page.locator("#invite-status")).to_have_attribute("role", "status")
+
+    # the language, from the keyboard: every word follows
+    focus(page, "#lang")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("button", name="Copier le lien de la place 2")).to_have_count(1)
+    expect(page.get_by_role("combobox", name="Édition")).to_have_count(1)
+    expect(page.locator("#ruleset option[value='classic']")).to_have_text("Classique")
+    expect(page.locator("#lang option[value='en']")).to_have_attribute("lang", "en")
+
+
+def test_replay_by_keyboard_and_screen_reader(server, pages):
+    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    page = pages.new()
+    join(page, server + made["seats"][0]["url"], "Ann")
+    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
+        play(page, card)
+    expect(page.locator("#match-over")).to_be_visible()
+
+    # the history: a table with a caption, column headers and replay links named by their game
+    page.goto(server + "/")
+    table = page.get_by_role("table", name="Finished games, the latest first")
+    expect(table).to_have_count(1)
+    expect(table.get_by_role("columnheader")).to_have_count(4)
+    link = page.locator(f"#history a.replay-link[data-table='{made['id']}']")
+    expect(link).to_have_attribute("aria-label", re.compile(r"^Replay the game of \S"))
+    expect(page.locator("#history")).to_contain_text("Dujardin")  # the edition by its name, not its id
+    focus(page, f"#history a.replay-link[data-table='{made['id']}']")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/replay/"))
+
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    expect(announce).to_have_text(re.compile(r"^The deal \(\d+ moves to watch\)$"))
+    total = int(page.get_attribute("#step-range", "max"))
+    expect(page.get_by_role("group", name="Moves").get_by_role("button")).to_have_count(4)
+    expect(page.get_by_role("img", name=re.compile(r"^Stock: \d+ cards$"))).to_have_count(1)
+    expect(page.get_by_role("img", name="Discard pile: empty")).to_have_count(1)
+    hand = page.locator("#hands .seat-hand[data-seat='0']")
+    expect(hand.get_by_role("heading")).to_have_text("Ann's hand (7 cards)")
+    expect(hand.get_by_role("listitem")).to_have_count(7)
+    expect(hand.get_by_role("listitem").filter(has_text="Roll")).to_have_count(1)  # each card says what it is
+    expect(page.locator(".tableau[data-side='1']")).to_contain_text("Bot 2")  # seats count from 1
+
+    page.keyboard.press("ArrowRight")
+    expect(announce).to_have_text(f"Move 1 of {total}: Ann played Roll.")
+    expect(page.locator("#step-range")).to_have_attribute("aria-valuetext", f"Move 1 of {total}")
+    page.keyboard.press("PageDown")
+    expect(announce).to_contain_text(f"Move 11 of {total}: ")
+    page.keyboard.press("PageUp")
+    expect(announce).to_contain_text(f"Move 1 of {total}: ")
+    # the buttons, from the keyboard; a button that becomes disabled gives the focus to one that works
+    focus(page, "#last")
+    page.keyboard.press("Enter")
+    expect(announce).to_contain_text(f"Move {total} of {total}: ")
+    expect(page.locator("#last")).to_be_disabled()
+    expect(page.locator("#prev")).to_be_focused()
+    page.keyboard.press("Home")
+    expect(announce).to_have_text(f"The deal ({total} moves to watch)")
+    expect(page.locator("#next")).to_be_focused()
+    page.select_option("#lang", "fr")
+    expect(announce).to_have_text(f"La donne ({total}\u00a0coups à revoir)")
