@@ -43,7 +43,8 @@ LAYOUT = """() => {
     hand: [...document.querySelectorAll('#hand .card')].map((c) => c.offsetWidth),
     others: [...document.querySelectorAll('.tableau .card, #stock .card, #discard .card')].map((c) => c.offsetWidth),
     clipped: [...document.querySelectorAll('.card.slot > span')].filter((s) => { const p = s.parentElement;
-      return p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1; }).map((s) => s.textContent),
+      return p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1; })
+      .map((s) => `${s.textContent} ${s.parentElement.clientWidth}x${s.parentElement.clientHeight} ${getComputedStyle(s).fontSize}`),
     turn: turn && shown(turn) ? {...box(turn), text: turn.textContent, clipped: turn.scrollWidth > turn.clientWidth + 1
       || turn.scrollHeight > turn.clientHeight + 1} : null,
     buttons: dialogs.flatMap((d) => [...d.querySelectorAll('button, a.button')].filter(shown)
@@ -179,6 +180,11 @@ def test_a_hand_by_taps(server, pages, viewport):
     tap(bob, "#hand-over-close")
     expect(bob.locator("#hand-over")).to_be_hidden()
     expect(bob.locator("#table-info")).to_contain_text("Hand 2")  # the next hand is dealt
+    # the widest header: French words and the last hand's button
+    bob.select_option("#lang", "fr")
+    expect(bob.locator("#last-hand")).to_be_visible()
+    expect(bob.locator("#table-info")).to_contain_text("Manche 2")
+    check_table(bob, viewport, "in French, after a hand")
 
 
 # ---------------------------------------------------------------- home, invites, match over, replay, history
