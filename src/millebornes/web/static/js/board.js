@@ -1,48 +1,83 @@
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
-import { el, t, tn, seatName, sideName, formatNumber, itemName, joinNames } from "./common.js";
+import { el, t, tn, seatName, sideName, formatNumber, itemName, joinNames, cardName } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 
 const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];
 const SAFETY_SLOTS = ["right-of-way", "extra-tank", "puncture-proof", "driving-ace"];
 
-// view: {tableau, side, ctx, target, score, mine, turnSeat, toAct, handSizes, connected: seat -> bool|undefined}
+// Whether a seat's socket is connected (undefined where it is not shown, as in the replay).
+function online(view, seat) {
+  const facts = view.ctx.seats?.find((x) => x.seat === seat);
+  return view.showOnline === false || !facts ? undefined : facts.kind === "bot" ? true : facts.connected;
+}
+
+// One side's tableau in words, for a screen reader: "Ann's side: battle pile Roll, speed pile empty,
+// safeties: Puncture-Proof, 325 of 700 miles, 0 points. Ann: 6 cards in hand."
+export function tableauSummary(view) {
+  const { tableau: tb, side, ctx } = view;
+  const seats = ctx.sides?.[side] ?? [side];
+  const top = (cards) => (cards.length ? cardName(cards[cards.length - 1]) : t("tableau.empty"));
+  const cfs = new Set(tb.coups_fourres || []);
+  const safeties = tb.safeties.map((id) => (cfs.has(id) ? t("tableau.cf", { card: cardName(id) }) : cardName(id)));
+  const parts = [t(view.mine ? "tableau.summary_mine" : "tableau.summary", {
+    side: String(sideName(ctx, side)), battle: top(tb.battle), speed: top(tb.speed),
+    safeties: safeties.length ? safeties.join(", ") : t("tableau.none"),
+    miles: t("tableau.miles", { n: view.target || 1000, d: formatNumber(tb.distance) }),
+    points: t("tableau.points", { n: view.score ?? 0 }),
+  })];
+  for (const seat of seats) {
+    const name = String(seatName(ctx, seat));
+    if (view.handSizes) parts.push(t("tableau.hand_size", { name, cards: t("table.cards_in_hand", { n: view.handSizes[seat] ?? 0 }) }) + ".");
+    if (online(view, seat) === false) parts.push(t("tableau.offline", { name }) + ".");
+  }
+  return parts.join(" ");
+}
+
+// view: {tableau, side, ctx, target, score, mine, turnSeat, toAct, handSizes, mySeat, showOnline,
+//        focusable (in the Tab order: the table page), landed (the card that just landed here: {card, fresh})}
+// The section is a group named by tableauSummary; what it draws is hidden from screen readers (they have
+// the summary), so no card picture is read as "img: 100 100 100".
 export function tableauElement(view) {
   const { tableau: tb, side, ctx } = view;
   const seats = ctx.sides?.[side] ?? [side];
   const section = el("section", {
     class: `tableau${view.mine ? " mine" : ""}${seats.includes(view.turnSeat) ? " turn" : ""}`,
     dataset: { side: String(side) },
-    "aria-label": String(sideName(ctx, side)),
+    role: "group",
+    "aria-label": tableauSummary(view),
+    tabindex: view.focusable ? "0" : null,
+    "aria-keyshortcuts": view.focusable && !view.mine ? String(side + 1) : null,
   });
 
   // head: the players of the side, their hand sizes, the match score
   const who = el("div", { class: "who" });
+  if (view.focusable) who.append(el("span", { class: "side-key", title: t("tableau.key", { k: side + 1 }) }, String(side + 1)));
   for (const seat of seats) {
-    const facts = ctx.seats?.find((x) => x.seat === seat);
-    const online = view.showOnline === false || !facts ? undefined : facts.kind === "bot" ? true : facts.connected;
+    const on = online(view, seat);
     who.append(el("span", {
-      class: `seat-name${seat === view.toAct ? " acting" : ""}${online === false ? " offline" : ""}`,
+      class: `seat-name${seat === view.toAct ? " acting" : ""}${on === false ? " offline" : ""}`,
       dataset: { seat: String(seat) },
     },
-    online === undefined ? null : el("span", { class: `dot${online === false ? " off" : ""}` }),
+    on === undefined ? null : el("span", { class: `dot${on === false ? " off" : ""}` }),
     el("bdi", { class: "nick" }, String(seatName(ctx, seat))),
     seat === view.mySeat ? el("span", { class: "you" }, ` ${t("table.you_mark")}`) : null,
     view.handSizes ? el("span", { class: "hand-size", title: t("table.cards_in_hand", { n: view.handSizes[seat] }) },
       el("span", { class: "mini-back" }), String(view.handSizes[seat] ?? 0)) : null));
   }
-  const score = el("div", { class: "score", title: t("table.scores") }, formatNumber(view.score ?? 0), el("small", {}, " pts"));
-  section.append(el("header", { class: "tableau-head" }, who, score));
+  const score = el("div", { class: "score", title: t("table.scores") }, formatNumber(view.score ?? 0),
+    el("small", {}, ` ${t("table.pts")}`));
+  section.append(el("header", { class: "tableau-head", "aria-hidden": "true" }, who, score));
 
   // distance progress
   const target = view.target || 1000;
   const pct = Math.min(100, Math.round((100 * tb.distance) / target));
   const bar = el("div", { class: "bar" });
   bar.style.width = `${pct}%`; // through the CSSOM: the pages' policy refuses style attributes
-  section.append(el("div", { class: "progress", title: `${tb.distance} / ${target}` },
+  section.append(el("div", { class: "progress", title: `${tb.distance} / ${target}`, "aria-hidden": "true" },
     bar, el("span", { class: "km" }, t("table.km", { d: formatNumber(tb.distance), target: formatNumber(target) }))));
 
-  const rows = el("div", { class: "rows" });
+  const rows = el("div", { class: "rows", "aria-hidden": "true" });
   // battle and speed piles: the top card shows, a badge counts the cards beneath
   const pile = (cls, cards, label) => {
     const box = el("div", { class: `pile ${cls}`, title: label });
@@ -94,7 +129,20 @@ export function tableauElement(view) {
   }
   rows.append(saf);
   section.append(rows);
+  if (view.landed) markLanded(section, view.landed);
   return section;
+}
+
+// The card just played on this side: highlighted where it landed (and, when fresh, animated once; the
+// stylesheet keeps it still for those who ask for reduced motion).
+function markLanded(section, landed) {
+  const id = landed.card;
+  const where = landed.pile === "safety" ? ".safeties"
+    : landed.pile === "distance" ? `.distance .stack[data-value="${id}"]`
+      : `.pile.${landed.pile}`;
+  const cards = section.querySelectorAll(`${where} .card[data-card="${id}"]`);
+  const card = cards[cards.length - 1];
+  if (card) card.classList.add("landed", ...(landed.fresh ? ["fresh"] : []));
 }
 
 // The breakdown table of one finished hand: rows are the scoring items, columns the sides.

@@ -2,7 +2,7 @@
 // remedies green, safeties gold on blue), a simple original pictogram, and the card's name in the chosen
 // language. The pictograms are constant markup written here; the names go in with textContent.
 
-import { CARDS, cardName, getLang, el } from "./common.js";
+import { CARDS, cardName, getLang, el, t } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -162,9 +162,10 @@ function lines(name, width) {
   return best;
 }
 
-// The SVG of one card (a face, or the back when id is null).
+// The SVG of one card (a face, or the back when id is null). A picture only: the card element around it
+// carries the name a screen reader reads, so the drawing and its printed words are hidden from it.
 export function cardSVG(id, lang = getLang()) {
-  const root = svg("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img" });
+  const root = svg("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true", focusable: "false" });
   if (!id) {
     root.append(svg("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fff", stroke: "#999" }));
     root.append(svg("rect", { x: 6, y: 6, width: 88, height: 128, rx: 6, fill: "#1e5aa8" }));
@@ -230,20 +231,36 @@ export function cardSVG(id, lang = getLang()) {
   return root;
 }
 
-// A card element: <div class="card" data-card=ID> with its SVG and its name as tooltip and label.
+// What a card is, in words: "Flat Tire, hazard".
+export function cardLabel(id) {
+  const group = CARDS[id]?.group || "distance";
+  return t("a11y.card", { card: cardName(id), group: t(`a11y.group.${group}`) });
+}
+
+// A card element: <div class="card" data-card=ID> with its SVG, its name as tooltip and what it is as its
+// accessible name (opts.label replaces it). A picture (role img) is named by aria-label; a control (opts.role,
+// e.g. "button" in the hand) by visually hidden text, so that its name is made of what it shows (WCAG 2.5.3:
+// someone who says "click 100 miles" to a speech-input tool is understood). A card back has no name of its
+// own: the pile that shows it says what it is.
 export function cardElement(id, opts = {}) {
   const lang = opts.lang || getLang();
+  const label = opts.label ?? (id ? cardLabel(id) : null);
+  const control = Boolean(label && opts.role);
   const node = el("div", {
     class: `card ${id ? `group-${CARDS[id]?.group || "distance"}` : "back"} ${opts.class || ""}`.trim(),
     title: id ? cardName(id, lang) : null,
-    "aria-label": id ? cardName(id, lang) : null,
+    role: label ? opts.role || "img" : null,
+    "aria-label": control ? null : label,
+    "aria-hidden": label ? null : "true",
   });
   if (id) node.dataset.card = id;
   if (opts.index !== undefined) node.dataset.index = String(opts.index);
   node.append(cardSVG(id, lang));
+  if (control) node.append(el("span", { class: "sr card-name" }, label));
   return node;
 }
 
+// An empty place for a card (its label is a help for the eye; what a place holds is said by its pile).
 export function emptySlot(label, cls = "") {
-  return el("div", { class: `card slot ${cls}`.trim() }, el("span", {}, label));
+  return el("div", { class: `card slot ${cls}`.trim(), "aria-hidden": "true" }, el("span", {}, label));
 }

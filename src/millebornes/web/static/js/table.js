@@ -1,11 +1,15 @@
 // The table page: join with an invite link, then play in real time over the WebSocket /ws/{table}.
-// The server is the only judge: a click sends what was clicked, and an illegal choice comes back explained.
+// The server is the only judge: a click or a key sends what was chosen, and an illegal choice comes back
+// explained. Everything can be done with the keyboard alone (the terminal game's keys, Tab, Enter) and
+// followed with a screen reader: every public event is told once in a polite live region, refusals in an
+// alert, and every card, pile and tableau says what it is and how many cards it holds.
 
+import * as common from "./common.js";
 import {
   $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage,
-  seatName, sideName, joinNames, cardName, percent, SAFETY_OF, formatNumber,
+  seatName, sideName, joinNames, cardName, percent, SAFETY_OF, formatNumber, getLang, CARDS,
 } from "./common.js";
-import { cardElement, emptySlot } from "./cards.js";
+import { cardElement, cardLabel, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -33,18 +37,24 @@ const JOINED_KEY = `millebornes.joined.${tableId}.${mySeat}`;
 
 const S = {
   table: null,        // public facts (welcome / GET /api/tables/{id})
+  facts: null,        // the facts GET /api/tables/{id} gave before joining (the join form's line)
   seats: [],          // seat facts
   obs: null,          // the seat's observation
   seq: null,          // seq of the last state
   status: null,
   cfDeadline: null,   // performance.now() ms when the coup-fourré countdown ends
   cfTotal: null,
-  selected: null,     // index in the hand
+  selected: null,     // index in the hand of the chosen card
+  focusIndex: 0,      // the hand card in the Tab order (roving tabindex)
   log: [],            // public events, oldest first
+  logCount: 0,        // events ever added to the log (the log's redraw key)
   hints: null,        // null, "wait" or the hint frame
   joined: false,
   lastResult: null,   // the last hand-over event
-  message: null,      // {key, params} | {text} for #message
+  message: null,      // {key, params} | {frame} for #message
+  landed: null,       // the card just played: {side, pile, card, fresh} (pile "discard" for the discard pile)
+  turnKey: null,      // the decision last told as "your turn"
+  dialogs: [],        // open dialogs, last on top: {node, back: where the focus was}
   ws: null,
   retry: 0,
   nickname: null,
@@ -52,6 +62,9 @@ const S = {
 };
 
 const ctx = () => ({ seats: S.seats, sides: S.obs?.sides ?? S.table?.sides ?? [] });
+
+// nodes (strings, <bdi> names) as plain text, for live regions and labels
+const textOf = (nodes) => (Array.isArray(nodes) ? nodes : [nodes]).map((n) => (n instanceof Node ? n.textContent : String(n))).join("");
 
 // ------------------------------------------------------------------ socket
 function connect() {
@@ -77,7 +90,7 @@ function connect() {
       setConn("");
       return;
     }
-    if (e.code === 4401) { setMessage({ key: "msg.auth" }); setConn(""); return; }
+    if (e.code === 4401) { say({ key: "msg.auth" }, true); setConn(""); return; }
     const delay = Math.min(10, 0.5 * 2 ** S.retry);
     S.retry += 1;
     setConn(t("msg.reconnecting", { s: delay < 1 ? delay.toFixed(1) : Math.round(delay) }), true);
@@ -96,9 +109,8 @@ function send(frame) {
 function act(action) {
   S.selected = null;
   if (S.message && !S.message.isError) setMessage(null);
-  if (!send({ type: "act", action, seq: S.seq })) setMessage({ key: "msg.offline" }, true);
-  renderHand();
-  renderTargets();
+  if (!send({ type: "act", action, seq: S.seq })) say({ key: "msg.offline" }, true);
+  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
 }
 
 setInterval(() => send({ type: "ping" }), 25000);
@@ -113,39 +125,45 @@ function onFrame(f) {
       S.seats = f.table?.seats || S.seats;
       S.status = f.table?.status || S.status;
       S.log = Array.isArray(f.log) ? f.log.slice() : S.log;
+      S.logCount += 1;
       S.fresh = true; // the next state's events are already in this log
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
-      $("#join-overlay").hidden = true;
+      setDialog($("#join-overlay"), false);
       setConn("");
-      setMessage(wasJoined ? { key: "msg.reconnected" } : { key: "msg.joined" });
+      say(wasJoined ? { key: "msg.reconnected" } : { key: "msg.joined" });
       renderAll();
       break;
     }
     case "state": {
       const prevSeq = S.seq;
-      const oldHand = S.obs?.hand?.join(",");
+      const oldHand = S.obs?.hand || [];
       S.obs = f.observation;
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
       if (f.status) S.status = f.status;
       S.cfTotal = f.cf_deadline ?? null;
       S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
-      if (S.obs.hand.join(",") !== oldHand) S.selected = null;
+      if (S.obs.hand.join(",") !== oldHand.join(",")) S.selected = null;
       if (prevSeq !== f.seq) S.hints = null;
       const events = f.events || [];
       const live = !S.fresh && prevSeq !== null && f.seq !== prevSeq;
       S.fresh = false;
       if (live) {
         S.log.push(...events);
+        S.logCount += events.length;
         if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
+        noteLanded(events);
+        tellEvents(events, oldHand);
       }
       const over = events.find((e) => e.type === "hand-over");
       if (over && live) {
         S.lastResult = over;
-        if (!S.obs.is_over) showHandOver(over); // at the match's end #match-over shows the breakdown
+        if (!S.obs.is_over) fillHandOver(over); // at the match's end #match-over shows the breakdown
       }
       if (S.obs.hand_results?.length && !S.lastResult) S.lastResult = S.obs.hand_results[S.obs.hand_results.length - 1];
       renderAll();
+      if (over && live && !S.obs.is_over) setDialog($("#hand-over"), true, "#hand-over-close");
+      tellTurn();
       break;
     }
     case "seats":
@@ -153,7 +171,14 @@ function onFrame(f) {
       renderAll();
       break;
     case "hint":
-      if (f.seq === S.seq || f.seq === undefined) { S.hints = f; renderHints(); }
+      if (f.seq === S.seq || f.seq === undefined) {
+        S.hints = f;
+        keepFocus(renderHints);
+        const best = Array.isArray(f.actions) ? f.actions[0] : null;
+        if (best) {
+          announce(t("a11y.hint", { action: textOf(describeAction(best.action, ctx(), S.obs)), chance: chanceText(best.win_chance) }));
+        }
+      }
       break;
     case "error":
       if (f.code === "auth" && !S.joined) showJoinError(t("msg.auth"));
@@ -164,27 +189,200 @@ function onFrame(f) {
         ws?.close();
         break;
       }
-      setMessage({ frame: f }, true);
-      if (S.hints === "wait") { S.hints = null; renderHints(); }
+      say({ frame: f }, true);
+      if (S.hints === "wait") { S.hints = null; keepFocus(renderHints); }
       break;
     default:
       break;
   }
 }
 
+// ------------------------------------------------------------------ telling (screen readers)
+// #announce (polite): each public event once, in words, as it happens; the log is drawn again on every
+// change, so it is not a live region itself. #sr-alert: the player's own refusals.
+function announce(text) {
+  if (!text) return;
+  const box = $("#announce");
+  box.append(el("p", {}, text));
+  while (box.children.length > 20) box.firstElementChild.remove();
+}
+
+function alertSR(text) {
+  $("#sr-alert").replaceChildren(el("p", {}, text));
+}
+
+function tellEvents(events, oldHand) {
+  const c = ctx();
+  for (const ev of events) {
+    const nodes = describeEvent(ev, c);
+    if (nodes) announce(textOf(nodes));
+  }
+  // the seat's own draws: the card it got (the public event does not say it); not the deal's cards
+  if (events.some((ev) => ev.type === "draw" && ev.seat === mySeat) && !events.some((ev) => ev.type === "deal")) {
+    const left = [...oldHand];
+    for (const id of S.obs.hand) {
+      const i = left.indexOf(id);
+      if (i >= 0) left.splice(i, 1);
+      else announce(t("a11y.you_drew", { card: cardName(id) }));
+    }
+  }
+}
+
+// "Your turn: ..." once each time a play or draw decision comes to this seat (the coup fourré and the
+// extension are dialogs that take the focus: they say it themselves).
+function tellTurn() {
+  const d = S.obs && mine() && !S.obs.is_over && S.status === "playing" ? S.obs.decision : null;
+  const key = d ? `${d}:${S.obs.hand_number}` : null;
+  if (key && key !== S.turnKey && (d === "play" || d === "draw")) announce(t(`turn.yours_${d}`));
+  S.turnKey = key;
+}
+
+// Where the last card landed: the pile of its side, or the discard pile.
+function noteLanded(events) {
+  const c = ctx();
+  const sideOf = (seat) => { const i = (c.sides || []).findIndex((l) => l.includes(seat)); return i < 0 ? seat : i; };
+  for (const ev of events) {
+    if (ev.type === "deal") S.landed = null;
+    if (ev.type === "discard") S.landed = { pile: "discard", card: ev.card, fresh: true };
+    if (ev.type === "take-discard") S.landed = null;
+    if (ev.type === "coup-fourre") S.landed = { side: sideOf(ev.seat), pile: "safety", card: ev.card, fresh: true };
+    if (ev.type === "play") {
+      const group = CARDS[ev.card]?.group;
+      const pile = group === "distance" ? "distance" : group === "safety" ? "safety"
+        : ev.card === "speed-limit" || ev.card === "end-of-limit" ? "speed" : "battle";
+      S.landed = { side: ev.side ?? sideOf(ev.seat), pile, card: ev.card, fresh: true };
+    }
+  }
+}
+
+// ------------------------------------------------------------------ focus
+// Where the focus is, in terms that survive a redraw: a hand card by its place, a tableau by its side,
+// a move by its action, else the element's id.
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.isConnected) return null;
+  if (a.closest("#hand")) {
+    const card = a.closest(".card[data-index]");
+    return { where: "hand", index: card ? Number(card.dataset.index) : S.focusIndex };
+  }
+  if (a.closest("#moves")) return { where: "moves", action: a.dataset?.action || null };
+  if (a.closest("#hints")) return { where: "hints", action: a.closest("li")?.dataset.action || null };
+  const tab = a.closest(".tableau[data-side]");
+  if (tab) return { where: "side", side: tab.dataset.side };
+  if (a.id) return { where: "id", id: a.id };
+  return { where: "node", node: a };
+}
+
+function shown(node) {
+  return Boolean(node && node.isConnected && !node.closest("[hidden], [inert]") && (!node.checkVisibility || node.checkVisibility()));
+}
+
+function focusLost() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !shown(a)) return true;
+  return a === $("#hand") && Boolean($("#hand .card")); // the hand's box, once it has cards to hold the focus
+}
+
+function handCard(i) {
+  const cards = document.querySelectorAll("#hand .card[data-index]");
+  return cards.length ? cards[Math.max(0, Math.min(cards.length - 1, i))] : null;
+}
+
+function focusNode(node) {
+  if (node) node.focus({ preventScroll: !node.closest(".overlay, .float-dialog") });
+}
+
+function restoreFocus(key) {
+  const top = S.dialogs[S.dialogs.length - 1];
+  if (top) { if (!top.node.contains(document.activeElement)) focusNode(firstFocusable(top.node)); return; }
+  let node = null;
+  if (key?.where === "hand") node = handCard(key.index);
+  if (key?.where === "moves") node = (key.action && [...$$moves()].find((b) => b.dataset.action === key.action)) || null;
+  if (key?.where === "hints") node = [...document.querySelectorAll("#hints li")].find((li) => li.dataset.action === key.action)?.querySelector("button") || null;
+  if (key?.where === "side") node = document.querySelector(`.tableau[data-side="${key.side}"]`);
+  if (key?.where === "id") node = document.getElementById(key.id);
+  if (key?.where === "node") node = key.node;
+  if (!shown(node)) node = handCard(S.focusIndex) || $("#hand"); // after a move: back to the hand
+  focusNode(node);
+}
+
+const $$moves = () => document.querySelectorAll("#moves button");
+
+// Draw with fn, then put the focus back where the player was if the redraw took it away.
+function keepFocus(fn) {
+  const key = focusKey();
+  fn();
+  if (key && focusLost()) restoreFocus(key);
+}
+
+// ------------------------------------------------------------------ dialogs
+// Every dialog is modal while open: it takes the focus (its primary button), the rest of the page is inert,
+// Tab stays inside, and when it closes the focus goes back to where it was.
+function firstFocusable(node, sel) {
+  return (sel && node.querySelector(sel)) || node.querySelector("button:not([disabled]), [href], input:not([disabled]), select") || node;
+}
+
+function setDialog(node, open, focusSel) {
+  if (open === !node.hidden && (!open || S.dialogs.some((d) => d.node === node))) return;
+  if (open) {
+    const back = focusKey();
+    node.hidden = false;
+    S.dialogs = S.dialogs.filter((d) => d.node !== node);
+    S.dialogs.push({ node, back });
+    updateInert();
+    focusNode(firstFocusable(node, focusSel));
+  } else {
+    const had = node.contains(document.activeElement);
+    node.hidden = true;
+    const entry = S.dialogs.find((d) => d.node === node);
+    S.dialogs = S.dialogs.filter((d) => d.node !== node);
+    updateInert();
+    if (had || focusLost()) restoreFocus(entry?.back);
+  }
+}
+
+// Everything but the top dialog is inert, except the language menu: a panel may be read in either language.
+function updateInert() {
+  const top = S.dialogs[S.dialogs.length - 1]?.node;
+  const bar = [...$(".topbar").children].filter((n) => !n.matches(".tools"));
+  const tools = [...$(".topbar .tools").children].filter((n) => !n.matches(".lang"));
+  for (const node of [...bar, ...tools, $(".table-main"), ...S.dialogs.map((d) => d.node)]) {
+    node.inert = Boolean(top) && node !== top;
+  }
+}
+
+function topDialog() { return S.dialogs[S.dialogs.length - 1]?.node || null; }
+
+function trapTab(e) {
+  const top = topDialog();
+  if (!top) return;
+  const items = [...top.querySelectorAll("button, [href], input, select, textarea, [tabindex]")]
+    .filter((n) => !n.disabled && n.tabIndex >= 0 && shown(n));
+  if (!items.length) { e.preventDefault(); return; }
+  const i = items.indexOf(document.activeElement);
+  const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i < 0 || i === items.length - 1 ? 0 : i + 1);
+  e.preventDefault();
+  items[next].focus();
+}
+
 // ------------------------------------------------------------------ rendering
 function renderAll() {
-  renderInfo();
-  renderBoard();
-  renderHand();
-  renderPiles();
-  renderTurn();
-  renderLog();
-  renderHints();
+  keepFocus(() => {
+    renderInfo();
+    renderBoard();
+    renderHand();
+    renderPiles();
+    renderTurn();
+    renderLog();
+    renderHints();
+    renderMoves();
+    renderTargets();
+    renderMessage();
+    renderKeys();
+    fitArena();
+  });
   renderDialogs();
-  renderTargets();
-  renderMessage();
-  fitArena();
+  if (S.landed) S.landed.fresh = false;
 }
 
 // Shrink the cards (CSS --fit) until the arena fits the window; grow them back when there is room.
@@ -200,17 +398,34 @@ function fitArena() {
 }
 window.addEventListener("resize", () => fitArena());
 
+// The edition's name for players (the catalog's, where common.js has it), the hand, its target and, for
+// editions played over several hands, the match's goal.
 function renderInfo() {
   const tb = S.table;
   const obs = S.obs;
   const parts = [];
-  if (tb) parts.push(`${tb.ruleset ?? obs?.ruleset ?? ""}`);
+  const ruleset = tb?.ruleset ?? obs?.ruleset ?? "";
+  parts.push(common.editionName ? common.editionName(ruleset) || ruleset : ruleset);
   if (obs) {
     parts.push(t("table.hand_n", { n: obs.hand_number + 1 }));
     parts.push(t("table.target", { target: formatNumber(obs.target) }));
+    const goal = obs.options?.match_target;
+    if (goal) parts.push(t("table.match_to", { target: formatNumber(goal) }));
   }
   $("#table-info").textContent = parts.filter(Boolean).join(" · ");
   $("#last-hand").hidden = !S.lastResult;
+}
+
+// Replace only the children whose drawing changed, so that a tableau holding the focus keeps it (and a
+// screen reader does not read it again) when nothing on it moved.
+function updateChildren(box, items) {
+  const now = [...box.children];
+  const make = (it) => { const node = it.build(); node.dataset.sig = it.sig; return node; };
+  if (now.length !== items.length || now.some((n, i) => n.dataset.side !== items[i].key)) {
+    box.replaceChildren(...items.map(make));
+    return;
+  }
+  items.forEach((it, i) => { if (now[i].dataset.sig !== it.sig) now[i].replaceWith(make(it)); });
 }
 
 function renderBoard() {
@@ -223,26 +438,52 @@ function renderBoard() {
   const view = (side) => ({
     tableau: obs.tableaux[side], side, ctx: ctx(), target: obs.target, score: obs.match_scores[side],
     mine: side === obs.side, turnSeat: obs.turn, toAct: obs.to_act, handSizes: obs.hand_sizes, mySeat,
+    focusable: true, landed: S.landed?.side === side ? S.landed : null,
   });
+  const item = (side) => {
+    const v = view(side);
+    const sig = JSON.stringify([getLang(), v.tableau, v.score, v.target, v.turnSeat, v.toAct, v.handSizes, S.seats,
+      v.landed && [v.landed.pile, v.landed.card]]);
+    return { key: String(side), sig, build: () => tableauElement(v) };
+  };
   const others = [];
   for (let k = 1; k < nsides; k++) others.push((obs.side + k) % nsides);
-  opp.replaceChildren(...others.map((s) => tableauElement(view(s))));
+  updateChildren(opp, others.map(item));
   opp.dataset.count = String(others.length);
-  me.replaceChildren(tableauElement(view(obs.side)));
+  updateChildren(me, [item(obs.side)]);
 }
 
+// The hand: one button per card, a single Tab stop (roving tabindex: the arrow keys move within it).
+// Cards are drawn again only when the hand changes; selection and marks change in place.
 function renderHand() {
   const hand = $("#hand");
   const obs = S.obs;
-  if (!obs) { hand.replaceChildren(); return; }
+  if (!obs) { hand.replaceChildren(); hand.dataset.sig = ""; hand.setAttribute("aria-label", t("table.hand")); return; }
   const legal = obs.legal_actions || [];
-  hand.replaceChildren(...obs.hand.map((id, i) => {
+  const n = obs.hand.length;
+  S.focusIndex = Math.max(0, Math.min(n - 1, S.focusIndex));
+  hand.setAttribute("aria-label", t("hand.label", { n }));
+  hand.tabIndex = -1;
+  const sig = `${getLang()}|${obs.hand.join(",")}`;
+  if (hand.dataset.sig !== sig) {
+    hand.dataset.sig = sig;
+    hand.replaceChildren(...obs.hand.map((id, i) => {
+      const node = cardElement(id, { index: i, role: "button", label: cardLabel(id) });
+      if (i < 9) {
+        node.setAttribute("aria-keyshortcuts", String(i + 1));
+        node.append(el("span", { class: "key-badge", "aria-hidden": "true" }, String(i + 1)));
+      }
+      return node;
+    }));
+  }
+  [...hand.children].forEach((node, i) => {
+    const id = obs.hand[i];
     const playable = legal.some((a) => a === `play ${id}` || a.startsWith(`play ${id} `));
-    const node = cardElement(id, { index: i, class: `${S.selected === i ? "selected" : ""} ${playable ? "playable" : ""}` });
-    node.setAttribute("role", "button");
-    node.tabIndex = 0;
-    return node;
-  }));
+    node.classList.toggle("selected", S.selected === i);
+    node.classList.toggle("playable", playable);
+    node.setAttribute("aria-pressed", S.selected === i ? "true" : "false");
+    node.tabIndex = i === S.focusIndex ? 0 : -1;
+  });
 }
 
 function renderPiles() {
@@ -250,11 +491,20 @@ function renderPiles() {
   const stockSpot = $("#stock .spot-card");
   const discardSpot = $("#discard .spot-card");
   if (!obs) return;
-  $("#stock-count").textContent = String(obs.stock_size);
+  $("#stock-count").textContent = formatNumber(obs.stock_size);
+  $("#stock-name").textContent = t("pile.stock", { n: obs.stock_size });
   stockSpot.replaceChildren(obs.stock_size ? cardElement(null) : emptySlot("0"));
   const pile = obs.discard_pile;
-  $("#discard-count").textContent = String(pile.length);
-  discardSpot.replaceChildren(pile.length ? cardElement(pile[pile.length - 1]) : emptySlot(t("table.discard")));
+  const top = pile[pile.length - 1];
+  $("#discard-count").textContent = formatNumber(pile.length);
+  $("#discard-name").textContent = top ? t("pile.discard", { n: pile.length, card: cardName(top) }) : t("pile.discard_empty");
+  const landed = S.landed?.pile === "discard" && S.landed.card === top;
+  const sig = `${getLang()}|${top}|${landed}`;
+  if (discardSpot.dataset.sig !== sig) {
+    discardSpot.dataset.sig = sig;
+    discardSpot.replaceChildren(top ? cardElement(top, { class: landed ? `landed${S.landed.fresh ? " fresh" : ""}` : "" })
+      : emptySlot(t("table.discard")));
+  }
   $("#discard").classList.toggle("pickup", !!obs.pickup_available);
 }
 
@@ -270,6 +520,17 @@ function windowText() {
   return tn("turn.cf_window", { name: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), s: Math.ceil(left) });
 }
 
+// #turn: whose turn, in words, for the eye (a screen reader hears "your turn" from #announce instead, and
+// not the coup-fourré countdown every second)
+function setTurn(nodes) {
+  const turn = $("#turn");
+  const text = textOf(nodes);
+  if (turn.dataset.text === text && turn.dataset.lang === getLang()) return;
+  turn.dataset.text = text;
+  turn.dataset.lang = getLang();
+  turn.replaceChildren(...(Array.isArray(nodes) ? nodes : [nodes]));
+}
+
 function renderTurn() {
   const obs = S.obs;
   const turn = $("#turn");
@@ -279,28 +540,31 @@ function renderTurn() {
   turn.dataset.status = S.status || "";
   turn.dataset.decision = S.obs?.decision || "";
   turn.dataset.mine = mine() ? "1" : "0";
-  if (!obs) { turn.textContent = S.joined ? "" : t("turn.connecting"); return; }
+  if (!obs) { setTurn(S.joined ? "" : t("turn.connecting")); return; }
   if (S.status === "waiting") {
-    const missing = S.seats.filter((s) => s.kind === "human" && !s.nickname).map((s) => t("seat.empty", { n: s.seat }));
-    turn.textContent = t("turn.waiting", { names: missing.join(", ") || "…" });
+    const missing = S.seats.filter((s) => s.kind === "human" && !s.nickname).map((s) => t("seat.empty", { n: s.seat + 1 }));
+    setTurn(t("turn.waiting", { names: missing.join(", ") || "…" }));
     return;
   }
-  if (obs.is_over) { turn.textContent = t("turn.over"); return; }
-  if (S.status === "broken") { turn.textContent = t("turn.broken"); return; }
+  if (obs.is_over) { setTurn(t("turn.over")); return; }
+  if (S.status === "broken") { setTurn(t("turn.broken")); return; }
   const d = obs.decision;
   const key = { play: "play", draw: "draw", "coup-fourre": "cf", extension: "ext" }[d] || "play";
   if (mine()) {
-    turn.textContent = t(`turn.yours_${key}`);
+    setTurn(t(`turn.yours_${key}`));
     turn.classList.add("yours");
   } else if (inWindow()) {
-    turn.replaceChildren(...windowText());
+    setTurn(windowText());
   } else {
-    turn.replaceChildren(...tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
+    setTurn(tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
   }
 }
 
 function renderLog() {
   const list = $("#log");
+  const sig = `${getLang()}|${S.logCount}|${JSON.stringify(S.seats)}`;
+  if (list.dataset.sig === sig) return;
+  list.dataset.sig = sig;
   const c = ctx();
   const items = [];
   for (const ev of S.log.slice(-200)) {
@@ -311,25 +575,88 @@ function renderLog() {
   list.scrollTop = list.scrollHeight;
 }
 
+function chanceText(x) {
+  return typeof x === "number" ? percent(x) : "–";
+}
+
+// The hints as the search ranks them (the frame's order: its choice first), each a button that plays it.
 function renderHints() {
   const box = $("#hints");
   const btn = $("#hint-button");
   btn.disabled = !(mine() && S.status !== "waiting" && !S.obs?.is_over);
+  const sig = `${getLang()}|${S.hints === "wait" ? "wait" : S.hints ? S.seq : ""}|${JSON.stringify(S.seats)}`;
+  if (box.dataset.sig === sig) return;
+  box.dataset.sig = sig;
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!S.hints || !Array.isArray(S.hints.actions)) { box.replaceChildren(); return; }
-  box.replaceChildren(...S.hints.actions.map((h, i) => el("li", {
-    class: i === 0 ? "best" : "", dataset: { action: h.action }, title: `${h.visits ?? ""}`,
-    onclick: () => act(h.action),
-  }, el("span", { class: "hint-action" }, describeAction(h.action, ctx(), S.obs)),
-  el("span", { class: "hint-chance" }, percent(h.win_chance)))));
+  box.replaceChildren(...S.hints.actions.map((h, i) => {
+    const words = describeAction(h.action, ctx(), S.obs);
+    const chance = chanceText(h.win_chance);
+    return el("li", { class: i === 0 ? "best" : "", dataset: { action: h.action, rank: String(i + 1) } },
+      el("button", { type: "button", class: "hint-pick", title: `${h.visits ?? ""}`, onclick: () => act(h.action) },
+        el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance)));
+  }));
 }
 
+// ------------------------------------------------------------------ the move bar
+// The legal moves of the chosen card (or of the draw decision), from the state's legal actions, as named
+// buttons with their keys: "Play on my side p", "Attack Ann 2", "Discard d". The server still judges.
+function moveOptions() {
+  const obs = S.obs;
+  if (!obs || !mine()) return [];
+  const legal = obs.legal_actions || [];
+  const c = ctx();
+  if (obs.decision === "draw") {
+    const opts = [{ action: "draw", nodes: tn("action.draw"), key: "s" }];
+    if (legal.includes("take-discard")) opts.push({ action: "take-discard", nodes: describeAction("take-discard", c, obs), key: "t" });
+    return opts;
+  }
+  if (obs.decision !== "play" || S.selected === null) return [];
+  const id = obs.hand[S.selected];
+  const opts = [];
+  if (legal.includes(`play ${id}`)) opts.push({ action: `play ${id}`, nodes: [t(obs.teams ? "move.play_ours" : "move.play_mine")], key: "p" });
+  for (const a of legal) {
+    const m = a.match(/^play (\S+) (\d+)$/);
+    if (m && m[1] === id) {
+      const side = Number(m[2]);
+      opts.push({ action: a, nodes: tn("move.attack", { side: sideName(c, side) }), key: String(side + 1) });
+    }
+  }
+  if (legal.includes(`discard ${id}`)) opts.push({ action: `discard ${id}`, nodes: [t("move.discard")], key: "d" });
+  return opts;
+}
+
+function renderMoves() {
+  const bar = $("#moves");
+  const obs = S.obs;
+  bar.setAttribute("aria-label", t("move.title"));
+  const opts = moveOptions();
+  const chosen = obs && S.selected !== null ? obs.hand[S.selected] : null;
+  const caption = chosen ? t("move.caption", { card: cardName(chosen) }) : null;
+  let note = null;
+  if (chosen && !mine()) note = t("move.wait");
+  else if (obs && mine() && obs.decision === "play" && !chosen && !obs.is_over) note = t("move.choose", { last: obs.hand.length });
+  const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, textOf(o.nodes)])]);
+  if (bar.dataset.sig === sig) return;
+  bar.dataset.sig = sig;
+  const buttons = opts.map((o, i) => el("button", {
+    type: "button", class: `move${i === 0 ? " first" : ""}`, dataset: { action: o.action }, "aria-keyshortcuts": o.key,
+    onclick: () => act(o.action),
+  }, ...o.nodes, " ", el("kbd", { "aria-hidden": "true" }, o.key)));
+  if (chosen) {
+    buttons.push(el("button", { type: "button", class: "move ghost back", "aria-keyshortcuts": "Escape", onclick: () => putDown() },
+      t("move.back"), " ", el("kbd", { "aria-hidden": "true" }, t("keys.esc_name"))));
+  }
+  bar.replaceChildren(...[caption && el("span", { class: "move-caption" }, caption), ...buttons,
+    note && el("span", { class: "move-note" }, note)].filter(Boolean));
+}
+
+// ------------------------------------------------------------------ dialogs, hints, targets, messages
 function renderDialogs() {
   const obs = S.obs;
   const cf = $("#cf-dialog");
   const ext = $("#ext-dialog");
-  const myCf = obs && mine() && obs.decision === "coup-fourre" && obs.pending_attack;
-  cf.hidden = !myCf;
+  const myCf = Boolean(obs && mine() && obs.decision === "coup-fourre" && obs.pending_attack);
   if (myCf) {
     const pa = obs.pending_attack;
     $("#cf-text").replaceChildren(...tn("cf.text", {
@@ -338,23 +665,25 @@ function renderDialogs() {
     }));
     tickCountdown();
   }
-  const myExt = obs && mine() && obs.decision === "extension";
-  ext.hidden = !myExt;
+  setDialog(cf, myCf, "#cf-yes"); // the window is seconds long: its primary button has the focus at once
+  const myExt = Boolean(obs && mine() && obs.decision === "extension");
   if (myExt) {
     const full = obs.options?.target ?? 1000;
     $("#ext-text").textContent = t("ext.text", { target: formatNumber(obs.target), full: formatNumber(full) });
-    $("#ext-yes").textContent = t("ext.yes", { full: formatNumber(full) });
+    $("#ext-yes-text").textContent = t("ext.yes", { full: formatNumber(full) });
   }
+  setDialog(ext, myExt, "#ext-yes");
   const over = obs && (obs.is_over || S.status === "finished");
-  if (over && !S.matchShown) {
-    S.matchShown = true;
-    $("#match-over").hidden = false;
-  }
   if (over) {
     $("#match-over-winners").replaceChildren(...winnersText(obs.winners || [], ctx()));
     const last = obs.hand_results?.[obs.hand_results.length - 1];
     $("#match-over-table").replaceChildren(last ? breakdownTable(last, ctx(), obs.match_scores) : "");
     $("#match-replay").setAttribute("href", `/replay/${encodeURIComponent(tableId)}`);
+  }
+  if (over && !S.matchShown) {
+    S.matchShown = true;
+    setDialog($("#hand-over"), false);
+    setDialog($("#match-over"), true, "#match-replay");
   }
 }
 
@@ -369,7 +698,7 @@ function tickCountdown() {
 }
 setInterval(() => {
   if (!$("#cf-dialog").hidden) tickCountdown();
-  if (inWindow() && !mine()) $("#turn").replaceChildren(...windowText());
+  if (inWindow() && !mine()) setTurn(windowText());
 }, 200);
 
 // Legal targets get a glow; this only helps the eye: every click is still sent to the server.
@@ -399,13 +728,32 @@ function setMessage(m, isError = false) {
   renderMessage();
 }
 
+function messageText(m) {
+  return m.frame ? errorMessage(m.frame, ctx()) : m.key ? t(m.key, m.params || {}) : m.text;
+}
+
+// A new message, shown and told: a refusal in the alert region, a notice in the polite one.
+function say(m, isError = false) {
+  setMessage(m, isError);
+  const text = messageText(S.message);
+  if (isError) alertSR(text); else announce(text);
+}
+
 function renderMessage() {
   const box = $("#message");
   const m = S.message;
   if (!m) { box.textContent = ""; box.className = "message"; return; }
-  const text = m.frame ? errorMessage(m.frame, ctx()) : m.key ? t(m.key, m.params || {}) : m.text;
-  box.textContent = text;
+  box.textContent = messageText(m);
   box.className = `message${m.isError ? " error" : " notice"}`;
+}
+
+// The join form's line: the edition, the players, the seat taken
+function renderJoinInfo() {
+  const facts = S.facts;
+  if (!facts) return;
+  const edition = facts.ruleset || "";
+  const named = common.editionName ? common.editionName(edition) || edition : edition;
+  $("#join-table").textContent = `${named} · ${t("ed.players", { n: facts.players })} · ${t("seat.name", { n: mySeat + 1 })}`;
 }
 
 function setConn(text, bad = false) {
@@ -414,7 +762,7 @@ function setConn(text, bad = false) {
   c.classList.toggle("bad", bad);
 }
 
-function showHandOver(result) {
+function fillHandOver(result) {
   S.handOver = result;
   const c = ctx();
   $("#hand-over-title").textContent = t("over.title", { n: result.hand + 1 });
@@ -422,34 +770,155 @@ function showHandOver(result) {
     names: joinNames(result.winners.map((s) => sideName(c, s))),
   }));
   $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores));
-  $("#hand-over").hidden = false;
+}
+
+// The keys, in words, for the "Keys" panel.
+function renderKeys() {
+  const sides = S.obs?.sides.length ?? S.table?.sides?.length ?? 2;
+  const cards = S.obs?.hand.length || 7;
+  const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [`1–${sides}`, "keys.attack"], ["d", "keys.discard"],
+    ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], [t("keys.esc_name"), "keys.back"],
+    ["?", "keys.help"]];
+  const list = $("#keys-list");
+  const sig = `${getLang()}|${sides}|${cards}`;
+  if (list.dataset.sig === sig) return;
+  list.dataset.sig = sig;
+  list.replaceChildren(...rows.flatMap(([k, key]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, t(key))]));
+}
+
+function toggleKeys(open = $("#keys-help").hidden) {
+  $("#keys-help").hidden = !open;
+  $("#keys-button").setAttribute("aria-expanded", open ? "true" : "false");
+}
+
+// ------------------------------------------------------------------ choosing and playing
+// Choose the hand card i (a click or Enter toggles it; a number key chooses it), and say what it can do.
+function choose(i, toggle, focus = false) {
+  S.selected = toggle && S.selected === i ? null : i;
+  S.focusIndex = i;
+  if (S.message && !S.message.isError) setMessage(null);
+  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
+  if (focus) focusNode(handCard(i));
+  if (S.selected === null) return;
+  const card = cardName(S.obs.hand[i]);
+  if (!mine()) { announce(t("a11y.chosen_wait", { card })); return; }
+  const moves = moveOptions().map((o) => t("a11y.move_key", { move: textOf(o.nodes), key: o.key })).join("; ");
+  announce(t("a11y.chosen", { card, moves }));
+}
+
+function putDown() {
+  const had = S.selected;
+  S.selected = null;
+  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
+  if (had !== null && (document.activeElement?.closest?.("#moves") || focusLost())) focusNode(handCard(had));
+}
+
+// p (where "own") and d (where "discard"): the chosen card on my side, or on the discard pile. A hazard
+// "on my side" is sent as such, as the terminal does, and the server says why not.
+function playChosen(where) {
+  const obs = S.obs;
+  if (mine() && obs.decision === "draw") { say({ key: "msg.draw_first" }, true); return; }
+  if (S.selected === null) { say({ key: "msg.pick_card_key", params: { last: obs.hand.length } }, true); return; }
+  const id = obs.hand[S.selected];
+  if (where === "discard") act(`discard ${id}`);
+  else act(CARDS[id]?.group === "hazard" ? `play ${id} ${obs.side}` : `play ${id}`);
+}
+
+// A number: a side to attack when a hazard is chosen, else a card of the hand (as in the terminal).
+function onDigit(n) {
+  const obs = S.obs;
+  if (mine() && obs.decision === "draw") { say({ key: "msg.draw_first" }, true); return; }
+  if (obs.decision !== "play" && mine()) return;
+  const chosen = S.selected === null ? null : obs.hand[S.selected];
+  if (chosen && CARDS[chosen]?.group === "hazard") {
+    if (n > obs.sides.length) { say({ key: "msg.no_side", params: { k: n } }, true); return; }
+    act(`play ${chosen} ${n - 1}`);
+    return;
+  }
+  if (n > obs.hand.length) { say({ key: "msg.no_card", params: { k: n } }, true); return; }
+  choose(n - 1, false, true);
+}
+
+function askHint() {
+  if ($("#hint-button").disabled) { say({ key: "msg.not_your_turn" }, true); return; }
+  if (send({ type: "hint" })) { S.hints = "wait"; keepFocus(renderHints); }
+}
+
+// The terminal's keys, on the whole page: never while typing (the nickname) or with Ctrl, Alt or Meta.
+function onKey(e) {
+  if (e.key === "Tab") { trapTab(e); return; }
+  if (e.defaultPrevented || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+  if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
+  const top = topDialog();
+  if (e.key === "Escape") {
+    if (top && (top.id === "hand-over" || top.id === "match-over")) { e.preventDefault(); setDialog(top, false); return; }
+    if (top) return;
+    if (!$("#keys-help").hidden) {
+      const inside = $("#keys-help").contains(document.activeElement);
+      toggleKeys(false);
+      if (inside) $("#keys-button").focus();
+      return;
+    }
+    if (S.selected !== null) { e.preventDefault(); putDown(); }
+    return;
+  }
+  if (!S.joined || !S.obs) return;
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (top) {
+    if ((top.id === "cf-dialog" || top.id === "ext-dialog") && (k === "y" || k === "n")) {
+      e.preventDefault();
+      (k === "y" ? top.querySelector("button.primary") : top.querySelector("button:not(.primary)")).click();
+    }
+    return;
+  }
+  if (e.shiftKey && /^[a-z]$/i.test(e.key)) return;
+  const digit = /^[1-9]$/.test(e.key) ? Number(e.key)
+    : /^(Digit|Numpad)[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
+  if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
+  const fn = {
+    p: () => playChosen("own"), d: () => playChosen("discard"), s: () => act("draw"), t: () => act("take-discard"),
+    h: askHint, "?": () => toggleKeys(),
+  }[k];
+  if (fn) { e.preventDefault(); fn(); }
 }
 
 // ------------------------------------------------------------------ clicks
 function onHandClick(e) {
   const card = e.target.closest(".card[data-index]");
   if (!card) return;
+  choose(Number(card.dataset.index), true);
+}
+
+// Enter or Space chooses the focused card; the arrow keys, Home and End move along the hand.
+function onHandKey(e) {
+  const card = e.target.closest(".card[data-index]");
+  if (!card || e.ctrlKey || e.altKey || e.metaKey) return;
   const i = Number(card.dataset.index);
-  S.selected = S.selected === i ? null : i;
-  if (S.selected !== null) setMessage({ key: "msg.select_card", params: { card: cardName(S.obs.hand[i]) } });
+  if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(i, true); return; }
+  const n = S.obs?.hand.length || 0;
+  const to = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: n - 1 }[e.key];
+  if (to === undefined || !n) return;
+  e.preventDefault();
+  S.focusIndex = (to + n) % n;
   renderHand();
-  renderTargets();
+  focusNode(handCard(S.focusIndex));
 }
 
 function onBoardClick(e) {
   const tab = e.target.closest(".tableau[data-side]");
   if (!tab || !S.obs) return;
-  if (S.selected === null) { setMessage({ key: "msg.pick_card" }); return; }
+  if (S.selected === null) { say({ key: "msg.pick_card" }, true); return; }
   const id = S.obs.hand[S.selected];
   const side = Number(tab.dataset.side);
-  act(side === S.obs.side ? `play ${id}` : `play ${id} ${side}`);
+  const hazard = CARDS[id]?.group === "hazard";
+  act(side === S.obs.side && !hazard ? `play ${id}` : `play ${id} ${side}`);
 }
 
 function onDiscardClick() {
   if (!S.obs) return;
   if (S.selected !== null) { act(`discard ${S.obs.hand[S.selected]}`); return; }
   if (S.obs.decision === "draw" && mine()) { act("take-discard"); return; }
-  setMessage({ key: "msg.pick_card" });
+  say({ key: "msg.pick_card" }, true);
 }
 
 function onStockClick() {
@@ -458,7 +927,9 @@ function onStockClick() {
 }
 
 function keyActivate(fn) {
-  return (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(e); } };
+  return (e) => {
+    if ((e.key === "Enter" || e.key === " ") && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); fn(e); }
+  };
 }
 
 // the server's rules (frames.clean_nickname), counted the same way: characters are code points after NFC
@@ -469,7 +940,7 @@ function goodNickname(nick) {
 }
 
 function showJoinError(text) {
-  $("#join-overlay").hidden = false;
+  setDialog($("#join-overlay"), true, "#nickname");
   $("#join").disabled = false;
   $("#join-error").textContent = text;
 }
@@ -484,13 +955,26 @@ function startJoin(nickname) {
 async function main() {
   await setupLangSelect($("#lang"));
   onLangChange(() => {
+    // what was told is told: the live regions start again in the new language
+    $("#announce").replaceChildren();
+    $("#sr-alert").replaceChildren();
+    renderJoinInfo();
     renderAll();
-    if (!$("#hand-over").hidden && S.handOver) showHandOver(S.handOver);
+    if (!$("#hand-over").hidden && S.handOver) fillHandOver(S.handOver);
   });
   const cards = loadCards();
+  // the join form is open from the start: a modal dialog like the others
+  if (!$("#join-overlay").hidden) { S.dialogs.push({ node: $("#join-overlay"), back: null }); updateInert(); }
   $("#hand").addEventListener("click", onHandClick);
-  $("#hand").addEventListener("keydown", keyActivate(onHandClick));
+  $("#hand").addEventListener("keydown", onHandKey);
+  $("#hand").addEventListener("focusin", (e) => {
+    const card = e.target.closest(".card[data-index]");
+    if (card) S.focusIndex = Number(card.dataset.index);
+  });
   $("#arena").addEventListener("click", (e) => { if (e.target.closest("#opponents, #me")) onBoardClick(e); });
+  $("#arena").addEventListener("keydown", (e) => {
+    if (e.target.matches?.(".tableau[data-side]")) keyActivate(onBoardClick)(e);
+  });
   $("#discard").addEventListener("click", onDiscardClick);
   $("#discard").addEventListener("keydown", keyActivate(onDiscardClick));
   $("#stock").addEventListener("click", onStockClick);
@@ -499,15 +983,17 @@ async function main() {
   $("#cf-no").addEventListener("click", () => act("pass"));
   $("#ext-yes").addEventListener("click", () => act("extend"));
   $("#ext-no").addEventListener("click", () => act("end-hand"));
-  $("#hint-button").addEventListener("click", () => {
-    if (send({ type: "hint" })) { S.hints = "wait"; renderHints(); }
+  $("#hint-button").addEventListener("click", askHint);
+  $("#keys-button").addEventListener("click", () => toggleKeys());
+  $("#hand-over-close").addEventListener("click", () => setDialog($("#hand-over"), false));
+  $("#match-over-close").addEventListener("click", () => setDialog($("#match-over"), false));
+  $("#last-hand").addEventListener("click", () => {
+    if (!S.lastResult) return;
+    fillHandOver(S.lastResult);
+    setDialog($("#hand-over"), true, "#hand-over-close");
   });
-  $("#hand-over-close").addEventListener("click", () => { $("#hand-over").hidden = true; });
-  $("#match-over-close").addEventListener("click", () => { $("#match-over").hidden = true; });
-  $("#last-hand").addEventListener("click", () => { if (S.lastResult) showHandOver(S.lastResult); });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") { $("#hand-over").hidden = true; S.selected = null; renderHand(); renderTargets(); }
-  });
+  document.addEventListener("keydown", onKey);
+  renderAll();
 
   let stored = "";
   try { stored = localStorage.getItem(NICK_KEY) || ""; } catch (e) { /* storage off */ }
@@ -531,18 +1017,18 @@ async function main() {
   // enabled only now, so that nothing is submitted before the page can handle it
   $("#nickname").disabled = false;
   $("#join").disabled = false;
-  if (!$("#nickname").matches(":focus")) $("#nickname").focus();
+  if (!$("#nickname").matches(":focus") && !$("#join-overlay").hidden) $("#nickname").focus();
   getJSON(`/api/tables/${encodeURIComponent(tableId)}`).then((facts) => {
+    S.facts = facts;
     if (!S.table) { S.table = facts; S.seats = facts.seats || []; S.status = facts.status; }
-    const edition = facts.ruleset || "";
-    $("#join-table").textContent = `${edition} · ${t("ed.players", { n: facts.players })} · ${t("seat.name", { n: mySeat })}`;
+    renderJoinInfo();
     renderAll();
   }).catch(() => {});
 
   let joinedBefore = false;
   try { joinedBefore = localStorage.getItem(JOINED_KEY) === "1"; } catch (e) { /* storage off */ }
   if (joinedBefore) {
-    $("#join-overlay").hidden = true;
+    setDialog($("#join-overlay"), false);
     cards.then(() => startJoin(stored || null));
   }
 }
