@@ -17,7 +17,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, CLASSIC_HEAD, browser, create_table, pages, seq, server, stacked,  # noqa: E402,F401
+from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, browser, create_table, pages, seq, server, stacked,  # noqa: E402,F401
                       wait_turn)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -86,6 +86,7 @@ def test_a_whole_hand_by_keyboard(server, pages):
     ann, bob = Player(a), Player(b)
     join_by_keyboard(a, urls[0], "Ann")
     join_by_keyboard(b, urls[1], "Bob")
+    b.emulate_media(reduced_motion="reduce")  # Bob asks for less motion: the card just played is highlighted, still
 
     # names that say what each thing is and how many
     ann.turn("play")
@@ -131,6 +132,10 @@ def test_a_whole_hand_by_keyboard(server, pages):
     focus_kept(a)
     expect(a.locator(".tableau.mine .battle .card[data-card='roll'].landed")).to_have_count(1)
     expect(b.locator("#announce")).to_contain_text("Ann played Roll.")
+    landed = ".tableau[data-side='0'] .battle .card.landed[data-card='roll']"
+    assert a.eval_on_selector(landed, "n => getComputedStyle(n).animationName") == "landed"
+    assert b.eval_on_selector(landed, "n => getComputedStyle(n).animationName") == "none"
+    assert "255, 213, 79" in b.eval_on_selector(landed, "n => getComputedStyle(n).boxShadow")
 
     # Bob: Flat Tire, then the side number of Ann (1) attacks her
     bob.turn("play")
@@ -174,6 +179,8 @@ def test_a_whole_hand_by_keyboard(server, pages):
     a.keyboard.press("h")
     expect(a.locator("#hints li[data-rank='1']")).to_be_visible(timeout=20_000)
     expect(a.locator("#hints-note")).to_contain_text("chance to win the hand, by the search")
+    ranked = a.evaluate("window.millebornes.state().hints.actions.map(h => h.action)")
+    assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == ranked  # the search's order
     expect(a.locator("#announce")).to_contain_text("Hint: ")
 
     ann.play("200", wait=False)
@@ -208,3 +215,28 @@ def test_a_whole_hand_by_keyboard(server, pages):
     notation = re.compile(r"\b(play|discard) (\d|[a-z]+-)|take-discard|coup-fourre|end-hand|flat-tire")
     assert not [line for line in told if notation.search(line)], told
 
+
+
+def test_one_race_in_french_by_keyboard(server, pages):
+    """Dujardin is one race (no match goal in the header); the names and the move bar speak French; seats count
+    from 1 (the bot is seat 1, "Robot 2")."""
+    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    page = pages.new()
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('millebornes.lang', 'fr')")
+    join_by_keyboard(page, server + made["seats"][0]["url"], "Zoé")
+    zoe = Player(page)
+    zoe.turn("play")
+    expect(page.locator("#table-info")).to_contain_text("Objectif 1\u202f000")
+    expect(page.locator("#table-info")).not_to_contain_text("Partie en")
+    expect(page.locator("#hand .card[data-card='roll']")).to_have_accessible_name("Feu vert, parade")
+    expect(page.locator(".tableau[data-side='1']")).to_have_attribute("aria-label", re.compile(
+        "^Robot 2 \\(moyen\\)\u00a0: pile de bataille vide, pile de vitesse vide, bottes\u00a0: aucune, 0 sur 1\u202f000\u00a0bornes"))
+    page.keyboard.press(key_of(page, "roll"))
+    assert moves(page) == ["Jouer dans mon jeu", "Défausser", "Retour"]
+    page.keyboard.press("p")
+    focus_kept(page)
+    zoe.play("200")
+    expect(page.locator("#announce")).to_contain_text("Zoé a joué 200 bornes.")
