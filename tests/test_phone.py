@@ -21,8 +21,8 @@ from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, LAST, browser, crea
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
-PHONES = [pytest.param({"width": 360, "height": 640}, id="360x640"),
-          pytest.param({"width": 390, "height": 844}, id="390x844")]
+SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
+PHONES = [pytest.param(size, id=f"{size['width']}x{size['height']}") for size in SIZES]
 FINGER = 44  # px: the smallest hand card, a touch target
 # 24 characters, the longest a nickname may be: one without a space (it cannot wrap), others with
 LONG = ["Maximiliansternwolkenxyz", "Wilhelmina Wolkenstein W", "Bartholomew Featherstonx",
@@ -102,6 +102,16 @@ def phone(pages, viewport):
     return pages.new(viewport=viewport, touch=True)
 
 
+def on_each_phone(page, check, *args) -> None:
+    """Run `check(page, size, *args)` at each phone size (the page resized, as a phone turned to another
+    model would be), then give the page its first size back."""
+    first = page.viewport_size
+    for size in SIZES:
+        page.set_viewport_size(size)
+        check(page, size, *args)
+    page.set_viewport_size(first)
+
+
 def join_by_taps(page, url: str, nickname: str, viewport: dict) -> None:
     page.goto(url)
     expect(page.locator("#join")).to_be_enabled()
@@ -137,28 +147,27 @@ def test_the_table_fits_a_phone(server, pages, viewport, ruleset, players):
 
 
 # ---------------------------------------------------------------- a whole hand by taps
-@pytest.mark.parametrize("viewport", PHONES)
-def test_a_hand_by_taps(server, pages, viewport):
-    """The CLASSIC_HEAD hand between two phones: a coup fourré, the draw, the extension prompt, the
-    end-of-hand panel; every move a tap, every dialog's buttons on screen."""
+def test_a_hand_by_taps(server, pages):
+    """The CLASSIC_HEAD hand between two phones, Ann's 360x640 and Bob's 390x844: a coup fourré, the draw,
+    the extension prompt, the end-of-hand panel; every move a tap; each dialog checked at both sizes."""
     made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
                                  "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
-    ann, bob = phone(pages, viewport), phone(pages, viewport)
-    join_by_taps(ann, urls[0], LONG[0], viewport)
-    join_by_taps(bob, urls[1], LONG[1], viewport)
+    ann, bob = phone(pages, SIZES[0]), phone(pages, SIZES[1])
+    join_by_taps(ann, urls[0], LONG[0], SIZES[0])
+    join_by_taps(bob, urls[1], LONG[1], SIZES[1])
     wait_turn(ann, "play")
-    check_table(ann, viewport, "Ann's turn")
-    check_table(bob, viewport, "Bob waits")
+    check_table(ann, SIZES[0], "Ann's turn")
+    check_table(bob, SIZES[1], "Bob waits")
 
     play(ann, "roll", tap=True)
     play(bob, "flat-tire", ".tableau[data-side='0']", tap=True)
     expect(ann.locator("#cf-dialog")).to_be_visible()
-    check_buttons(ann, viewport, "coup fourré", at_least=2)
+    on_each_phone(ann, check_buttons, "coup fourré", 2)
     tap(ann, "#cf-yes")
     expect(ann.locator("#cf-dialog")).to_be_hidden()
     expect(ann.locator(".tableau.mine .card.coup-fourre[data-card='puncture-proof']")).to_have_count(1)
-    check_table(ann, viewport, "after the coup fourré")
+    on_each_phone(ann, check_table, "after the coup fourré")
 
     play(ann, "200", tap=True)
     play(bob, "75", "#discard", tap=True)
@@ -170,13 +179,13 @@ def test_a_hand_by_taps(server, pages, viewport):
         play(page, card, tap=True)
 
     expect(ann.locator("#ext-dialog")).to_be_visible()
-    check_buttons(ann, viewport, "extension", at_least=2)
+    on_each_phone(ann, check_buttons, "extension", 2)
     tap(ann, "#ext-no")
     for page in (ann, bob):
         over = page.locator("#hand-over")
         expect(over).to_be_visible()
         expect(over.locator("tr.total")).to_contain_text("1,500")
-        check_buttons(page, viewport, "end of hand")
+    on_each_phone(ann, check_buttons, "end of hand")
     tap(bob, "#hand-over-close")
     expect(bob.locator("#hand-over")).to_be_hidden()
     expect(bob.locator("#table-info")).to_contain_text("Hand 2")  # the next hand is dealt
@@ -184,48 +193,58 @@ def test_a_hand_by_taps(server, pages, viewport):
     bob.select_option("#lang", "fr")
     expect(bob.locator("#last-hand")).to_be_visible()
     expect(bob.locator("#table-info")).to_contain_text("Manche 2")
-    check_table(bob, viewport, "in French, after a hand")
+    on_each_phone(bob, check_table, "in French, after a hand")
 
 
 # ---------------------------------------------------------------- home, invites, match over, replay, history
-@pytest.mark.parametrize("viewport", PHONES)
-def test_home_match_over_and_replay_fit(server, pages, viewport):
-    page = phone(pages, viewport)
+def test_home_match_over_and_replay_fit(server, pages):
+    """One phone, every page and state checked at both sizes: the home page (with the invite links, then
+    the finished games), the join overlay, a match against a bot to its match-over panel, the replay."""
+    page = phone(pages, SIZES[0])
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
-    check_fits(page, viewport, "home")
+    on_each_phone(page, check_fits, "home")
     page.select_option("#players", "4")
     for seat in (1, 2, 3):
         page.select_option(f"select.seat-kind[data-seat='{seat}']", "human")
     tap(page, "#create")
     expect(page.locator("#invites")).to_be_visible()
-    check_fits(page, viewport, "home with the invite links")
+    on_each_phone(page, check_fits, "home with the invite links")
 
     # a one-race dujardin match against a bot, by taps: the match-over panel
     made = create_table(server, {"ruleset": "dujardin", "players": 2,
                                  "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
                                  "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
-    join_by_taps(page, server + made["seats"][0]["url"], LONG[1], viewport)
-    check_table(page, viewport, "against a bot")
+    page.goto(server + made["seats"][0]["url"])
+    expect(page.locator("#join")).to_be_enabled()
+    on_each_phone(page, check_buttons, "join overlay")
+    page.fill("#nickname", LONG[1])
+    tap(page, "#join")
+    page.wait_for_selector("#hand .card")
+    on_each_phone(page, check_table, "against a bot")
     for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
         play(page, card, tap=True)
     expect(page.locator("#match-over")).to_be_visible()
-    check_buttons(page, viewport, "match over", at_least=3)
+    on_each_phone(page, check_buttons, "match over", 3)
 
     tap(page, "#match-replay")
     page.wait_for_url(re.compile(r"/replay/"))
     expect(page.locator("#hands .seat-hand")).to_have_count(2)
-    check_fits(page, viewport, "replay, the deal")
+    on_each_phone(page, check_fits, "replay, the deal")
     tap(page, "#next")
     tap(page, "#next")
     expect(page.locator("#step")).to_contain_text("Move 2 of")
     tap(page, "#last")
     expect(page.locator("#replay-scores")).to_contain_text("Winner")
-    check_fits(page, viewport, "replay, the end")
-    for button in ("#first", "#prev", "#next", "#last"):
-        b = page.locator(button).bounding_box()
-        assert b["x"] >= 0 and b["x"] + b["width"] <= viewport["width"], (button, b)
+    on_each_phone(page, check_fits, "replay, the end")
+    on_each_phone(page, check_replay_buttons)
 
     page.goto(server + "/")
     expect(page.locator(f"#history a.replay-link[data-table='{made['id']}']")).to_have_count(1)
-    check_fits(page, viewport, "home with the finished games")
+    on_each_phone(page, check_fits, "home with the finished games")
+
+
+def check_replay_buttons(page, viewport: dict) -> None:
+    for button in ("#first", "#prev", "#next", "#last", "#step-range"):
+        b = page.locator(button).bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= viewport["width"], (button, b)
