@@ -83,3 +83,31 @@ def test_the_version_has_one_home():
     pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject and 'attr = "millebornes.__version__"' in pyproject
     assert version("millebornes") == mb.__version__
+
+
+def test_play_and_replay_speak_the_players_language(tmp_path):
+    """What `play` and `replay` say to a player comes from the message catalog: --lang, else LC_ALL/LANG."""
+    bad = runner.invoke(app, ["play", "--ruleset", "monopoly", "--lang", "fr"])
+    assert bad.exit_code == 2 and "Erreur\u00a0: l’édition monopoly n’existe pas" in bad.output
+    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "fr_FR.UTF-8"}
+    players = runner.invoke(app, ["play", "--players", "5"], env=env)
+    assert players.exit_code == 2 and "Classique ne se joue pas à 5" in players.output
+    assert "is not played by 5 players" in runner.invoke(app, ["play", "--players", "5"], env={"LANG": "C"}).output
+    assert "wizard n’est pas un type de joueur" in runner.invoke(app, ["play", "--bots", "wizard"], env=env).output
+    missing = runner.invoke(app, ["play", "--resume", "--save", str(tmp_path / "none.json")], env=env)
+    assert missing.exit_code == 2 and "aucune partie enregistrée" in missing.output
+    assert "choose the language with --lang en or --lang fr" in runner.invoke(app, ["play", "--lang", "de"]).output
+
+    game = mb.new_game("classic", players=2, seed=3)
+    game.act(game.legal_actions()[0])
+    record = game.record()
+    record["actions"].append("extend")  # no extension is asked
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    refused = runner.invoke(app, ["replay", str(path), "--lang", "fr"])
+    assert refused.exit_code == 2 and "le coup 2 de cet enregistrement est interdit" in refused.output
+    reason = runner.invoke(app, ["replay", str(path), "--lang", "en"]).output
+    assert "move 2 of this record is not allowed (not now: you must" in reason and "extend" not in reason
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    assert "n’est pas l’enregistrement d’une partie" in runner.invoke(
+        app, ["replay", str(tmp_path / "junk.json")], env=env).output
