@@ -231,6 +231,13 @@ def test_both_languages_have_the_same_keys_placeholders_and_plurals(cats):
         assert len({frozenset(placeholders(f)) for f in en.plurals[key] + fr.plurals[key]}) == 1, key
 
 
+def test_no_message_is_given_twice():
+    """A key given twice in one file would silently keep its last text."""
+    for lang in LANGS:
+        ids = re.findall(r'^msgid "(.+)"$', (HERE / f"{lang}.po").read_text(encoding="utf-8"), re.M)
+        assert len(ids) == len(set(ids)), (lang, sorted({i for i in ids if ids.count(i) > 1}))
+
+
 def test_card_names_are_the_names_of_rules_md(cats):
     for k, card in enumerate(CARD_IDS):
         assert (cats["en"].t(f"card.{card}"), cats["fr"].t(f"card.{card}")) == (NAMES_EN[k], NAMES_FR[k])
