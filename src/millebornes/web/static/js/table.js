@@ -872,8 +872,9 @@ function onKey(e) {
     return;
   }
   if (e.shiftKey && /^[a-z]$/i.test(e.key)) return;
+  // a digit as typed, or the digit row's key unshifted (AZERTY types "&é\"'(-è" there)
   const digit = /^[1-9]$/.test(e.key) ? Number(e.key)
-    : /^(Digit|Numpad)[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
+    : /^Digit[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
   if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
   const fn = {
     p: () => playChosen("own"), d: () => playChosen("discard"), s: () => act("draw"), t: () => act("take-discard"),
