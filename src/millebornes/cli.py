@@ -32,6 +32,8 @@ def _options(version: bool = typer.Option(False, "--version", callback=_version,
 @app.command()
 def rules(edition: Optional[str] = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
     """Print an edition's rule options in words (all editions without an argument)."""
+    from .i18n import catalog
+
     names = [edition] if edition else list(RULESETS)
     for i, name in enumerate(names):
         try:
@@ -40,7 +42,8 @@ def rules(edition: Optional[str] = typer.Argument(None, help="classic, parker, d
             raise typer.BadParameter(str(exc), param_hint="EDITION") from None
         if i:
             typer.echo("")
-        typer.echo(f"{r.name}: {r.title}")
+        # the edition's summary as players read it (the catalog), not the engine's note on its sources
+        typer.echo(f"{r.name}: {catalog('en').t(f'edition.{r.name}.summary')}")
         for option, words in r.describe():
             typer.echo(f"  {option:<19} {words}")
 
