@@ -3,6 +3,9 @@
 // explained. Everything can be done with the keyboard alone (the terminal game's keys, Tab, Enter) and
 // followed with a screen reader: every public event is told once in a polite live region, refusals in an
 // alert, and every card, pile and tableau says what it is and how many cards it holds.
+// This file is the page's wiring: its state, the socket and the drawing. Modal dialogs (dialogs.js), the focus
+// across redraws (focus.js), what a screen reader is told (telling.js) and the keys and move bar (keys.js) are
+// modules of their own.
 
 import * as common from "./common.js";
 import {
@@ -11,6 +14,10 @@ import {
 } from "./common.js";
 import { cardElement, cardLabel, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
+import { dialogStack } from "./dialogs.js";
+import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
+import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
+import { keyboard } from "./keys.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const { seat: mySeat, token } = takeInvite();
@@ -53,8 +60,6 @@ const S = {
   lastResult: null,   // the last hand-over event
   message: null,      // {key, params} | {frame} for #message
   landed: null,       // the card just played: {side, pile, card, fresh} (pile "discard" for the discard pile)
-  turnKey: null,      // the decision last told as "your turn"
-  dialogs: [],        // open dialogs, last on top: {node, back: where the focus was}
   ws: null,
   retry: 0,
   nickname: null,
@@ -63,8 +68,21 @@ const S = {
 
 const ctx = () => ({ seats: S.seats, sides: S.obs?.sides ?? S.table?.sides ?? [] });
 
-// nodes (strings, <bdi> names) as plain text, for live regions and labels
-const textOf = (nodes) => (Array.isArray(nodes) ? nodes : [nodes]).map((n) => (n instanceof Node ? n.textContent : String(n))).join("");
+// Under a dialog the language menu stays usable (a panel may be read in either language) and the live
+// regions keep talking.
+const dialogs = dialogStack({
+  except: [".topbar .lang", "#announce", "#sr-alert"],
+  remember: () => focusKey(),
+  lost: focusLost,
+  giveBack: (where) => restoreFocus(where),
+});
+const { key: focusKey, restore: restoreFocus, keep: keepFocus } = focusKeeper({
+  handIndex: () => S.focusIndex, toDialog: () => dialogs.hold(),
+});
+const keys = keyboard({
+  now: () => ({ joined: S.joined, obs: S.obs, selected: S.selected, mine: mine(), ctx: ctx() }),
+  act, say, choose, putDown, askHint, dialogs,
+});
 
 // ------------------------------------------------------------------ socket
 function connect() {
@@ -110,7 +128,7 @@ function act(action) {
   S.selected = null;
   if (S.message && !S.message.isError) setMessage(null);
   if (!send({ type: "act", action, seq: S.seq })) say({ key: "msg.offline" }, true);
-  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
+  keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
 }
 
 setInterval(() => send({ type: "ping" }), 25000);
@@ -128,7 +146,7 @@ function onFrame(f) {
       S.logCount += 1;
       S.fresh = true; // the next state's events are already in this log
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
-      setDialog($("#join-overlay"), false);
+      dialogs.close($("#join-overlay"));
       setConn("");
       say(wasJoined ? { key: "msg.reconnected" } : { key: "msg.joined" });
       renderAll();
@@ -153,7 +171,7 @@ function onFrame(f) {
         S.logCount += events.length;
         if (S.log.length > 400) S.log.splice(0, S.log.length - 400);
         noteLanded(events);
-        tellEvents(events, oldHand);
+        tellEvents(events, ctx(), mySeat, oldHand, S.obs.hand);
       }
       const over = events.find((e) => e.type === "hand-over");
       if (over && live) {
@@ -162,8 +180,8 @@ function onFrame(f) {
       }
       if (S.obs.hand_results?.length && !S.lastResult) S.lastResult = S.obs.hand_results[S.obs.hand_results.length - 1];
       renderAll();
-      if (over && live && !S.obs.is_over) setDialog($("#hand-over"), true, "#hand-over-close");
-      tellTurn();
+      if (over && live && !S.obs.is_over) dialogs.open($("#hand-over"), "#hand-over-close");
+      tellTurn(mine() && !S.obs.is_over && S.status === "playing" ? S.obs.decision : null, S.obs.hand_number);
       break;
     }
     case "seats":
@@ -197,46 +215,6 @@ function onFrame(f) {
   }
 }
 
-// ------------------------------------------------------------------ telling (screen readers)
-// #announce (polite): each public event once, in words, as it happens; the log is drawn again on every
-// change, so it is not a live region itself. #sr-alert: the player's own refusals.
-function announce(text) {
-  if (!text) return;
-  const box = $("#announce");
-  box.append(el("p", {}, text));
-  while (box.children.length > 20) box.firstElementChild.remove();
-}
-
-function alertSR(text) {
-  $("#sr-alert").replaceChildren(el("p", {}, text));
-}
-
-function tellEvents(events, oldHand) {
-  const c = ctx();
-  for (const ev of events) {
-    const nodes = describeEvent(ev, c);
-    if (nodes) announce(textOf(nodes));
-  }
-  // the seat's own draws: the card it got (the public event does not say it); not the deal's cards
-  if (events.some((ev) => ev.type === "draw" && ev.seat === mySeat) && !events.some((ev) => ev.type === "deal")) {
-    const left = [...oldHand];
-    for (const id of S.obs.hand) {
-      const i = left.indexOf(id);
-      if (i >= 0) left.splice(i, 1);
-      else announce(t("a11y.you_drew", { card: cardName(id) }));
-    }
-  }
-}
-
-// "Your turn: ..." once each time a play or draw decision comes to this seat (the coup fourré and the
-// extension are dialogs that take the focus: they say it themselves).
-function tellTurn() {
-  const d = S.obs && mine() && !S.obs.is_over && S.status === "playing" ? S.obs.decision : null;
-  const key = d ? `${d}:${S.obs.hand_number}` : null;
-  if (key && key !== S.turnKey && (d === "play" || d === "draw")) announce(t(`turn.yours_${d}`));
-  S.turnKey = key;
-}
-
 // Where the last card landed: the pile of its side, or the discard pile.
 function noteLanded(events) {
   const c = ctx();
@@ -255,116 +233,6 @@ function noteLanded(events) {
   }
 }
 
-// ------------------------------------------------------------------ focus
-// Where the focus is, in terms that survive a redraw: a hand card by its place, a tableau by its side,
-// a move by its action, else the element's id.
-function focusKey() {
-  const a = document.activeElement;
-  if (!a || a === document.body || !a.isConnected) return null;
-  if (a.closest("#hand")) {
-    const card = a.closest(".card[data-index]");
-    return { where: "hand", index: card ? Number(card.dataset.index) : S.focusIndex };
-  }
-  if (a.closest("#moves")) return { where: "moves", action: a.dataset?.action || null };
-  if (a.closest("#hints")) return { where: "hints", action: a.closest("li")?.dataset.action || null };
-  const tab = a.closest(".tableau[data-side]");
-  if (tab) return { where: "side", side: tab.dataset.side };
-  if (a.id) return { where: "id", id: a.id };
-  return { where: "node", node: a };
-}
-
-function shown(node) {
-  return Boolean(node && node.isConnected && !node.closest("[hidden], [inert]") && (!node.checkVisibility || node.checkVisibility()));
-}
-
-function focusLost() {
-  const a = document.activeElement;
-  if (!a || a === document.body || !shown(a)) return true;
-  return a === $("#hand") && Boolean($("#hand .card")); // the hand's box, once it has cards to hold the focus
-}
-
-function handCard(i) {
-  const cards = document.querySelectorAll("#hand .card[data-index]");
-  return cards.length ? cards[Math.max(0, Math.min(cards.length - 1, i))] : null;
-}
-
-function focusNode(node) {
-  if (node) node.focus({ preventScroll: !node.closest(".overlay, .float-dialog") });
-}
-
-function restoreFocus(key) {
-  const top = S.dialogs[S.dialogs.length - 1];
-  if (top) { if (!top.node.contains(document.activeElement)) focusNode(firstFocusable(top.node)); return; }
-  let node = null;
-  if (key?.where === "hand") node = handCard(key.index);
-  if (key?.where === "moves") node = (key.action && [...$$moves()].find((b) => b.dataset.action === key.action)) || null;
-  if (key?.where === "hints") node = [...document.querySelectorAll("#hints li")].find((li) => li.dataset.action === key.action)?.querySelector("button") || null;
-  if (key?.where === "side") node = document.querySelector(`.tableau[data-side="${key.side}"]`);
-  if (key?.where === "id") node = document.getElementById(key.id);
-  if (key?.where === "node") node = key.node;
-  if (!shown(node)) node = handCard(S.focusIndex) || $("#hand"); // after a move: back to the hand
-  focusNode(node);
-}
-
-const $$moves = () => document.querySelectorAll("#moves button");
-
-// Draw with fn, then put the focus back where the player was if the redraw took it away.
-function keepFocus(fn) {
-  const key = focusKey();
-  fn();
-  if (key && focusLost()) restoreFocus(key);
-}
-
-// ------------------------------------------------------------------ dialogs
-// Every dialog is modal while open: it takes the focus (its primary button), the rest of the page is inert,
-// Tab stays inside, and when it closes the focus goes back to where it was.
-function firstFocusable(node, sel) {
-  return (sel && node.querySelector(sel)) || node.querySelector("button:not([disabled]), [href], input:not([disabled]), select") || node;
-}
-
-function setDialog(node, open, focusSel) {
-  if (open === !node.hidden && (!open || S.dialogs.some((d) => d.node === node))) return;
-  if (open) {
-    const back = focusKey();
-    node.hidden = false;
-    S.dialogs = S.dialogs.filter((d) => d.node !== node);
-    S.dialogs.push({ node, back });
-    updateInert();
-    focusNode(firstFocusable(node, focusSel));
-  } else {
-    const had = node.contains(document.activeElement);
-    node.hidden = true;
-    const entry = S.dialogs.find((d) => d.node === node);
-    S.dialogs = S.dialogs.filter((d) => d.node !== node);
-    updateInert();
-    if (had || focusLost()) restoreFocus(entry?.back);
-  }
-}
-
-// Everything but the top dialog is inert, except the language menu: a panel may be read in either language.
-function updateInert() {
-  const top = S.dialogs[S.dialogs.length - 1]?.node;
-  const bar = [...$(".topbar").children].filter((n) => !n.matches(".tools"));
-  const tools = [...$(".topbar .tools").children].filter((n) => !n.matches(".lang"));
-  for (const node of [...bar, ...tools, $(".table-main"), ...S.dialogs.map((d) => d.node)]) {
-    node.inert = Boolean(top) && node !== top;
-  }
-}
-
-function topDialog() { return S.dialogs[S.dialogs.length - 1]?.node || null; }
-
-function trapTab(e) {
-  const top = topDialog();
-  if (!top) return;
-  const items = [...top.querySelectorAll("button, [href], input, select, textarea, [tabindex]")]
-    .filter((n) => !n.disabled && n.tabIndex >= 0 && shown(n));
-  if (!items.length) { e.preventDefault(); return; }
-  const i = items.indexOf(document.activeElement);
-  const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i < 0 || i === items.length - 1 ? 0 : i + 1);
-  e.preventDefault();
-  items[next].focus();
-}
-
 // ------------------------------------------------------------------ rendering
 function renderAll() {
   keepFocus(() => {
@@ -375,10 +243,10 @@ function renderAll() {
     renderTurn();
     renderLog();
     renderHints();
-    renderMoves();
+    keys.renderMoves();
     renderTargets();
     renderMessage();
-    renderKeys();
+    keys.renderKeys(S.obs?.sides.length ?? S.table?.sides?.length ?? 2, S.obs?.hand.length || 7);
     fitArena();
   });
   renderDialogs();
@@ -598,59 +466,6 @@ function renderHints() {
   }));
 }
 
-// ------------------------------------------------------------------ the move bar
-// The legal moves of the chosen card (or of the draw decision), from the state's legal actions, as named
-// buttons with their keys: "Play on my side p", "Attack Ann 2", "Discard d". The server still judges.
-function moveOptions() {
-  const obs = S.obs;
-  if (!obs || !mine()) return [];
-  const legal = obs.legal_actions || [];
-  const c = ctx();
-  if (obs.decision === "draw") {
-    const opts = [{ action: "draw", nodes: tn("action.draw"), key: "s" }];
-    if (legal.includes("take-discard")) opts.push({ action: "take-discard", nodes: describeAction("take-discard", c, obs), key: "t" });
-    return opts;
-  }
-  if (obs.decision !== "play" || S.selected === null) return [];
-  const id = obs.hand[S.selected];
-  const opts = [];
-  if (legal.includes(`play ${id}`)) opts.push({ action: `play ${id}`, nodes: [t(obs.teams ? "move.play_ours" : "move.play_mine")], key: "p" });
-  for (const a of legal) {
-    const m = a.match(/^play (\S+) (\d+)$/);
-    if (m && m[1] === id) {
-      const side = Number(m[2]);
-      opts.push({ action: a, nodes: tn("move.attack", { side: sideName(c, side) }), key: String(side + 1) });
-    }
-  }
-  if (legal.includes(`discard ${id}`)) opts.push({ action: `discard ${id}`, nodes: [t("move.discard")], key: "d" });
-  return opts;
-}
-
-function renderMoves() {
-  const bar = $("#moves");
-  const obs = S.obs;
-  bar.setAttribute("aria-label", t("move.title"));
-  const opts = moveOptions();
-  const chosen = obs && S.selected !== null ? obs.hand[S.selected] : null;
-  const caption = chosen ? t("move.caption", { card: cardName(chosen) }) : null;
-  let note = null;
-  if (chosen && !mine()) note = t("move.wait");
-  else if (obs && mine() && obs.decision === "play" && !chosen && !obs.is_over) note = t("move.choose", { last: obs.hand.length });
-  const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, textOf(o.nodes)])]);
-  if (bar.dataset.sig === sig) return;
-  bar.dataset.sig = sig;
-  const buttons = opts.map((o, i) => el("button", {
-    type: "button", class: `move${i === 0 ? " first" : ""}`, dataset: { action: o.action }, "aria-keyshortcuts": o.key,
-    onclick: () => act(o.action),
-  }, ...o.nodes, " ", el("kbd", { "aria-hidden": "true" }, o.key)));
-  if (chosen) {
-    buttons.push(el("button", { type: "button", class: "move ghost back", "aria-keyshortcuts": "Escape", onclick: () => putDown() },
-      t("move.back"), " ", el("kbd", { "aria-hidden": "true" }, t("keys.esc_name"))));
-  }
-  bar.replaceChildren(...[caption && el("span", { class: "move-caption" }, caption), ...buttons,
-    note && el("span", { class: "move-note" }, note)].filter(Boolean));
-}
-
 // ------------------------------------------------------------------ dialogs, hints, targets, messages
 function renderDialogs() {
   const obs = S.obs;
@@ -665,14 +480,14 @@ function renderDialogs() {
     }));
     tickCountdown();
   }
-  setDialog(cf, myCf, "#cf-yes"); // the window is seconds long: its primary button has the focus at once
+  dialogs.set(cf, myCf, "#cf-yes"); // the window is seconds long: its primary button has the focus at once
   const myExt = Boolean(obs && mine() && obs.decision === "extension");
   if (myExt) {
     const full = obs.options?.target ?? 1000;
     $("#ext-text").textContent = t("ext.text", { target: formatNumber(obs.target), full: formatNumber(full) });
     $("#ext-yes-text").textContent = t("ext.yes", { full: formatNumber(full) });
   }
-  setDialog(ext, myExt, "#ext-yes");
+  dialogs.set(ext, myExt, "#ext-yes");
   const over = obs && (obs.is_over || S.status === "finished");
   if (over) {
     $("#match-over-winners").replaceChildren(...winnersText(obs.winners || [], ctx()));
@@ -682,8 +497,8 @@ function renderDialogs() {
   }
   if (over && !S.matchShown) {
     S.matchShown = true;
-    setDialog($("#hand-over"), false);
-    setDialog($("#match-over"), true, "#match-replay");
+    dialogs.close($("#hand-over"));
+    dialogs.open($("#match-over"), "#match-replay");
   }
 }
 
@@ -772,115 +587,28 @@ function fillHandOver(result) {
   $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores));
 }
 
-// The keys, in words, for the "Keys" panel.
-function renderKeys() {
-  const sides = S.obs?.sides.length ?? S.table?.sides?.length ?? 2;
-  const cards = S.obs?.hand.length || 7;
-  const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [`1–${sides}`, "keys.attack"], ["d", "keys.discard"],
-    ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], [t("keys.esc_name"), "keys.back"],
-    ["?", "keys.help"]];
-  const list = $("#keys-list");
-  const sig = `${getLang()}|${sides}|${cards}`;
-  if (list.dataset.sig === sig) return;
-  list.dataset.sig = sig;
-  list.replaceChildren(...rows.flatMap(([k, key]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, t(key))]));
-}
-
-function toggleKeys(open = $("#keys-help").hidden) {
-  $("#keys-help").hidden = !open;
-  $("#keys-button").setAttribute("aria-expanded", open ? "true" : "false");
-}
-
 // ------------------------------------------------------------------ choosing and playing
 // Choose the hand card i (a click or Enter toggles it; a number key chooses it), and say what it can do.
 function choose(i, toggle, focus = false) {
   S.selected = toggle && S.selected === i ? null : i;
   S.focusIndex = i;
   if (S.message && !S.message.isError) setMessage(null);
-  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
+  keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
   if (focus) focusNode(handCard(i));
   if (S.selected === null) return;
-  const card = cardName(S.obs.hand[i]);
-  if (!mine()) { announce(t("a11y.chosen_wait", { card })); return; }
-  const moves = moveOptions().map((o) => t("a11y.move_key", { move: textOf(o.nodes), key: o.key })).join("; ");
-  announce(t("a11y.chosen", { card, moves }));
+  tellChosen(S.obs.hand[i], mine() ? keys.moveOptions() : null);
 }
 
 function putDown() {
   const had = S.selected;
   S.selected = null;
-  keepFocus(() => { renderHand(); renderMoves(); renderTargets(); });
+  keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
   if (had !== null && (document.activeElement?.closest?.("#moves") || focusLost())) focusNode(handCard(had));
-}
-
-// p (where "own") and d (where "discard"): the chosen card on my side, or on the discard pile. A hazard
-// "on my side" is sent as such, as the terminal does, and the server says why not.
-function playChosen(where) {
-  const obs = S.obs;
-  if (mine() && obs.decision === "draw") { say({ key: "msg.draw_first" }, true); return; }
-  if (S.selected === null) { say({ key: "msg.pick_card_key", params: { last: obs.hand.length } }, true); return; }
-  const id = obs.hand[S.selected];
-  if (where === "discard") act(`discard ${id}`);
-  else act(CARDS[id]?.group === "hazard" ? `play ${id} ${obs.side}` : `play ${id}`);
-}
-
-// A number: a side to attack when a hazard is chosen, else a card of the hand (as in the terminal).
-function onDigit(n) {
-  const obs = S.obs;
-  if (mine() && obs.decision === "draw") { say({ key: "msg.draw_first" }, true); return; }
-  if (obs.decision !== "play" && mine()) return;
-  const chosen = S.selected === null ? null : obs.hand[S.selected];
-  if (chosen && CARDS[chosen]?.group === "hazard") {
-    if (n > obs.sides.length) { say({ key: "msg.no_side", params: { k: n } }, true); return; }
-    act(`play ${chosen} ${n - 1}`);
-    return;
-  }
-  if (n > obs.hand.length) { say({ key: "msg.no_card", params: { k: n } }, true); return; }
-  choose(n - 1, false, true);
 }
 
 function askHint() {
   if ($("#hint-button").disabled) { say({ key: "msg.not_your_turn" }, true); return; }
   if (send({ type: "hint" })) { S.hints = "wait"; keepFocus(renderHints); }
-}
-
-// The terminal's keys, on the whole page: never while typing (the nickname) or with Ctrl, Alt or Meta.
-function onKey(e) {
-  if (e.key === "Tab") { trapTab(e); return; }
-  if (e.defaultPrevented || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
-  if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
-  const top = topDialog();
-  if (e.key === "Escape") {
-    if (top && (top.id === "hand-over" || top.id === "match-over")) { e.preventDefault(); setDialog(top, false); return; }
-    if (top) return;
-    if (!$("#keys-help").hidden) {
-      const inside = $("#keys-help").contains(document.activeElement);
-      toggleKeys(false);
-      if (inside) $("#keys-button").focus();
-      return;
-    }
-    if (S.selected !== null) { e.preventDefault(); putDown(); }
-    return;
-  }
-  if (!S.joined || !S.obs) return;
-  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  if (top) {
-    if ((top.id === "cf-dialog" || top.id === "ext-dialog") && (k === "y" || k === "n")) {
-      e.preventDefault();
-      (k === "y" ? top.querySelector("button.primary") : top.querySelector("button:not(.primary)")).click();
-    }
-    return;
-  }
-  if (e.shiftKey && /^[a-z]$/i.test(e.key)) return;
-  // a digit as typed, or the digit row's key unshifted (AZERTY types "&é\"'(-è" there)
-  const digit = /^[1-9]$/.test(e.key) ? Number(e.key)
-    : /^Digit[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
-  if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
-  const fn = {
-    p: () => playChosen("own"), d: () => playChosen("discard"), s: () => act("draw"), t: () => act("take-discard"),
-    h: askHint, "?": () => toggleKeys(),
-  }[k];
-  if (fn) { e.preventDefault(); fn(); }
 }
 
 // ------------------------------------------------------------------ clicks
@@ -941,7 +669,7 @@ function goodNickname(nick) {
 }
 
 function showJoinError(text) {
-  setDialog($("#join-overlay"), true, "#nickname");
+  dialogs.open($("#join-overlay"), "#nickname");
   $("#join").disabled = false;
   $("#join-error").textContent = text;
 }
@@ -957,15 +685,14 @@ async function main() {
   await setupLangSelect($("#lang"));
   onLangChange(() => {
     // what was told is told: the live regions start again in the new language
-    $("#announce").replaceChildren();
-    $("#sr-alert").replaceChildren();
+    forgetTold();
     renderJoinInfo();
     renderAll();
     if (!$("#hand-over").hidden && S.handOver) fillHandOver(S.handOver);
   });
   const cards = loadCards();
   // the join form is open from the start: a modal dialog like the others
-  if (!$("#join-overlay").hidden) { S.dialogs.push({ node: $("#join-overlay"), back: null }); updateInert(); }
+  if (!$("#join-overlay").hidden) dialogs.adopt($("#join-overlay"));
   $("#hand").addEventListener("click", onHandClick);
   $("#hand").addEventListener("keydown", onHandKey);
   $("#hand").addEventListener("focusin", (e) => {
@@ -985,15 +712,15 @@ async function main() {
   $("#ext-yes").addEventListener("click", () => act("extend"));
   $("#ext-no").addEventListener("click", () => act("end-hand"));
   $("#hint-button").addEventListener("click", askHint);
-  $("#keys-button").addEventListener("click", () => toggleKeys());
-  $("#hand-over-close").addEventListener("click", () => setDialog($("#hand-over"), false));
-  $("#match-over-close").addEventListener("click", () => setDialog($("#match-over"), false));
+  $("#keys-button").addEventListener("click", () => keys.toggleKeys());
+  $("#hand-over-close").addEventListener("click", () => dialogs.close($("#hand-over")));
+  $("#match-over-close").addEventListener("click", () => dialogs.close($("#match-over")));
   $("#last-hand").addEventListener("click", () => {
     if (!S.lastResult) return;
     fillHandOver(S.lastResult);
-    setDialog($("#hand-over"), true, "#hand-over-close");
+    dialogs.open($("#hand-over"), "#hand-over-close");
   });
-  document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", keys.onKey);
   renderAll();
 
   let stored = "";
@@ -1029,7 +756,7 @@ async function main() {
   let joinedBefore = false;
   try { joinedBefore = localStorage.getItem(JOINED_KEY) === "1"; } catch (e) { /* storage off */ }
   if (joinedBefore) {
-    setDialog($("#join-overlay"), false);
+    dialogs.close($("#join-overlay"));
     cards.then(() => startJoin(stored || null));
   }
 }

@@ -1,0 +1,147 @@
+// The table page's keys: the terminal game's keys on the whole page, the move bar that names the chosen card's
+// moves with their keys, and the "Keys" panel that lists them in words. A key sends the action it means, as a
+// click does: the server judges it.
+
+import { $, el, t, tn, getLang, describeAction, sideName, cardName, CARDS } from "./common.js";
+import { textOf } from "./telling.js";
+
+// page.now(): {joined, obs, selected (index in the hand or null), mine (the seat's decision), ctx};
+// page.act(action), say(message, isError), choose(i, toggle, focus), putDown(), askHint(); page.dialogs: the stack.
+export function keyboard(page) {
+  // The legal moves of the chosen card (or of the draw decision), from the state's legal actions, as named
+  // buttons with their keys: "Play on my side p", "Attack Ann 2", "Discard d". The server still judges.
+  function moveOptions({ obs, selected, mine, ctx } = page.now()) {
+    if (!obs || !mine) return [];
+    const legal = obs.legal_actions || [];
+    if (obs.decision === "draw") {
+      const opts = [{ action: "draw", nodes: tn("action.draw"), key: "s" }];
+      if (legal.includes("take-discard")) opts.push({ action: "take-discard", nodes: describeAction("take-discard", ctx, obs), key: "t" });
+      return opts;
+    }
+    if (obs.decision !== "play" || selected === null) return [];
+    const id = obs.hand[selected];
+    const opts = [];
+    if (legal.includes(`play ${id}`)) opts.push({ action: `play ${id}`, nodes: [t(obs.teams ? "move.play_ours" : "move.play_mine")], key: "p" });
+    for (const a of legal) {
+      const m = a.match(/^play (\S+) (\d+)$/);
+      if (m && m[1] === id) {
+        const side = Number(m[2]);
+        opts.push({ action: a, nodes: tn("move.attack", { side: sideName(ctx, side) }), key: String(side + 1) });
+      }
+    }
+    if (legal.includes(`discard ${id}`)) opts.push({ action: `discard ${id}`, nodes: [t("move.discard")], key: "d" });
+    return opts;
+  }
+
+  function renderMoves() {
+    const bar = $("#moves");
+    const now = page.now();
+    const { obs, selected, mine } = now;
+    bar.setAttribute("aria-label", t("move.title"));
+    const opts = moveOptions(now);
+    const chosen = obs && selected !== null ? obs.hand[selected] : null;
+    const caption = chosen ? t("move.caption", { card: cardName(chosen) }) : null;
+    let note = null;
+    if (chosen && !mine) note = t("move.wait");
+    else if (obs && mine && obs.decision === "play" && !chosen && !obs.is_over) note = t("move.choose", { last: obs.hand.length });
+    const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, textOf(o.nodes)])]);
+    if (bar.dataset.sig === sig) return;
+    bar.dataset.sig = sig;
+    const buttons = opts.map((o, i) => el("button", {
+      type: "button", class: `move${i === 0 ? " first" : ""}`, dataset: { action: o.action }, "aria-keyshortcuts": o.key,
+      onclick: () => page.act(o.action),
+    }, ...o.nodes, " ", el("kbd", { "aria-hidden": "true" }, o.key)));
+    if (chosen) {
+      buttons.push(el("button", { type: "button", class: "move ghost back", "aria-keyshortcuts": "Escape", onclick: () => page.putDown() },
+        t("move.back"), " ", el("kbd", { "aria-hidden": "true" }, t("keys.esc_name"))));
+    }
+    bar.replaceChildren(...[caption && el("span", { class: "move-caption" }, caption), ...buttons,
+      note && el("span", { class: "move-note" }, note)].filter(Boolean));
+  }
+
+  // The keys, in words, for the "Keys" panel, for a table of so many sides and hand cards.
+  function renderKeys(sides, cards) {
+    const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [`1–${sides}`, "keys.attack"], ["d", "keys.discard"],
+      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], [t("keys.esc_name"), "keys.back"],
+      ["?", "keys.help"]];
+    const list = $("#keys-list");
+    const sig = `${getLang()}|${sides}|${cards}`;
+    if (list.dataset.sig === sig) return;
+    list.dataset.sig = sig;
+    list.replaceChildren(...rows.flatMap(([k, key]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, t(key))]));
+  }
+
+  function toggleKeys(open = $("#keys-help").hidden) {
+    $("#keys-help").hidden = !open;
+    $("#keys-button").setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  // p (where "own") and d (where "discard"): the chosen card on my side, or on the discard pile. A hazard
+  // "on my side" is sent as such, as the terminal does, and the server says why not.
+  function playChosen(where) {
+    const { obs, selected, mine } = page.now();
+    if (mine && obs.decision === "draw") { page.say({ key: "msg.draw_first" }, true); return; }
+    if (selected === null) { page.say({ key: "msg.pick_card_key", params: { last: obs.hand.length } }, true); return; }
+    const id = obs.hand[selected];
+    if (where === "discard") page.act(`discard ${id}`);
+    else page.act(CARDS[id]?.group === "hazard" ? `play ${id} ${obs.side}` : `play ${id}`);
+  }
+
+  // A number: a side to attack when a hazard is chosen, else a card of the hand (as in the terminal).
+  function onDigit(n) {
+    const { obs, selected, mine } = page.now();
+    if (mine && obs.decision === "draw") { page.say({ key: "msg.draw_first" }, true); return; }
+    if (obs.decision !== "play" && mine) return;
+    const chosen = selected === null ? null : obs.hand[selected];
+    if (chosen && CARDS[chosen]?.group === "hazard") {
+      if (n > obs.sides.length) { page.say({ key: "msg.no_side", params: { k: n } }, true); return; }
+      page.act(`play ${chosen} ${n - 1}`);
+      return;
+    }
+    if (n > obs.hand.length) { page.say({ key: "msg.no_card", params: { k: n } }, true); return; }
+    page.choose(n - 1, false, true);
+  }
+
+  // The terminal's keys, on the whole page: never while typing (the nickname) or with Ctrl, Alt or Meta.
+  // (Tab is the dialog stack's.)
+  function onKey(e) {
+    if (e.key === "Tab") return;
+    if (e.defaultPrevented || e.ctrlKey || e.altKey || e.metaKey || e.isComposing) return;
+    if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
+    const top = page.dialogs.top();
+    if (e.key === "Escape") {
+      if (top && (top.id === "hand-over" || top.id === "match-over")) { e.preventDefault(); page.dialogs.close(top); return; }
+      if (top) return;
+      if (!$("#keys-help").hidden) {
+        const inside = $("#keys-help").contains(document.activeElement);
+        toggleKeys(false);
+        if (inside) $("#keys-button").focus();
+        return;
+      }
+      if (page.now().selected !== null) { e.preventDefault(); page.putDown(); }
+      return;
+    }
+    const { joined, obs } = page.now();
+    if (!joined || !obs) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (top) {
+      if ((top.id === "cf-dialog" || top.id === "ext-dialog") && (k === "y" || k === "n")) {
+        e.preventDefault();
+        (k === "y" ? top.querySelector("button.primary") : top.querySelector("button:not(.primary)")).click();
+      }
+      return;
+    }
+    if (e.shiftKey && /^[a-z]$/i.test(e.key)) return;
+    // a digit as typed, or the digit row's key unshifted (AZERTY types "&é\"'(-è" there)
+    const digit = /^[1-9]$/.test(e.key) ? Number(e.key)
+      : /^Digit[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
+    if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
+    const fn = {
+      p: () => playChosen("own"), d: () => playChosen("discard"), s: () => page.act("draw"), t: () => page.act("take-discard"),
+      h: page.askHint, "?": () => toggleKeys(),
+    }[k];
+    if (fn) { e.preventDefault(); fn(); }
+  }
+
+  return { moveOptions, renderMoves, renderKeys, toggleKeys, onKey };
+}
