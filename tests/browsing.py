@@ -200,3 +200,67 @@ def join_by_socket(base: str, made: dict, seat: int, nickname: str):
     while (frame := json.loads(ws.recv(timeout=10)))["type"] != "welcome":
         assert frame["type"] != "error", frame
     return ws
+
+
+DUJARDIN_WIN = ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]
+
+
+def won_dujardin_match(base: str, pages, nickname: str = "Ann"):
+    """A dujardin table against a medium bot where the player wins the one race in nine plays
+    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table."""
+    made = create_table(base, {"ruleset": "dujardin", "players": 2,
+                               "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                               "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    page = pages.new()
+    join(page, base + made["seats"][0]["url"], nickname)
+    for card in DUJARDIN_WIN:
+        play(page, card)
+    expect(page.locator("#match-over")).to_be_visible()
+    return page, made
+
+
+def classic_hand_by_clicks(base: str, pages, names=("Ann", "Bob"), hint: bool = False):
+    """The CLASSIC_HEAD hand between two players by clicks, pausing in every state a table page can be in:
+    yields (state, page) with the page showing it (the join form, waiting for the others, my turn, another's
+    turn, a hint if asked, a refused move, the coup-fourré dialog and the table waiting for it, the draw, the
+    extension dialog, the end-of-hand panel)."""
+    made = create_table(base, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                               "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    urls = {s["seat"]: base + s["url"] for s in made["seats"]}
+    ann, bob = pages.new(), pages.new()
+    ann.goto(urls[0])
+    expect(ann.locator("#nickname")).to_be_enabled()
+    yield "join", ann
+    join(ann, urls[0], names[0])
+    yield "waiting for the others", ann
+    join(bob, urls[1], names[1])
+    wait_turn(ann, "play")
+    yield "my turn", ann
+    yield "another's turn", bob
+    if hint:
+        ann.click("#hint-button")
+        expect(ann.locator("#hints li").first).to_be_visible(timeout=20_000)
+        yield "a hint", ann
+    ann.click("#hand .card[data-card='200']")
+    ann.click(".tableau.mine")
+    expect(ann.locator("#message")).not_to_be_empty()
+    yield "a refused move", ann
+    play(ann, "roll")
+    play(bob, "flat-tire", ".tableau[data-side='0']")
+    expect(ann.locator("#cf-dialog")).to_be_visible()
+    yield "the coup-fourré dialog", ann
+    yield "waiting for a coup fourré", bob
+    ann.click("#cf-yes")
+    expect(ann.locator("#cf-dialog")).to_be_hidden()
+    play(ann, "200")
+    play(bob, "75", "#discard")
+    wait_turn(ann, "draw")
+    yield "draw or take the discard", ann
+    ann.click("#stock")
+    for who, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"), (ann, "100")]:
+        play(who, card)
+    expect(ann.locator("#ext-dialog")).to_be_visible()
+    yield "the extension dialog", ann
+    ann.click("#ext-no")
+    expect(bob.locator("#hand-over")).to_be_visible()
+    yield "the end-of-hand panel", bob

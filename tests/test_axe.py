@@ -21,8 +21,8 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, browser, create_table, join, pages, play,  # noqa: E402,F401
-                      server, stacked, wait_turn)
+from browsing import (CHROMIUM, browser, classic_hand_by_clicks, pages, server,  # noqa: E402,F401
+                      won_dujardin_match)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -114,56 +114,20 @@ def test_home_page(server, pages, audit):
 
 # ---------------------------------------------------------------- the table page
 def test_table_page(server, pages, audit):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
-    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
-    ann, bob = pages.new(), pages.new()
-    ann.goto(urls[0])
-    expect(ann.locator("#nickname")).to_be_enabled()
-    audit(ann, "table, join overlay")
-    join(ann, urls[0], "Ann")
-    join(bob, urls[1], "Bob")
-    wait_turn(ann, "play")
-    audit(ann, "table, playing")
-    ann.click("#hand .card[data-card='200']")
-    ann.click(".tableau.mine")
-    expect(ann.locator("#message")).not_to_be_empty()
-    audit(ann, "table, a refused move")
-    play(ann, "roll")
-    play(bob, "flat-tire", ".tableau[data-side='0']")
-    expect(ann.locator("#cf-dialog")).to_be_visible()
-    audit(ann, "table, coup-fourré dialog")
-    set_lang(ann, "fr")
-    audit(ann, "table, coup-fourré dialog (fr)")
-    set_lang(ann, "en")
-    ann.click("#cf-yes")
-    expect(ann.locator("#cf-dialog")).to_be_hidden()
-    play(ann, "200")
-    play(bob, "75", "#discard")
-    wait_turn(ann, "draw")
-    ann.click("#stock")
-    for who, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"), (ann, "100")]:
-        play(who, card)
-    expect(ann.locator("#ext-dialog")).to_be_visible()
-    audit(ann, "table, extension dialog")
-    ann.click("#ext-no")
-    expect(bob.locator("#hand-over")).to_be_visible()
-    audit(bob, "table, end-of-hand panel")
-    set_lang(bob, "fr")
-    audit(bob, "table, end-of-hand panel (fr)")
+    for state, page in classic_hand_by_clicks(server, pages):
+        if state in ("waiting for the others", "another's turn", "waiting for a coup fourré"):
+            continue
+        audit(page, f"table, {state}")
+        if state in ("the coup-fourré dialog", "the end-of-hand panel"):
+            set_lang(page, "fr")
+            audit(page, f"table, {state} (fr)")
+            set_lang(page, "en")
     audit.check()
 
 
 # ---------------------------------------------------------------- match over, the replay, the history
 def test_match_over_replay_and_history(server, pages, audit):
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
-    page = pages.new()
-    join(page, server + made["seats"][0]["url"], "Ann")
-    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
-        play(page, card)
-    expect(page.locator("#match-over")).to_be_visible()
+    page, made = won_dujardin_match(server, pages)
     audit(page, "table, match over")
 
     page.click("#match-replay")
@@ -253,14 +217,7 @@ def test_home_page_by_keyboard_and_screen_reader(server, pages):
 
 
 def test_replay_by_keyboard_and_screen_reader(server, pages):
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
-    page = pages.new()
-    join(page, server + made["seats"][0]["url"], "Ann")
-    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
-        play(page, card)
-    expect(page.locator("#match-over")).to_be_visible()
+    page, made = won_dujardin_match(server, pages)
 
     # the history: a table with a caption, column headers and replay links named by their game
     page.goto(server + "/")

@@ -13,8 +13,8 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, LAST, XSS, browser, create_table, join,  # noqa: E402,F401
-                      pages, play, seq, server, stacked, wait_turn)
+from browsing import (CHROMIUM, CLASSIC_HEAD, LAST, XSS, browser, create_table, join, pages, play,  # noqa: E402,F401
+                      seq, server, stacked, wait_turn, won_dujardin_match)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -209,15 +209,8 @@ def test_nicknames_are_escaped(server, pages):
 
 # ---------------------------------------------------------------- 5. match end, history and the replay viewer
 def test_match_end_history_and_replay(server, pages):
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
-    page = pages.new()
-    join(page, server + made["seats"][0]["url"], "Ann")
-    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
-        play(page, card)
+    page, made = won_dujardin_match(server, pages)
     over = page.locator("#match-over")
-    expect(over).to_be_visible()
     expect(over).to_contain_text("Winner: Ann")
     expect(page.locator("#turn")).to_have_text("The match is over")
 

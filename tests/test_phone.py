@@ -16,7 +16,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, LAST, browser, create_table, join_by_socket,  # noqa: E402,F401
+from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, DUJARDIN_WIN, LAST, browser, create_table, join_by_socket,  # noqa: E402,F401
                       pages, play, seq, server, stacked, wait_turn)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -222,7 +222,7 @@ def test_home_match_over_and_replay_fit(server, pages):
     tap(page, "#join")
     page.wait_for_selector("#hand .card")
     on_each_phone(page, check_table, "against a bot")
-    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
+    for card in DUJARDIN_WIN:
         play(page, card, tap=True)
     expect(page.locator("#match-over")).to_be_visible()
     on_each_phone(page, check_buttons, "match over", 3)

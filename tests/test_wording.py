@@ -19,8 +19,8 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, browser, create_table, join, pages, play,  # noqa: E402,F401
-                      server, stacked, wait_turn)
+from browsing import (CHROMIUM, browser, classic_hand_by_clicks, pages, server,  # noqa: E402,F401
+                      won_dujardin_match)
 from millebornes import cards as C  # noqa: E402
 from millebornes.i18n import catalog  # noqa: E402
 
@@ -149,57 +149,13 @@ def test_home_page(server, pages, reader):
 
 
 def test_table_pages(server, pages, reader):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
-    urls = {s["seat"]: server + s["url"] for s in made["seats"]}
-    ann, bob = pages.new(), pages.new()
-    ann.goto(urls[0])
-    expect(ann.locator("#nickname")).to_be_enabled()
-    reader.both(ann, "table, join")
-    join(ann, urls[0], "Zoé")
-    reader.both(ann, "table, waiting for the others")
-    join(bob, urls[1], "Léo")
-    wait_turn(ann, "play")
-    reader.both(ann, "table, my turn")
-    reader.both(bob, "table, another's turn")
-    ann.click("#hint-button")
-    expect(ann.locator("#hints li").first).to_be_visible(timeout=20_000)
-    reader.both(ann, "table, a hint")
-    ann.click("#hand .card[data-card='200']")
-    ann.click(".tableau.mine")
-    expect(ann.locator("#message")).not_to_be_empty()
-    reader.both(ann, "table, a refused move")
-    play(ann, "roll")
-    play(bob, "flat-tire", ".tableau[data-side='0']")
-    expect(ann.locator("#cf-dialog")).to_be_visible()
-    reader.both(ann, "table, the coup-fourré dialog")
-    reader.both(bob, "table, waiting for a coup fourré")
-    ann.click("#cf-yes")
-    expect(ann.locator("#cf-dialog")).to_be_hidden()
-    play(ann, "200")
-    play(bob, "75", "#discard")
-    wait_turn(ann, "draw")
-    reader.both(ann, "table, draw or take the discard")
-    ann.click("#stock")
-    for who, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"), (ann, "100")]:
-        play(who, card)
-    expect(ann.locator("#ext-dialog")).to_be_visible()
-    reader.both(ann, "table, the extension dialog")
-    ann.click("#ext-no")
-    expect(bob.locator("#hand-over")).to_be_visible()
-    reader.both(bob, "table, the end-of-hand panel")
+    for state, page in classic_hand_by_clicks(server, pages, names=("Zoé", "Léo"), hint=True):
+        reader.both(page, f"table, {state}")
     reader.check()
 
 
 def test_match_over_and_replay(server, pages, reader):
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
-    page = pages.new()
-    join(page, server + made["seats"][0]["url"], "Zoé")
-    for card in ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]:
-        play(page, card)
-    expect(page.locator("#match-over")).to_be_visible()
+    page, made = won_dujardin_match(server, pages, "Zoé")
     reader.both(page, "table, match over")
     page.click("#match-replay")
     page.wait_for_url(re.compile(r"/replay/"))
