@@ -37,6 +37,8 @@ class Client:
         self.ws = ws
         self.limits = limits
         self.seat: int | None = None
+        self.watching = False
+        """A spectator's socket: it gets the public frames and may not act."""
         self.room: Room | None = None
         self.out: asyncio.Queue = asyncio.Queue()
         self.rate = RateLimitItemPerSecond(limits.frames_per_second)

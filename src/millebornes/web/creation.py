@@ -41,6 +41,8 @@ class CreateTable(BaseModel):
     """Seconds of the coup-fourré window everyone waits after a hazard a human could answer."""
     deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    spectators: StrictBool = True
+    """Whether a page opened without a seat link may watch the table (docs/web.md, "Spectators")."""
 
 
 class Unprocessable(Exception):

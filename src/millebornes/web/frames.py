@@ -26,6 +26,10 @@ class JoinFrame(_Frame):
     nickname: StrictStr | None = None
 
 
+class WatchFrame(_Frame):
+    type: Literal["watch"]
+
+
 class ActFrame(_Frame):
     type: Literal["act"]
     action: Annotated[StrictStr, Field(min_length=1, max_length=40)]
@@ -40,7 +44,7 @@ class PingFrame(_Frame):
     type: Literal["ping"]
 
 
-ClientFrame = Union[JoinFrame, ActFrame, HintFrame, PingFrame]
+ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame]
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -51,7 +55,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, act, hint or ping)"
+            return "unknown frame type (join, watch, act, hint or ping)"
         if e["type"] == "union_tag_not_found":
             return "a frame needs a \"type\""
         loc = ".".join(str(x) for x in e["loc"])

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from ..actions import IllegalAction
 from .creation import MAX_SEATS
-from .room import Connection, Gone, Room
+from .room import Connection, Gone, Refused, Room
 from .settings import Settings
 from .store import EXPIRE_BATCH, SavedTable, Store, now, token_opens
 from .thinking import Thinker
@@ -86,6 +86,26 @@ class Hall:
                 return None
             try:
                 await room.join(conn, seat, nickname)
+                return room
+            except Gone:
+                continue
+
+    async def watch(self, conn: Connection, table_id: str) -> Room | None:
+        """Let a connection watch the table, loading it if it is not in memory; None when there is no
+        such table.  A table out of memory that forbids spectators is refused from its row alone, and an
+        unknown id costs one small query: a watch never loads a table it cannot watch."""
+        while True:
+            if table_id not in self.rooms:
+                allowed = await asyncio.to_thread(self.store.spectators, table_id)
+                if allowed is None:
+                    return None
+                if not allowed:
+                    raise Refused("no-spectators", "this table does not allow spectators")
+            room = await self.room(table_id)
+            if room is None:
+                return None
+            try:
+                await room.watch(conn)
                 return room
             except Gone:
                 continue

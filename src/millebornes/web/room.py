@@ -57,6 +57,7 @@ class Gone(Exception):
 
 class Connection(Protocol):
     seat: int | None
+    """None for a spectator (and before a join)."""
 
     def send(self, frame: dict) -> None: ...
 
@@ -83,7 +84,7 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "status": saved.status, "cf_timeout": saved.cf_timeout, "seats": seat_facts(saved, connected),
             "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
             "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
-            "created": iso(saved.created), "finished": iso(saved.finished)}
+            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators}
 
 
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
@@ -101,6 +102,8 @@ class Room:
         self.thinker = thinker
         self.lock = asyncio.Lock()
         self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
+        self.watchers: set[Connection] = set()
+        """Spectators' sockets: they get every public step, built from no seat's view (spectator_frame)."""
         self.humans = {s.seat for s in saved.seats if s.kind == "human"}
         self.log: deque[dict] = deque(maxlen=settings.limits.log_events)
         self.last_events: list[dict] = []
@@ -154,12 +157,30 @@ class Room:
         obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(self.asked.known_cards(self.game))]
         return obs
 
-    def state_frame(self, seat: int, events: list[dict]) -> dict:
-        left = None
+    def spectator_observation(self) -> dict:
+        """What someone watching sees: the public table from no seat.  Built from the view of the seat
+        that gets nothing any other seat does not (the attacker during a window, who never holds the
+        safety; else seat 0), then without a hand, a seat or a choice: ``hand`` left out,
+        ``legal_actions`` empty, every seat's publicly known cards (less those shown only by asking)."""
+        known = self.asked.known_cards(self.game)
+        if self.window is not None:
+            obs = self.window.observation(self.window.attacker, known, [])
+        else:
+            obs = self.game.observation(0)
+        del obs["hand"]
+        obs.update(seat=None, side=None, legal_actions=[], known_cards=known)
+        return obs
+
+    def _deadline_left(self) -> float | None:
         if self.window is not None and self.window.deadline is not None:
-            left = round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
-        return {"type": "state", "seq": self.seq, "observation": self.observation(seat), "events": events,
-                "seats": self.seat_facts(), "status": self.status, "cf_deadline": left}
+            return round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
+        return None
+
+    def state_frame(self, seat: int | None, events: list[dict]) -> dict:
+        """A seat's state frame; ``seat=None``: a spectator's."""
+        obs = self.spectator_observation() if seat is None else self.observation(seat)
+        return {"type": "state", "seq": self.seq, "observation": obs, "events": events,
+                "seats": self.seat_facts(), "status": self.status, "cf_deadline": self._deadline_left()}
 
     def send_state(self, seat: int, events: list[dict]) -> None:
         if self.conns.get(seat):
@@ -170,9 +191,13 @@ class Room:
     def broadcast_state(self, events: list[dict]) -> None:
         for seat in self.conns:
             self.send_state(seat, events)
+        if self.watchers:
+            frame = self.state_frame(None, events)
+            for conn in list(self.watchers):
+                conn.send(frame)
 
     def broadcast(self, frame: dict, but: Connection | None = None) -> None:
-        for conns in self.conns.values():
+        for conns in (*self.conns.values(), self.watchers):
             for conn in list(conns):
                 if conn is not but:
                     conn.send(frame)
@@ -208,12 +233,34 @@ class Room:
                 conn.send(self.state_frame(seat, []))
             self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
 
+    async def watch(self, conn: Connection) -> None:
+        """Let a connection watch: welcome (no seat), the spectator's state, then every public step.
+        Refused (nothing changes) when the creator forbade spectators or the table has its fill."""
+        async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
+            if not self.table.spectators:
+                raise Refused("no-spectators", "this table does not allow spectators")
+            limit = self.settings.limits.spectators_per_table
+            if len(self.watchers) >= limit:
+                raise Refused("full", f"this table has {limit} spectators already, the most it takes")
+            conn.seat = None
+            self.watchers.add(conn)
+            conn.send({"type": "welcome", "seat": None, "spectator": True, "table": self.facts(),
+                       "log": list(self.log)})
+            conn.send(self.state_frame(None, []))
+
     def leave(self, conn: Connection) -> None:
+        if conn in self.watchers:
+            self.watchers.discard(conn)
+            if not self.watchers and not any(self.conns.values()):
+                self.idle_since = time.monotonic()
+            return
         seat = conn.seat
         if seat is None or conn not in self.conns.get(seat, ()):
             return
         self.conns[seat].discard(conn)
-        if not any(self.conns.values()):
+        if not any(self.conns.values()) and not self.watchers:
             self.idle_since = time.monotonic()
         if not self.conns[seat]:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
@@ -508,7 +555,7 @@ class Room:
     @property
     def in_use(self) -> bool:
         """A socket is connected or an action is being submitted: the hall never drops the room then."""
-        return self.lock.locked() or any(self.conns.values())
+        return self.lock.locked() or any(self.conns.values()) or bool(self.watchers)
 
     def idle_for(self, at: float) -> float:
         """Seconds (of ``time.monotonic``) since the room was last in use; 0 while it is."""

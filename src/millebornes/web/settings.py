@@ -35,6 +35,8 @@ class Limits:
     """Seconds a seat waits after its hint is answered before it may ask for the next one."""
     hint_backlog: int = 8
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
+    spectators_per_table: int = 50
+    """Sockets watching one table at once (``watch``); one more is refused (``full``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:

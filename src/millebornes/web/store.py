@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        create_engine, delete, event, exists, func, select, text, update)
+                        create_engine, delete, event, exists, func, inspect, select, text, true, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -51,6 +51,8 @@ class TableRow(Base):
     winners: Mapped[list | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether a page without a seat link may watch; added to older databases at start (_add_columns)."""
 
 
 class SeatRow(Base):
@@ -104,6 +106,7 @@ class SavedTable:
     winners: list | None = None
     finished: datetime | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    spectators: bool = True
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -146,6 +149,7 @@ class Store:
                 raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
             event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sqlite_sync))
         Base.metadata.create_all(self.engine)
+        _add_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -159,7 +163,7 @@ class Store:
                     s.add(TableRow(
                         id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
                         teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
-                        status=table.status, created=table.created))
+                        status=table.status, created=table.created, spectators=table.spectators))
                     s.flush()
                     for seat in table.seats:
                         s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
@@ -245,6 +249,12 @@ class Store:
                              .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
             return self._saved(s, rows, False)
 
+    def spectators(self, table_id: str) -> bool | None:
+        """Whether the table lets spectators watch; None when there is no such table (one small query,
+        so a watch of a wrong id never loads anything)."""
+        with Session(self.engine) as s:
+            return s.scalar(select(TableRow.spectators).where(TableRow.id == table_id))
+
     def action_count(self, table_id: str) -> int:
         with Session(self.engine) as s:
             return s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id))
@@ -264,7 +274,25 @@ class Store:
         return [SavedTable(
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
-            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id]) for r in rows]
+            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id],
+            spectators=r.spectators is not False) for r in rows]
+
+
+ADDED_COLUMNS = {"tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1",
+                                            "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"}}}
+"""Columns added since the first release: a database made before them gets them at start, with the
+value every older table had (spectators allowed).  create_all makes missing tables, never columns."""
+
+
+def _add_columns(engine) -> None:
+    names = inspect(engine)
+    for table, columns in ADDED_COLUMNS.items():
+        have = {c["name"] for c in names.get_columns(table)}
+        for column, kinds in columns.items():
+            if column not in have:
+                kind = kinds.get(engine.dialect.name, kinds["postgresql"])
+                with engine.begin() as c:
+                    c.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
 
 def _finished(table_id: str, scores: list, winners: list):

@@ -1,5 +1,6 @@
 """The table's WebSocket, ``/ws/{table}``: a client joins a seat with its token, then acts, asks for
-hints and pings; the room decides and tells every seat (docs/web.md, "WebSocket")."""
+hints and pings; or watches, and may then only ping.  The room decides and tells every seat and
+spectator (docs/web.md, "WebSocket")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from fastapi import APIRouter, WebSocket
 
 from .client import Client
 from .deps import HallDep, SettingsDep
-from .frames import ActFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, clean_nickname
+from .frames import ActFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, WatchFrame, clean_nickname
 from .hall import Hall
 from .room import Refused, Room
 from .settings import Limits
@@ -63,8 +64,22 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
         frame = client.read(data)
         if frame is None:
             continue
+        if isinstance(frame, WatchFrame):
+            try:
+                room = await hall.watch(client, table_id)
+            except Refused as r:
+                client.error(r.code, r.message)
+                client.close(4403)
+                return
+            if room is None:
+                client.error("auth", "there is no such table to watch")
+                client.close(4401)
+                return
+            client.watching = True
+            client.room = room
+            break
         if not isinstance(frame, JoinFrame):
-            client.error("auth", "the first frame must be join")
+            client.error("auth", "the first frame must be join or watch")
             client.close(4401)
             return
         if await hall.authenticate(table_id, frame.seat, frame.token):
@@ -90,6 +105,12 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
 async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     if isinstance(frame, PingFrame):
         client.send({"type": "pong"})
+    elif client.watching or client.seat is None:
+        if isinstance(frame, (ActFrame, HintFrame)):
+            client.error("spectator", "a spectator watches: it cannot act or ask for hints",
+                         frame.action if isinstance(frame, ActFrame) else None)
+        else:
+            client.error("malformed", "already watching")
     elif isinstance(frame, ActFrame):
         try:
             await room.submit(client.seat, frame.action, frame.seq)
