@@ -327,6 +327,7 @@ export function errorMessage(frame, ctx) {
     auth: "msg.auth", "not-your-turn": "msg.not_your_turn", stale: "msg.stale", finished: "msg.finished",
     waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed",
     "too-large": "msg.too_large", busy: "msg.busy", server: "msg.server",
+    "no-spectators": "msg.no_spectators", full: "msg.spectators_full", spectator: "msg.spectator",
   }[code];
   if (key) return t(key);
   return t("msg.error", { reason: frame.message || code });

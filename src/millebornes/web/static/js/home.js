@@ -120,6 +120,7 @@ async function create(e) {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
+    spectators: $("#spectators").checked,
   };
   button.disabled = true;
   button.textContent = t("home.creating");

@@ -21,6 +21,8 @@ import { keyboard } from "./keys.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const { seat: mySeat, token } = takeInvite();
+// A page opened without a seat link watches: the server sends what a spectator sees, no hand, no choice.
+const spectator = !token;
 
 // The invite link's seat and token (#seat=N&token=...) move to this tab's sessionStorage as soon as the
 // page reads them, and leave the address bar: a shared screen, the history or a bookmark never shows
@@ -91,6 +93,7 @@ function connect() {
   S.ws = ws;
   setConn(t("turn.connecting"));
   ws.addEventListener("open", () => {
+    if (spectator) { ws.send(JSON.stringify({ type: "watch" })); return; }
     const join = { type: "join", seat: mySeat, token };
     if (S.nickname) join.nickname = S.nickname;
     ws.send(JSON.stringify(join));
@@ -103,6 +106,7 @@ function connect() {
   ws.addEventListener("close", (e) => {
     if (S.ws !== ws) return;
     S.ws = null;
+    if (spectator && (e.code === 4401 || e.code === 4403)) { setConn(""); return; } // no table, or no spectators
     if (e.code === 4401 && !S.joined) {
       showJoinError(t("msg.auth"));
       setConn("");
@@ -125,6 +129,7 @@ function send(frame) {
 }
 
 function act(action) {
+  if (spectator) { say({ key: "msg.spectator" }, true); return; }
   S.selected = null;
   if (S.message && !S.message.isError) setMessage(null);
   if (!send({ type: "act", action, seq: S.seq })) say({ key: "msg.offline" }, true);
@@ -148,7 +153,7 @@ function onFrame(f) {
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
       dialogs.close($("#join-overlay"));
       setConn("");
-      say(wasJoined ? { key: "msg.reconnected" } : { key: "msg.joined" });
+      say(wasJoined ? { key: "msg.reconnected" } : { key: spectator ? "table.watching_note" : "msg.joined" });
       renderAll();
       break;
     }
@@ -156,6 +161,7 @@ function onFrame(f) {
       const prevSeq = S.seq;
       const oldHand = S.obs?.hand || [];
       S.obs = f.observation;
+      if (!Array.isArray(S.obs.hand)) S.obs.hand = []; // a spectator's frame holds no hand
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
       if (f.status) S.status = f.status;
@@ -199,8 +205,9 @@ function onFrame(f) {
       }
       break;
     case "error":
-      if (f.code === "auth" && !S.joined) showJoinError(t("msg.auth"));
-      if (f.code === "malformed" && !S.joined) { // the server refused the nickname: try another
+      if (spectator && !S.joined && f.code === "auth") { say({ key: "msg.no_table" }, true); break; }
+      if (f.code === "auth" && !S.joined && !spectator) showJoinError(t("msg.auth"));
+      if (f.code === "malformed" && !S.joined && !spectator) { // the server refused the nickname: try another
         showJoinError(t("join.bad_nickname"));
         const ws = S.ws;
         S.ws = null;
@@ -302,6 +309,7 @@ function renderBoard() {
   const me = $("#me");
   if (!obs) { opp.replaceChildren(); me.replaceChildren(); return; }
   const nsides = obs.sides.length;
+  const base = obs.side ?? 0; // a spectator sees the table from side 1's chair
   document.body.dataset.sides = String(nsides);
   const view = (side) => ({
     tableau: obs.tableaux[side], side, ctx: ctx(), target: obs.target, score: obs.match_scores[side],
@@ -315,10 +323,10 @@ function renderBoard() {
     return { key: String(side), sig, build: () => tableauElement(v) };
   };
   const others = [];
-  for (let k = 1; k < nsides; k++) others.push((obs.side + k) % nsides);
+  for (let k = 1; k < nsides; k++) others.push((base + k) % nsides);
   updateChildren(opp, others.map(item));
   opp.dataset.count = String(others.length);
-  updateChildren(me, [item(obs.side)]);
+  updateChildren(me, [item(base)]);
 }
 
 // The hand: one button per card, a single Tab stop (roving tabindex: the arrow keys move within it).
@@ -377,7 +385,7 @@ function renderPiles() {
 }
 
 // my decision: the seat to act, or, in a coup-fourré window, the one holding the safety (it alone has choices)
-function mine() { return Boolean(S.obs && (S.obs.to_act === mySeat || (S.obs.legal_actions || []).length)); }
+function mine() { return !spectator && Boolean(S.obs && (S.obs.to_act === mySeat || (S.obs.legal_actions || []).length)); }
 
 // after a hazard a human could answer, everyone waits the same few seconds, whoever holds the safety
 function inWindow() { return Boolean(S.obs && S.obs.decision === "coup-fourre" && S.obs.to_act === null); }
@@ -736,6 +744,14 @@ async function main() {
     cards.then(() => startJoin(nick));
   });
 
+  if (spectator && tableId) { // no seat link: watch, with no join form, no hand and no hints
+    dialogs.close($("#join-overlay"));
+    document.body.dataset.spectator = "1";
+    $("#watching").hidden = false;
+    for (const node of [$(".hand-box"), $("#hint-button"), $(".hints-panel")]) node.hidden = true;
+    cards.then(() => connect());
+    return;
+  }
   if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !token) {
     $("#join").disabled = true;
     $("#nickname").disabled = true;
