@@ -127,3 +127,25 @@ def test_unjoined_tables_expire_in_postgresql(web, postgres_url):
     assert store.delete_unjoined([lonely["id"], met["id"]], later) == [lonely["id"]]
     assert store.get(lonely["id"]) is None and store.get(met["id"]).seats[0].nickname == "Ann"
     assert store.token_hash(met["id"], 1) and store.token_hash(met["id"], 5) is None
+
+
+def test_the_spectators_option_lives_in_postgresql(web, postgres_url):
+    """The creator's choice survives a restart, and a database made before the option gets its column
+    (every older table allowing spectators)."""
+    from sqlalchemy import text
+
+    from millebornes.web.store import Store
+
+    web.start(url=postgres_url)
+    closed, open_ = web.create(seats=[HUMAN, HUMAN], spectators=False), web.create(seats=[HUMAN, HUMAN])
+    web.start(url=postgres_url)
+    store = web.app.state.store
+    assert (store.get(closed["id"]).spectators, store.spectators(open_["id"])) == (False, True)
+    web.stop()
+    old = Store(postgres_url)
+    with old.engine.begin() as c:
+        c.execute(text("ALTER TABLE tables DROP COLUMN spectators"))
+    old.close()
+    again = Store(postgres_url)
+    assert again.spectators(closed["id"]) is True and again.get(open_["id"]).spectators is True
+    again.close()
