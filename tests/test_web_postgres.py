@@ -140,12 +140,12 @@ def test_the_spectators_option_lives_in_postgresql(web, postgres_url):
     closed, open_ = web.create(seats=[HUMAN, HUMAN], spectators=False), web.create(seats=[HUMAN, HUMAN])
     web.start(url=postgres_url)
     store = web.app.state.store
-    assert (store.get(closed["id"]).spectators, store.spectators(open_["id"])) == (False, True)
+    assert (store.get(closed["id"]).spectators, store.watch_facts(open_["id"])[0]) == (False, True)
     web.stop()
     old = Store(postgres_url)
     with old.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN spectators"))
     old.close()
     again = Store(postgres_url)
-    assert again.spectators(closed["id"]) is True and again.get(open_["id"]).spectators is True
+    assert again.watch_facts(closed["id"])[0] is True and again.get(open_["id"]).spectators is True
     again.close()

@@ -19,7 +19,7 @@ from ..actions import IllegalAction
 from .creation import MAX_SEATS
 from .room import Connection, Gone, Refused, Room
 from .settings import Settings
-from .store import EXPIRE_BATCH, SavedTable, Store, now, token_opens
+from .store import EXPIRE_BATCH, FINISHED, SavedTable, Store, now, token_opens
 from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
@@ -92,15 +92,18 @@ class Hall:
 
     async def watch(self, conn: Connection, table_id: str) -> Room | None:
         """Let a connection watch the table, loading it if it is not in memory; None when there is no
-        such table.  A table out of memory that forbids spectators is refused from its row alone, and an
-        unknown id costs one small query: a watch never loads a table it cannot watch."""
+        such table.  A table out of memory that forbids spectators, or whose match is over (its replay
+        shows it), is refused from its row alone, and an unknown id costs one small query: a watch never
+        loads a table it cannot watch, and never brings a finished match back into memory."""
         while True:
             if table_id not in self.rooms:
-                allowed = await asyncio.to_thread(self.store.spectators, table_id)
-                if allowed is None:
+                facts = await asyncio.to_thread(self.store.watch_facts, table_id)
+                if facts is None:
                     return None
-                if not allowed:
+                if not facts[0]:
                     raise Refused("no-spectators", "this table does not allow spectators")
+                if facts[1] == FINISHED:
+                    raise Refused("finished", "this match is over: its replay shows it")
             room = await self.room(table_id)
             if room is None:
                 return None

@@ -241,6 +241,8 @@ class Room:
                 raise Gone(self.id)
             if not self.table.spectators:
                 raise Refused("no-spectators", "this table does not allow spectators")
+            if self.status == FINISHED:
+                raise Refused("finished", "this match is over: its replay shows it")
             limit = self.settings.limits.spectators_per_table
             if len(self.watchers) >= limit:
                 raise Refused("full", f"this table has {limit} spectators already, the most it takes")

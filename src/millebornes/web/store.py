@@ -249,11 +249,12 @@ class Store:
                              .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
             return self._saved(s, rows, False)
 
-    def spectators(self, table_id: str) -> bool | None:
-        """Whether the table lets spectators watch; None when there is no such table (one small query,
-        so a watch of a wrong id never loads anything)."""
+    def watch_facts(self, table_id: str) -> tuple[bool, str] | None:
+        """Whether the table lets spectators watch, and its status; None when there is no such table (one
+        small query, so a watch of a wrong id, a forbidden or a finished table never loads anything)."""
         with Session(self.engine) as s:
-            return s.scalar(select(TableRow.spectators).where(TableRow.id == table_id))
+            row = s.execute(select(TableRow.spectators, TableRow.status).where(TableRow.id == table_id)).first()
+            return None if row is None else (bool(row[0]), row[1])
 
     def action_count(self, table_id: str) -> int:
         with Session(self.engine) as s:

@@ -206,6 +206,7 @@ function onFrame(f) {
       break;
     case "error":
       if (spectator && !S.joined && f.code === "auth") { say({ key: "msg.no_table" }, true); break; }
+      if (spectator && !S.joined && f.code === "finished") { location.replace(`/replay/${encodeURIComponent(tableId)}`); break; }
       if (f.code === "auth" && !S.joined && !spectator) showJoinError(t("msg.auth"));
       if (f.code === "malformed" && !S.joined && !spectator) { // the server refused the nickname: try another
         showJoinError(t("join.bad_nickname"));
