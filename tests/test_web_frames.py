@@ -74,15 +74,21 @@ def known_for(game, seat: int, asked) -> list[list[str]]:
     return out
 
 
+def what_was_shown(web, table_id: str) -> tuple[dict, list[dict]]:
+    """The steps the table showed (shown_steps) and the public events of its saved actions in order, less
+    the passes (nobody is told of a pass)."""
+    saved = web.app.state.store.get(table_id, actions=True)
+    game, replayed = game_of(saved), []
+    for seat, action in saved.actions:
+        replayed += public_events(seat, action, game.act(action, seat))
+    return shown_steps(saved), [e for e in replayed if e.get("action") != "pass"]
+
+
 def check_frames(web, table_id: str, clients) -> int:
     """Every frame of every client must be what its seat may see at that step: the engine's observation
     for that seat (or the window's), the public events less the passes, no secret key in the text that
     was sent, and a hand (a list) only as the observation's own."""
-    saved = web.app.state.store.get(table_id, actions=True)
-    steps = shown_steps(saved)
-    game, replayed = game_of(saved), []
-    for seat, action in saved.actions:
-        replayed += public_events(seat, action, game.act(action, seat))
+    steps, public = what_was_shown(web, table_id)
     checked = 0
     for c in clients:
         assert len(c.texts) == len(c.frames)
@@ -111,7 +117,7 @@ def check_frames(web, table_id: str, clients) -> int:
                 assert pile[-1] == hazard and frame["cf_deadline"] is not None
             checked += 1
         told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
-        assert told == [e for e in replayed if e.get("action") != "pass"][:len(told)]
+        assert told == public[:len(told)]
     return checked
 
 

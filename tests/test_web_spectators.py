@@ -13,8 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from conftest import Closed, SeatClient  # noqa: E402
-from millebornes.web.room import game_of, public_events  # noqa: E402
-from test_web_frames import SECRET_KEY, normalize, shown_steps, twin_decks  # noqa: E402
+from test_web_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
 from test_web_hardening import cf_twins  # noqa: E402
 
 HUMAN = {"kind": "human"}
@@ -64,11 +63,7 @@ def expected_live(game, asked) -> dict:
 
 def check_spectator(web, table_id: str, c: SeatClient, whole: bool = True) -> int:
     """Every frame the spectator got is the public table at its step, with no seat's hand or choice."""
-    saved = web.app.state.store.get(table_id, actions=True)
-    steps = shown_steps(saved)
-    game, replayed = game_of(saved), []
-    for seat, action in saved.actions:
-        replayed += public_events(seat, action, game.act(action, seat))
+    steps, public = what_was_shown(web, table_id)
     checked = 0
     for text, frame in zip(c.texts, c.frames, strict=True):
         assert not SECRET_KEY.search(text) and not ANY_HAND.search(text), text
@@ -91,7 +86,6 @@ def check_spectator(web, table_id: str, c: SeatClient, whole: bool = True) -> in
             assert pile[-1] == hazard and frame["cf_deadline"] is not None
         checked += 1
     told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
-    public = [e for e in replayed if e.get("action") != "pass"]
     assert told == (public if whole else public[:len(told)])
     return checked
 
