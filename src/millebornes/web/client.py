@@ -37,8 +37,7 @@ class Client:
         self.ws = ws
         self.limits = limits
         self.seat: int | None = None
-        self.watching = False
-        """A spectator's socket: it gets the public frames and may not act."""
+        """None before the join, and for a spectator's socket once it watches."""
         self.room: Room | None = None
         self.out: asyncio.Queue = asyncio.Queue()
         self.rate = RateLimitItemPerSecond(limits.frames_per_second)
@@ -63,6 +62,11 @@ class Client:
             frame["action"] = action
         frame.update(extra)
         self.send(frame)
+
+    def turn_away(self, code: str, message: str, close_code: int) -> None:
+        """Refuse the socket's first frame: the error, then the close."""
+        self.error(code, message)
+        self.close(close_code)
 
     def close(self, code: int) -> None:
         if not self.closing:

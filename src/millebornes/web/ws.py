@@ -56,8 +56,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
         try:
             data = await asyncio.wait_for(client.receive(), max(0.0, deadline - loop.time()))
         except asyncio.TimeoutError:
-            client.error("auth", f"send join within {limits.join_seconds:g} seconds")
-            client.close(4401)
+            client.turn_away("auth", f"send join within {limits.join_seconds:g} seconds", 4401)
             return
         if data is None:
             return
@@ -68,19 +67,15 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             try:
                 room = await hall.watch(client, table_id)
             except Refused as r:
-                client.error(r.code, r.message)
-                client.close(4403)
+                client.turn_away(r.code, r.message, 4403)
                 return
             if room is None:
-                client.error("auth", "there is no such table to watch")
-                client.close(4401)
+                client.turn_away("auth", "there is no such table to watch", 4401)
                 return
-            client.watching = True
             client.room = room
             break
         if not isinstance(frame, JoinFrame):
-            client.error("auth", "the first frame must be join or watch")
-            client.close(4401)
+            client.turn_away("auth", "the first frame must be join or watch", 4401)
             return
         if await hall.authenticate(table_id, frame.seat, frame.token):
             try:
@@ -89,8 +84,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
                 client.error(r.code, r.message, **r.extra)
                 continue
         if room is None:
-            client.error("auth", "this link does not open that seat")
-            client.close(4401)
+            client.turn_away("auth", "this link does not open that seat", 4401)
             return
         client.room = room
     while not client.closing:
@@ -105,7 +99,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
 async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     if isinstance(frame, PingFrame):
         client.send({"type": "pong"})
-    elif client.watching or client.seat is None:
+    elif client.seat is None:  # a spectator (a seat's socket has joined by now)
         if isinstance(frame, (ActFrame, HintFrame)):
             client.error("spectator", "a spectator watches: it cannot act or ask for hints",
                          frame.action if isinstance(frame, ActFrame) else None)
