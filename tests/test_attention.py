@@ -128,7 +128,7 @@ def test_sound_and_notification_are_opt_in_remembered_and_notify_only_a_hidden_t
     ann.keyboard.press("Space")
     expect(notify).to_be_checked()
     assert ann.evaluate("window.__asked") == 1
-    ann.wait_for_function("localStorage.getItem('millebornes.alert.notify') === '1'")  # once the browser said yes
+    ann.wait_for_function("() => localStorage.getItem('millebornes.alert.notify') === '1'")  # once the browser said yes
     assert ann.evaluate("localStorage.getItem('millebornes.alert.sound')") == "1"
 
     # remembered across a reload (the seat comes back by itself)
@@ -148,7 +148,7 @@ def test_sound_and_notification_are_opt_in_remembered_and_notify_only_a_hidden_t
     play(bob, "flat-tire", ".tableau[data-side='0']")
     wait_turn(ann, "coup-fourre")
     expect(ann).to_have_title(TURN_TITLE)
-    ann.wait_for_function("window.__notes.length === 1")
+    ann.wait_for_function("() => window.__notes.length === 1")
     note = ann.evaluate("window.__notes[0]")
     assert note["title"] == TURN_TITLE and note["body"]
     assert ann.evaluate("window.__tones") > 0
@@ -158,7 +158,7 @@ def test_sound_and_notification_are_opt_in_remembered_and_notify_only_a_hidden_t
     ann.click("#cf-yes")
     expect(ann.locator("#cf-dialog")).to_be_hidden()
     ann.locator("#alert-notify").uncheck()
-    ann.wait_for_function("localStorage.getItem('millebornes.alert.notify') === '0'")
+    ann.wait_for_function("() => localStorage.getItem('millebornes.alert.notify') === '0'")
     ann.reload()
     ann.wait_for_selector("#hand .card")
     ann.click("#keys-button")

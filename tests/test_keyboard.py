@@ -51,7 +51,7 @@ def key_of(page, card: str) -> str:
 
 def focus_kept(page) -> None:
     """After a move the focus is somewhere sensible (the hand, a dialog), never on <body>."""
-    page.wait_for_function(f"{FOCUSED} !== ''")
+    page.wait_for_function(f"() => {FOCUSED} !== ''")
 
 
 class Player:
