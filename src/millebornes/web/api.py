@@ -101,7 +101,8 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
             seats.append(SavedSeat(i, "bot", level=spec.level or "medium", joined=True))
     saved = SavedTable(id=new_table_id(), ruleset=body.ruleset, options=body.options, players=game.players,
                        teams=game.teams, seed=seed, deck=body.deck, cf_timeout=body.cf_timeout,
-                       status=WAITING, created=now(), seats=seats, spectators=body.spectators)
+                       status=WAITING, created=now(), seats=seats, spectators=body.spectators,
+                       clock=float(body.clock), grace=float(body.grace), standin=body.standin)
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)
     out = []

@@ -20,6 +20,10 @@ from .settings import Settings
 
 TEST_CF_TIMEOUT = 0.05
 """The shortest coup-fourré window, with the server's --test-mode only."""
+TEST_SECONDS = 0.2
+"""The shortest turn clock and grace period, with --test-mode only (tests never wait real minutes)."""
+DEFAULT_CLOCK = 120.0
+"""Two minutes a decision: generous for friends, and a table never stalls for good."""
 
 MAX_SEATS = 8
 
@@ -43,6 +47,12 @@ class CreateTable(BaseModel):
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
     spectators: StrictBool = True
     """Whether a page opened without a seat link may watch the table (docs/web.md, "Spectators")."""
+    clock: StrictInt | StrictFloat = DEFAULT_CLOCK
+    """Seconds a human has for each decision before a stand-in bot plays the seat; 0: no clock."""
+    grace: StrictInt | StrictFloat = 60.0
+    """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
+    standin: Literal[tuple(LEVELS)] = "medium"  # type: ignore[valid-type]
+    """The level of the bot that plays for an absent human."""
 
 
 class Unprocessable(Exception):
@@ -86,4 +96,10 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
     low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min
     if not low <= body.cf_timeout <= settings.limits.cf_timeout_max:  # (NaN fails both)
         raise Unprocessable("cf_timeout", f"a number of seconds from {low:g} to {settings.limits.cf_timeout_max:g}")
+    limits = settings.limits
+    for name, least, most, none in (("clock", limits.clock_min, limits.clock_max, " (0: no clock)"),
+                                    ("grace", limits.grace_min, limits.grace_max, "")):
+        value, least = getattr(body, name), TEST_SECONDS if settings.test_mode else least
+        if not (least <= value <= most or (none and value == 0)):
+            raise Unprocessable(name, f"a number of seconds from {least:g} to {most:g}{none}")
     return game, seed

@@ -44,7 +44,12 @@ class PingFrame(_Frame):
     type: Literal["ping"]
 
 
-ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame]
+class BackFrame(_Frame):
+    """A person takes the seat back from the stand-in bot that played it."""
+    type: Literal["back"]
+
+
+ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame]
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -55,7 +60,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, watch, act, hint or ping)"
+            return "unknown frame type (join, watch, act, hint, back or ping)"
         if e["type"] == "union_tag_not_found":
             return "a frame needs a \"type\""
         loc = ".".join(str(x) for x in e["loc"])

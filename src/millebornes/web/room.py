@@ -24,7 +24,7 @@ import logging
 import math
 import time
 from collections import deque
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Awaitable, Protocol
 
 from ..actions import IllegalAction
@@ -71,9 +71,13 @@ def game_of(saved: SavedTable, upto: int = 0) -> Game:
     return replay(saved.record(), upto)
 
 
-def seat_facts(saved: SavedTable, connected: dict[int, bool]) -> list[dict]:
+def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, float] | None = None) -> list[dict]:
+    """Who sits where and who is there: ``standin`` when a bot plays for an absent human, ``away`` the
+    seconds since a joined human's last socket left (None while connected, or not known)."""
+    away = away or {}
     return [{"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname,
-             "connected": s.kind == "bot" or connected.get(s.seat, False)} for s in saved.seats]
+             "connected": s.kind == "bot" or connected.get(s.seat, False), "standin": s.standin,
+             "away": away.get(s.seat) if s.kind == "human" and s.joined else None} for s in saved.seats]
 
 
 def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> dict:
@@ -84,7 +88,8 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "status": saved.status, "cf_timeout": saved.cf_timeout, "seats": seat_facts(saved, connected),
             "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
             "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
-            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators}
+            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators,
+            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin}
 
 
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
@@ -104,7 +109,9 @@ class Room:
         self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
         self.watchers: set[Connection] = set()
         """Spectators' sockets: they get every public step, built from no seat's view (spectator_frame)."""
-        self.humans = {s.seat for s in saved.seats if s.kind == "human"}
+        self.humans: set[int] = set()
+        """The seats people decide for now: human seats no stand-in bot plays (_seated)."""
+        self._seated()
         self.log: deque[dict] = deque(maxlen=settings.limits.log_events)
         self.last_events: list[dict] = []
         self.task: asyncio.Task | None = None
@@ -122,6 +129,13 @@ class Room:
         self.actions = len(saved.actions)
         self.idle_since = time.monotonic()
         self.closed = False
+        self.away_since = {seat: self.idle_since for seat in self.humans | self._stood_in()}
+        """Human seats with no socket, since when (``time.monotonic``): since the load for every seat."""
+        self.away_tasks: dict[int, asyncio.Task] = {}
+        self.decision_since = self.idle_since
+        self.decided_seq = -1
+        self.clock_ends: float | None = None
+        """When the human to act runs out of time (``time.monotonic``); None without a clock running."""
 
     @property
     def id(self) -> str:
@@ -136,7 +150,17 @@ class Room:
         return {seat: bool(conns) for seat, conns in self.conns.items()}
 
     def seat_facts(self) -> list[dict]:
-        return seat_facts(self.table, self.connected())
+        at = time.monotonic()
+        return seat_facts(self.table, self.connected(), {s: round(at - t, 1) for s, t in self.away_since.items()})
+
+    def turn_facts(self) -> dict | None:
+        """Who is deciding, for how long, and the seconds left on the clock; nothing while a window is
+        open (who holds the safety is nobody's business) or while the match is not being played."""
+        if self.status != PLAYING or self.window is not None or self.game.is_over:
+            return None
+        at = time.monotonic()
+        left = None if self.clock_ends is None else round(max(0.0, self.clock_ends - at), 1)
+        return {"seat": self.game.to_act, "for": round(at - self.decision_since, 1), "left": left}
 
     def facts(self) -> dict:
         """The public facts of GET /api/tables/{table}: while a window is open, the scores from before it."""
@@ -180,7 +204,8 @@ class Room:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.spectator_observation() if seat is None else self.observation(seat)
         return {"type": "state", "seq": self.seq, "observation": obs, "events": events,
-                "seats": self.seat_facts(), "status": self.status, "cf_deadline": self._deadline_left()}
+                "seats": self.seat_facts(), "status": self.status, "cf_deadline": self._deadline_left(),
+                "turn": self.turn_facts()}
 
     def send_state(self, seat: int, events: list[dict]) -> None:
         if self.conns.get(seat):
@@ -225,13 +250,20 @@ class Room:
             s.nickname, s.joined, self.table.status = nickname, True, status
             conn.seat = seat
             self.conns[seat].add(conn)
+            self._arrived(seat)
+            told = await self._reclaim(seat) if s.standin else []
             conn.send({"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log)})
-            if self.status != before:
-                self.schedule(self.last_events)
-                self.broadcast_state([])
+            if self.status != before or told:
+                self.schedule(told or self.last_events)
+                self.broadcast_state(told)
             else:
                 conn.send(self.state_frame(seat, []))
+                if self.task is None or self.task.done():  # stand-ins and an overdue clock wait for a person
+                    self.schedule(self.last_events)
             self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
+            for other in self.away_since:
+                self._watch_absence(other)
+            await self._take_over_due()
 
     async def watch(self, conn: Connection) -> None:
         """Let a connection watch: welcome (no seat), the spectator's state, then every public step.
@@ -265,12 +297,116 @@ class Room:
         if not any(self.conns.values()) and not self.watchers:
             self.idle_since = time.monotonic()
         if not self.conns[seat]:
+            self.away_since[seat] = time.monotonic()
+            self._watch_absence(seat)
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
+
+    # ---------------------------------------------------------------- absent players and stand-ins
+    def _stood_in(self) -> set[int]:
+        return {s.seat for s in self.table.seats if s.kind == "human" and s.standin}
+
+    def _seated(self) -> None:
+        self.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
+
+    def _plays_itself(self, seat: int) -> bool:
+        """A bot's seat, or a human's a stand-in bot plays."""
+        s = self.table.seats[seat]
+        return s.kind == "bot" or s.standin
+
+    def _level(self, seat: int) -> str:
+        s = self.table.seats[seat]
+        return (s.level or "medium") if s.kind == "bot" else self.table.standin
+
+    def _arrived(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
+        task = self.away_tasks.pop(seat, None)
+        if task is not None:
+            task.cancel()
+
+    def _watch_absence(self, seat: int) -> None:
+        """Count down the grace period of a human seat with no socket, unless it is counting already."""
+        if (self.status != PLAYING or seat not in self.humans or seat not in self.away_since
+                or seat in self.away_tasks or self.closed):
+            return
+        left = self.table.grace - (time.monotonic() - self.away_since[seat])
+        self.away_tasks[seat] = asyncio.create_task(self._absent(seat, left))
+
+    async def _absent(self, seat: int, delay: float) -> None:
+        try:
+            await asyncio.sleep(max(0.0, delay))
+            self.away_tasks.pop(seat, None)
+            async with self.lock:
+                await self._take_over_due()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a stand-in could not take seat %d", self.id, seat)
+
+    async def _take_over_due(self) -> None:
+        """Stand-in bots take the seats whose people are gone past the grace period, or whose clock ran
+        out; only while someone else is at the table to wait for them (nobody waits on an empty table).
+        Called under the lock."""
+        if self.status != PLAYING or self.game.is_over or self.closed:
+            return
+        at = time.monotonic()
+        present = {s for s, conns in self.conns.items() if conns}
+        due = [(s, "away") for s in sorted(self.humans)
+               if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}]
+        late = self.game.to_act
+        if (self.clock_ends is not None and at >= self.clock_ends and self.window is None
+                and late in self.humans and present - {late} and late not in dict(due)):
+            due.append((late, "time"))
+        told: list[dict] = []
+        for seat, why in due:
+            told += await self._stand_in(seat, why)
+        if told:
+            self.schedule(told)
+            self.broadcast_state(told)
+
+    async def _stand_in(self, seat: int, why: str) -> list[dict]:
+        try:
+            await asyncio.to_thread(self.store.set_standin, self.id, seat, True)
+        except Exception:
+            log.exception("table %s: could not save the stand-in of seat %d; the seat waits", self.id, seat)
+            return []
+        self.table.seats[seat].standin = True
+        self._seated()
+        task = self.away_tasks.pop(seat, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.seq += 1
+        return self._tell([{"type": "standin", "seat": seat, "why": why}])
+
+    async def _reclaim(self, seat: int) -> list[dict]:
+        """The human takes the seat back from the stand-in, with a whole clock again."""
+        await asyncio.to_thread(self.store.set_standin, self.id, seat, False)
+        self.table.seats[seat].standin = False
+        self._seated()
+        self.table.clock_deadline = None
+        self.seq += 1
+        return self._tell([{"type": "back", "seat": seat}])
+
+    async def back(self, seat: int) -> None:
+        """A person still at the table takes the seat back (their clock had run out)."""
+        async with self.lock:
+            if not self.table.seats[seat].standin:
+                raise Refused("malformed", "your seat is yours already: no bot plays it")
+            try:
+                told = await self._reclaim(seat)
+            except Exception:
+                log.exception("table %s: could not save seat %d's return", self.id, seat)
+                raise Refused("server", "your return could not be saved; try again") from None
+            self.schedule(told)
+            self.broadcast_state(told)
 
     # ---------------------------------------------------------------- acting
     def _holder(self) -> int | None:
         """The seat the engine asks for a coup fourré now, if any (nobody else may learn it)."""
         return self.game.to_act if self.game.decision == "coup-fourre" else None
+
+    def check_person(self, seat: int) -> None:
+        if self.table.seats[seat].standin:
+            raise Refused("standin", "a bot plays for you now: take your seat back first")
 
     def check_turn(self, seat: int, seq: int | None) -> None:
         if self.status == FINISHED or self.game.is_over:
@@ -287,9 +423,12 @@ class Room:
         elif self.game.to_act != seat:
             raise Refused("not-your-turn", f"it is seat {self.game.to_act}'s decision, not yours")
 
-    async def submit(self, seat: int, action: str, seq: int | None) -> None:
-        """Apply one action for ``seat``; raises Refused and changes nothing if it cannot be."""
+    async def submit(self, seat: int, action: str, seq: int | None, person: bool = False) -> None:
+        """Apply one action for ``seat``; raises Refused and changes nothing if it cannot be.  A ``person``
+        whose seat a stand-in plays must take it back first."""
         async with self.lock:
+            if person:
+                self.check_person(seat)
             self.check_turn(seat, seq)
             await asyncio.shield(self._step(seat, action, asyncio.current_task()))
 
@@ -391,7 +530,7 @@ class Room:
     def _answer(self, seat: int) -> str:
         """A bot's coup-fourré answer, at once: searching levels answer with their network, not a search,
         so that how long it takes tells nothing."""
-        level = self.table.seats[seat].level or "medium"
+        level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
         return choose(policy, bot_seed(self.table.seed, self.actions), self.bot_observation(seat),
                       self.game.legal_actions())
@@ -404,7 +543,10 @@ class Room:
         if self.task is not None and self.task is not caller and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
+        self.clock_ends = None
         g = self.game
+        if self.seq != self.decided_seq:
+            self.decided_seq, self.decision_since = self.seq, time.monotonic()
         if self.status != PLAYING:
             return
         if self.window is not None:
@@ -416,8 +558,11 @@ class Room:
             self.task = asyncio.create_task(self._window_ends(self.seq, 0.0))
             return
         seat = g.to_act
-        if self.table.seats[seat].kind != "bot":
+        if not self._plays_itself(seat):
+            self._start_clock(seat, events)
             return
+        if self.table.seats[seat].kind != "bot" and not any(self.conns.values()):
+            return  # a stand-in plays only while someone is there to play with
         if g.decision == "coup-fourre":
             delay = 0.0
         elif any(e["type"] == "hand-over" for e in events):
@@ -425,6 +570,38 @@ class Room:
         else:
             delay = self.settings.bot_delay
         self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
+
+    def _start_clock(self, seat: int, events: list[dict]) -> None:
+        """The human to act has ``clock`` seconds (more after a hand's end, while the score is read);
+        the deadline is stored, so a restart keeps it, and kept for the same decision until it passes."""
+        if self.table.clock <= 0:
+            return
+        wall = now()
+        deadline = self.table.clock_deadline if self.table.clock_at == self.actions else None
+        fresh = deadline is None
+        if fresh:
+            pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
+            deadline = wall + timedelta(seconds=self.table.clock + pause)
+            self.table.clock_at, self.table.clock_deadline = self.actions, deadline
+        self.clock_ends = time.monotonic() + (deadline - wall).total_seconds()
+        self.task = asyncio.create_task(self._clock(self.seq, self.actions, deadline if fresh else None))
+
+    async def _clock(self, seq: int, at: int, store: datetime | None) -> None:
+        try:
+            if store is not None:
+                try:
+                    await asyncio.to_thread(self.store.set_clock, self.id, at, store)
+                except Exception:
+                    log.warning("table %s: the clock's deadline could not be saved", self.id)
+            if self.clock_ends is not None:
+                await asyncio.sleep(max(0.0, self.clock_ends - time.monotonic()))
+            async with self.lock:
+                if self.seq == seq:
+                    await self._take_over_due()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the turn clock failed", self.id)
 
     async def _bot_move(self, seat: int, seq: int, delay: float) -> None:
         try:
@@ -446,7 +623,7 @@ class Room:
             log.exception("table %s: bot move failed", self.id)
 
     async def _think(self, seat: int) -> str:
-        level = self.table.seats[seat].level or "medium"
+        level = self._level(seat)
         obs = self.bot_observation(seat)
         legal = self.game.legal_actions()
         bseed = bot_seed(self.table.seed, self.actions)
@@ -522,6 +699,7 @@ class Room:
         """Start the search's view of the seat's decision off the event loop, or refuse at once and
         change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
         after one is answered before the next, and no more than the server's ``hint_backlog``."""
+        self.check_person(seat)
         self.check_turn(seat, None)
         if seat in self.hinting:
             raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
@@ -569,3 +747,6 @@ class Room:
         if self.task is not None:
             self.task.cancel()
             self.task = None
+        for task in self.away_tasks.values():
+            task.cancel()
+        self.away_tasks.clear()

@@ -37,6 +37,12 @@ class Limits:
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
     spectators_per_table: int = 50
     """Sockets watching one table at once (``watch``); one more is refused (``full``)."""
+    clock_min: float = 10.0
+    clock_max: float = 3600.0
+    """A turn clock (seconds per human decision) is 0 (none) or within these; --test-mode allows 0.2 s."""
+    grace_min: float = 10.0
+    grace_max: float = 3600.0
+    """Seconds a disconnected human keeps the seat before a stand-in plays it; --test-mode allows 0.2 s."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:

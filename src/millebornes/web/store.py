@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        create_engine, delete, event, exists, func, inspect, select, text, true, update)
+                        create_engine, delete, event, exists, false, func, inspect, select, text, true, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -53,6 +53,15 @@ class TableRow(Base):
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether a page without a seat link may watch; added to older databases at start (_add_columns)."""
+    clock: Mapped[float] = mapped_column(Float, default=0.0, server_default=text("0"))
+    """Seconds a human has for each decision; 0: no clock (every table made before there was one)."""
+    grace: Mapped[float] = mapped_column(Float, default=60.0, server_default=text("60"))
+    """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
+    standin: Mapped[str] = mapped_column(String(16), default="medium", server_default=text("'medium'"))
+    """The level of the bot that plays for an absent human."""
+    clock_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """The deadline of the human decision that came after ``clock_at`` actions (UTC): a restart keeps it."""
 
 
 class SeatRow(Base):
@@ -65,6 +74,8 @@ class SeatRow(Base):
     nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    standin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot plays this human's seat until the human comes back."""
 
 
 class ActionRow(Base):
@@ -85,6 +96,7 @@ class SavedSeat:
     nickname: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    standin: bool = False
 
 
 @dataclass
@@ -107,6 +119,11 @@ class SavedTable:
     finished: datetime | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
     spectators: bool = True
+    clock: float = 0.0
+    grace: float = 60.0
+    standin: str = "medium"
+    clock_at: int | None = None
+    clock_deadline: datetime | None = None
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -163,11 +180,13 @@ class Store:
                     s.add(TableRow(
                         id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
                         teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
-                        status=table.status, created=table.created, spectators=table.spectators))
+                        status=table.status, created=table.created, spectators=table.spectators,
+                        clock=table.clock, grace=table.grace, standin=table.standin))
                     s.flush()
                     for seat in table.seats:
                         s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
-                                      nickname=seat.nickname, token_hash=seat.token_hash, joined=seat.joined))
+                                      nickname=seat.nickname, token_hash=seat.token_hash, joined=seat.joined,
+                                      standin=seat.standin))
                 return table
             except IntegrityError:
                 table.id = new_table_id()
@@ -204,6 +223,20 @@ class Store:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
         with Session(self.engine) as s, s.begin():
             s.execute(_finished(table_id, scores, winners))
+
+    def set_clock(self, table_id: str, at: int, deadline: datetime | None) -> None:
+        """The deadline of the human decision after ``at`` actions; an older decision's late write
+        never replaces a newer one's."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableRow).where(TableRow.id == table_id,
+                                              (TableRow.clock_at.is_(None)) | (TableRow.clock_at <= at))
+                      .values(clock_at=at, clock_deadline=deadline))
+
+    def set_standin(self, table_id: str, seat: int, on: bool) -> None:
+        """A bot starts or stops playing for the human of ``seat``."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                      .values(standin=on))
 
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -268,7 +301,7 @@ class Store:
         if ids:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(SavedSeat(seat.seat, seat.kind, seat.level, seat.nickname,
-                                                      seat.token_hash, seat.joined))
+                                                      seat.token_hash, seat.joined, bool(seat.standin)))
             if with_actions:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
                     acts[a.table_id].append((a.seat, a.action))
@@ -276,13 +309,23 @@ class Store:
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id],
-            spectators=r.spectators is not False) for r in rows]
+            spectators=r.spectators is not False, clock=r.clock or 0.0,
+            grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
+            clock_at=r.clock_at, clock_deadline=r.clock_deadline) for r in rows]
 
 
-ADDED_COLUMNS = {"tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1",
-                                            "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"}}}
+ADDED_COLUMNS = {
+    "tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1", "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"},
+               "clock": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 0", "sqlite": "FLOAT NOT NULL DEFAULT 0"},
+               "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
+               "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
+               "clock_at": {"postgresql": "INTEGER"},
+               "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
+    "seats": {"standin": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}},
+}
 """Columns added since the first release: a database made before them gets them at start, with the
-value every older table had (spectators allowed).  create_all makes missing tables, never columns."""
+value every older table had (spectators allowed, no clock, nobody stood in).  create_all makes missing
+tables, never columns."""
 
 
 def _add_columns(engine) -> None:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, WebSocket
 
 from .client import Client
 from .deps import HallDep, SettingsDep
-from .frames import ActFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, WatchFrame, clean_nickname
+from .frames import ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, WatchFrame, clean_nickname
 from .hall import Hall
 from .room import Refused, Room
 from .settings import Limits
@@ -100,16 +100,21 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     if isinstance(frame, PingFrame):
         client.send({"type": "pong"})
     elif client.seat is None:  # a spectator (a seat's socket has joined by now)
-        if isinstance(frame, (ActFrame, HintFrame)):
-            client.error("spectator", "a spectator watches: it cannot act or ask for hints",
+        if isinstance(frame, (ActFrame, HintFrame, BackFrame)):
+            client.error("spectator", "a spectator watches: it cannot act, ask for hints or take a seat",
                          frame.action if isinstance(frame, ActFrame) else None)
         else:
             client.error("malformed", "already watching")
     elif isinstance(frame, ActFrame):
         try:
-            await room.submit(client.seat, frame.action, frame.seq)
+            await room.submit(client.seat, frame.action, frame.seq, person=True)
         except Refused as r:
             client.error(r.code, r.message, frame.action, **r.extra)
+    elif isinstance(frame, BackFrame):
+        try:
+            await room.back(client.seat)
+        except Refused as r:
+            client.error(r.code, r.message, **r.extra)
     elif isinstance(frame, HintFrame):
         if client.hint_task is not None and not client.hint_task.done():
             client.error("rate", "a hint is already being worked out")

@@ -30,6 +30,7 @@ export function tableauSummary(view) {
     const name = String(seatName(ctx, seat));
     if (view.handSizes) parts.push(t("tableau.hand_size", { name, cards: t("table.cards_in_hand", { n: view.handSizes[seat] ?? 0 }) }) + ".");
     if (online(view, seat) === false) parts.push(t("tableau.offline", { name }) + ".");
+    if (view.ctx.seats?.find((x) => x.seat === seat)?.standin) parts.push(t("tableau.standin", { name }) + ".");
   }
   return parts.join(" ");
 }
@@ -62,6 +63,7 @@ export function tableauElement(view) {
     on === undefined ? null : el("span", { class: `dot${on === false ? " off" : ""}` }),
     el("bdi", { class: "nick" }, String(seatName(ctx, seat))),
     seat === view.mySeat ? el("span", { class: "you" }, ` ${t("table.you_mark")}`) : null,
+    view.ctx.seats?.find((x) => x.seat === seat)?.standin ? el("span", { class: "standin-mark" }, ` ${t("seat.standin_mark")}`) : null,
     view.handSizes ? el("span", { class: "hand-size", title: t("table.cards_in_hand", { n: view.handSizes[seat] }) },
       el("span", { class: "mini-back" }), String(view.handSizes[seat] ?? 0)) : null));
   }

@@ -267,6 +267,10 @@ export function describeEvent(ev, ctx) {
       const scores = (ev.scores || []).map((p) => formatNumber(p)).join(" – ");
       return tn("ev.match_over", { names: joinNames((ev.winners || []).map((s) => sideName(ctx, s))), scores });
     }
+    case "standin":
+      return tn(ev.why === "time" ? "ev.standin_time" : "ev.standin_away", { name: name(ev.seat) });
+    case "back":
+      return tn("ev.back", { name: name(ev.seat) });
     case "action":
       if (ev.action === "pass") return tn("ev.pass", { name: name(ev.seat) });
       return null;

@@ -51,6 +51,18 @@ function renderTeams() {
   renderSeats();
 }
 
+// The turn clock (seconds per decision, 0: none) and the stand-in bot's level, kept across a change of language.
+const CLOCKS = [0, 30, 60, 120, 300];
+function renderClock() {
+  const clock = $("#clock");
+  const standin = $("#standin");
+  const was = [clock.value || "120", standin.value || "medium"];
+  clock.replaceChildren(...CLOCKS.map((s) => el("option", { value: String(s) },
+    s === 0 ? t("home.clock_off") : s < 60 ? t("home.clock_seconds", { n: s }) : t("home.clock_minutes", { n: s / 60 }))));
+  standin.replaceChildren(...KINDS.filter((k) => k !== "human").map((k) => el("option", { value: k }, t(`kind.${k}`))));
+  [clock.value, standin.value] = was;
+}
+
 // Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>.
 function renderSeats() {
   const n = Number($("#players").value) || 2;
@@ -120,7 +132,7 @@ async function create(e) {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
-    spectators: $("#spectators").checked,
+    spectators: $("#spectators").checked, clock: Number($("#clock").value), standin: $("#standin").value,
   };
   button.disabled = true;
   button.textContent = t("home.creating");
@@ -231,6 +243,7 @@ function renderAll() {
   const kinds = [...document.querySelectorAll("select.seat-kind")].map((s) => s.value);
   renderSeats();
   document.querySelectorAll("select.seat-kind").forEach((s, i) => { if (kinds[i]) s.value = kinds[i]; });
+  renderClock();
   renderInvites();
   renderHistory();
   renderFan();
@@ -256,6 +269,7 @@ async function main() {
   }
   renderEditions();
   renderPlayers();
+  renderClock();
   $("#create").disabled = false;
   document.body.dataset.ready = "1";
   try {

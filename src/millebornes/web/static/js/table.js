@@ -137,6 +137,7 @@ function act(action) {
 }
 
 setInterval(() => send({ type: "ping" }), 25000);
+$("#take-back").addEventListener("click", () => { if (!send({ type: "back" })) say({ key: "msg.offline" }, true); });
 
 function onFrame(f) {
   switch (f.type) {
@@ -165,6 +166,9 @@ function onFrame(f) {
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
       if (f.status) S.status = f.status;
+      // who decides, since when and until when, in this page's clock (js/clock.js shows them)
+      S.turn = f.turn ? { seat: f.turn.seat, since: Date.now() - f.turn.for * 1000,
+        ends: f.turn.left == null ? null : Date.now() + f.turn.left * 1000 } : null;
       S.cfTotal = f.cf_deadline ?? null;
       S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
       if (S.obs.hand.join(",") !== oldHand.join(",")) S.selected = null;
@@ -417,6 +421,8 @@ function renderTurn() {
   turn.dataset.status = S.status || "";
   turn.dataset.decision = S.obs?.decision || "";
   turn.dataset.mine = mine() ? "1" : "0";
+  renderClockData(turn);
+  $("#standin-box").hidden = spectator || !S.seats.find((s) => s.seat === mySeat)?.standin;
   if (!obs) { setTurn(S.joined ? "" : t("turn.connecting")); return; }
   if (S.status === "waiting") {
     const missing = S.seats.filter((s) => s.kind === "human" && !s.nickname).map((s) => t("seat.empty", { n: s.seat + 1 }));
@@ -435,6 +441,16 @@ function renderTurn() {
   } else {
     setTurn(tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
   }
+}
+
+// The turn clock's facts, as attributes of #turn for js/clock.js, which ticks them every second.
+function renderClockData(turn) {
+  const tc = S.status === "playing" && !S.obs?.is_over ? S.turn : null;
+  turn.dataset.clockSeat = tc ? String(tc.seat) : "";
+  turn.dataset.clockMine = tc && tc.seat === mySeat && !spectator ? "1" : "0";
+  turn.dataset.clockName = tc ? textOf(seatName(ctx(), tc.seat)) : "";
+  turn.dataset.clockSince = tc ? String(tc.since) : "";
+  turn.dataset.clockEnds = tc?.ends ? String(tc.ends) : "";
 }
 
 function renderLog() {
