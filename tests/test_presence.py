@@ -99,4 +99,4 @@ def test_the_clock_and_the_banner_are_french_for_a_french_page(server, pages):
     expect(mine.locator("#standin-box")).to_contain_text("Un robot joue à votre place pendant votre absence.")
     expect(mine.locator("#take-back")).to_have_text("Reprendre ma place")
     page[1 - late].select_option("#lang", "fr")
-    log_has(page[1 - late], f"Le temps de {NAMES[late]} est écoulé\u00a0: un robot joue à sa place jusqu’à son retour.")
+    log_has(page[1 - late], f"{NAMES[late]} n’a plus de temps\u00a0: un robot joue à sa place jusqu’à son retour.")

@@ -149,3 +149,9 @@ def test_the_spectators_option_lives_in_postgresql(web, postgres_url):
     again = Store(postgres_url)
     assert again.watch_facts(closed["id"])[0] is True and again.get(open_["id"]).spectators is True
     again.close()
+
+
+def test_the_presence_columns_live_in_postgresql(web, postgres_url):
+    from test_web_presence import presence_columns_survive
+
+    presence_columns_survive(web, postgres_url)

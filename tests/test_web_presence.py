@@ -177,3 +177,41 @@ def test_a_spectator_cannot_take_a_seat_back(web):
     s.expect("welcome")
     s.send({"type": "back"})
     assert s.expect("error")["code"] == "spectator"
+
+
+def presence_columns_survive(web, url: str) -> None:
+    """The clock, grace, stand-in level, deadline and stand-ins survive a restart, and a database made before
+    them gets their columns (no clock, a minute's grace, medium, nobody stood in)."""
+    from datetime import datetime
+
+    from sqlalchemy import text
+
+    from millebornes.web.store import Store
+
+    web.start(url=url)
+    made = web.create(seats=[{"kind": "human"}] * 2, clock=30, grace=15, standin="hard")
+    store = web.app.state.store
+    store.set_standin(made["id"], 1, True)
+    deadline = datetime(2030, 1, 2, 3, 4, 5)
+    store.set_clock(made["id"], 7, deadline)
+    store.set_clock(made["id"], 6, datetime(2020, 1, 1))  # an older decision's late write changes nothing
+    web.start(url=url)
+    saved = web.app.state.store.get(made["id"])
+    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (30, 15, "hard", 7, deadline)
+    assert [s.standin for s in saved.seats] == [False, True]
+    web.stop()
+    old = Store(url)
+    with old.engine.begin() as c:
+        for column in ("clock", "grace", "standin", "clock_at", "clock_deadline"):
+            c.execute(text(f"ALTER TABLE tables DROP COLUMN {column}"))
+        c.execute(text("ALTER TABLE seats DROP COLUMN standin"))
+    old.close()
+    again = Store(url)
+    saved = again.get(made["id"])
+    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (0, 60, "medium", None, None)
+    assert [s.standin for s in saved.seats] == [False, False]
+    again.close()
+
+
+def test_the_presence_columns_live_in_sqlite(web):
+    presence_columns_survive(web, web.url)
