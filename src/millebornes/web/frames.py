@@ -12,6 +12,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from .chat import KEYS as CHAT_KEYS
 from .room import Refused
 
 
@@ -44,7 +45,13 @@ class PingFrame(_Frame):
     type: Literal["ping"]
 
 
-ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame]
+class SayFrame(_Frame):
+    """A quick-chat message: one of the canned ids, never free text."""
+    type: Literal["say"]
+    key: Literal[CHAT_KEYS]
+
+
+ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, SayFrame]
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -55,7 +62,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, watch, act, hint or ping)"
+            return "unknown frame type (join, watch, act, hint, say or ping)"
         if e["type"] == "union_tag_not_found":
             return "a frame needs a \"type\""
         loc = ".".join(str(x) for x in e["loc"])
