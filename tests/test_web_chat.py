@@ -163,7 +163,8 @@ def test_every_message_is_in_both_catalogs_and_the_page_offers_the_same_list():
         words = catalog(lang)
         for key in KEYS:
             assert words.t(f"chat.{key}") != f"chat.{key}", (lang, key)
-    offered = re.search(r"export const (?:MESSAGES)\s*=\s*\[([^\]]*)\]", CHAT_JS.read_text(encoding="utf-8"))
-    emotes = re.search(r"export const (?:EMOTES)\s*=\s*\{([^}]*)\}", CHAT_JS.read_text(encoding="utf-8"))
-    page = re.findall(r'"([\w-]+)"', offered.group(1)) + re.findall(r'"([\w-]+)":', emotes.group(1))
+    text = CHAT_JS.read_text(encoding="utf-8")
+    messages = re.search(r"export const MESSAGES = \[([^\]]*)\]", text).group(1)
+    emotes = re.search(r"export const EMOTES = \{\n(.*?)\n\};", text, re.S).group(1)
+    page = re.findall(r'"([\w-]+)"', messages) + re.findall(r'^  "([\w-]+)":', emotes, re.M)
     assert tuple(page) == KEYS
