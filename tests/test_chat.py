@@ -2,7 +2,8 @@
 in their own language (the list, a bubble on the speaker's tableau, the screen reader's polite live region), mutes
 the first and then neither sees nor hears them, and a reload remembers it; a spectator reads without a button;
 the rate limit is said in words; on a 360 px phone the open panel scrolls nothing sideways; axe finds nothing
-serious with the panel open.  A real `millebornes serve` and Chromium, as tests/test_spectator.py."""
+serious with the panel open, nor test_wording's reader anything players should not read.  A real
+`millebornes serve` and Chromium, as tests/test_spectator.py."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
 from test_axe import Audit, axe_source  # noqa: E402,F401
+from test_wording import Reader  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -59,6 +61,13 @@ def test_a_message_is_read_in_the_readers_language_and_a_muted_seat_is_not(serve
     bob.select_option("#lang", "fr")
     expect(bob.locator("html")).to_have_attribute("lang", "fr")
     expect(bob.locator("#chat-button")).to_have_text("Dire quelque chose")
+    # Esc closes the picker and gives the focus back to its button
+    ann.focus("#chat-button")
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#chat-picker button").first).to_be_focused()
+    ann.keyboard.press("Escape")
+    expect(ann.locator("#chat-picker")).to_be_hidden()
+    expect(ann.locator("#chat-button")).to_be_focused()
 
     say_by_keys(ann, "good-game")
     expect(ann.locator("#chat-picker")).to_be_hidden()
@@ -170,3 +179,6 @@ def test_the_phone_layout_and_axe_with_the_panel_open(server, pages, axe_source)
     ann.click("#chat-button")
     audit(ann, "table, the chat panel open")
     audit.check()
+    reader = Reader()  # what players read there, in both languages: no key, no gap, no English in French
+    reader.both(bob, "table, the chat panel open")
+    reader.check()

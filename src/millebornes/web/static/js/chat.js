@@ -82,6 +82,9 @@ export function quickChat(page) {
 
   function renderPicker() {
     const box = $("#chat-picker");
+    const sig = `${t("chat.picker")}|${t("chat.hello")}`; // drawn again only in another language: the focus stays
+    if (box.dataset.sig === sig) return;
+    box.dataset.sig = sig;
     const say = (key, ...content) => el("button", {
       type: "button", class: `chat-say${key in EMOTES ? " emote" : ""}`, dataset: { key },
       title: key in EMOTES ? t(`chat.${key}`) : null, onclick: () => sayKey(key),
@@ -128,7 +131,7 @@ export function quickChat(page) {
 
   function sayKey(key) {
     $("#chat-status").textContent = "";
-    if (!page.send({ type: "say", key })) { refusedText(t("msg.offline")); return; }
+    if (!page.send({ type: "say", key })) { refusedText(t("chat.offline")); return; }
     openPicker(false);
     $("#chat-button").focus();
   }
