@@ -12,6 +12,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from .chat import KEYS as CHAT_KEYS
 from .room import Refused
 
 
@@ -49,7 +50,13 @@ class BackFrame(_Frame):
     type: Literal["back"]
 
 
-ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame]
+class SayFrame(_Frame):
+    """A quick-chat message: one of the canned ids, never free text."""
+    type: Literal["say"]
+    key: Literal[CHAT_KEYS]
+
+
+ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame, SayFrame]
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -60,7 +67,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, watch, act, hint, back or ping)"
+            return "unknown frame type (join, watch, act, hint, back, say or ping)"
         if e["type"] == "union_tag_not_found":
             return "a frame needs a \"type\""
         loc = ".".join(str(x) for x in e["loc"])

@@ -31,6 +31,7 @@ from ..actions import IllegalAction
 from ..bots.base import RandomBot
 from ..notation import replay
 from ..state import Game
+from .chat import ChatWindow
 from .settings import Settings
 from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, now, token_opens
 from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
@@ -121,6 +122,9 @@ class Room:
         self.seq = 0
         self.hinting: set[int] = set()
         self.hint_ready: dict[int, float] = {}
+        self.said: deque[dict] = deque(maxlen=settings.limits.chat_lines)
+        """The last quick-chat lines, for a joining socket's welcome (memory only: a restart forgets them)."""
+        self.chat_window = ChatWindow(settings.limits)
         self.game = game_of(saved)
         self.asked = Asked(self.game.players)
         for seat, action in saved.actions:
@@ -227,6 +231,17 @@ class Room:
                 if conn is not but:
                     conn.send(frame)
 
+    def say(self, seat: int, key: str) -> None:
+        """A seat's quick-chat message to every seat and spectator, kept among the last lines; refused
+        (``rate``, with ``retry_after``) and told to nobody over the seat's chat limits."""
+        wait = self.chat_window.take(seat, key, time.monotonic())
+        if wait is not None:
+            raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds",
+                          retry_after=wait[0])
+        line = {"seat": seat, "key": key, "at": iso(now())}
+        self.said.append(line)
+        self.broadcast({"type": "said", **line})
+
     # ---------------------------------------------------------------- seats
     def authenticate(self, seat: int, token: str) -> bool:
         if not 0 <= seat < len(self.table.seats):
@@ -252,7 +267,8 @@ class Room:
             self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
-            conn.send({"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log)})
+            conn.send({"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log),
+                       "chat": list(self.said)})
             if self.status != before or told:
                 self.schedule(told or self.last_events)
                 self.broadcast_state(told)
@@ -281,7 +297,7 @@ class Room:
             conn.seat = None
             self.watchers.add(conn)
             conn.send({"type": "welcome", "seat": None, "spectator": True, "table": self.facts(),
-                       "log": list(self.log)})
+                       "log": list(self.log), "chat": list(self.said)})
             conn.send(self.state_frame(None, []))
 
     def leave(self, conn: Connection) -> None:

@@ -43,10 +43,20 @@ class Limits:
     grace_min: float = 10.0
     grace_max: float = 3600.0
     """Seconds a disconnected human keeps the seat before a stand-in plays it; --test-mode allows 0.2 s."""
+    chat_messages: int = 3
+    """Quick-chat messages one seat may say in any ``chat_seconds``; one more is refused (``rate``)."""
+    chat_seconds: float = 10.0
+    chat_repeat_seconds: float = 5.0
+    """Seconds before a seat may say the same message again."""
+    chat_lines: int = 20
+    """The last quick-chat lines a room keeps for the ``welcome`` frame (in memory only)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
             raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
+        if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
+            raise ValueError(f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
+                             f"not {self.chat_messages} and {self.chat_lines}")
 
 
 @dataclass(frozen=True)

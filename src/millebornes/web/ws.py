@@ -1,6 +1,6 @@
 """The table's WebSocket, ``/ws/{table}``: a client joins a seat with its token, then acts, asks for
-hints and pings; or watches, and may then only ping.  The room decides and tells every seat and
-spectator (docs/web.md, "WebSocket")."""
+hints, says a quick-chat message and pings; or watches, and may then only ping.  The room decides and
+tells every seat and spectator (docs/web.md, "WebSocket")."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from fastapi import APIRouter, WebSocket
 
 from .client import Client
 from .deps import HallDep, SettingsDep
-from .frames import ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, WatchFrame, clean_nickname
+from .frames import (ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, SayFrame, WatchFrame,
+                     clean_nickname)
 from .hall import Hall
 from .room import Refused, Room
 from .settings import Limits
@@ -99,6 +100,8 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
 async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     if isinstance(frame, PingFrame):
         client.send({"type": "pong"})
+    elif isinstance(frame, SayFrame):
+        say(client, room, frame.key)
     elif client.seat is None:  # a spectator (a seat's socket has joined by now)
         if isinstance(frame, (ActFrame, HintFrame, BackFrame)):
             client.error("spectator", "a spectator watches: it cannot act, ask for hints or take a seat",
@@ -127,6 +130,17 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
         client.hint_task = asyncio.create_task(send_hint(client, room, answer))
     else:
         client.error("malformed", "already joined")
+
+
+def say(client: Client, room: Room, key: str) -> None:
+    """A quick-chat message from a seat; a refusal names the ``say`` it refuses, so the page tells it apart."""
+    if client.seat is None:
+        client.error("spectator", "a spectator watches: it cannot chat", say=key)
+        return
+    try:
+        room.say(client.seat, key)
+    except Refused as r:
+        client.error(r.code, r.message, say=key, **r.extra)
 
 
 async def send_hint(client: Client, room: Room, answer: Awaitable[dict]) -> None:

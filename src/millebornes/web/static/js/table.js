@@ -18,6 +18,7 @@ import { dialogStack } from "./dialogs.js";
 import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
 import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
 import { keyboard } from "./keys.js";
+import { quickChat } from "./chat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const { seat: mySeat, token } = takeInvite();
@@ -85,6 +86,7 @@ const keys = keyboard({
   now: () => ({ joined: S.joined, obs: S.obs, selected: S.selected, mine: mine(), ctx: ctx() }),
   act, say, choose, putDown, askHint, dialogs,
 });
+const chat = quickChat({ send, ctx, seat: mySeat, spectator, tableId });
 
 // ------------------------------------------------------------------ socket
 function connect() {
@@ -140,6 +142,7 @@ setInterval(() => send({ type: "ping" }), 25000);
 $("#take-back").addEventListener("click", () => { if (!send({ type: "back" })) say({ key: "msg.offline" }, true); });
 
 function onFrame(f) {
+  if (chat.frame(f)) return;
   switch (f.type) {
     case "welcome": {
       const wasJoined = S.joined;
