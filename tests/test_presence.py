@@ -29,8 +29,8 @@ def two_players(server, pages, **options) -> tuple[dict, dict, dict]:
         join(page[seat], urls[seat], NAMES[seat])
     for seat in urls:
         expect(page[seat].locator("#turn")).to_have_attribute("data-status", "playing")
-    first = 0 if page[0].get_attribute("#turn", "data-mine") == "1" else 1
-    expect(page[first].locator("#turn")).to_have_attribute("data-mine", "1")
+    page[0].wait_for_function("() => [...document.querySelectorAll('#turn')].some((t) => t.dataset.clockSeat !== '')")
+    first = int(page[0].get_attribute("#turn", "data-clock-seat"))
     return urls, page, first
 
 
@@ -77,7 +77,7 @@ def test_a_player_who_closes_the_browser_on_their_turn_is_played_by_a_bot_and_co
 
 
 def test_a_player_out_of_time_takes_the_seat_back_with_one_button(server, pages):
-    urls, page, late = two_players(server, pages, clock=1.5, grace=600)
+    urls, page, late = two_players(server, pages, clock=3, grace=600)
     name, mine, other = NAMES[late], page[late], page[1 - late]
     expect(mine.locator("#clock")).to_have_text(re.compile(r"^Your move: 0:0\d left$"))
     expect(other.locator("#clock")).to_have_text(re.compile(rf"^{name} is thinking: 0:0\d · 0:0\d left$"))
@@ -93,7 +93,7 @@ def test_a_player_out_of_time_takes_the_seat_back_with_one_button(server, pages)
 
 
 def test_the_clock_and_the_banner_are_french_for_a_french_page(server, pages):
-    urls, page, late = two_players(server, pages, clock=1.0, grace=600)
+    urls, page, late = two_players(server, pages, clock=3, grace=600)
     mine = page[late]
     mine.select_option("#lang", "fr")
     expect(mine.locator("#standin-box")).to_contain_text("Un robot joue à votre place pendant votre absence.")
