@@ -143,6 +143,8 @@ def test_the_deadline_and_the_stand_in_survive_a_restart(web):
     web.start()
     other = web.join(table, 1 - late, None)
     assert seat_fact(other.state, late)["standin"] is True
+    welcome = next(f for f in other.frames if f["type"] == "welcome")
+    assert {"type": "standin", "seat": late, "why": "time"} in welcome["log"]  # the log says so after the restart
     # the stand-in still plays the absent seat after the restart
     assert plays_until_seat_moves(other, late)
 
@@ -191,7 +193,7 @@ def presence_columns_survive(web, url: str) -> None:
     web.start(url=url)
     made = web.create(seats=[{"kind": "human"}] * 2, clock=30, grace=15, standin="hard")
     store = web.app.state.store
-    store.set_standin(made["id"], 1, True)
+    store.set_standin(made["id"], 1, True, 0, {"type": "standin", "seat": 1, "why": "away"})
     deadline = datetime(2030, 1, 2, 3, 4, 5)
     store.set_clock(made["id"], 7, deadline)
     store.set_clock(made["id"], 6, datetime(2020, 1, 1))  # an older decision's late write changes nothing
@@ -199,6 +201,8 @@ def presence_columns_survive(web, url: str) -> None:
     saved = web.app.state.store.get(made["id"])
     assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (30, 15, "hard", 7, deadline)
     assert [s.standin for s in saved.seats] == [False, True]
+    assert saved.notes == [] and web.app.state.store.get(made["id"], actions=True).notes == [
+        (0, {"type": "standin", "seat": 1, "why": "away"})]
     web.stop()
     old = Store(url)
     with old.engine.begin() as c:

@@ -127,9 +127,12 @@ class Room:
         self.chat_window = ChatWindow(settings.limits)
         self.game = game_of(saved)
         self.asked = Asked(self.game.players)
-        for seat, action in saved.actions:
+        notes = list(saved.notes)
+        for n, (seat, action) in enumerate(saved.actions):
+            notes = self._retell(notes, n)
             known, before = self._known_now(), self._before(seat, action)
             self._after(seat, action, known, before, self.game.act(action, seat), None)
+        self._retell(notes, len(saved.actions))
         self.actions = len(saved.actions)
         self.idle_since = time.monotonic()
         self.closed = False
@@ -380,8 +383,9 @@ class Room:
             self.broadcast_state(told)
 
     async def _stand_in(self, seat: int, why: str) -> list[dict]:
+        note = {"type": "standin", "seat": seat, "why": why}
         try:
-            await asyncio.to_thread(self.store.set_standin, self.id, seat, True)
+            await asyncio.to_thread(self.store.set_standin, self.id, seat, True, self.actions, note)
         except Exception:
             log.exception("table %s: could not save the stand-in of seat %d; the seat waits", self.id, seat)
             return []
@@ -391,16 +395,17 @@ class Room:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         self.seq += 1
-        return self._tell([{"type": "standin", "seat": seat, "why": why}])
+        return self._tell([note])
 
     async def _reclaim(self, seat: int) -> list[dict]:
         """The human takes the seat back from the stand-in, with a whole clock again."""
-        await asyncio.to_thread(self.store.set_standin, self.id, seat, False)
+        note = {"type": "back", "seat": seat}
+        await asyncio.to_thread(self.store.set_standin, self.id, seat, False, self.actions, note)
         self.table.seats[seat].standin = False
         self._seated()
         self.table.clock_deadline = None
         self.seq += 1
-        return self._tell([{"type": "back", "seat": seat}])
+        return self._tell([note])
 
     async def back(self, seat: int) -> None:
         """A person still at the table takes the seat back (their clock had run out)."""
@@ -491,6 +496,13 @@ class Room:
             self.table.finished = now()
         deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
         return self._after(seat, action, known, before, events, deadline)
+
+    def _retell(self, notes: list[tuple[int, dict]], at: int) -> list[tuple[int, dict]]:
+        """At the load, the notes taken after ``at`` actions go into the log as they did live; the rest."""
+        while notes and notes[0][0] <= at:
+            self.seq += 1
+            self._tell([notes.pop(0)[1]])
+        return notes
 
     def _known_now(self) -> list[list[str]]:
         return [self.game.known_cards(s) for s in range(self.game.players)]

@@ -1,4 +1,4 @@
-"""Where every table lives between two actions: three SQL tables through SQLAlchemy 2.
+"""Where every table lives between two actions: four SQL tables through SQLAlchemy 2.
 
 A match is stored as its record (ruleset, options, players, teams, seed, deck) plus one row per
 accepted action, so a restart replays the actions and lands on exactly the same game.  Every write
@@ -88,6 +88,18 @@ class ActionRow(Base):
     time: Mapped[datetime] = mapped_column(DateTime)
 
 
+class NoteRow(Base):
+    """What the log tells besides the actions (a stand-in took a seat, its human came back), after ``at``
+    actions: kept so a restart shows the same log."""
+    __tablename__ = "notes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[int] = mapped_column(Integer)
+    event: Mapped[dict] = mapped_column(JSON)
+    time: Mapped[datetime] = mapped_column(DateTime)
+
+
 @dataclass
 class SavedSeat:
     seat: int
@@ -118,6 +130,8 @@ class SavedTable:
     winners: list | None = None
     finished: datetime | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[tuple[int, dict]] = field(default_factory=list)
+    """(actions before it, event) of each note, in order; loaded with the actions."""
     spectators: bool = True
     clock: float = 0.0
     grace: float = 60.0
@@ -206,6 +220,7 @@ class Store:
             ids = list(s.scalars(select(TableRow.id).where(TableRow.id.in_(ids), *_unjoined(before))))
             if ids:
                 s.execute(delete(ActionRow).where(ActionRow.table_id.in_(ids)))
+                s.execute(delete(NoteRow).where(NoteRow.table_id.in_(ids)))
                 s.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
@@ -232,11 +247,14 @@ class Store:
                                               (TableRow.clock_at.is_(None)) | (TableRow.clock_at <= at))
                       .values(clock_at=at, clock_deadline=deadline))
 
-    def set_standin(self, table_id: str, seat: int, on: bool) -> None:
-        """A bot starts or stops playing for the human of ``seat``."""
+    def set_standin(self, table_id: str, seat: int, on: bool, at: int, note: dict) -> None:
+        """A bot starts or stops playing for the human of ``seat``, and the log's ``note`` of it after
+        ``at`` actions, in one transaction."""
         with Session(self.engine) as s, s.begin():
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                       .values(standin=on))
+            n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
+            s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
 
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -298,6 +316,7 @@ class Store:
         ids = [r.id for r in rows]
         seats: dict[str, list[SavedSeat]] = {i: [] for i in ids}
         acts: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
+        notes: dict[str, list[tuple[int, dict]]] = {i: [] for i in ids}
         if ids:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(SavedSeat(seat.seat, seat.kind, seat.level, seat.nickname,
@@ -305,10 +324,12 @@ class Store:
             if with_actions:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
                     acts[a.table_id].append((a.seat, a.action))
+                for note in s.scalars(select(NoteRow).where(NoteRow.table_id.in_(ids)).order_by(NoteRow.n)):
+                    notes[note.table_id].append((note.at, note.event))
         return [SavedTable(
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
-            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id],
+            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id], notes=notes[r.id],
             spectators=r.spectators is not False, clock=r.clock or 0.0,
             grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
             clock_at=r.clock_at, clock_deadline=r.clock_deadline) for r in rows]
