@@ -43,6 +43,9 @@ class CreateTable(BaseModel):
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
     spectators: StrictBool = True
     """Whether a page opened without a seat link may watch the table (docs/web.md, "Spectators")."""
+    public: StrictBool = False
+    """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
+    a table is private, invite-only, unless its creator asks."""
 
 
 class Unprocessable(Exception):

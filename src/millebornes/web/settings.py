@@ -37,10 +37,15 @@ class Limits:
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
     spectators_per_table: int = 50
     """Sockets watching one table at once (``watch``); one more is refused (``full``)."""
+    claims_per_minute: int = 10
+    """Seats one client address may claim from the lobby in any minute (``POST /api/tables/{id}/seats/{n}/claim``)."""
+    lobby_max: int = 50
+    """Tables ``GET /api/lobby`` lists at most (the newest)."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
-            raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
+        for name in ("tables_per_minute", "claims_per_minute"):
+            if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
+                raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
