@@ -1,11 +1,16 @@
-// The home page: create a table (edition, players, teams, each seat a human or a bot), hand out the invite
-// links, and list the finished games with their replays.
+// The home page: create a table (edition, players, teams, each seat a human or a bot, listed in the lobby or
+// not), hand out the invite links, and list the finished games with their replays; the quick game (quick.js),
+// the lobby (lobby.js) and this browser's tables (mine.js) have modules of their own.
 
 import {
   $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
   editionName,
 } from "./common.js";
 import { cardElement } from "./cards.js";
+import { setupLobby, renderLobby } from "./lobby.js";
+import { renderMine, refreshMine } from "./mine.js";
+import { remember } from "./mytables.js";
+import { renderQuick, setupQuick } from "./quick.js";
 
 const KINDS = ["human", "easy", "medium", "hard", "expert"];
 const INVITES_KEY = "millebornes.lastInvites";
@@ -120,7 +125,7 @@ async function create(e) {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
-    spectators: $("#spectators").checked,
+    spectators: $("#spectators").checked, public: $("#public").checked,
   };
   button.disabled = true;
   button.textContent = t("home.creating");
@@ -141,6 +146,13 @@ async function create(e) {
       return;
     }
     H.invites = data;
+    const humans = (data.seats || []).filter((s) => s.kind === "human" && typeof s.url === "string");
+    remember({
+      id: data.id, ruleset: body.ruleset, seat: 0, url: humans.find((s) => s.seat === 0)?.url, creator: true,
+      invites: humans.filter((s) => s.seat !== 0).map((s) => ({ seat: s.seat, url: s.url })),
+    });
+    renderMine();
+    refreshMine();
     try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(data)); } catch (x) { /* storage off */ }
     renderInvites();
     $("#invites-title").focus();
@@ -234,6 +246,9 @@ function renderAll() {
   renderInvites();
   renderHistory();
   renderFan();
+  renderQuick();
+  renderLobby();
+  renderMine();
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
@@ -256,7 +271,11 @@ async function main() {
   }
   renderEditions();
   renderPlayers();
+  setupQuick(H.editions);
   $("#create").disabled = false;
+  renderMine();
+  setupLobby(refreshMine);
+  refreshMine();
   document.body.dataset.ready = "1";
   try {
     const data = await getJSON("/api/history?limit=50");
