@@ -147,3 +147,24 @@ def test_public_must_be_a_boolean(web):
     r = web.client.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, BOT],
                                              "public": "yes"})
     assert r.status_code == 422 and r.json()["field"] == "public"
+
+
+def test_an_older_sqlite_database_gets_the_lobby_columns(web):
+    """A database made before the lobby: its tables become private and no seat is claimed."""
+    from sqlalchemy import text
+
+    from millebornes.web.store import Store
+
+    web.start()
+    made = public_table(web, (HUMAN, HUMAN))
+    web.join(made, 0, "Ann")
+    web.stop()
+    old = Store(web.url)
+    with old.engine.begin() as c:
+        c.execute(text("ALTER TABLE tables DROP COLUMN public"))
+        c.execute(text("ALTER TABLE seats DROP COLUMN claimed"))
+    old.close()
+    web.start()
+    assert lobby_ids(web) == []
+    assert claim(web, made["id"], 1).status_code == 404
+    assert web.client.get(f"/api/tables/{made['id']}").json()["public"] is False
