@@ -136,7 +136,7 @@ def test_my_tables_keep_the_created_table_its_links_and_forget_it(server, pages)
     expect(entry.locator(".mine-invites input")).to_have_count(2)
     invite = entry.locator(".mine-invites input").nth(1).input_value()
     assert re.fullmatch(rf"{re.escape(server)}/t/{table_id}#seat=2&token=[\w-]+", invite)
-    entry.get_by_role("button", name="Copy the link for seat 3").click()
+    entry.get_by_role("button", name=re.compile("^Copy the link for seat 3 of the Classic table of ")).click()
     expect(page.locator("#mine-status")).to_contain_text("seat 3")
     # the invite link opens seat 3 for somebody else
     guest = pages.new()

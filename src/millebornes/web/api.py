@@ -143,9 +143,11 @@ async def table_info(table_id: str, store: StoreDep, hall: HallDep):
 
 @router.get("/api/lobby")
 async def lobby(store: StoreDep, settings: SettingsDep):
-    """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby")."""
-    saved = await asyncio.to_thread(store.lobby, settings.limits.lobby_max)
-    return {"tables": [lobby_entry(t) for t in saved]}
+    """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby"); read and described
+    in a thread (a page polls it every 10 s)."""
+    def entries() -> list[dict]:
+        return [lobby_entry(t) for t in store.lobby(settings.limits.lobby_max)]
+    return {"tables": await asyncio.to_thread(entries)}
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/claim")

@@ -7,6 +7,7 @@ import {
   editionName,
 } from "./common.js";
 import { cardElement } from "./cards.js";
+import { copyButton } from "./copy.js";
 import { setupLobby, renderLobby } from "./lobby.js";
 import { renderMine, refreshMine } from "./mine.js";
 import { remember } from "./mytables.js";
@@ -183,14 +184,7 @@ function renderInvites() {
     }
     const id = `invite-${s.seat}`;
     const input = el("input", { id, readonly: true, value: full, "aria-label": t("home.invite_link", { n }) });
-    const copy = el("button", { type: "button", class: "copy", dataset: { seat: String(s.seat) }, "aria-label": t("home.copy_for", { n }) },
-      t("home.copy"));
-    copy.addEventListener("click", async () => {
-      input.select();
-      let done = true;
-      try { await navigator.clipboard.writeText(full); } catch (x) { done = document.execCommand?.("copy") ?? false; }
-      $("#invite-status").textContent = t(done ? "home.copied_for" : "home.copy_failed", { n });
-    });
+    const copy = copyButton(input, full, $("#invite-status"), n);
     items.push(el("li", {},
       el("label", { class: "who", for: id }, t("home.invite_for", { n })),
       input, copy,

@@ -57,12 +57,15 @@ async function load(said = false) {
     const r = await fetch("/api/lobby", { headers: { Accept: "application/json" } });
     if (!r.ok) throw new Error(String(r.status));
     const data = await r.json();
-    L.tables = Array.isArray(data.tables) ? data.tables : [];
+    const tables = Array.isArray(data.tables) ? data.tables : [];
+    const same = !L.failed && L.tables !== null && JSON.stringify(tables) === JSON.stringify(L.tables);
+    L.tables = tables;
     L.failed = false;
+    if (!same) renderLobby(); // an unchanged list is not drawn again: a screen reader's place in it stays
   } catch (x) {
     L.failed = true;
+    renderLobby();
   }
-  renderLobby();
   if (said) $("#lobby-status").textContent = L.failed ? "" : tn("lobby.count", { n: L.tables.length });
   document.body.dataset.lobby = String(Number(document.body.dataset.lobby || 0) + 1);
 }

@@ -3,23 +3,11 @@
 // tables created here with a Copy button each, and Forget.
 
 import { $, el, t, editionName, formatDate } from "./common.js";
+import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 
 const M = { status: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "unknown"
 const DONE = new Set(["finished", "broken", "gone"]);
-
-// A link in a read-only input (select it and copy it by hand if the clipboard is refused) and its Copy button.
-export function copyButton(input, url, status, n) {
-  const button = el("button", { type: "button", class: "copy", dataset: { seat: String(n - 1) }, "aria-label": t("home.copy_for", { n }) },
-    t("home.copy"));
-  button.addEventListener("click", async () => {
-    input.select();
-    let done = true;
-    try { await navigator.clipboard.writeText(url); } catch (x) { done = document.execCommand?.("copy") ?? false; }
-    status.textContent = t(done ? "home.copied_for" : "home.copy_failed", { n });
-  });
-  return button;
-}
 
 function statusText(id) {
   const s = M.status[id];
@@ -62,9 +50,9 @@ function entryItem(e) {
       const full = new URL(inv.url, location.origin).href;
       const id = `mine-${e.id}-${inv.seat}`;
       const input = el("input", { id, readonly: true, value: full, dataset: { focus: `${e.id}:input${n}` } });
-      const copy = copyButton(input, full, $("#mine-status"), n);
+      const copy = copyButton(input, full, $("#mine-status"), n, t("mine.copy_for", { n, edition, when }));
       copy.dataset.focus = `${e.id}:copy${n}`;
-      return el("li", {}, el("label", { class: "who", for: id }, t("home.invite_link", { n })), input, copy);
+      return el("li", {}, el("label", { class: "who", for: id }, t("home.invite_for", { n })), input, copy);
     }));
   }
   return el("li", { class: "mine-table", dataset: { table: e.id, status: status || "" } },
