@@ -16,7 +16,7 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
 from browsing import (CHROMIUM, browser, create_table, join, join_by_socket, pages, server,  # noqa: E402,F401
-                      wait_turn)
+                      wait_turn, won_dujardin_match)
 from test_axe import audit, axe_source, set_lang  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -157,6 +157,16 @@ def test_my_tables_keep_the_created_table_its_links_and_forget_it(server, pages)
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator(f".mine-table[data-table='{table_id}']")).to_have_count(0)
+
+
+def test_a_finished_table_of_mine_links_to_its_replay(server, pages):
+    page, made = won_dujardin_match(server, pages)  # joined from its link: the table page records the seat
+    home(page, server)
+    entry = page.locator(f".mine-table[data-table='{made['id']}']")
+    expect(entry).to_have_attribute("data-status", "finished")
+    expect(entry.locator("a.back-link")).to_have_count(0)
+    entry.locator("a.replay-link").click()
+    page.wait_for_url(re.compile(rf"/replay/{made['id']}$"))
 
 
 def test_my_tables_are_bounded_and_a_gone_table_says_so(server, pages):
