@@ -115,7 +115,8 @@ def test_a_quick_game_seats_me_against_bots_and_the_game_starts(server, pages):
     table_id = page.url.rsplit("/", 1)[1]
     facts = get(server, f"/api/tables/{table_id}")
     assert facts["status"] == "playing" and facts["players"] == 2 and facts["public"] is False
-    assert [(s["kind"], s["level"], s["nickname"]) for s in facts["seats"]] == [("human", None, "Zoe"), ("bot", "easy", None)]
+    assert [(s["kind"], s["level"], s["nickname"]) for s in facts["seats"]] == [
+        ("human", None, "Zoe"), ("bot", "easy", None)]
     wait_turn(page, "play")  # the game is on: my turn comes
 
 
@@ -174,7 +175,9 @@ def test_my_tables_are_bounded_and_a_gone_table_says_so(server, pages):
     home(page, server)
     kept = page.evaluate("""async () => {
         const m = await import('/static/js/mytables.js');
-        for (let i = 0; i < m.MAX + 1; i++) m.remember({ id: `t${i}`, ruleset: 'classic', seat: 0, url: `/t/t${i}#seat=0&token=x${i}` });
+        for (let i = 0; i < m.MAX + 1; i++) {
+            m.remember({ id: `t${i}`, ruleset: 'classic', seat: 0, url: `/t/t${i}#seat=0&token=x${i}` });
+        }
         m.remember({ id: 'evil', ruleset: 'classic', seat: 0, url: 'https://example.com/t/evil' });
         return m.myTables().map((e) => [e.id, e.url]);
     }""")

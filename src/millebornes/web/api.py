@@ -151,8 +151,8 @@ async def lobby(store: StoreDep, settings: SettingsDep):
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/claim")
-async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)], request: Request, store: StoreDep, hall: HallDep,
-                     throttle: ClaimThrottleDep):
+async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)], request: Request,
+                     store: StoreDep, hall: HallDep, throttle: ClaimThrottleDep):
     """A free seat of an open public table for whoever asks first: a new token, its hash stored in place of
     the creation's, and the seat's link.  A private or unknown table is 404 alike (nothing told)."""
     facts = await asyncio.to_thread(store.public_facts, table_id)
