@@ -168,3 +168,27 @@ def test_an_older_sqlite_database_gets_the_lobby_columns(web):
     assert lobby_ids(web) == []
     assert claim(web, made["id"], 1).status_code == 404
     assert web.client.get(f"/api/tables/{made['id']}").json()["public"] is False
+
+
+def test_a_join_on_its_way_with_the_old_link_is_refused_under_the_lock(web):
+    """The creation's link was checked before the claim, and the join comes after it: the room checks the
+    token again under its lock, so the seat is not taken with a link that no longer opens it."""
+    from millebornes.web.room import Refused
+
+    class Conn:
+        seat = None
+
+        def send(self, frame) -> None:
+            pass
+
+    web.start()
+    made = public_table(web, (HUMAN, HUMAN))
+    web.join(made, 0, "Ann")
+    room = web.hall.rooms[made["id"]]
+    old = token_of(made, 1)
+    assert room.authenticate(1, old)  # the socket's check, before the claim
+    assert claim(web, made["id"], 1).status_code == 200
+    with pytest.raises(Refused) as refused:
+        web.client.portal.call(room.join, Conn(), 1, "Eve", old)
+    assert refused.value.code == "auth"
+    assert not room.table.seats[1].joined and room.status == "waiting"

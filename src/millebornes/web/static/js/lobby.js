@@ -102,13 +102,14 @@ async function claim(button) {
   }
 }
 
-export function setupLobby(onPoll) {
-  $("#lobby-refresh").addEventListener("click", () => { L.error = null; load(true); onPoll?.(); });
+// ``onRefresh``: what else the page asks again on Refresh and when the tab is seen again (not at every poll).
+export function setupLobby(onRefresh) {
+  $("#lobby-refresh").addEventListener("click", () => { L.error = null; load(true); onRefresh?.(); });
   $("#lobby-list").addEventListener("click", (e) => {
     const button = e.target.closest("button.lobby-join");
     if (button) claim(button);
   });
-  setInterval(() => { if (!document.hidden) { load(); onPoll?.(); } }, POLL_MS);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) { load(); onPoll?.(); } });
+  setInterval(() => { if (!document.hidden) load(); }, POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) { load(); onRefresh?.(); } });
   load();
 }
