@@ -81,6 +81,24 @@ def test_the_lobby_lists_a_public_table_and_a_seat_taken_from_it_plays(server, p
     cid.close()
 
 
+def test_the_lobby_is_asked_again_every_10_s_and_on_refresh(server, pages):
+    page = pages.new()
+    page.clock.install()  # the page's timers run when the test says so: ten seconds take no time
+    home(page, server)
+    first, ann = public_table(server, "Ann")
+    expect(page.locator(f".lobby-table[data-table='{first['id']}']")).to_have_count(0)
+    loaded = int(page.get_attribute("body", "data-lobby"))
+    page.clock.run_for(10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.lobby) > {loaded}")
+    expect(page.locator(f".lobby-table[data-table='{first['id']}']")).to_be_visible()
+    second, bob = public_table(server, "Bob")
+    page.click("#lobby-refresh")
+    expect(page.locator(f".lobby-table[data-table='{second['id']}']")).to_be_visible()
+    expect(page.locator("#lobby-status")).to_have_text(re.compile(r"^\d+ open tables$"))
+    ann.close()
+    bob.close()
+
+
 def test_a_seat_someone_else_took_first_is_told_and_the_list_refreshed(server, pages):
     made, ann = public_table(server, "Ann")
     page = pages.new()
