@@ -155,3 +155,35 @@ def test_the_presence_columns_live_in_postgresql(web, postgres_url):
     from test_web_presence import presence_columns_survive
 
     presence_columns_survive(web, postgres_url)
+
+def test_the_lobby_and_its_claims_live_in_postgresql(web, postgres_url):
+    """A public table is listed after a restart, a claim's conditional update wins once on PostgreSQL and
+    holds after a restart, and a database made before the lobby gets both columns (older tables private,
+    no seat claimed)."""
+    from sqlalchemy import text
+
+    from millebornes.web.store import Store
+
+    web.start(url=postgres_url)
+    public, private = web.create(seats=[HUMAN, HUMAN], public=True), web.create(seats=[HUMAN, HUMAN])
+    web.join(public, 0, "Ann")
+    web.join(private, 0, "Bob")
+    web.start(url=postgres_url)
+    assert [t["id"] for t in web.client.get("/api/lobby").json()["tables"]] == [public["id"]]
+    claim = f"/api/tables/{public['id']}/seats/1/claim"
+    assert web.client.post(claim).status_code == 200
+    assert web.client.post(claim).status_code == 409
+    assert web.client.post(f"/api/tables/{private['id']}/seats/1/claim").status_code == 404
+    web.start(url=postgres_url)
+    assert web.client.post(claim).status_code == 409
+    assert web.app.state.store.get(public["id"]).seats[1].claimed is True
+    web.stop()
+    old = Store(postgres_url)
+    with old.engine.begin() as c:
+        c.execute(text("ALTER TABLE tables DROP COLUMN public"))
+        c.execute(text("ALTER TABLE seats DROP COLUMN claimed"))
+    old.close()
+    again = Store(postgres_url)
+    assert again.get(public["id"]).public is False and again.get(public["id"]).seats[1].claimed is False
+    assert again.lobby(50) == []
+    again.close()

@@ -1,5 +1,6 @@
 """The JSON API of docs/web.md: cards, editions, creating a table, a table's public facts, the
-history of finished tables and their replay, and the health check.
+lobby of open public tables and the claim of a free seat there, the history of finished tables and
+their replay, and the health check.
 
 Blocking database calls run in a thread, so a slow disk never stalls the tables' event loop.
 """
@@ -9,16 +10,16 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from .. import cards as C
 from ..bots import LEVELS
 from ..i18n import LANGS, catalog
 from ..rules import RULESETS
-from .creation import CreateTable, Unprocessable, check_table
-from .deps import HallDep, SettingsDep, StoreDep, ThrottleDep
-from .room import game_of, public_events, table_facts
+from .creation import MAX_SEATS, CreateTable, Unprocessable, check_table
+from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
+from .room import game_of, iso, public_events, table_facts
 from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()
@@ -41,6 +42,23 @@ def editions() -> list[dict]:
                     "players": counts, "teams": {str(n): r.default_teams(n) for n in counts},
                     "solo_players": list(r.solo_players), "team_players": list(r.team_players)})
     return out
+
+
+def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:
+    return JSONResponse({"detail": f"at most {per_minute} {what} a minute from one address; try again in {wait} s"},
+                        status_code=429, headers={"Retry-After": str(wait)})
+
+
+def lobby_entry(saved: SavedTable) -> dict:
+    """What the lobby shows of an open public table: its edition and options, who sits where and which
+    human seats are free; never a token, nor the nickname of a seat nobody joined."""
+    game = game_of(saved)
+    seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname if s.joined else None,
+              "free": s.free} for s in saved.seats]
+    return {"id": saved.id, "ruleset": saved.ruleset, "options": game.ruleset.options(), "players": game.players,
+            "teams": game.teams, "sides": [list(x) for x in game.sides], "cf_timeout": saved.cf_timeout,
+            "spectators": saved.spectators, "seats": seats, "free": sum(s.free for s in saved.seats),
+            "created": iso(saved.created)}
 
 
 def open_state(game) -> dict:
@@ -89,9 +107,7 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
         return unprocessable(exc.field, exc.message)
     wait = throttle.take(request.client.host if request.client else "")
     if wait is not None:
-        return JSONResponse(
-            {"detail": f"at most {throttle.per_minute} new tables a minute from one address; "
-                       f"try again in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
+        return rate_limited(wait, throttle.per_minute, "new tables")
     tokens, seats = {}, []
     for i, spec in enumerate(body.seats):
         if spec.kind == "human":
@@ -102,7 +118,8 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
     saved = SavedTable(id=new_table_id(), ruleset=body.ruleset, options=body.options, players=game.players,
                        teams=game.teams, seed=seed, deck=body.deck, cf_timeout=body.cf_timeout,
                        status=WAITING, created=now(), seats=seats, spectators=body.spectators,
-                       clock=float(body.clock), grace=float(body.grace), standin=body.standin)
+                       clock=float(body.clock), grace=float(body.grace), standin=body.standin,
+                       public=body.public)
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)
     out = []
@@ -123,6 +140,32 @@ async def table_info(table_id: str, store: StoreDep, hall: HallDep):
     if saved is None:
         return JSONResponse({"detail": f"no table {table_id}"}, status_code=404)
     return table_facts(saved, game_of(saved), {})
+
+
+@router.get("/api/lobby")
+async def lobby(store: StoreDep, settings: SettingsDep):
+    """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby"); read and described
+    in a thread (a page polls it every 10 s)."""
+    def entries() -> list[dict]:
+        return [lobby_entry(t) for t in store.lobby(settings.limits.lobby_max)]
+    return {"tables": await asyncio.to_thread(entries)}
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/claim")
+async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)], request: Request,
+                     store: StoreDep, hall: HallDep, throttle: ClaimThrottleDep):
+    """A free seat of an open public table for whoever asks first: a new token, its hash stored in place of
+    the creation's, and the seat's link.  A private or unknown table is 404 alike (nothing told)."""
+    facts = await asyncio.to_thread(store.public_facts, table_id)
+    if facts is None or not facts[0]:
+        return JSONResponse({"detail": f"no public table {table_id}"}, status_code=404)
+    wait = throttle.take(request.client.host if request.client else "")
+    if wait is not None:
+        return rate_limited(wait, throttle.per_minute, "claimed seats")
+    token = new_token()
+    if not await hall.claim(table_id, seat, hash_token(token)):
+        return JSONResponse({"detail": f"seat {seat} of table {table_id} is not free"}, status_code=409)
+    return {"id": table_id, "seat": seat, "url": f"/t/{table_id}#seat={seat}&token={token}"}
 
 
 @router.get("/api/history")

@@ -2,7 +2,7 @@
 
 - :mod:`.pages`: the HTML pages; :mod:`.api`: the JSON API; :mod:`.ws`: the table's WebSocket.
 - The shared objects (settings, the store, the hall of rooms, the thinking pool, the creation
-  throttle) live on ``app.state`` and reach the routes through :mod:`.deps`.
+  throttles) live on ``app.state`` and reach the routes through :mod:`.deps`.
 
 The lifespan opens the database, deletes the tables nobody joined in time, replays every unfinished
 table (a restart resumes each exactly where it was, bots and countdowns included) and starts the
@@ -39,6 +39,7 @@ async def lifespan(app: FastAPI):
     await hall.start()
     app.state.store, app.state.thinker, app.state.hall = store, thinker, hall
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
+    app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
     try:
         yield
     finally:
@@ -61,8 +62,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def holds_a_token(request: Request) -> bool:
-    """The table page reads a token from its address; the answer to a new table carries the tokens."""
-    return request.url.path.startswith("/t/") or (request.method == "POST" and request.url.path == "/api/tables")
+    """The table page reads a token from its address; the answers to a new table and to a claimed seat
+    carry tokens."""
+    path = request.url.path
+    return path.startswith("/t/") or (request.method == "POST" and (path == "/api/tables" or path.endswith("/claim")))
 
 
 async def guard(request: Request, call_next):

@@ -53,6 +53,9 @@ class CreateTable(BaseModel):
     """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
     standin: Literal[tuple(LEVELS)] = "medium"  # type: ignore[valid-type]
     """The level of the bot that plays for an absent human."""
+    public: StrictBool = False
+    """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
+    a table is private, invite-only, unless its creator asks."""
 
 
 class Unprocessable(Exception):

@@ -1,8 +1,8 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
 ``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms, the
-thinking pool and the creation throttle in the lifespan); a route names the one it needs as a parameter, e.g. ``hall: HallDep``,
-and FastAPI hands it over, for HTTP requests and WebSockets alike.
+thinking pool and the creation and claim throttles in the lifespan); a route names the one it needs as
+a parameter, e.g. ``hall: HallDep``, and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ def get_throttle(conn: HTTPConnection) -> CreationThrottle:
     return conn.app.state.throttle
 
 
+def get_claim_throttle(conn: HTTPConnection) -> CreationThrottle:
+    return conn.app.state.claim_throttle
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 HallDep = Annotated[Hall, Depends(get_hall)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
+ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]

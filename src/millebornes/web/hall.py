@@ -77,7 +77,8 @@ class Hall:
             return False
         return token_opens(await asyncio.to_thread(self.store.token_hash, table_id, seat), token)
 
-    async def join(self, conn: Connection, table_id: str, seat: int, nickname: str | None) -> Room | None:
+    async def join(self, conn: Connection, table_id: str, seat: int, nickname: str | None,
+                   token: str | None = None) -> Room | None:
         """Seat an authenticated connection in the table's room, loading it if it is not in memory;
         None when the table is gone (expired).  Refused passes through."""
         while True:
@@ -85,10 +86,25 @@ class Hall:
             if room is None:
                 return None
             try:
-                await room.join(conn, seat, nickname)
+                await room.join(conn, seat, nickname, token)
                 return room
             except Gone:
                 continue
+
+    async def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a free seat of an open public table the hash of a new token (Store.claim); False when it is
+        not free.  Under the loading lock, so the room cannot be loaded with the old hash meanwhile, and
+        under the room's lock when it is in memory, so a join with the old link cannot slip in between."""
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is None:
+                return await asyncio.to_thread(self.store.claim, table_id, seat, token_hash)
+            async with room.lock:
+                if not await asyncio.to_thread(self.store.claim, table_id, seat, token_hash):
+                    return False
+                s = room.table.seats[seat]
+                s.token_hash, s.claimed = token_hash, True
+                return True
 
     async def watch(self, conn: Connection, table_id: str) -> Room | None:
         """Let a connection watch the table, loading it if it is not in memory; None when there is no

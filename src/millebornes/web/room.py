@@ -90,7 +90,7 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
             "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
             "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators,
-            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin}
+            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin, "public": saved.public}
 
 
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
@@ -252,11 +252,14 @@ class Room:
         s = self.table.seats[seat]
         return s.kind == "human" and token_opens(s.token_hash, token)
 
-    async def join(self, conn: Connection, seat: int, nickname: str | None) -> None:
-        """Seat an authenticated connection: welcome, its state, and everyone hears who came."""
+    async def join(self, conn: Connection, seat: int, nickname: str | None, token: str | None = None) -> None:
+        """Seat an authenticated connection: welcome, its state, and everyone hears who came.  ``token`` is
+        checked again under the lock: a seat claimed from the lobby meanwhile has a new one."""
         async with self.lock:
             if self.closed:
                 raise Gone(self.id)
+            if token is not None and not self.authenticate(seat, token):
+                raise Refused("auth", "this link does not open that seat")
             s = self.table.seats[seat]
             if nickname is None and s.nickname is None:
                 raise Refused("malformed", "a nickname is needed to take a seat the first time")

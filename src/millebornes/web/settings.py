@@ -50,10 +50,15 @@ class Limits:
     """Seconds before a seat may say the same message again."""
     chat_lines: int = 20
     """The last quick-chat lines a room keeps for the ``welcome`` frame (in memory only)."""
+    claims_per_minute: int = 10
+    """Seats one client address may claim from the lobby in any minute (``POST /api/tables/{id}/seats/{n}/claim``)."""
+    lobby_max: int = 50
+    """Tables ``GET /api/lobby`` lists at most (the newest)."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.tables_per_minute <= TABLES_PER_MINUTE_MAX:
-            raise ValueError(f"tables_per_minute: from 1 to {TABLES_PER_MINUTE_MAX}, not {self.tables_per_minute}")
+        for name in ("tables_per_minute", "claims_per_minute"):
+            if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
+                raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
         if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
             raise ValueError(f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
                              f"not {self.chat_messages} and {self.chat_lines}")

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
                         create_engine, delete, event, exists, false, func, inspect, select, text, true, update)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 
 from .settings import normalize_database_url
 
@@ -62,6 +62,8 @@ class TableRow(Base):
     clock_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     """The deadline of the human decision that came after ``clock_at`` actions (UTC): a restart keeps it."""
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the lobby lists the table and a stranger may claim its free seats (docs/web.md, "Lobby")."""
 
 
 class SeatRow(Base):
@@ -76,6 +78,8 @@ class SeatRow(Base):
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
     standin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """A bot plays this human's seat until the human comes back."""
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether someone took the seat from the lobby (its token was drawn again then): claimed once only."""
 
 
 class ActionRow(Base):
@@ -109,6 +113,12 @@ class SavedSeat:
     token_hash: str | None = None
     joined: bool = False
     standin: bool = False
+    claimed: bool = False
+
+    @property
+    def free(self) -> bool:
+        """A human seat nobody joined nor claimed: the lobby offers it."""
+        return self.kind == "human" and not self.joined and not self.claimed
 
 
 @dataclass
@@ -138,6 +148,7 @@ class SavedTable:
     standin: str = "medium"
     clock_at: int | None = None
     clock_deadline: datetime | None = None
+    public: bool = False
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -195,7 +206,7 @@ class Store:
                         id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
                         teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
                         status=table.status, created=table.created, spectators=table.spectators,
-                        clock=table.clock, grace=table.grace, standin=table.standin))
+                        clock=table.clock, grace=table.grace, standin=table.standin, public=table.public))
                     s.flush()
                     for seat in table.seats:
                         s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
@@ -256,6 +267,26 @@ class Store:
             n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
             s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
 
+    def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a free seat of an open public table a new token (its hash), in one conditional update so the
+        first claim wins; False when the seat is not there to take (joined, claimed, a bot's, or the table
+        private, started or not listed yet: see :meth:`lobby`)."""
+        other = aliased(SeatRow)
+        seated = exists().where(other.table_id == table_id, other.kind == "human", other.joined.is_(True))
+        open_table = exists().where(TableRow.id == table_id, TableRow.public.is_(True), TableRow.status == WAITING)
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
+                SeatRow.joined.is_(False), SeatRow.claimed.is_(False), open_table, seated)
+                .values(token_hash=token_hash, claimed=True).execution_options(synchronize_session=False))
+            return done.rowcount == 1
+
+    def public_facts(self, table_id: str) -> tuple[bool, str] | None:
+        """Whether the table is public, and its status; None when there is no such table (one small query)."""
+        with Session(self.engine) as s:
+            row = s.execute(select(TableRow.public, TableRow.status).where(TableRow.id == table_id)).first()
+            return None if row is None else (bool(row[0]), row[1])
+
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=BROKEN))
@@ -300,6 +331,18 @@ class Store:
                              .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
             return self._saved(s, rows, False)
 
+    def lobby(self, limit: int) -> list[SavedTable]:
+        """The open public tables, newest first: waiting, someone already sitting (so the creator's own
+        seat is theirs before the table is offered) and a human seat free (nobody joined nor claimed it)."""
+        seated = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.joined.is_(True))
+        free = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human",
+                              SeatRow.joined.is_(False), SeatRow.claimed.is_(False))
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(TableRow.public.is_(True), TableRow.status == WAITING,
+                                                    seated, free)
+                             .order_by(TableRow.created.desc(), TableRow.id).limit(limit)).all()
+            return self._saved(s, rows, False)
+
     def watch_facts(self, table_id: str) -> tuple[bool, str] | None:
         """Whether the table lets spectators watch, and its status; None when there is no such table (one
         small query, so a watch of a wrong id, a forbidden or a finished table never loads anything)."""
@@ -320,7 +363,8 @@ class Store:
         if ids:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(SavedSeat(seat.seat, seat.kind, seat.level, seat.nickname,
-                                                      seat.token_hash, seat.joined, bool(seat.standin)))
+                                                      seat.token_hash, seat.joined, bool(seat.standin),
+                                                      bool(seat.claimed)))
             if with_actions:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
                     acts[a.table_id].append((a.seat, a.action))
@@ -330,23 +374,25 @@ class Store:
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id], notes=notes[r.id],
-            spectators=r.spectators is not False, clock=r.clock or 0.0,
+            spectators=r.spectators is not False, public=bool(r.public), clock=r.clock or 0.0,
             grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
             clock_at=r.clock_at, clock_deadline=r.clock_deadline) for r in rows]
 
 
+_FALSE = {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}
 ADDED_COLUMNS = {
     "tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1", "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"},
+               "public": _FALSE,
                "clock": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 0", "sqlite": "FLOAT NOT NULL DEFAULT 0"},
                "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
                "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
                "clock_at": {"postgresql": "INTEGER"},
                "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
-    "seats": {"standin": {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}},
+    "seats": {"claimed": _FALSE, "standin": _FALSE},
 }
 """Columns added since the first release: a database made before them gets them at start, with the
-value every older table had (spectators allowed, no clock, nobody stood in).  create_all makes missing
-tables, never columns."""
+value every older table had (spectators allowed, private, no seat claimed, no clock, nobody stood in).
+create_all makes missing tables, never columns."""
 
 
 def _add_columns(engine) -> None:

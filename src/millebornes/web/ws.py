@@ -80,7 +80,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             return
         if await hall.authenticate(table_id, frame.seat, frame.token):
             try:
-                room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname))
+                room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname), frame.token)
             except Refused as r:
                 client.error(r.code, r.message, **r.extra)
                 continue

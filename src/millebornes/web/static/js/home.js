@@ -1,11 +1,17 @@
-// The home page: create a table (edition, players, teams, each seat a human or a bot), hand out the invite
-// links, and list the finished games with their replays.
+// The home page: create a table (edition, players, teams, each seat a human or a bot, listed in the lobby or
+// not), hand out the invite links, and list the finished games with their replays; the quick game (quick.js),
+// the lobby (lobby.js) and this browser's tables (mine.js) have modules of their own.
 
 import {
   $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
   editionName,
 } from "./common.js";
 import { cardElement } from "./cards.js";
+import { copyButton } from "./copy.js";
+import { setupLobby, renderLobby } from "./lobby.js";
+import { renderMine, refreshMine } from "./mine.js";
+import { remember } from "./mytables.js";
+import { renderQuick, setupQuick } from "./quick.js";
 
 const KINDS = ["human", "easy", "medium", "hard", "expert"];
 const INVITES_KEY = "millebornes.lastInvites";
@@ -132,7 +138,8 @@ async function create(e) {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
-    spectators: $("#spectators").checked, clock: Number($("#clock").value), standin: $("#standin").value,
+    spectators: $("#spectators").checked, public: $("#public").checked,
+    clock: Number($("#clock").value), standin: $("#standin").value,
   };
   button.disabled = true;
   button.textContent = t("home.creating");
@@ -153,6 +160,13 @@ async function create(e) {
       return;
     }
     H.invites = data;
+    const humans = (data.seats || []).filter((s) => s.kind === "human" && typeof s.url === "string");
+    remember({
+      id: data.id, ruleset: body.ruleset, seat: 0, url: humans.find((s) => s.seat === 0)?.url, creator: true,
+      invites: humans.filter((s) => s.seat !== 0).map((s) => ({ seat: s.seat, url: s.url })),
+    });
+    renderMine();
+    refreshMine();
     try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(data)); } catch (x) { /* storage off */ }
     renderInvites();
     $("#invites-title").focus();
@@ -183,14 +197,7 @@ function renderInvites() {
     }
     const id = `invite-${s.seat}`;
     const input = el("input", { id, readonly: true, value: full, "aria-label": t("home.invite_link", { n }) });
-    const copy = el("button", { type: "button", class: "copy", dataset: { seat: String(s.seat) }, "aria-label": t("home.copy_for", { n }) },
-      t("home.copy"));
-    copy.addEventListener("click", async () => {
-      input.select();
-      let done = true;
-      try { await navigator.clipboard.writeText(full); } catch (x) { done = document.execCommand?.("copy") ?? false; }
-      $("#invite-status").textContent = t(done ? "home.copied_for" : "home.copy_failed", { n });
-    });
+    const copy = copyButton(input, full, $("#invite-status"), n);
     items.push(el("li", {},
       el("label", { class: "who", for: id }, t("home.invite_for", { n })),
       input, copy,
@@ -247,6 +254,9 @@ function renderAll() {
   renderInvites();
   renderHistory();
   renderFan();
+  renderQuick();
+  renderLobby();
+  renderMine();
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
@@ -270,7 +280,11 @@ async function main() {
   renderEditions();
   renderPlayers();
   renderClock();
+  setupQuick(H.editions);
   $("#create").disabled = false;
+  renderMine();
+  setupLobby(refreshMine);
+  refreshMine();
   document.body.dataset.ready = "1";
   try {
     const data = await getJSON("/api/history?limit=50");

@@ -19,6 +19,7 @@ import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
 import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
 import { keyboard } from "./keys.js";
 import { quickChat } from "./chat.js";
+import { rememberSeat } from "./mytables.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const { seat: mySeat, token } = takeInvite();
@@ -155,6 +156,7 @@ function onFrame(f) {
       S.logCount += 1;
       S.fresh = true; // the next state's events are already in this log
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
+      if (!spectator && !wasJoined) rememberSeat(tableId, S.table?.ruleset, mySeat, token); // the home page's "My tables"
       dialogs.close($("#join-overlay"));
       setConn("");
       say(wasJoined ? { key: "msg.reconnected" } : { key: spectator ? "table.watching_note" : "msg.joined" });

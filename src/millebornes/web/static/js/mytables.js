@@ -1,0 +1,55 @@
+// "My tables": the tables this browser created or joined, kept in localStorage under one key, newest first and
+// at most MAX (the oldest is dropped). One job: read and write that list; the home page shows it (mine.js).
+// An entry: { id, ruleset, at (ms), seat, url (my seat's link, with its token), creator, invites: [{ seat, url }] }.
+
+const KEY = "millebornes.tables";
+export const MAX = 30;
+
+// Only links to a table page of this server are kept: what the list gives back is always safe to follow.
+function tableLink(url, id) {
+  return typeof url === "string" && url.startsWith(`/t/${encodeURIComponent(id)}#`) ? url : null;
+}
+
+function clean(e) {
+  if (!e || typeof e.id !== "string" || !e.id) return null;
+  const invites = Array.isArray(e.invites)
+    ? e.invites.filter((i) => Number.isInteger(i?.seat) && tableLink(i.url, e.id)).map((i) => ({ seat: i.seat, url: i.url }))
+    : [];
+  return {
+    id: e.id, ruleset: typeof e.ruleset === "string" ? e.ruleset : "", at: Number(e.at) || 0,
+    seat: Number.isInteger(e.seat) ? e.seat : null, url: tableLink(e.url, e.id), creator: e.creator === true, invites,
+  };
+}
+
+export function myTables() {
+  try {
+    const data = JSON.parse(localStorage.getItem(KEY) || "[]");
+    return Array.isArray(data) ? data.map(clean).filter(Boolean) : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function save(list) {
+  try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, MAX))); } catch (e) { /* storage off or full */ }
+}
+
+// Record a table (or more about one already known: a seat taken, the invites of its creator); it moves first.
+export function remember(entry) {
+  const list = myTables();
+  const old = list.find((e) => e.id === entry.id) || {};
+  const given = Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined && v !== null && v !== ""));
+  const merged = clean({ ...old, ...given, at: old.at || Date.now(), creator: old.creator || entry.creator === true });
+  if (!merged) return;
+  save([merged, ...list.filter((e) => e.id !== entry.id)]);
+}
+
+export function forget(id) {
+  save(myTables().filter((e) => e.id !== id));
+}
+
+// The seat taken from a link on the table page: "#seat=N&token=..." made again from what the page kept.
+export function rememberSeat(id, ruleset, seat, token) {
+  if (!id || !Number.isInteger(seat) || !token) return;
+  remember({ id, ruleset, seat, url: `/t/${encodeURIComponent(id)}#seat=${seat}&token=${encodeURIComponent(token)}` });
+}
