@@ -93,6 +93,12 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "clock": saved.clock, "grace": saved.grace, "standin": saved.standin, "public": saved.public}
 
 
+async def until(moment: float) -> None:
+    """Sleep until ``time.monotonic()`` reaches ``moment``: the event loop may wake a timer a little early."""
+    while (left := moment - time.monotonic()) > 0:
+        await asyncio.sleep(left)
+
+
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
     """A replay's events of one action (a finished match shows everything, passes too)."""
     return [{"type": "action", "seat": seat, "action": action}, *events]
@@ -355,7 +361,7 @@ class Room:
 
     async def _absent(self, seat: int, delay: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, delay))
+            await until(time.monotonic() + delay)
             self.away_tasks.pop(seat, None)
             async with self.lock:
                 await self._take_over_due()
@@ -625,7 +631,7 @@ class Room:
                 except Exception:
                     log.warning("table %s: the clock's deadline could not be saved", self.id)
             if self.clock_ends is not None:
-                await asyncio.sleep(max(0.0, self.clock_ends - time.monotonic()))
+                await until(self.clock_ends)
             async with self.lock:
                 if self.seq == seq:
                     await self._take_over_due()
