@@ -84,7 +84,8 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "status": saved.status, "cf_timeout": saved.cf_timeout, "seats": seat_facts(saved, connected),
             "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
             "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
-            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators}
+            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators,
+            "rematch": saved.rematch, "rematch_of": saved.rematch_of}
 
 
 def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
@@ -225,7 +226,10 @@ class Room:
             s.nickname, s.joined, self.table.status = nickname, True, status
             conn.seat = seat
             self.conns[seat].add(conn)
-            conn.send({"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log)})
+            welcome = {"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log)}
+            if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
+                welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
+            conn.send(welcome)
             if self.status != before:
                 self.schedule(self.last_events)
                 self.broadcast_state([])
