@@ -84,7 +84,8 @@ def test_both_accept_one_new_table_each_its_own_seat(web):
     bob.send({"type": "rematch", "answer": True})
     bob_link = bob.expect("rematch-seat")
     assert bob_link["url"].startswith(f"/t/{new_id}#seat=1&token=")  # the same table: created once
-    assert rematch_frame(ann)["seats"] == [{"seat": 0, "answer": "yes"}, {"seat": 1, "answer": "yes"}]
+    for c in (ann, bob):
+        assert rematch_frame(c)["seats"] == [{"seat": 0, "answer": "yes"}, {"seat": 1, "answer": "yes"}]
     # no broadcast frame holds a token: only the seat's own socket got its link
     tokens = [u.split("token=")[1] for u in (link["url"], bob_link["url"])]
     for c in (ann, bob):
