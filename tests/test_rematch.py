@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -149,4 +150,15 @@ def test_a_declined_rematch_and_the_sheet_on_a_phone(server, pages, audit):
     expect(phone.locator("#rematch-answers li[data-seat='1']")).to_have_text(
         "Bob a refusé\u00a0: un robot prend sa place")
     audit(phone, "match over, rematch declined (phone, fr)")
+    # the end of the replay shows the same sheet
+    total = json.load(urllib.request.urlopen(f"{server}/api/tables/{made['id']}/replay?step=0", timeout=10))["total"]
+    phone.goto(f"{server}/replay/{made['id']}?step={total}")
+    expect(phone.locator("#replay-scores .sheet-table tbody tr")).to_have_count(len(obs["hand_results"]))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone, "replay-360")
+    audit(phone, "replay's end, score sheet (phone, fr)")
+    wide = pages.new(viewport={"width": 1366, "height": 800})
+    wide.goto(f"{server}/replay/{made['id']}?step={total}")
+    expect(wide.locator("#replay-scores .sheet-goal")).to_have_text("First to 1,500 points")
+    shot(wide, "replay-1366")
     audit.check()
