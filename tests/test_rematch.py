@@ -144,7 +144,7 @@ def test_a_declined_rematch_and_the_sheet_on_a_phone(server, pages, audit):
     audit(phone, "match over, score sheet (phone)")
     phone.locator("#rematch-no").tap()
     expect(phone.locator("#rematch-answers li[data-seat='1']")).to_have_text("Bob declined: a bot takes the seat")
-    expect(phone.locator("#rematch-no")).to_be_disabled()
+    expect(phone.locator("#rematch-no")).to_have_attribute("aria-pressed", "true")
     phone.select_option("#lang", "fr")
     expect(phone.locator("#match-over .sheet-goal")).to_have_text("Partie en 1\u202f500\u00a0points")
     expect(phone.locator("#rematch-answers li[data-seat='1']")).to_have_text(

@@ -4,9 +4,10 @@
 // for players, the button that gives the empty seats to bots. table.js knows it by three calls: onFrame, render,
 // autoJoinNickname.
 
-import { $, el, t, tn, seatName } from "./common.js";
+import { $, el, t, tn, seatName, errorMessage } from "./common.js";
 import { announce, textOf } from "./telling.js";
 
+const REFUSALS = new Set(["not-finished", "joined", "started", "server", "rate", "malformed"]);
 const autoJoinKey = (tableId) => `millebornes.autojoin.${tableId}`;
 
 // The nickname to take the seat with at once, when this page was opened by accepting a rematch (asked once).
@@ -57,6 +58,9 @@ export function rematchPanel({ send, now, say }) {
     if (f.type === "welcome" && f.rematch) { setOffer(f.rematch, false); return false; }
     if (f.type === "rematch") { setOffer(f, true); return true; }
     if (f.type === "rematch-seat" && typeof f.url === "string" && f.url.startsWith("/t/")) { go(f); return true; }
+    if (f.type === "error" && !$("#rematch").hidden && REFUSALS.has(f.code)) { // said in the dialog too: #message is under it
+      $("#rematch-status").textContent = errorMessage(f, now().ctx);
+    }
     return false;
   }
 
@@ -72,7 +76,7 @@ export function rematchPanel({ send, now, say }) {
       }, ...answerText(a, n.ctx))));
       const myAnswer = offer?.seats.find((a) => a.seat === n.mySeat)?.answer ?? null;
       for (const id of ["#rematch-yes", "#rematch-no"]) $(id).hidden = !seated;
-      $("#rematch-no").disabled = myAnswer === "no";
+      $("#rematch-no").setAttribute("aria-pressed", myAnswer === "no" ? "true" : "false");
       if (myAnswer === "no" && mine === false) $("#rematch-status").textContent = t("rematch.declined");
     }
     const fill = $("#fill-bots");
