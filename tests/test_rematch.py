@@ -118,6 +118,7 @@ def test_the_score_sheet_then_both_accept_the_rematch(server, pages):
     shot(bob, "answers")
     # the rematch offers its empty seats to bots while it waits
     expect(ann.locator("#fill-bots")).to_be_visible()
+    shot(ann, "waiting")
     bob.click("#rematch-yes")
     bob.wait_for_url(f"**/t/{new_id}")
     for page in (ann, bob):
