@@ -156,6 +156,7 @@ def test_the_presence_columns_live_in_postgresql(web, postgres_url):
 
     presence_columns_survive(web, postgres_url)
 
+
 def test_the_lobby_and_its_claims_live_in_postgresql(web, postgres_url):
     """A public table is listed after a restart, a claim's conditional update wins once on PostgreSQL and
     holds after a restart, and a database made before the lobby gets both columns (older tables private,
@@ -186,4 +187,39 @@ def test_the_lobby_and_its_claims_live_in_postgresql(web, postgres_url):
     again = Store(postgres_url)
     assert again.get(public["id"]).public is False and again.get(public["id"]).seats[1].claimed is False
     assert again.lobby(50) == []
+    again.close()
+
+
+def test_one_rematch_on_postgresql_and_its_columns(web, postgres_url):
+    """Answers at the same moment make one rematch on PostgreSQL too (the conditional UPDATE waits for the
+    other transaction, then finds the link set), and a database made before the rematch gets its columns."""
+    import threading
+
+    from sqlalchemy import text
+
+    from millebornes.web.store import Store
+
+    web.start(url=postgres_url)
+    table = web.create(seats=[HUMAN, {"kind": "bot", "level": "hard"}], cf_timeout=9)
+    store = web.app.state.store
+    made: list[str] = []
+    threads = [threading.Thread(target=lambda: made.append(store.create_rematch(table["id"], 42))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 6 and len(set(made)) == 1
+    new = store.get(made[0])
+    assert (new.rematch_of, new.seed, new.cf_timeout, new.status) == (table["id"], 42, 9, "waiting")
+    assert [(s.kind, s.level, s.token_hash) for s in new.seats] == [("human", None, None), ("bot", "hard", None)]
+    with store.engine.connect() as c:
+        assert c.execute(text("SELECT count(*) FROM tables WHERE rematch_of = :t"), {"t": table["id"]}).scalar() == 1
+    web.stop()
+    old = Store(postgres_url)
+    with old.engine.begin() as c:
+        c.execute(text("ALTER TABLE tables DROP COLUMN rematch"))
+        c.execute(text("ALTER TABLE tables DROP COLUMN rematch_of"))
+    old.close()
+    again = Store(postgres_url)
+    assert again.get(table["id"]).rematch is None and again.rematch_state(table["id"])["table"] is None
     again.close()

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from .chat import KEYS as CHAT_KEYS
 from .room import Refused
@@ -56,7 +56,19 @@ class SayFrame(_Frame):
     key: Literal[CHAT_KEYS]
 
 
-ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame, SayFrame]
+class RematchFrame(_Frame):
+    """A seat of a finished table accepts (true) or declines (false) the rematch (web/rematch.py)."""
+    type: Literal["rematch"]
+    answer: StrictBool
+
+
+class FillBotsFrame(_Frame):
+    """A joined seat of a waiting rematch gives the seats nobody joined to bots (web/rematch.py)."""
+    type: Literal["fill-bots"]
+
+
+ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame, SayFrame, RematchFrame,
+                    FillBotsFrame]
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -67,7 +79,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, watch, act, hint, back, say or ping)"
+            return "unknown frame type (join, watch, act, hint, back, say, ping, rematch or fill-bots)"
         if e["type"] == "union_tag_not_found":
             return "a frame needs a \"type\""
         loc = ".".join(str(x) for x in e["loc"])

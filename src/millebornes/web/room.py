@@ -90,7 +90,8 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
             "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
             "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
             "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators,
-            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin, "public": saved.public}
+            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin, "public": saved.public,
+            "rematch": saved.rematch, "rematch_of": saved.rematch_of}
 
 
 async def until(moment: float) -> None:
@@ -279,8 +280,11 @@ class Room:
             self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
-            conn.send({"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log),
-                       "chat": list(self.said)})
+            welcome = {"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log),
+                       "chat": list(self.said)}
+            if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
+                welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
+            conn.send(welcome)
             if self.status != before or told:
                 self.schedule(told or self.last_events)
                 self.broadcast_state(told)

@@ -31,6 +31,10 @@ BROKEN = "broken"
 EXPIRE_BATCH = 1000
 
 
+class _Lost(Exception):
+    """A rematch linked by someone else while this one was being created."""
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -64,6 +68,10 @@ class TableRow(Base):
     """The deadline of the human decision that came after ``clock_at`` actions (UTC): a restart keeps it."""
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the lobby lists the table and a stranger may claim its free seats (docs/web.md, "Lobby")."""
+    rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """A finished table's rematch: the id of the new table its players were offered (docs/web.md, "Rematch")."""
+    rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """A rematch's finished table."""
 
 
 class SeatRow(Base):
@@ -149,6 +157,8 @@ class SavedTable:
     clock_at: int | None = None
     clock_deadline: datetime | None = None
     public: bool = False
+    rematch: str | None = None
+    rematch_of: str | None = None
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -206,7 +216,8 @@ class Store:
                         id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
                         teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
                         status=table.status, created=table.created, spectators=table.spectators,
-                        clock=table.clock, grace=table.grace, standin=table.standin, public=table.public))
+                        clock=table.clock, grace=table.grace, standin=table.standin, public=table.public,
+                        rematch_of=table.rematch_of))
                     s.flush()
                     for seat in table.seats:
                         s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
@@ -290,6 +301,83 @@ class Store:
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=BROKEN))
+
+    # ---------------------------------------------------------------- rematch (web/rematch.py)
+    def create_rematch(self, table_id: str, seed: int) -> str:
+        """The finished table's rematch, created now if it has none (or its rematch expired): a new
+        waiting table with the same creation options and seats (a bot keeps its level, a human seat
+        has no token yet), this ``seed``, and the link both ways.  One transaction, and the link is
+        set only if nobody set it meanwhile, so two players accepting at once make one table."""
+        for _ in range(5):
+            try:
+                with Session(self.engine) as s, s.begin():
+                    old = s.get(TableRow, table_id)
+                    if old.rematch is not None and s.get(TableRow, old.rematch) is not None:
+                        return old.rematch
+                    values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns
+                              if c.key not in NOT_COPIED}
+                    new_id = new_table_id()
+                    s.add(TableRow(id=new_id, seed=seed, deck=None, status=WAITING, created=now(),
+                                   rematch_of=table_id, **values))
+                    s.flush()
+                    for seat in s.scalars(select(SeatRow).where(SeatRow.table_id == table_id)):
+                        s.add(SeatRow(table_id=new_id, seat=seat.seat, kind=seat.kind, level=seat.level,
+                                      joined=seat.kind == "bot"))
+                    linked = s.execute(update(TableRow).where(
+                        TableRow.id == table_id,
+                        TableRow.rematch.is_(None) if old.rematch is None else TableRow.rematch == old.rematch)
+                        .values(rematch=new_id))
+                    if linked.rowcount != 1:
+                        raise _Lost  # another answer linked its rematch first: roll back, and take that one
+                    return new_id
+            except (_Lost, IntegrityError):  # (or the short id was taken)
+                continue
+        raise RuntimeError("could not create the rematch")
+
+    def issue_token(self, table_id: str, seat: int, token_hash: str) -> None:
+        """A rematch's seat is a human's, opened by this token's hash alone (a new token replaces the
+        old one; a seat given to a bot while the table waits is a human's again)."""
+        with Session(self.engine) as s, s.begin():
+            row = s.get(SeatRow, (table_id, seat))
+            if row.kind == "bot":
+                row.kind, row.level, row.joined = "human", None, False
+            row.token_hash = token_hash
+
+    def seats_to_bots(self, table_id: str, seats: list[int], level: str) -> str:
+        """Give the waiting table's unjoined human ``seats`` to bots of ``level``; the table starts
+        (playing) when a human seat is left and every human seat has joined.  Returns its status."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat.in_(seats),
+                                            SeatRow.kind == "human", SeatRow.joined.is_(False))
+                      .values(kind="bot", level=level, token_hash=None, nickname=None, joined=True))
+            row = s.get(TableRow, table_id)
+            humans = [x.joined for x in s.scalars(select(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human"))]
+            if row.status == WAITING and humans and all(humans):
+                row.status = PLAYING
+            return row.status
+
+    def rematch_state(self, table_id: str) -> dict:
+        """The finished table's rematch as its players see it: the new table's id (None before the
+        first answer, or once the rematch expired) and each human seat's answer, worked out from the
+        new table as stored: ``yes`` (its seat joined, or a token was issued), ``no`` (given to a
+        bot), else None (not answered yet)."""
+        with Session(self.engine) as s:
+            old = s.get(TableRow, table_id)
+            humans = list(s.scalars(select(SeatRow.seat).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
+            new = {} if old is None or old.rematch is None else {
+                x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == old.rematch))}
+            if not new:
+                return {"table": None, "seats": [{"seat": n, "answer": None} for n in humans]}
+
+            def answer(x: SeatRow | None) -> str | None:
+                if x is None:
+                    return None
+                if x.kind == "bot":
+                    return "no"
+                return "yes" if x.joined or x.token_hash is not None else None
+            return {"table": old.rematch, "seats": [{"seat": n, "answer": answer(new.get(n))} for n in humans]}
 
     # ---------------------------------------------------------------- reads
     def get(self, table_id: str, actions: bool = False) -> SavedTable | None:
@@ -376,7 +464,8 @@ class Store:
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id], notes=notes[r.id],
             spectators=r.spectators is not False, public=bool(r.public), clock=r.clock or 0.0,
             grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
-            clock_at=r.clock_at, clock_deadline=r.clock_deadline) for r in rows]
+            clock_at=r.clock_at, clock_deadline=r.clock_deadline, rematch=r.rematch, rematch_of=r.rematch_of)
+            for r in rows]
 
 
 _FALSE = {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}
@@ -387,12 +476,22 @@ ADDED_COLUMNS = {
                "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
                "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
                "clock_at": {"postgresql": "INTEGER"},
-               "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
+               "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"},
+               "rematch": {"postgresql": "VARCHAR(16)"},
+               "rematch_of": {"postgresql": "VARCHAR(16)"}},
     "seats": {"claimed": _FALSE, "standin": _FALSE},
 }
 """Columns added since the first release: a database made before them gets them at start, with the
-value every older table had (spectators allowed, private, no seat claimed, no clock, nobody stood in).
+value every older table had (spectators allowed, private, no seat claimed, no clock, nobody stood in, no rematch).
 create_all makes missing tables, never columns."""
+
+NOT_COPIED = ("id", "seed", "deck", "status", "scores", "winners", "created", "finished", "rematch", "rematch_of",
+              "clock_at", "clock_deadline", "public")
+"""The columns of a table's row a rematch does not copy: the match itself, its result and its clock's
+deadline, and ``public`` (a rematch is for the players who played, not for the lobby).  Every other column is
+a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
+copied, so an option added later is kept by a rematch without a change here; a column that holds the state of
+a match rather than how it was created belongs in this list."""
 
 
 def _add_columns(engine) -> None:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket
 
 from .client import Client
 from .deps import HallDep, SettingsDep
+from . import rematch
 from .frames import (ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, SayFrame, WatchFrame,
                      clean_nickname)
 from .hall import Hall
@@ -93,7 +94,9 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
         if data is None:
             return
         frame = client.read(data)
-        if frame is not None:
+        if isinstance(frame, rematch.FRAMES):
+            await rematch.handle(client, hall, room, frame)
+        elif frame is not None:
             await dispatch(client, room, frame)
 
 

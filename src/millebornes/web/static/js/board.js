@@ -147,24 +147,26 @@ function markLanded(section, landed) {
   if (card) card.classList.add("landed", ...(landed.fresh ? ["fresh"] : []));
 }
 
-// The breakdown table of one finished hand: rows are the scoring items, columns the sides.
-export function breakdownTable(result, ctx, matchScores) {
+// The breakdown table of one finished hand: rows are the scoring items, columns the sides (with a caption, for
+// a screen reader, when one is given).
+export function breakdownTable(result, ctx, matchScores, caption) {
   const nsides = result.points.length;
   const items = [];
   for (const b of result.breakdown) for (const k of Object.keys(b)) if (!items.includes(k)) items.push(k);
-  const head = el("tr", {}, el("th", {}, t("over.item")),
-    ...Array.from({ length: nsides }, (_, s) => el("th", { class: result.winners.includes(s) ? "won" : "" },
+  const head = el("tr", {}, el("th", { scope: "col" }, t("over.item")),
+    ...Array.from({ length: nsides }, (_, s) => el("th", { scope: "col", class: result.winners.includes(s) ? "won" : "" },
       sideName(ctx, s))));
-  const body = items.map((item) => el("tr", { dataset: { item } }, el("td", {}, itemName(item)),
+  const body = items.map((item) => el("tr", { dataset: { item } }, el("th", { scope: "row" }, itemName(item)),
     ...result.breakdown.map((b) => el("td", { class: "num" }, item in b ? formatNumber(b[item]) : "–"))));
-  const total = el("tr", { class: "total" }, el("td", {}, t("over.total")),
+  const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("over.total")),
     ...result.points.map((p, s) => el("td", { class: `num${result.winners.includes(s) ? " won" : ""}` }, formatNumber(p))));
-  const rows = [head, ...body, total];
+  const rows = [...body, total];
   if (matchScores) {
-    rows.push(el("tr", { class: "match" }, el("td", {}, t("over.match")),
+    rows.push(el("tr", { class: "match" }, el("th", { scope: "row" }, t("over.match")),
       ...matchScores.map((p) => el("td", { class: "num" }, formatNumber(p)))));
   }
-  return el("table", { class: "breakdown" }, el("tbody", {}, ...rows));
+  return el("table", { class: "breakdown" }, caption ? el("caption", {}, caption) : null,
+    el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
 // nodes: the names in <bdi>

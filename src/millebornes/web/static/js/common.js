@@ -332,6 +332,8 @@ export function errorMessage(frame, ctx) {
     waiting: "msg.waiting", broken: "msg.broken", rate: "msg.rate", malformed: "msg.malformed",
     "too-large": "msg.too_large", busy: "msg.busy", server: "msg.server",
     "no-spectators": "msg.no_spectators", full: "msg.spectators_full", spectator: "msg.spectator",
+    "not-finished": "msg.not_finished", joined: "msg.rematch_joined", started: "msg.rematch_started",
+    "not-rematch": "msg.not_rematch", "not-waiting": "msg.not_waiting",
   }[code];
   if (key) return t(key);
   return t("msg.error", { reason: frame.message || code });

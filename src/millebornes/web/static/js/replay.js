@@ -9,6 +9,7 @@ import {
 } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
+import { scoreSheet } from "./sheet.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0, told: -1 };
@@ -132,8 +133,13 @@ function render() {
 
   const scores = $("#replay-scores");
   const last = st.hand_results[st.hand_results.length - 1];
+  if (st.is_over) { // the end: the score sheet of every hand
+    scores.replaceChildren(el("p", { class: "winners" }, winnersText(st.winners, c)), scoreSheet({
+      results: st.hand_results, ctx: c, options: st.options, winners: st.winners, scores: st.match_scores,
+    }));
+    return;
+  }
   scores.replaceChildren(
-    st.is_over ? el("p", { class: "winners" }, winnersText(st.winners, c)) : "",
     last ? breakdownTable(last, c, st.match_scores) : el("p", { class: "muted" },
       st.sides.map((_, s) => `${formatNumber(st.match_scores[s])}`).join(" – ")));
 }

@@ -20,6 +20,8 @@ import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen
 import { keyboard } from "./keys.js";
 import { quickChat } from "./chat.js";
 import { rememberSeat } from "./mytables.js";
+import { scoreSheet } from "./sheet.js";
+import { rematchPanel, autoJoinNickname } from "./rematch.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const { seat: mySeat, token } = takeInvite();
@@ -89,6 +91,12 @@ const keys = keyboard({
 });
 const chat = quickChat({ send, ctx, seat: mySeat, spectator, tableId });
 
+const rematch = rematchPanel({
+  send, say,
+  now: () => ({ spectator, joined: S.joined, mySeat, status: S.status, table: S.table, ctx: ctx(),
+    nickname: S.seats.find((s) => s.seat === mySeat)?.nickname || S.nickname }),
+});
+
 // ------------------------------------------------------------------ socket
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -143,6 +151,7 @@ setInterval(() => send({ type: "ping" }), 25000);
 $("#take-back").addEventListener("click", () => { if (!send({ type: "back" })) say({ key: "msg.offline" }, true); });
 
 function onFrame(f) {
+  if (rematch.onFrame(f)) return;
   if (chat.frame(f)) return;
   switch (f.type) {
     case "welcome": {
@@ -521,10 +530,16 @@ function renderDialogs() {
   const over = obs && (obs.is_over || S.status === "finished");
   if (over) {
     $("#match-over-winners").replaceChildren(...winnersText(obs.winners || [], ctx()));
-    const last = obs.hand_results?.[obs.hand_results.length - 1];
-    $("#match-over-table").replaceChildren(last ? breakdownTable(last, ctx(), obs.match_scores) : "");
+    const sig = JSON.stringify([getLang(), obs.hand_results?.length, S.seats.map((s) => [s.kind, s.nickname])]);
+    if ($("#match-over-table").dataset.sig !== sig) { // drawn again only when it changed: a hand's details stay open
+      $("#match-over-table").dataset.sig = sig;
+      $("#match-over-table").replaceChildren(scoreSheet({
+        results: obs.hand_results, ctx: ctx(), options: obs.options, winners: obs.winners, scores: obs.match_scores,
+      }));
+    }
     $("#match-replay").setAttribute("href", `/replay/${encodeURIComponent(tableId)}`);
   }
+  rematch.render();
   if (over && !S.matchShown) {
     S.matchShown = true;
     dialogs.close($("#hand-over"));
@@ -793,9 +808,11 @@ async function main() {
 
   let joinedBefore = false;
   try { joinedBefore = localStorage.getItem(JOINED_KEY) === "1"; } catch (e) { /* storage off */ }
-  if (joinedBefore) {
+  const rematchNick = autoJoinNickname(tableId); // this page was opened by accepting a rematch: one click was enough
+  if (joinedBefore || rematchNick) {
+    if (rematchNick) $("#nickname").value = rematchNick;
     dialogs.close($("#join-overlay"));
-    cards.then(() => startJoin(stored || null));
+    cards.then(() => startJoin(joinedBefore ? stored || null : rematchNick));
   }
 }
 
