@@ -234,6 +234,21 @@ const SIDE_OF_SEAT = (ctx, seat) => {
 };
 
 // One public event in words, or null for events that stay out of the log (automatic draws).
+// POST /api/tables (the home page's form and its quick game): the answer's {ok, status, headers, data}, or null
+// when the request did not reach the server.
+export async function createTable(body) {
+  let r;
+  try {
+    r = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (x) {
+    return null;
+  }
+  return { ok: r.ok, status: r.status, headers: r.headers, data: await r.json().catch(() => null) };
+}
+
 export function describeEvent(ev, ctx) {
   const name = (seat) => seatName(ctx, seat);
   switch (ev.type) {

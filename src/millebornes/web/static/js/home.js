@@ -4,7 +4,7 @@
 
 import {
   $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName,
+  editionName, createTable,
 } from "./common.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
@@ -144,17 +144,12 @@ async function create(e) {
   button.disabled = true;
   button.textContent = t("home.creating");
   try {
-    let r;
-    try {
-      r = await fetch("/api/tables", {
-        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch (x) {
+    const r = await createTable(body);
+    if (!r) {
       showError(["home.error.network"]);
       return;
     }
-    const data = await r.json().catch(() => null);
+    const data = r.data;
     if (!r.ok) {
       showError(refusal(r.status, data, r.headers), data?.field);
       return;

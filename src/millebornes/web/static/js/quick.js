@@ -2,7 +2,7 @@
 // (the edition's smallest number of players, you at seat 1), made through POST /api/tables; the table page then
 // asks for your nickname (it offers the one this browser used last).
 
-import { $, el, t, editionName } from "./common.js";
+import { $, el, t, editionName, createTable } from "./common.js";
 import { remember } from "./mytables.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -45,17 +45,12 @@ async function start(e) {
   button.disabled = true;
   button.textContent = t("quick.starting");
   try {
-    let r;
-    try {
-      r = await fetch("/api/tables", {
-        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch (x) {
+    const r = await createTable(body);
+    if (!r) {
       fail(["home.error.network"]);
       return;
     }
-    const data = await r.json().catch(() => null);
+    const data = r.data;
     const mine = data?.seats?.find((s) => s.seat === 0);
     if (!r.ok || typeof mine?.url !== "string" || !mine.url.startsWith("/t/")) {
       fail(r.status === 429 ? ["home.error.rate", { s: Number(r.headers.get("Retry-After")) || 60 }] : ["home.error.refused"]);
