@@ -20,6 +20,7 @@ from .store import FINISHED, PLAYING, WAITING, hash_token, new_token
 
 FRAMES = (RematchFrame, FillBotsFrame)
 
+
 async def handle(client, hall: Hall, room: Room, frame: RematchFrame | FillBotsFrame) -> None:
     """One rematch or fill-bots frame of a socket at ``room``; a refusal is an error frame, and nothing
     changed."""
