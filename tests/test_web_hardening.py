@@ -84,11 +84,11 @@ def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, cap
     store, tries = web.app.state.store, []
     saving = store.append_action
 
-    def refuse_the_bot(table_id, n, seat, action, result=None):
+    def refuse_the_bot(table_id, n, seat, action, result=None, **saved):
         if seat == 1:
             tries.append(n)
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
-        return saving(table_id, n, seat, action, result)
+        return saving(table_id, n, seat, action, result, **saved)
 
     monkeypatch.setattr(store, "append_action", refuse_the_bot)
     caplog.set_level(logging.DEBUG, logger="millebornes.web")
@@ -141,7 +141,8 @@ class Recording:
 
 
 def seen(frames: list[dict]) -> list[dict]:
-    """Frames without what differs between any two tables: the id, the creation time, the clock."""
+    """Frames without what differs between any two tables: the id, the creation time, the clocks (how long
+    a decision has taken, a seat has been away; the time left is compared apart, by ``time_left``)."""
     out = []
     for frame in frames:
         frame = dict(frame)
@@ -149,14 +150,23 @@ def seen(frames: list[dict]) -> list[dict]:
             frame["table"] = {k: v for k, v in frame["table"].items() if k not in ("id", "created")}
         if frame.get("cf_deadline") is not None:
             frame["cf_deadline"] = "running"
+        if frame.get("turn") is not None:
+            frame["turn"] = {**frame["turn"], "for": "running", "left": "running"}
+        if "seats" in frame:
+            frame["seats"] = [{**s, "away": s["away"] is not None} for s in frame["seats"]]
         out.append(frame)
     return out
+
+
+def time_left(frames: list[dict]) -> list[float]:
+    """The turn clock's seconds left in each state frame that has one."""
+    return [f["turn"]["left"] for f in frames if f.get("turn") and f["turn"]["left"] is not None]
 
 
 def test_holding_the_safety_shows_nothing_to_the_attacker(server):
     """Twin tables: seat 1 holds the safety against seat 0's Stop, or not. Seat 0 gets the very same frames,
     during the coup-fourré window and after it, though the holder had the buttons and passed."""
-    attacker_saw, holder_could = [], []
+    attacker_saw, holder_could, clocks = [], [], []
     for deck in cf_twins():
         table = server.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=deck, seed=8, cf_timeout=0.6)
         a, b = Recording(server, table, 0, "Ann"), Recording(server, table, 1, "Bob")
@@ -186,8 +196,12 @@ def test_holding_the_safety_shows_nothing_to_the_attacker(server):
             turn(ann, None)
         ann.close(), bob.close()
         attacker_saw.append(seen(a.frames))
+        clocks.append(time_left(a.frames))
     assert holder_could == [["coup-fourre", "pass"], []]
     assert len(attacker_saw[0]) > 8 and attacker_saw[0] == attacker_saw[1]
+    # the holder's pass does not start the next decision's clock early: the window's end does, in both tables
+    assert len(clocks[0]) == len(clocks[1]) > 4
+    assert max(abs(x - y) for x, y in zip(*clocks)) < 0.3, clocks
 
 
 def raw_seat(server, table, seat: int):

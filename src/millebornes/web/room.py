@@ -491,15 +491,20 @@ class Room:
         except IllegalAction as exc:
             raise Refused("illegal", str(exc), reason=exc.reason, params=exc.params) from None
         result = (list(clone.match_scores), clone.winners) if clone.is_over else None
-        if self.window is not None or self._opens_window(seat, action):
+        opens = self._opens_window(seat, action)
+        if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
+        clock = None if opens or (self.window is not None and is_hidden(action)) else self._deadline(clone, events)
         try:
-            await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result)
+            await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result,
+                                    clock=clock)
         except Exception as exc:
             self.save_error = f"{type(exc).__name__}: {str(exc)[:200]}"
             log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
         self.save_failures = 0
+        if clock is not None:
+            self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock
         known, before = self._known_now(), self.game
         self.game = clone
         self.actions += 1
@@ -612,17 +617,25 @@ class Room:
             delay = self.settings.bot_delay
         self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
 
+    def _deadline(self, game: Game, events: list[dict]) -> datetime | None:
+        """When the human deciding in ``game`` runs out of time, from now: ``clock`` seconds, more after a
+        hand's end while the score is read; None when nobody's clock runs."""
+        if self.table.clock <= 0 or game.is_over or game.to_act not in self.humans:
+            return None
+        pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
+        return now() + timedelta(seconds=self.table.clock + pause)
+
     def _start_clock(self, seat: int, events: list[dict]) -> None:
-        """The human to act has ``clock`` seconds (more after a hand's end, while the score is read);
-        the deadline is stored, so a restart keeps it, and kept for the same decision until it passes."""
+        """The human to act has ``clock`` seconds.  The deadline is stored, so a restart keeps it, and kept
+        for the same decision until it passes: with the action before it (``append_action``), else (the
+        match's start, a seat taken back, a window's end) by the clock's task."""
         if self.table.clock <= 0:
             return
         wall = now()
         deadline = self.table.clock_deadline if self.table.clock_at == self.actions else None
         fresh = deadline is None
         if fresh:
-            pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
-            deadline = wall + timedelta(seconds=self.table.clock + pause)
+            deadline = self._deadline(self.game, events) or wall + timedelta(seconds=self.table.clock)
             self.table.clock_at, self.table.clock_deadline = self.actions, deadline
         self.clock_ends = time.monotonic() + (deadline - wall).total_seconds()
         self.task = asyncio.create_task(self._clock(self.seq, self.actions, deadline if fresh else None))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        create_engine, delete, event, exists, false, func, inspect, select, text, true, update)
+                        create_engine, delete, event, exists, false, func, insert, inspect, select, text, true, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 
@@ -248,13 +248,17 @@ class Store:
             return ids
 
     def append_action(self, table_id: str, n: int, seat: int, action: str,
-                      result: tuple[list, list] | None = None) -> None:
+                      result: tuple[list, list] | None = None, *, clock: datetime | None = None) -> None:
         """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
-        with it, and the table is finished in the same transaction."""
-        with Session(self.engine) as s, s.begin():
-            s.add(ActionRow(table_id=table_id, n=n, seat=seat, action=action, time=now()))
+        with it, and the table is finished in the same transaction; with ``clock``, the deadline of the
+        human decision that follows it, in the same transaction too (no second write, no second sync)."""
+        tables = TableRow.__table__
+        with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
+            c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action, time=now()))
             if result is not None:
-                s.execute(_finished(table_id, *result))
+                c.execute(_finished(table_id, *result))
+            if clock is not None:
+                c.execute(update(tables).where(tables.c.id == table_id).values(clock_at=n + 1, clock_deadline=clock))
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
