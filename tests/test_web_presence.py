@@ -160,6 +160,23 @@ def test_a_stored_deadline_is_kept_across_a_restart(web):
     assert a.state["turn"]["left"] <= 20
 
 
+def test_the_deadline_after_an_action_is_saved_with_it_and_kept_across_a_restart(web):
+    table, c = two(web, clock=20)
+    mover = c[c[0].obs["to_act"]]
+    mover.act(mover.obs["legal_actions"][0])
+    after = mover.state_after(mover.state["seq"])
+    nxt = after["observation"]["to_act"]
+    saved = web.hall.store.get(table["id"], actions=True)
+    room = web.hall.rooms[table["id"]]
+    assert (saved.clock_at, saved.clock_deadline) == (1, room.table.clock_deadline) == (room.actions, room.table.clock_deadline)
+    assert web.hall.store.get(table["id"]).clock_at == 0  # the tables row was not written again: the action row holds it
+    web.stop()
+    web.start()
+    again = web.join(table, nxt, None)
+    assert web.hall.rooms[table["id"]].table.clock_deadline == saved.clock_deadline
+    assert again.state["turn"]["seat"] == nxt and again.state["turn"]["left"] <= after["turn"]["left"]
+
+
 def test_clock_and_grace_are_checked_at_creation(web):
     web.start(test_mode=False)
     base = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -209,6 +226,7 @@ def presence_columns_survive(web, url: str) -> None:
         for column in ("clock", "grace", "standin", "clock_at", "clock_deadline"):
             c.execute(text(f"ALTER TABLE tables DROP COLUMN {column}"))
         c.execute(text("ALTER TABLE seats DROP COLUMN standin"))
+        c.execute(text("ALTER TABLE actions DROP COLUMN deadline"))
     old.close()
     again = Store(url)
     saved = again.get(made["id"])

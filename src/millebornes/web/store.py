@@ -98,6 +98,9 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(40))
     time: Mapped[datetime] = mapped_column(DateTime)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When the human deciding after this action runs out of time, on a table with a clock: in the action's
+    own row, so the clock costs no write of its own (the tables row holds the others: ``clock_deadline``)."""
 
 
 class NoteRow(Base):
@@ -251,14 +254,12 @@ class Store:
                       result: tuple[list, list] | None = None, *, clock: datetime | None = None) -> None:
         """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
         with it, and the table is finished in the same transaction; with ``clock``, the deadline of the
-        human decision that follows it, in the same transaction too (no second write, no second sync)."""
-        tables = TableRow.__table__
+        human decision that follows it, in the action's own row."""
         with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
-            c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action, time=now()))
+            c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action, time=now(),
+                                                         deadline=clock))
             if result is not None:
                 c.execute(_finished(table_id, *result))
-            if clock is not None:
-                c.execute(update(tables).where(tables.c.id == table_id).values(clock_at=n + 1, clock_deadline=clock))
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
@@ -451,6 +452,7 @@ class Store:
         ids = [r.id for r in rows]
         seats: dict[str, list[SavedSeat]] = {i: [] for i in ids}
         acts: dict[str, list[tuple[int, str]]] = {i: [] for i in ids}
+        last: dict[str, datetime | None] = {}
         notes: dict[str, list[tuple[int, dict]]] = {i: [] for i in ids}
         if ids:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
@@ -460,15 +462,20 @@ class Store:
             if with_actions:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
                     acts[a.table_id].append((a.seat, a.action))
+                    last[a.table_id] = a.deadline
                 for note in s.scalars(select(NoteRow).where(NoteRow.table_id.in_(ids)).order_by(NoteRow.n)):
                     notes[note.table_id].append((note.at, note.event))
+        clock = {r.id: (r.clock_at, r.clock_deadline) for r in rows}
+        for r in rows:  # the clock's deadline: the tables row's if written after the last action, else that action's
+            if with_actions and r.clock_at != len(acts[r.id]) and last.get(r.id) is not None:
+                clock[r.id] = len(acts[r.id]), last[r.id]
         return [SavedTable(
             id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
             deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
             scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id], notes=notes[r.id],
             spectators=r.spectators is not False, public=bool(r.public), clock=r.clock or 0.0,
             grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
-            clock_at=r.clock_at, clock_deadline=r.clock_deadline, rematch=r.rematch, rematch_of=r.rematch_of)
+            clock_at=clock[r.id][0], clock_deadline=clock[r.id][1], rematch=r.rematch, rematch_of=r.rematch_of)
             for r in rows]
 
 
@@ -484,6 +491,7 @@ ADDED_COLUMNS = {
                "rematch": {"postgresql": "VARCHAR(16)"},
                "rematch_of": {"postgresql": "VARCHAR(16)"}},
     "seats": {"claimed": _FALSE, "standin": _FALSE},
+    "actions": {"deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
 }
 """Columns added since the first release: a database made before them gets them at start, with the
 value every older table had (spectators allowed, private, no seat claimed, no clock, nobody stood in, no rematch).
