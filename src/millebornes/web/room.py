@@ -494,7 +494,13 @@ class Room:
         opens = self._opens_window(seat, action)
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
-        clock = None if opens or (self.window is not None and is_hidden(action)) else self._deadline(clone, events)
+        if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
+            clock = self._deadline(clone, events, self.table.cf_timeout, anyone=True)
+        elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
+            left = self.window.deadline - asyncio.get_running_loop().time()  # a pass: the same, so it tells nothing
+            clock = self._deadline(clone, events, max(0.0, left), anyone=True)
+        else:
+            clock = self._deadline(clone, events)
         try:
             await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result,
                                     clock=clock)
@@ -617,13 +623,14 @@ class Room:
             delay = self.settings.bot_delay
         self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
 
-    def _deadline(self, game: Game, events: list[dict]) -> datetime | None:
-        """When the human deciding in ``game`` runs out of time, from now: ``clock`` seconds, more after a
-        hand's end while the score is read; None when nobody's clock runs."""
-        if self.table.clock <= 0 or game.is_over or game.to_act not in self.humans:
+    def _deadline(self, game: Game, events: list[dict], after: float = 0.0, anyone: bool = False) -> datetime | None:
+        """When the human deciding in ``game`` runs out of time if the decision starts ``after`` seconds from
+        now: ``clock`` seconds, more after a hand's end while the score is read; None when nobody's clock runs
+        (``anyone``: whoever will decide, when that is not known yet, as behind a window)."""
+        if self.table.clock <= 0 or game.is_over or not (anyone or game.to_act in self.humans):
             return None
         pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
-        return now() + timedelta(seconds=self.table.clock + pause)
+        return now() + timedelta(seconds=after + self.table.clock + pause)
 
     def _start_clock(self, seat: int, events: list[dict]) -> None:
         """The human to act has ``clock`` seconds.  The deadline is stored, so a restart keeps it, and kept
