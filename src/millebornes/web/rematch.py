@@ -83,7 +83,7 @@ async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
     await asyncio.to_thread(hall.store.issue_token, new.id, seat, hash_token(token))
     if s.kind == "bot":
         s.kind, s.level, s.joined = "human", None, False
-        new.humans.add(seat)
+        new.reseat()
         new.broadcast({"type": "seats", "seats": new.seat_facts()})
     s.token_hash = hash_token(token)
     return token
@@ -105,7 +105,7 @@ async def _to_bots(hall: Hall, new: Room, seats: list[int]) -> None:
     for n in seats:
         s = new.table.seats[n]
         s.kind, s.level, s.token_hash, s.nickname, s.joined = "bot", level, None, None, True
-        new.humans.discard(n)
+    new.reseat()
     started = new.status == WAITING and status == PLAYING
     new.table.status = status
     if started:

@@ -118,8 +118,8 @@ class Room:
         self.watchers: set[Connection] = set()
         """Spectators' sockets: they get every public step, built from no seat's view (spectator_frame)."""
         self.humans: set[int] = set()
-        """The seats people decide for now: human seats no stand-in bot plays (_seated)."""
-        self._seated()
+        """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
+        self.reseat()
         self.log: deque[dict] = deque(maxlen=settings.limits.log_events)
         self.last_events: list[dict] = []
         self.task: asyncio.Task | None = None
@@ -337,7 +337,9 @@ class Room:
     def _stood_in(self) -> set[int]:
         return {s.seat for s in self.table.seats if s.kind == "human" and s.standin}
 
-    def _seated(self) -> None:
+    def reseat(self) -> None:
+        """Work out ``humans`` again after a seat changed hands (a stand-in came or went, a rematch seat
+        went to a bot or back): the one place that decides who people are."""
         self.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
 
     def _plays_itself(self, seat: int) -> bool:
@@ -403,7 +405,7 @@ class Room:
             log.exception("table %s: could not save the stand-in of seat %d; the seat waits", self.id, seat)
             return []
         self.table.seats[seat].standin = True
-        self._seated()
+        self.reseat()
         task = self.away_tasks.pop(seat, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -415,7 +417,7 @@ class Room:
         note = {"type": "back", "seat": seat}
         await asyncio.to_thread(self.store.set_standin, self.id, seat, False, self.actions, note)
         self.table.seats[seat].standin = False
-        self._seated()
+        self.reseat()
         self.table.clock_deadline = None
         self.seq += 1
         return self._tell([note])
