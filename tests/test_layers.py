@@ -18,6 +18,7 @@ LAYERS = [
     ("state machine", {"millebornes.state"}),
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),
     ("bots", {"millebornes.bots"}),
+    ("game review", {"millebornes.review"}),
     ("message catalog", {"millebornes.i18n"}),
     ("apps", {"millebornes.tournament", "millebornes.executors", "millebornes.protocol", "millebornes.selfplay",
               "millebornes.cli", "millebornes.__main__", "millebornes.tui", "millebornes.web", "millebornes.env"}),

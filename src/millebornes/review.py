@@ -1,0 +1,265 @@
+"""Game review: every decision of the chosen seats judged after the match, as chess sites do.
+
+For each decision where the seat had a real choice, every legal action is played on the same possible
+worlds (dealt from that seat's observation alone, :class:`~millebornes.determinize.Determinizer`) and
+the hand is played out by the greedy policy.  An action's *chance* is the share of those worlds its side
+goes on to win: the match where the edition plays several hands (the hand's end mapped to a chance of the
+match by :func:`match_chances`), the hand where one race is the match.  The loss of the move played is
+the best action's chance less its own; the class follows from the loss (:data:`THRESHOLDS`).
+
+Everything a review draws comes from the budget's seed and the decision's index in the record, and the
+search reads the seat's observation only: two records that differ in cards the seat never saw get the
+same review of that seat, and a review is the same on every machine and in every process pool.
+
+>>> import millebornes as mb
+>>> from millebornes.bots import make_bot
+>>> g = mb.new_game("dujardin", players=2, seed=3)
+>>> bots = [make_bot("medium", seed=1), make_bot("easy", seed=2)]
+>>> while not g.is_over:
+...     _ = g.act(bots[g.to_act].choose(g.observation(g.to_act), g.legal_actions()))
+>>> r = review(g.record(), seats=[1], worlds=20)
+>>> r["metric"], {m["seat"] for m in r["moves"]}, sorted(r["summary"][0]["counts"]) == sorted(CLASSES)
+('hand', {1}, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from concurrent.futures import Executor
+from typing import Callable, Iterable, Optional
+
+from .actions import ACTION_CODES
+from .bots.rollout import hand_win_share, play_first
+from .determinize import Determinizer
+from .notation import replay
+from .rules import ruleset
+from .state import new_game
+
+REVIEW_FORMAT = "millebornes-review/1"
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+THRESHOLDS = {"good": 0.005, "inaccuracy": 0.03, "mistake": 0.08, "blunder": 0.15}
+"""The least loss (in chance, 0-1) of each class below ``best``; docs/review.md gives the figures behind them."""
+SIGNIFICANCE = 2.0
+"""A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
+worlds could not tell the two moves apart."""
+DEFAULT_WORLDS = 300
+MAX_WORLDS = 5000
+KEY_MOMENTS = 3
+HAND_POINTS = 1024.0
+"""What a side scores in a hand, on average (heuristic against heuristic, classic, 670 hands)."""
+HAND_SPREAD = 1308.0
+"""The standard deviation of the difference between two sides' points in a hand (same games)."""
+ACCURACY_SCALE = 0.045
+"""A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
+loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
+
+
+def match_chances(scores: list[int], target: int) -> list[float]:
+    """Each side's chance to win a match of ``target`` points from ``scores`` between hands.
+
+    The hands still to play are about (target - the leader's total) / HAND_POINTS, at least a quarter
+    of one; each is a normal step of spread HAND_SPREAD in the lead, so a lead of d is worth
+    Phi(d / (HAND_SPREAD * sqrt(hands))) against each other side; with more than two sides the
+    pairwise chances are multiplied and normalized."""
+    n = len(scores)
+    if n == 1:
+        return [1.0]
+    hands = max((target - max(scores)) / HAND_POINTS, 0.25)
+    spread = HAND_SPREAD * math.sqrt(hands)
+    raw = []
+    for i in range(n):
+        p = 1.0
+        for j in range(n):
+            if j != i:
+                p *= 0.5 * (1.0 + math.erf((scores[i] - scores[j]) / (spread * math.sqrt(2.0))))
+        raw.append(p)
+    total = sum(raw)
+    return [p / total for p in raw] if total > 0 else [1.0 / n] * n
+
+
+def _match_outcome(world, target: int) -> list[float]:
+    """Each side's chance of the match once a search world's hand is over (or, unfinished, as it stands)."""
+    if world._over:
+        winners = world._winners
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(world.nsides)]
+    return match_chances(list(world.match_scores), target)
+
+
+def decision_seed(seed: int, index: int) -> int:
+    """The seed of decision ``index``'s worlds: from the budget's seed and the index, nothing hidden."""
+    digest = hashlib.sha256(f"millebornes-review/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> Optional[dict]:
+    """One decision judged from the seat's observation (``played`` is the action taken), or None when
+    there was nothing to choose: one legal action, or actions that end every world alike."""
+    legal = observation["legal_actions"]
+    if len(legal) < 2:
+        return None
+    rules = ruleset(observation["ruleset"], **observation["options"])
+    target = rules.match_target
+    side, hand = observation["side"], observation["hand_number"]
+    nsides = len(observation["sides"])
+    codes = [ACTION_CODES[a] for a in legal]
+    det = Determinizer(observation)
+    rng = random.Random(decision_seed(seed, index))
+    unused = random.Random(0)  # the greedy playout draws nothing
+    hand_sum = [[0.0] * nsides for _ in codes]
+    match_sum = [[0.0] * nsides for _ in codes]
+    values: list[list[float]] = [[] for _ in codes]
+    for _ in range(worlds):
+        world = det.sample(rng)
+        for i, code in enumerate(codes):
+            w = world.clone(halt=True)
+            play_first(w, code, side, 700.0, unused, "greedy")
+            hands = [hand_win_share(w, hand, s) for s in range(nsides)]
+            for s in range(nsides):
+                hand_sum[i][s] += hands[s]
+            if target is None:
+                values[i].append(hands[side])
+            else:
+                chances = _match_outcome(w, target)
+                for s in range(nsides):
+                    match_sum[i][s] += chances[s]
+                values[i].append(chances[side])
+    if all(v == values[0] for v in values[1:]):
+        return None
+    means = [sum(v) / worlds for v in values]
+    p = legal.index(played)
+    top = max(means)
+    b = p if means[p] == top else means.index(top)
+    diffs = [x - y for x, y in zip(values[b], values[p])]
+    loss = means[b] - means[p]
+    spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
+    error = spread / math.sqrt(worlds)
+    sums = hand_sum if target is None else match_sum
+    move = {
+        "index": index, "seat": observation["seat"], "side": side, "hand": hand,
+        "played": played, "best": legal[b], "options": len(legal),
+        "chance": round(means[p], 4), "best_chance": round(means[b], 4),
+        "hand_chance": round(hand_sum[p][side] / worlds, 4), "best_hand_chance": round(hand_sum[b][side] / worlds, 4),
+        "sides": [round(x / worlds, 4) for x in sums[p]],
+        "loss": round(loss, 4), "error": round(error, 4),
+    }
+    move["class"] = classify(loss, error)
+    return move
+
+
+def classify(loss: float, error: float = 0.0) -> str:
+    """The class of a decision from its loss in chance and the loss's standard error."""
+    if loss < THRESHOLDS["good"]:
+        return "best"
+    if loss < SIGNIFICANCE * error:
+        return "good"
+    for name in ("blunder", "mistake", "inaccuracy"):
+        if loss >= THRESHOLDS[name]:
+            return name
+    return "good"
+
+
+def accuracy(losses: list[float]) -> Optional[float]:
+    """A seat's accuracy in percent from the losses of its judged decisions (None without any)."""
+    if not losses:
+        return None
+    return round(sum(100.0 * math.exp(-ACCURACY_SCALE * 100.0 * x) for x in losses) / len(losses), 1)
+
+
+def decisions(record: dict, seats: Optional[Iterable[int]] = None) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
+    """The decisions of ``seats`` (all by default) in a finished match: (observation, index, action played)
+    for each with more than one legal action, and how many forced ones each seat had."""
+    game = _start(record)
+    if seats is None:
+        seats = range(game.players)
+    chosen = set(seats)
+    bad = [s for s in chosen if not (isinstance(s, int) and 0 <= s < game.players)]
+    if bad or not chosen:
+        raise ValueError(f"seats to review are 0 to {game.players - 1}, not {sorted(chosen, key=str)}")
+    out: list[tuple[dict, int, str]] = []
+    forced = {s: 0 for s in sorted(chosen)}
+    for index, action in enumerate(record["actions"]):
+        seat = game.to_act
+        if seat in chosen:
+            obs = game.observation(seat)
+            if len(obs["legal_actions"]) > 1:
+                out.append((obs, index, action))
+            else:
+                forced[seat] += 1
+        game.act(action)
+    if not game.is_over:
+        raise ValueError("only a finished match is reviewed: this record's match is still being played")
+    return out, forced
+
+
+def _start(record: dict):
+    """The record's game before its first action (the record is checked whole by :func:`replay`)."""
+    replay(record)
+    rules = ruleset(record["ruleset"], **(record.get("options") or {}))
+    return new_game(rules, players=record["players"], teams=record.get("teams"), seed=record["seed"],
+                    deck=record.get("deck"))
+
+
+def _judge_many(batch: list[tuple[dict, int, str]], worlds: int, seed: int) -> list[tuple[int, Optional[dict]]]:
+    return [(index, judge(obs, index, played, worlds, seed)) for obs, index, played in batch]
+
+
+def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DEFAULT_WORLDS, seed: int = 0,
+           progress: Optional[Callable[[int, int], None]] = None, executor: Optional[Executor] = None,
+           batch: int = 4) -> dict:
+    """The review of a finished match's record for ``seats`` (all by default); the same for the same
+    record, seats, worlds and seed, whatever ``executor`` runs the decisions."""
+    if not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"worlds is a whole number from 2 to {MAX_WORLDS}, not {worlds!r}")
+    todo, forced = decisions(record, seats)
+    total = len(todo)
+    batches = [todo[i:i + batch] for i in range(0, total, batch)]
+    judged: dict[int, Optional[dict]] = {}
+    done = 0
+    if progress:
+        progress(0, total)
+    if executor is None:
+        results = (_judge_many(b, worlds, seed) for b in batches)
+    else:
+        results = executor.map(_judge_many, batches, [worlds] * len(batches), [seed] * len(batches))
+    for part in results:
+        judged.update(part)
+        done += len(part)
+        if progress:
+            progress(done, total)
+    moves = [judged[index] for _, index, _ in todo if judged[index] is not None]
+    for obs, index, _ in todo:
+        if judged[index] is None:
+            forced[obs["seat"]] += 1
+    rules = ruleset(record["ruleset"], **(record.get("options") or {}))
+    return {
+        "format": REVIEW_FORMAT,
+        "metric": "hand" if rules.match_target is None else "match",
+        "budget": {"worlds": worlds, "seed": seed},
+        "thresholds": dict(THRESHOLDS),
+        "seats": sorted(forced),
+        "moves": moves,
+        "summary": [summarize(seat, moves, forced[seat]) for seat in sorted(forced)],
+    }
+
+
+def summarize(seat: int, moves: list[dict], forced: int) -> dict:
+    """One seat's accuracy, how many decisions of each class, and its key moments: the decisions after
+    which its side's chance moved most since its previous one (luck included), largest first."""
+    mine = [m for m in moves if m["seat"] == seat]
+    counts = {name: sum(1 for m in mine if m["class"] == name) for name in CLASSES}
+    swings = []
+    previous: Optional[dict] = None
+    for m in mine:
+        after = m["sides"][m["side"]]
+        start = previous["sides"][previous["side"]] if previous and previous["hand"] == m["hand"] else m["best_chance"]
+        swings.append((abs(after - start), m["index"], round(after - start, 4)))
+        previous = m
+    key = sorted(swings, key=lambda s: (-s[0], s[1]))[:KEY_MOMENTS]
+    return {"seat": seat, "accuracy": accuracy([m["loss"] for m in mine]), "judged": len(mine), "forced": forced,
+            "counts": counts, "key_moments": [{"index": i, "swing": d} for _, i, d in sorted(key, key=lambda s: s[1])]}
+
+
+__all__ = ["CLASSES", "DEFAULT_WORLDS", "REVIEW_FORMAT", "THRESHOLDS", "accuracy", "classify", "decisions",
+           "judge", "match_chances", "review", "summarize"]
