@@ -2,10 +2,11 @@
 
 For each decision where the seat had a real choice, every legal action is played on the same possible
 worlds (dealt from that seat's observation alone, :class:`~millebornes.determinize.Determinizer`) and
-the hand is played out by the greedy policy.  An action's *chance* is the share of those worlds its side
-goes on to win: the match where the edition plays several hands (the hand's end mapped to a chance of the
-match by :func:`match_chances`), the hand where one race is the match.  The loss of the move played is
-the best action's chance less its own; the class follows from the loss (:data:`THRESHOLDS`).
+the hand is played out by the greedy policy.  An action's *chance* is the share of those worlds in which
+its side wins the hand; where the edition plays a match of several hands, its chance of the match is given
+too (each world's end of hand mapped to a chance of the match by :func:`match_chances`).  A decision is
+judged by the hand, as a player judges a move: the loss of the move played is the best action's chance less
+its own, and the class follows from the loss (:data:`THRESHOLDS`).
 
 Everything a review draws comes from the budget's seed and the decision's index in the record, and the
 search reads the seat's observation only: two records that differ in cards the seat never saw get the
@@ -18,8 +19,8 @@ same review of that seat, and a review is the same on every machine and in every
 >>> while not g.is_over:
 ...     _ = g.act(bots[g.to_act].choose(g.observation(g.to_act), g.legal_actions()))
 >>> r = review(g.record(), seats=[1], worlds=20)
->>> r["metric"], {m["seat"] for m in r["moves"]}, sorted(r["summary"][0]["counts"]) == sorted(CLASSES)
-('hand', {1}, True)
+>>> r["match_target"], {m["seat"] for m in r["moves"]}, sorted(r["summary"][0]["counts"]) == sorted(CLASSES)
+(None, {1}, True)
 """
 
 from __future__ import annotations
@@ -108,24 +109,20 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     rng = random.Random(decision_seed(seed, index))
     unused = random.Random(0)  # the greedy playout draws nothing
     hand_sum = [[0.0] * nsides for _ in codes]
-    match_sum = [[0.0] * nsides for _ in codes]
+    match_sum = [0.0] * len(codes)
     values: list[list[float]] = [[] for _ in codes]
     for _ in range(worlds):
         world = det.sample(rng)
         for i, code in enumerate(codes):
             w = world.clone(halt=True)
             play_first(w, code, side, 700.0, unused, "greedy")
-            hands = [hand_win_share(w, hand, s) for s in range(nsides)]
+            row = hand_sum[i]
             for s in range(nsides):
-                hand_sum[i][s] += hands[s]
-            if target is None:
-                values[i].append(hands[side])
-            else:
-                chances = _match_outcome(w, target)
-                for s in range(nsides):
-                    match_sum[i][s] += chances[s]
-                values[i].append(chances[side])
-    if all(v == values[0] for v in values[1:]):
+                row[s] += hand_win_share(w, hand, s)
+            values[i].append(hand_win_share(w, hand, side))
+            if target is not None:
+                match_sum[i] += _match_outcome(w, target)[side]
+    if all(v == values[0] for v in values[1:]) and len(set(match_sum)) == 1:
         return None
     means = [sum(v) / worlds for v in values]
     p = legal.index(played)
@@ -135,13 +132,13 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     loss = means[b] - means[p]
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
     error = spread / math.sqrt(worlds)
-    sums = hand_sum if target is None else match_sum
     move = {
         "index": index, "seat": observation["seat"], "side": side, "hand": hand,
         "played": played, "best": legal[b], "options": len(legal),
         "chance": round(means[p], 4), "best_chance": round(means[b], 4),
-        "hand_chance": round(hand_sum[p][side] / worlds, 4), "best_hand_chance": round(hand_sum[b][side] / worlds, 4),
-        "sides": [round(x / worlds, 4) for x in sums[p]],
+        "match_chance": None if target is None else round(match_sum[p] / worlds, 4),
+        "best_match_chance": None if target is None else round(match_sum[b] / worlds, 4),
+        "sides": [round(x / worlds, 4) for x in hand_sum[p]],
         "loss": round(loss, 4), "error": round(error, 4),
     }
     move["class"] = classify(loss, error)
@@ -235,7 +232,7 @@ def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DE
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
     return {
         "format": REVIEW_FORMAT,
-        "metric": "hand" if rules.match_target is None else "match",
+        "match_target": rules.match_target,
         "budget": {"worlds": worlds, "seed": seed},
         "thresholds": dict(THRESHOLDS),
         "seats": sorted(forced),
