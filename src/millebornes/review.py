@@ -40,7 +40,7 @@ from .state import new_game
 
 REVIEW_FORMAT = "millebornes-review/1"
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-THRESHOLDS = {"good": 0.005, "inaccuracy": 0.03, "mistake": 0.08, "blunder": 0.15}
+THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 """The least loss (in chance, 0-1) of each class below ``best``; docs/review.md gives the figures behind them."""
 SIGNIFICANCE = 2.0
 """A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
