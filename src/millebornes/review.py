@@ -45,13 +45,14 @@ THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.2
 SIGNIFICANCE = 2.0
 """A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
 worlds could not tell the two moves apart."""
-DEFAULT_WORLDS = 300
+DEFAULT_WORLDS = 1000
 MAX_WORLDS = 5000
 KEY_MOMENTS = 3
 HAND_POINTS = 1024.0
-"""What a side scores in a hand, on average (heuristic against heuristic, classic, 670 hands)."""
-HAND_SPREAD = 1308.0
-"""The standard deviation of the difference between two sides' points in a hand (same games)."""
+"""What a side scores in a hand, on average (medium against medium, classic, 670 hands)."""
+HAND_SPREAD = 1600.0
+"""How far one hand moves the lead: fitted by maximum likelihood to 1,360 positions between the hands of 400
+medium-against-medium classic matches (docs/review.md)."""
 ACCURACY_SCALE = 0.045
 """A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
 loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
@@ -60,14 +61,13 @@ loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
 def match_chances(scores: list[int], target: int) -> list[float]:
     """Each side's chance to win a match of ``target`` points from ``scores`` between hands.
 
-    The hands still to play are about (target - the leader's total) / HAND_POINTS, at least a quarter
-    of one; each is a normal step of spread HAND_SPREAD in the lead, so a lead of d is worth
+    The hands still to play are about (target - the leader's total) / HAND_POINTS, and at least one; each is a normal step of spread HAND_SPREAD in the lead, so a lead of d is worth
     Phi(d / (HAND_SPREAD * sqrt(hands))) against each other side; with more than two sides the
     pairwise chances are multiplied and normalized."""
     n = len(scores)
     if n == 1:
         return [1.0]
-    hands = max((target - max(scores)) / HAND_POINTS, 0.25)
+    hands = max((target - max(scores)) / HAND_POINTS, 1.0)
     spread = HAND_SPREAD * math.sqrt(hands)
     raw = []
     for i in range(n):
