@@ -226,3 +226,17 @@ def test_the_match_chance_model():
     assert match_chances([4500, 3500], 5000)[0] > ahead[0]  # the same lead is worth more near the goal
     three = match_chances([3000, 1000, 1000], 5000)
     assert three[0] > three[1] == pytest.approx(three[2]) and sum(three) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("name,players,teams", [("classic", 3, False), ("classic", 4, True), ("parker", 6, True),
+                                                ("dujardin", 8, True), ("family", 5, False)])
+def test_every_seat_of_every_table_size_is_reviewed(name, players, teams):
+    g = mb.new_game(name, players=players, teams=teams, seed=4)
+    bots = [make_bot("easy", seed=s) for s in range(players)]
+    while not g.is_over:
+        g.act(bots[g.to_act].choose(g.observation(g.to_act), g.legal_actions()))
+    r = review(g.record(), worlds=2)
+    assert [s["seat"] for s in r["summary"]] == list(range(players))
+    for m in r["moves"]:
+        assert m["side"] == g.side_of(m["seat"]) and len(m["sides"]) == g.nsides
+        assert sum(m["sides"]) == pytest.approx(1.0, abs=1e-3)  # every hand has its winners, ties shared
