@@ -225,10 +225,18 @@ def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DE
         done += len(part)
         if progress:
             progress(done, total)
-    moves = [judged[index] for _, index, _ in todo if judged[index] is not None]
+    return assemble(record, todo, forced, judged, worlds, seed)
+
+
+def assemble(record: dict, todo: list[tuple[dict, int, str]], forced: dict[int, int],
+             judged: dict[int, Optional[dict]], worlds: int, seed: int) -> dict:
+    """The review from :func:`decisions`' answer and each decision's :func:`judge` (by index), however they
+    were computed."""
+    forced = dict(forced)
     for obs, index, _ in todo:
         if judged[index] is None:
             forced[obs["seat"]] += 1
+    moves = [judged[index] for _, index, _ in todo if judged[index] is not None]
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
     return {
         "format": REVIEW_FORMAT,
@@ -243,7 +251,7 @@ def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DE
 
 def summarize(seat: int, moves: list[dict], forced: int) -> dict:
     """One seat's accuracy, how many decisions of each class, and its key moments: the decisions after
-    which its side's chance moved most since its previous one (luck included), largest first."""
+    which its side's chance of the hand moved most since its previous one (luck included), in the order played."""
     mine = [m for m in moves if m["seat"] == seat]
     counts = {name: sum(1 for m in mine if m["class"] == name) for name in CLASSES}
     swings = []
@@ -258,5 +266,5 @@ def summarize(seat: int, moves: list[dict], forced: int) -> dict:
             "counts": counts, "key_moments": [{"index": i, "swing": d} for _, i, d in sorted(key, key=lambda s: s[1])]}
 
 
-__all__ = ["CLASSES", "DEFAULT_WORLDS", "REVIEW_FORMAT", "THRESHOLDS", "accuracy", "classify", "decisions",
+__all__ = ["CLASSES", "DEFAULT_WORLDS", "REVIEW_FORMAT", "THRESHOLDS", "accuracy", "assemble", "classify", "decisions",
            "judge", "match_chances", "review", "summarize"]
