@@ -240,3 +240,6 @@ def test_every_seat_of_every_table_size_is_reviewed(name, players, teams):
     for m in r["moves"]:
         assert m["side"] == g.side_of(m["seat"]) and len(m["sides"]) == g.nsides
         assert sum(m["sides"]) == pytest.approx(1.0, abs=1e-3)  # every hand has its winners, ties shared
+        if r["match_target"] is not None:
+            assert sum(m["match_sides"]) == pytest.approx(1.0, abs=1e-3)
+            assert m["match_sides"][m["side"]] == m["match_chance"]

@@ -109,7 +109,7 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     rng = random.Random(decision_seed(seed, index))
     unused = random.Random(0)  # the greedy playout draws nothing
     hand_sum = [[0.0] * nsides for _ in codes]
-    match_sum = [0.0] * len(codes)
+    match_sum = [[0.0] * nsides for _ in codes]
     values: list[list[float]] = [[] for _ in codes]
     for _ in range(worlds):
         world = det.sample(rng)
@@ -121,8 +121,10 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
                 row[s] += hand_win_share(w, hand, s)
             values[i].append(hand_win_share(w, hand, side))
             if target is not None:
-                match_sum[i] += _match_outcome(w, target)[side]
-    if all(v == values[0] for v in values[1:]) and len(set(match_sum)) == 1:
+                row = match_sum[i]
+                for s, x in enumerate(_match_outcome(w, target)):
+                    row[s] += x
+    if all(v == values[0] for v in values[1:]) and all(m == match_sum[0] for m in match_sum[1:]):
         return None
     means = [sum(v) / worlds for v in values]
     p = legal.index(played)
@@ -136,9 +138,10 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
         "index": index, "seat": observation["seat"], "side": side, "hand": hand,
         "played": played, "best": legal[b], "options": len(legal),
         "chance": round(means[p], 4), "best_chance": round(means[b], 4),
-        "match_chance": None if target is None else round(match_sum[p] / worlds, 4),
-        "best_match_chance": None if target is None else round(match_sum[b] / worlds, 4),
+        "match_chance": None if target is None else round(match_sum[p][side] / worlds, 4),
+        "best_match_chance": None if target is None else round(match_sum[b][side] / worlds, 4),
         "sides": [round(x / worlds, 4) for x in hand_sum[p]],
+        "match_sides": None if target is None else [round(x / worlds, 4) for x in match_sum[p]],
         "loss": round(loss, 4), "error": round(error, 4),
     }
     move["class"] = classify(loss, error)
