@@ -214,6 +214,13 @@ def serve(
                                         help="seconds a seat waits after a hint before the next"),
     hint_backlog: int = typer.Option(8, "--hint-backlog", min=1, max=1000,
                                      help="hints waiting or being worked out at once; more are refused"),
+    review_worlds: int = typer.Option(1000, "--review-worlds", help="the game review's budget: possible "
+                                      "worlds dealt for each decision (2 to 5000; docs/review.md)"),
+    reviews_at_once: int = typer.Option(1, "--reviews-at-once", min=1, max=64,
+                                        help="game reviews worked out at once; more are refused"),
+    review_workers: Optional[int] = typer.Option(None, "--review-workers", min=1, max=64,
+                                                 help="processes for game reviews, behind bots and hints "
+                                                 "(default: as many as --hint-workers)"),
     tables_per_minute: int = typer.Option(10, "--tables-per-minute", help="new tables one client address "
                                           "may create in a minute (1 to 10000)"),
     expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", help="seconds after which a table "
@@ -226,7 +233,7 @@ def serve(
         None, "--forwarded-allow-ips", help="addresses of the reverse proxies whose X-Forwarded-For gives the "
         "client address (comma-separated, * for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)"),
 ) -> None:
-    """Serve the browser game: tables, invitations, bots, history and replays (docs/web.md)."""
+    """Serve the browser game: tables, invitations, bots, history, replays and game reviews (docs/web.md)."""
     try:
         import uvicorn
         from sqlalchemy.engine import make_url
@@ -240,9 +247,10 @@ def serve(
     try:
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
                                      test_mode=test_mode, workers=workers, hint_workers=hint_workers,
+                                     review_workers=review_workers, review_worlds=review_worlds,
                                      expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
                                      limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
-                                                   hint_backlog=hint_backlog))
+                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once))
     except ValueError as exc:
         field, _, words = str(exc).partition(": ")
         raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None

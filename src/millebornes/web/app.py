@@ -1,7 +1,8 @@
 """The web app: ``create_app(settings)`` builds the FastAPI app of docs/web.md from its routers.
 
-- :mod:`.pages`: the HTML pages; :mod:`.api`: the JSON API; :mod:`.ws`: the table's WebSocket.
-- The shared objects (settings, the store, the hall of rooms, the thinking pool, the creation
+- :mod:`.pages`: the HTML pages; :mod:`.api`: the JSON API; :mod:`.reviews`: the game review's API;
+  :mod:`.ws`: the table's WebSocket.
+- The shared objects (settings, the store, the hall of rooms, the thinking pool, the reviewer, the creation
   throttles) live on ``app.state`` and reach the routes through :mod:`.deps`.
 
 The lifespan opens the database, deletes the tables nobody joined in time, replays every unfinished
@@ -20,8 +21,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, ws
+from . import api, pages, reviews, ws
 from .hall import Hall
+from .reviewing import Reviewer
 from .settings import Settings
 from .store import Store
 from .thinking import Thinker
@@ -34,15 +36,17 @@ MAX_BODY = 64 * 1024
 async def lifespan(app: FastAPI):
     settings: Settings = app.state.settings
     store = Store(settings.database_url, settings.sqlite_sync)
-    thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog)
+    thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog, settings.review_workers)
     hall = Hall(store, settings, thinker)
     await hall.start()
     app.state.store, app.state.thinker, app.state.hall = store, thinker, hall
+    app.state.reviewer = reviewer = Reviewer(store, thinker, settings.review_worlds, settings.limits.reviews_at_once)
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
     try:
         yield
     finally:
+        reviewer.close()
         hall.close()
         thinker.close()
         store.close()
@@ -91,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(guard)
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(reviews.router)
     app.include_router(ws.router)
     if pages.STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

@@ -1,7 +1,7 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
 ``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms, the
-thinking pool and the creation and claim throttles in the lifespan); a route names the one it needs as
+thinking pool, the reviewer and the creation and claim throttles in the lifespan); a route names the one it needs as
 a parameter, e.g. ``hall: HallDep``, and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """
 
@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from .hall import Hall
+from .reviewing import Reviewer
 from .settings import Settings
 from .store import Store
 from .throttle import CreationThrottle
@@ -30,6 +31,10 @@ def get_hall(conn: HTTPConnection) -> Hall:
     return conn.app.state.hall
 
 
+def get_reviewer(conn: HTTPConnection) -> Reviewer:
+    return conn.app.state.reviewer
+
+
 def get_throttle(conn: HTTPConnection) -> CreationThrottle:
     return conn.app.state.throttle
 
@@ -41,5 +46,6 @@ def get_claim_throttle(conn: HTTPConnection) -> CreationThrottle:
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 HallDep = Annotated[Hall, Depends(get_hall)]
+ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
 ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]

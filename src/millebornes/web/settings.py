@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..review import DEFAULT_WORLDS, MAX_WORLDS
+
 DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
 TABLES_PER_MINUTE_MAX = 10_000
 SECONDS_MAX = 365 * 24 * 3600
@@ -54,6 +56,8 @@ class Limits:
     """Seats one client address may claim from the lobby in any minute (``POST /api/tables/{id}/seats/{n}/claim``)."""
     lobby_max: int = 50
     """Tables ``GET /api/lobby`` lists at most (the newest)."""
+    reviews_at_once: int = 1
+    """Game reviews being worked out at once on the whole server; one more is refused (503, ``Retry-After``)."""
 
     def __post_init__(self) -> None:
         for name in ("tables_per_minute", "claims_per_minute"):
@@ -62,6 +66,8 @@ class Limits:
         if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
             raise ValueError(f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
                              f"not {self.chat_messages} and {self.chat_lines}")
+        if not 1 <= self.reviews_at_once <= 64:
+            raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,10 @@ class Settings:
     (tests: no process start-up)."""
     hint_workers: int | None = None
     """Processes for hints, at the lowest scheduling priority so bots go first; None: as many as ``workers``."""
+    review_workers: int | None = None
+    """Processes for game reviews, behind the bots and the hints; None: as many as ``hint_workers``."""
+    review_worlds: int = DEFAULT_WORLDS
+    """The game review's budget: possible worlds dealt for each decision (docs/review.md)."""
     sqlite_sync: str = "FULL"
     """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
     hint_iterations: int = 2000
@@ -92,6 +102,8 @@ class Settings:
             if not 0 < getattr(self, name) <= SECONDS_MAX:
                 raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "
                                  f"not {getattr(self, name)}")
+        if not isinstance(self.review_worlds, int) or not 2 <= self.review_worlds <= MAX_WORLDS:
+            raise ValueError(f"review_worlds: a whole number from 2 to {MAX_WORLDS}, not {self.review_worlds}")
 
     @classmethod
     def from_env(cls, **given) -> "Settings":

@@ -1,4 +1,4 @@
-"""Where every table lives between two actions: four SQL tables through SQLAlchemy 2.
+"""Where every table lives between two actions: five SQL tables through SQLAlchemy 2.
 
 A match is stored as its record (ruleset, options, players, teams, seed, deck) plus one row per
 accepted action, so a restart replays the actions and lands on exactly the same game.  Every write
@@ -14,11 +14,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text,
                         create_engine, delete, event, exists, false, func, insert, inspect, select, text, true, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
@@ -113,6 +114,19 @@ class NoteRow(Base):
     at: Mapped[int] = mapped_column(Integer)
     event: Mapped[dict] = mapped_column(JSON)
     time: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ReviewRow(Base):
+    """A finished table's game review (millebornes.review's JSON, as text), computed once and kept: a second
+    view is instant and a restart keeps it (docs/web.md, "Game review")."""
+    __tablename__ = "reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    format: Mapped[str] = mapped_column(String(32))
+    worlds: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    body: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime)
 
 
 @dataclass
@@ -383,6 +397,24 @@ class Store:
                     return "no"
                 return "yes" if x.joined or x.token_hash is not None else None
             return {"table": old.rematch, "seats": [{"seat": n, "answer": answer(new.get(n))} for n in humans]}
+
+    # ---------------------------------------------------------------- game reviews (web/reviewing.py)
+    def save_review(self, table_id: str, review: dict) -> None:
+        """Keep a finished table's review; the first one saved stays (two server processes sharing the
+        database may both have worked one out: same record, same budget, same review)."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(ReviewRow(table_id=table_id, format=review["format"], worlds=review["budget"]["worlds"],
+                                seed=review["budget"]["seed"], body=json.dumps(review, separators=(",", ":")),
+                                created=now()))
+        except IntegrityError:
+            if self.get_review(table_id) is None:
+                raise
+
+    def get_review(self, table_id: str) -> dict | None:
+        with Session(self.engine) as s:
+            body = s.scalar(select(ReviewRow.body).where(ReviewRow.table_id == table_id))
+            return None if body is None else json.loads(body)
 
     # ---------------------------------------------------------------- reads
     def get(self, table_id: str, actions: bool = False) -> SavedTable | None:

@@ -1,4 +1,4 @@
-"""Where the slow thinking happens: searching bots and hints, away from the event loop.
+"""Where the slow thinking happens: searching bots, hints and game reviews, away from the event loop.
 
 ``hard`` and ``expert`` search for 30 ms to a second and a hint for up to a second and a half;
 done on the event loop that would freeze every table.  They run in process pools started on
@@ -9,7 +9,9 @@ starts quickly.  ``easy`` and ``medium`` take well under a millisecond and stay 
 Bots come first.  They have a pool of their own, so a bot's move never waits behind a hint, and
 the hint workers run at the lowest scheduling priority, so when the cores are busy a bot's search
 (and the server itself) gets the CPU first.  Hints are refused (:class:`Busy`) rather than queued
-without bound.  Every worker exits when the server is gone, even killed with SIGKILL: an orphan
+without bound.  Game reviews (web/reviewing.py) come last: a pool of their own whose workers run at
+nice 19 under Linux's idle scheduling class, which gets the CPU only when nothing else, hints included,
+wants it; the reviewer limits how many run at once.  Every worker exits when the server is gone, even killed with SIGKILL: an orphan
 would keep its memory and its share of the CPU for nothing.
 """
 
@@ -32,6 +34,8 @@ SEARCHING_LEVELS = ("hard", "expert")
 HINT_NICENESS = 19
 """How much lower than the server a hint worker runs (``os.nice``): on Linux a nice-19 process gets
 about 1.5% of a core that a nice-0 process wants."""
+REVIEW_NICENESS = 19
+"""Review workers run this low, and in the SCHED_IDLE class where the system has it (behind the hints too)."""
 THREADS = 2
 """Threads per pool when ``workers`` is 0 (the in-process tests)."""
 
@@ -58,10 +62,16 @@ def hint(game, seat: int, iterations: int, ms: float, seed: int) -> list[dict]:
             for a in analyse(game, seat, iterations=iterations, ms=ms, seed=seed)]
 
 
-def start_worker(niceness: int) -> None:
-    """A worker's first step: step aside for the bots (hint workers), and go when the server goes."""
+def start_worker(niceness: int, idle: bool = False) -> None:
+    """A worker's first step: step aside for the bots (hint and review workers), and for everything else
+    (``idle``: review workers), and go when the server goes."""
     if niceness:
         os.nice(niceness)
+    if idle and hasattr(os, "sched_setscheduler"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError:  # not allowed here: nice 19 alone
+            pass
     server = multiprocessing.parent_process()
     if server is not None:
         threading.Thread(target=exit_with, args=(server,), name="exit-with-server", daemon=True).start()
@@ -77,15 +87,22 @@ def exit_with(server: multiprocessing.process.BaseProcess) -> None:
 
 
 class Thinker:
-    """Runs thinking off the event loop: bots and hints in process pools of their own (``workers`` and
-    ``hint_workers`` processes), or in threads when ``workers`` is 0."""
+    """Runs thinking off the event loop: bots, hints and reviews in process pools of their own (``workers``,
+    ``hint_workers`` and ``review_workers`` processes), or in threads when ``workers`` is 0."""
 
-    def __init__(self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8):
+    def __init__(self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8,
+                 review_workers: int | None = None):
         self.workers = workers
         self.hint_workers = workers if hint_workers is None else hint_workers
+        self.review_workers = self.hint_workers if review_workers is None else review_workers
         self.hint_backlog = hint_backlog
         self._pools: dict[str, Executor] = {}
         self._hints: set[Future] = set()
+
+    @property
+    def review_slots(self) -> int:
+        """How many review batches the reviews' pool works on at once."""
+        return self.review_workers if self.workers > 0 else THREADS
 
     def _pool(self, kind: str) -> Executor:
         pool = self._pools.get(kind)
@@ -93,9 +110,11 @@ class Thinker:
             if self.workers <= 0:
                 pool = ThreadPoolExecutor(THREADS, thread_name_prefix=f"think-{kind}")
             else:
-                size, niceness = (self.workers, 0) if kind == "bots" else (self.hint_workers, HINT_NICENESS)
+                size, niceness, idle = {"bots": (self.workers, 0, False),
+                                        "hints": (self.hint_workers, HINT_NICENESS, False),
+                                        "reviews": (self.review_workers, REVIEW_NICENESS, True)}[kind]
                 pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=start_worker, initargs=(niceness,))
+                                           initializer=start_worker, initargs=(niceness, idle))
             self._pools[kind] = pool
         return pool
 
@@ -116,17 +135,26 @@ class Thinker:
                     raise
         raise AssertionError("unreachable")
 
-    async def bot(self, fn, *args):
-        """A bot's decision in the bots' pool; tried once more in a new pool if a worker died on it."""
+    async def _retried(self, kind: str, fn, *args):
+        """Work in the pool of ``kind``; tried once more in a new pool if a worker died on it."""
         for attempt in (1, 2):
-            pool, future = self._submit("bots", fn, *args)
+            pool, future = self._submit(kind, fn, *args)
             try:
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
-                self._forget("bots", pool)
+                self._forget(kind, pool)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+    async def bot(self, fn, *args):
+        """A bot's decision in the bots' pool."""
+        return await self._retried("bots", fn, *args)
+
+    async def review(self, fn, *args):
+        """Part of a game review in the reviews' pool, behind the bots and the hints (the reviewer decides
+        how much is asked at once)."""
+        return await self._retried("reviews", fn, *args)
 
     def hint(self, fn, *args) -> asyncio.Future:
         """Start a hint in the hints' pool at once, or raise Busy and start nothing when ``hint_backlog``

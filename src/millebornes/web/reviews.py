@@ -1,0 +1,43 @@
+"""The game review's JSON API (docs/web.md, "Game review"): start a finished table's review, and follow it.
+
+``POST /api/tables/{id}/review`` starts it (or joins the one running, or gives the one done) and
+``GET`` tells where it is: ``{"state": "none"|"running"|"done"|"failed", "done", "total"}``, with the review
+once done.  A review holds nothing a finished replay does not show (every hand is open then).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from .deps import ReviewerDep
+from .reviewing import RETRY_AFTER, Busy, NoTable, NotFinished
+
+router = APIRouter()
+
+
+def no_table(table_id: str) -> JSONResponse:
+    return JSONResponse({"detail": f"no table {table_id}"}, status_code=404)
+
+
+@router.get("/api/tables/{table_id}/review")
+async def review_state(table_id: str, reviewer: ReviewerDep):
+    try:
+        return await reviewer.state(table_id)
+    except NoTable:
+        return no_table(table_id)
+
+
+@router.post("/api/tables/{table_id}/review")
+async def start_review(table_id: str, reviewer: ReviewerDep):
+    """202 while the review runs, 200 once done; 409 for a match not over, 503 when the server is busy."""
+    try:
+        state = await reviewer.start(table_id)
+    except NoTable:
+        return no_table(table_id)
+    except NotFinished as exc:
+        return JSONResponse({"detail": str(exc), "code": "not-finished"}, status_code=409)
+    except Busy as exc:
+        return JSONResponse({"detail": str(exc), "code": "busy"}, status_code=503,
+                            headers={"Retry-After": str(RETRY_AFTER)})
+    return JSONResponse(state, status_code=200 if state["state"] == "done" else 202)
