@@ -223,3 +223,23 @@ def test_one_rematch_on_postgresql_and_its_columns(web, postgres_url):
     again = Store(postgres_url)
     assert again.get(table["id"]).rematch is None and again.rematch_state(table["id"])["table"] is None
     again.close()
+
+
+def test_a_game_review_lives_in_postgresql(web, postgres_url):
+    """A finished table's review is saved once (a second save keeps the first) and survives a restart."""
+    import time
+
+    web.start(url=postgres_url, review_worlds=3)
+    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=53)
+    c = web.join(race, 0, "Cy")
+    web.play_random([c], random.Random(4))
+    assert web.client.post(f"/api/tables/{race['id']}/review").status_code == 202
+    deadline = time.monotonic() + 60
+    while (done := web.client.get(f"/api/tables/{race['id']}/review").json())["state"] != "done":
+        assert done["state"] == "running" and time.monotonic() < deadline, done
+        time.sleep(0.05)
+    store = web.app.state.store
+    store.save_review(race["id"], {**done["review"], "moves": []})  # another process's late save: ignored
+    web.start(url=postgres_url)
+    assert web.client.get(f"/api/tables/{race['id']}/review").json() == done
+    assert done["review"]["budget"] == {"worlds": 3, "seed": 0} and done["review"]["moves"]
