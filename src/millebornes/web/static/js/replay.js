@@ -1,7 +1,8 @@
 // The replay viewer of a finished game: step through it move by move (buttons, the slider or the keys: ← →
 // one move, Page Up / Page Down ten, Home / End, as in the terminal's replay); every hand is shown, since the game
 // is over. Each step is told in words in a polite live region ("Move 12 of 140: Ann played Flat Tire on Bob."),
-// and every pile and hand says what it is and how many cards it holds.
+// and every pile and hand says what it is and how many cards it holds. Once the game is reviewed (review.js), each
+// judged move also shows its class and the better move, and N / P go to the next or previous mistake.
 
 import {
   $, el, t, tn, nodesOf, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
@@ -10,9 +11,11 @@ import {
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 import { scoreSheet } from "./sheet.js";
+import { setupReview } from "./review.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0, told: -1 };
+const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0, told: "" };
+let review = null;
 const PAGE = 10;
 
 const ctx = () => ({ seats: R.facts?.seats || [], sides: R.data?.state?.sides || R.facts?.sides || [] });
@@ -67,12 +70,16 @@ function moveWords(d, c) {
   return [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)];
 }
 
-// Tell the step in the live region once (a language change or a redraw does not repeat it).
+// Tell the step in the live region once (a language change or a redraw does not repeat it), with what the
+// review says of it.
 function announce(d, c) {
-  if (R.told === d.step) return;
-  R.told = d.step;
-  $("#announce").replaceChildren(...(d.step === 0 ? [stepLabel(d)]
-    : tn("replay.announce", { step: formatNumber(d.step), total: formatNumber(d.total), text: moveWords(d, c) })));
+  const judged = review ? review.words(d) : { key: "", nodes: [] };
+  const key = `${d.step}|${judged.key}`;
+  if (R.told === key) return;
+  R.told = key;
+  const extra = judged.nodes.length ? [" ", ...judged.nodes] : [];
+  $("#announce").replaceChildren(...(d.step === 0 ? [stepLabel(d), ...extra]
+    : [...tn("replay.announce", { step: formatNumber(d.step), total: formatNumber(d.total), text: moveWords(d, c) }), ...extra]));
 }
 
 // A pile as one image with a name that says what it is and how many cards it holds.
@@ -127,9 +134,11 @@ function render() {
 
   $("#move").replaceChildren(...(d.action ? [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)]
     : [t("replay.start")]));
-  announce(d, c);
   $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
     .map((text) => el("li", {}, text)));
+
+  review?.render(d);
+  announce(d, c);
 
   const scores = $("#replay-scores");
   const last = st.hand_results[st.hand_results.length - 1];
@@ -146,7 +155,7 @@ function render() {
 
 async function main() {
   await setupLangSelect($("#lang"));
-  onLangChange(() => { R.told = -1; render(); }); // the live region says the step again, in the new language
+  onLangChange(() => { R.told = ""; render(); }); // the live region says the step again, in the new language
   await loadCards();
   $("#first").addEventListener("click", () => go(0));
   $("#prev").addEventListener("click", () => go(R.step - 1));
@@ -175,6 +184,7 @@ async function main() {
     return;
   }
   await go(start);
+  review = setupReview({ tableId, ctx, go, step: () => R.step, total: () => R.total, redraw: render });
 }
 
 main();
