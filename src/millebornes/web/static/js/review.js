@@ -18,6 +18,7 @@ const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOL = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 const POLL_MS = 1000;
 const TELL_EVERY = 25; // percent: the progress is said at each quarter
+const TABLE_SEATS = 3; // seats side by side in the summary's table; more get a block each
 
 // api: {tableId, ctx(), go(step), step(), total(), redraw()}
 export function setupReview(api) {
@@ -148,16 +149,7 @@ export function setupReview(api) {
     const r = S.review;
     const c = api.ctx();
     const seats = r.summary;
-    const head = el("tr", {}, el("td", {}), ...seats.map((s) => el("th", { scope: "col" }, seatName(c, s.seat))));
-    const acc = el("tr", { class: "accuracy" }, el("th", { scope: "row" }, t("review.accuracy")),
-      ...seats.map((s) => el("td", { class: "num" }, s.accuracy === null ? t("review.no_accuracy") : formatNumber(s.accuracy))));
-    const counts = CLASSES.map((cls) => el("tr", { dataset: { class: cls } }, el("th", { scope: "row" }, chip(cls)),
-      ...seats.map((s) => el("td", { class: "num" }, formatNumber(s.counts[cls] ?? 0)))));
-    const judged = el("tr", {}, el("th", { scope: "row" }, t("review.judged")),
-      ...seats.map((s) => el("td", { class: "num" }, formatNumber(s.judged))));
-    const table = el("table", { class: "breakdown review-summary" },
-      el("caption", { class: "sr" }, t("review.summary")),
-      el("thead", {}, head), el("tbody", {}, acc, ...counts, judged));
+    const table = seats.length <= TABLE_SEATS ? summaryTable(seats, c) : summaryCards(seats, c);
     const moments = seats.flatMap((s) => s.key_moments.map((k) => ({ ...k, seat: s.seat }))).sort((a, b) => a.index - b.index);
     const list = el("ul", { class: "moments" }, ...moments.map((k) => {
       const points = Math.round(Math.abs(k.swing) * 100);
@@ -173,9 +165,39 @@ export function setupReview(api) {
       el("p", { class: "muted small" }, t("review.budget", { n: formatNumber(r.budget.worlds) }))];
   }
 
-  function chip(cls) {
+  // a column per seat, a row per figure (as chess sites show two players side by side)
+  function summaryTable(seats, c) {
+    const head = el("tr", {}, el("td", {}), ...seats.map((s) => el("th", { scope: "col" }, seatName(c, s.seat))));
+    const acc = el("tr", { class: "accuracy" }, el("th", { scope: "row" }, t("review.accuracy")),
+      ...seats.map((s) => el("td", { class: "num" }, accuracyText(s))));
+    const counts = CLASSES.map((cls) => el("tr", { dataset: { class: cls } }, el("th", { scope: "row" }, chip(cls)),
+      ...seats.map((s) => el("td", { class: "num" }, formatNumber(s.counts[cls] ?? 0)))));
+    const judged = el("tr", {}, el("th", { scope: "row" }, t("review.judged")),
+      ...seats.map((s) => el("td", { class: "num" }, formatNumber(s.judged))));
+    return el("table", { class: "breakdown review-summary" },
+      el("caption", { class: "sr" }, t("review.summary")),
+      el("thead", {}, head), el("tbody", {}, acc, ...counts, judged));
+  }
+
+  // more seats than a narrow column holds side by side: one block per seat, its counts as chips that wrap
+  function summaryCards(seats, c) {
+    return el("div", { class: "seat-summaries" }, el("h3", { class: "sr" }, t("review.summary")),
+      ...seats.map((s) => el("div", { class: "seat-summary", dataset: { seat: String(s.seat) } },
+        el("h4", {}, seatName(c, s.seat)),
+        el("p", { class: "acc" }, el("span", { class: "small" }, t("review.accuracy")), " ", el("b", {}, accuracyText(s))),
+        el("ul", { class: "counts" }, ...CLASSES.map((cls) => el("li", { dataset: { class: cls } },
+          chip(cls, formatNumber(s.counts[cls] ?? 0))))))));
+  }
+
+  function accuracyText(s) {
+    return s.accuracy === null ? t("review.no_accuracy") : formatNumber(s.accuracy);
+  }
+
+  // a class in its colour, its sign and its word (and a count)
+  function chip(cls, count = null) {
     return el("span", { class: `review-chip class-${cls}` },
-      el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOL[cls]), t(`review.class.${cls}`));
+      el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOL[cls]), t(`review.class.${cls}`),
+      count === null ? null : el("b", { class: "count" }, count));
   }
 
   function moveLink(step) {
@@ -288,6 +310,7 @@ export function setupReview(api) {
   // ------------------------------------------------------------ the step shown: badge, better move, board marks
   function showBetter(move) {
     S.better = move;
+    S.pendingFocus = "#back-to-move";
     api.go(move.index);
   }
 
@@ -302,12 +325,11 @@ export function setupReview(api) {
     if (S.better && d.step !== S.better.index) S.better = null;
     if (S.better) {
       const m = S.better;
-      const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; api.go(m.index + 1); } },
+      const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; S.pendingFocus = "#show-better"; api.go(m.index + 1); } },
         t("review.back_to_move"));
       box.replaceChildren(el("div", { class: "review-badge better-here" }, el("p", {},
         ...tn("review.better_here", { move: actionWords(m.best, c, d.state) })), back));
       markBetter(m);
-      if (document.activeElement === document.body || !document.activeElement) back.focus();
     } else {
       const m = S.byStep.get(d.step);
       if (!m) {
@@ -367,7 +389,8 @@ export function setupReview(api) {
 
   // ------------------------------------------------------------ keys, language, start
   document.addEventListener("keydown", (e) => {
-    if (!S.review || e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input, select, textarea")) return;
+    // letters are free on the move slider; a field that takes text keeps them
+    if (!S.review || e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input:not([type='range']), select, textarea")) return;
     const key = e.key.toLowerCase();
     if (key === "n" || key === "p") {
       e.preventDefault();
@@ -375,6 +398,7 @@ export function setupReview(api) {
     }
   });
   onLangChange(() => {
+    status.textContent = ""; // a past announcement, in the other language
     drawPanel();
     if (S.review) drawGraph();
   });
