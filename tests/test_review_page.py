@@ -301,8 +301,8 @@ def test_the_review_on_a_phone(served, pages):
         b = page.locator(button).bounding_box()
         assert b["x"] >= 0 and b["x"] + b["width"] <= 360 and b["height"] >= 40, (button, b)
     page.click("#graph-words summary")
-    page.locator("#review-graph").scroll_into_view_if_needed()
-    page.evaluate("() => window.scrollBy(0, -180)")
+    page.evaluate("() => window.scrollBy(0, document.querySelector('#review-graph').getBoundingClientRect().top - "
+                  "document.querySelector('.topbar').getBoundingClientRect().bottom - 6)")
     page.screenshot(path="/tmp/review-phone.png")
 
 

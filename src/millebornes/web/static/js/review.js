@@ -229,6 +229,7 @@ export function setupReview(api) {
     const legend = el("ul", { class: "graph-legend", "aria-hidden": "true" },
       ...Array.from({ length: nsides }, (_, s) => el("li", {},
         el("span", { class: `swatch side-${s % 4}` }), sideName(c, s))),
+      el("li", {}, el("span", { class: "swatch dot class-inaccuracy" }), t("review.class.inaccuracy")),
       el("li", {}, el("span", { class: "swatch dot class-mistake" }), t("review.class.mistake")),
       el("li", {}, el("span", { class: "swatch dot class-blunder" }), t("review.class.blunder")));
     section.hidden = false;
