@@ -43,7 +43,7 @@ export function chancesAt(points, step, ctx) {
   return at.values.map((v, s) => t("review.side_chance", { name: String(sideName(ctx, s)), chance: percent(v) })).join(", ");
 }
 
-// opts: {review, ctx, total, onPick(step)}; returns {node, update(step), redraw()}.
+// opts: {review, ctx, total, onPick(step)}; returns {node, points, update(step), redraw(), close()}.
 export function evalGraph(opts) {
   const points = graphPoints(opts.review);
   const match = opts.review.match_target !== null && opts.review.match_target !== undefined;
@@ -159,15 +159,14 @@ export function evalGraph(opts) {
     for (const p of points) if (Math.abs(geometry.x(p.step) - px) < Math.abs(geometry.x(best.step) - px)) best = p;
     opts.onPick(best.step);
   });
-  if (window.ResizeObserver) {
-    let width = 0;
-    new ResizeObserver(() => {
-      if (box.clientWidth && box.clientWidth !== width) {
-        width = box.clientWidth;
-        draw();
-      }
-    }).observe(box);
-  }
+  let width = 0;
+  const resized = window.ResizeObserver ? new ResizeObserver(() => {
+    if (box.clientWidth && box.clientWidth !== width) {
+      width = box.clientWidth;
+      draw();
+    }
+  }) : null;
+  resized?.observe(box);
 
   return {
     node: box,
@@ -177,5 +176,6 @@ export function evalGraph(opts) {
       place();
     },
     redraw: draw,
+    close() { resized?.disconnect(); },
   };
 }

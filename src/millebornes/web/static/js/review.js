@@ -42,6 +42,7 @@ export function setupReview(api) {
 
   async function start() {
     S.state = "starting";
+    S.told = 0;
     drawPanel();
     try {
       const r = await fetch(url, { method: "POST", headers: { Accept: "application/json" } });
@@ -78,7 +79,7 @@ export function setupReview(api) {
       const mark = Math.floor(pct / TELL_EVERY) * TELL_EVERY;
       if (mark > S.told && mark < 100) {
         S.told = mark;
-        say(t("review.percent", { n: mark, percent: percent(mark / 100) }));
+        say(t("review.percent", { percent: percent(mark / 100) }));
       }
       S.poll = setTimeout(poll, POLL_MS);
       drawProgress();
@@ -103,7 +104,8 @@ export function setupReview(api) {
 
   // ------------------------------------------------------------ the panel: button, progress, summary
   function drawPanel() {
-    const focusInside = body.contains(document.activeElement) || document.activeElement === document.body;
+    // a control that had the focus and is drawn again gets it back; one that went hands it to the panel
+    const had = body.contains(document.activeElement) ? document.activeElement.id || "-" : null;
     if (S.state === "done") {
       body.replaceChildren(...summary());
     } else if (S.state === "running" || S.state === "starting") {
@@ -117,8 +119,9 @@ export function setupReview(api) {
       body.replaceChildren(el("p", { class: S.state === "none" || S.state === "idle" ? "muted small" : "review-note" }, note),
         button);
     }
-    if (focusInside && !body.contains(document.activeElement)) {
-      (body.querySelector("button:not(:disabled), a") || $("#review-title")).focus();
+    if (had && !body.contains(document.activeElement)) {
+      const same = had !== "-" && document.getElementById(had);
+      (same && !same.disabled ? same : body.querySelector("button:not(:disabled)") || $("#review-title")).focus();
     }
   }
 
@@ -223,6 +226,7 @@ export function setupReview(api) {
       return;
     }
     const match = S.review.match_target !== null && S.review.match_target !== undefined;
+    S.graph?.close();
     S.graph = evalGraph({ review: S.review, ctx: api.ctx, total: api.total(), onPick: (step) => api.go(step) });
     const c = api.ctx();
     const nsides = S.graph.points[0]?.values.length ?? 0;
