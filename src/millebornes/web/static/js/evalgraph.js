@@ -8,7 +8,7 @@
 // previous or next judged move, Page Up / Page Down ten of them, Home / End the first and the last. The drawing
 // itself is hidden from screen readers: the table of the review (review.js) says the same in words.
 
-import { el, t, percent, formatNumber, sideName } from "./common.js";
+import { el, t, percent, formatNumber, seatName, sideName } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const HEIGHT = 150;
@@ -102,8 +102,13 @@ export function evalGraph(opts) {
       const side = p.move.side;
       const edge = side < p.values.length - 1 ? side + 1 : side;
       const top = p.values.slice(0, edge).reduce((a, b) => a + b, 0);
-      root.append(svg("circle", { cx: x(p.step).toFixed(1), cy: y(Math.min(1, top)).toFixed(1), r: cls === "inaccuracy" ? 3.5 : 4.5,
-        class: `dot class-${cls}` }));
+      const dot = svg("circle", { cx: x(p.step).toFixed(1), cy: y(Math.min(1, top)).toFixed(1), r: cls === "inaccuracy" ? 3.5 : 4.5,
+        class: `dot class-${cls}` });
+      const tip = svg("title"); // for the mouse; the table of the review says it to everyone
+      tip.textContent = t("review.dot", { move: t("review.move", { step: formatNumber(p.step) }),
+        name: String(seatName(opts.ctx(), p.move.seat)), judgement: t(`review.class.${cls}`) });
+      dot.append(tip);
+      root.append(dot);
     }
     const marker = svg("g", { class: "marker" });
     marker.append(svg("line", { x1: 0, x2: 0, y1: PAD.top - 4, y2: PAD.top + plotH, class: "marker-line" }));

@@ -327,6 +327,7 @@ export function setupReview(api) {
       return;
     }
     const c = api.ctx();
+    const had = box.contains(document.activeElement) && document.activeElement.id ? `#${document.activeElement.id}` : null;
     if (S.better && d.step !== S.better.index) S.better = null;
     if (S.better) {
       const m = S.better;
@@ -352,11 +353,10 @@ export function setupReview(api) {
         box.replaceChildren(el("div", { class: `review-badge class-${m.class}`, dataset: { class: m.class } }, ...lines));
       }
     }
-    if (S.pendingFocus) {
-      const target = $(S.pendingFocus);
-      S.pendingFocus = null;
-      target?.focus();
-    }
+    // the button that leads to the other view has the focus there; a redraw keeps it where it was
+    const focus = S.pendingFocus || (had && !box.contains(document.activeElement) ? had : null);
+    S.pendingFocus = null;
+    if (focus) $(focus)?.focus();
     S.graph?.update(d.step);
     navState();
   }
