@@ -23,12 +23,24 @@ function svg(tag, attrs = {}) {
 }
 
 // Each judged move's point: the step that shows it (index + 1), each side's chance (shares of one), its move.
+// Every seat is judged from its own view, and two views of one position differ steadily (each seat deals the
+// others hands at random, not the hands their play shows), so a point is the mean of the latest view of every
+// seat judged so far in the hand: the line follows the game instead of zigzagging between the views.
 export function graphPoints(review) {
   const match = review.match_target !== null && review.match_target !== undefined;
+  const latest = new Map();
+  let hand = null;
   return review.moves.map((m) => {
+    if (m.hand !== hand) {
+      latest.clear();
+      hand = m.hand;
+    }
     const raw = (match ? m.match_sides : m.sides) || m.sides;
     const sum = raw.reduce((a, b) => a + b, 0) || 1;
-    return { step: m.index + 1, values: raw.map((v) => v / sum), move: m };
+    latest.set(m.seat, raw.map((v) => v / sum));
+    const views = [...latest.values()];
+    const values = raw.map((_, s) => views.reduce((a, v) => a + v[s], 0) / views.length);
+    return { step: m.index + 1, values, move: m };
   });
 }
 
