@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import time
 from typing import Optional
 
@@ -420,6 +422,87 @@ def replay(
         _tui_missing(exc, words)
     record = _load_record(words, file)
     ReplayApp(record, lang=words.catalog.lang, step=step).run()
+
+
+@app.command()
+def review(
+    file: str = typer.Argument(..., help="a finished match's record (JSON, as Game.record() gives)"),
+    seats: Optional[str] = typer.Option(None, "--seats", help="seats to review, comma-separated, numbered from 0 "
+                                        "as in the record (Seat 1 is 0); default: every seat"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision, 2 to 5000 (default 1000): "
+                                         "more is steadier and slower"),
+    seed: int = typer.Option(0, "--seed", "-s", help="picks the worlds: the same seed gives the same review"),
+    as_json: bool = typer.Option(False, "--json", help="print the review as JSON (docs/review.md)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+) -> None:
+    """Judge every decision of a finished match as chess sites do: accuracy, mistakes, the better moves."""
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    from . import review as R
+    from .notation import replay as rebuild
+    from .tui.review_text import review_text
+
+    words = Words(_lang_option(lang))
+    record = _load_record(words, file)
+    players = record["players"]
+    chosen = _review_seats(words, seats, players)
+    worlds = R.DEFAULT_WORLDS if budget is None else budget
+    if not 2 <= worlds <= R.MAX_WORLDS:
+        words.fail("cli.review_bad_budget", most=R.MAX_WORLDS, n=worlds)
+    if not rebuild(record).is_over:
+        words.fail("cli.review_unfinished", path=file)
+    bar = _ReviewBar(words.catalog.t("tui.review.progress"))
+    workers = workers or os.cpu_count() or 1
+    executor = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        result = R.review(record, seats=chosen, worlds=worlds, seed=seed, progress=bar, executor=executor)
+    finally:
+        bar.close()
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    tty = sys.stdout.isatty()
+    width = shutil.get_terminal_size().columns if tty else 200
+    typer.echo(review_text(record, result, words.catalog.lang, width=width, color=tty))
+
+
+def _review_seats(words: Words, seats: Optional[str], players: int) -> Optional[list[int]]:
+    """--seats "0,1" as seat numbers of the record, or the command stopped with the seats it may name."""
+    if seats is None:
+        return None
+    try:
+        chosen = sorted({int(s) for s in seats.split(",") if s.strip()})
+    except ValueError:
+        chosen = []
+    if not chosen or not all(0 <= s < players for s in chosen):
+        words.fail("cli.review_bad_seats", last=players - 1, seats=seats)
+    return chosen
+
+
+class _ReviewBar:
+    """Click's progress bar on stderr (shown on a terminal only), started when the review knows its total."""
+
+    def __init__(self, label: str):
+        self.label, self.bar, self.done = label, None, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        import sys
+
+        if self.bar is None:
+            if not sys.stderr.isatty():
+                return
+            self.bar = typer.progressbar(length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
 
 
 @app.command()
