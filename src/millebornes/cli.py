@@ -334,14 +334,11 @@ def _check_new(words: Words, ruleset: str, players: int, teams: Optional[bool], 
                     words.fail("cli.bad_bot", name=kind.strip())
 
 
-def _load_record(words: Words, path: str, save: bool = False) -> dict:
-    """A record (or save file) read and replayed, or the command stopped with the reason in words."""
-    from .actions import IllegalAction
-    from .notation import replay as rebuild
-
+def _read_json(words: Words, path: str, save: bool = False, not_json: str = "cli.not_record"):
+    """A JSON file's content, or the command stopped with the reason in words."""
     try:
         with open(path) as f:
-            record = json.load(f)
+            return json.load(f)
     except FileNotFoundError as exc:
         if save:
             words.fail("cli.no_save", path=path)
@@ -349,7 +346,15 @@ def _load_record(words: Words, path: str, save: bool = False) -> dict:
     except OSError as exc:
         words.fail("cli.cannot_read", path=path, error=exc.strerror or str(exc))
     except ValueError:
-        words.fail("cli.not_record", path=path)
+        words.fail(not_json, path=path)
+
+
+def _load_record(words: Words, path: str, save: bool = False) -> dict:
+    """A record (or save file) read and replayed, or the command stopped with the reason in words."""
+    from .actions import IllegalAction
+    from .notation import replay as rebuild
+
+    record = _read_json(words, path, save)
     try:
         rebuild(record)
     except IllegalAction as exc:
@@ -413,15 +418,29 @@ def replay(
     file: str = typer.Argument(..., help="a game record (JSON, as Game.record() gives) or a save file"),
     lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
     step: int = typer.Option(0, "--step", min=0, help="start after this many actions"),
+    review_file: Optional[str] = typer.Option(None, "--review", help="a review of this record, as "
+                                              "'millebornes review --json' writes it; else the r key computes one"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision for the r key's review, 2 to "
+                                         "5000 (default 1000; 50 is quick and rough)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes for the r key's review "
+                                          "(default: all cores)"),
 ) -> None:
-    """Step through a recorded game with the arrow keys."""
+    """Step through a recorded game with the arrow keys; with a review, each move's verdict."""
     words = Words(_lang_option(lang))
     try:
         from .tui.app import ReplayApp
     except ImportError as exc:
         _tui_missing(exc, words)
     record = _load_record(words, file)
-    ReplayApp(record, lang=words.catalog.lang, step=step).run()
+    worlds = _review_budget(words, budget)
+    review = None
+    if review_file is not None:
+        from .tui.review_text import check_review
+
+        review = _read_json(words, review_file, not_json="cli.not_review")
+        if not check_review(review, record):
+            words.fail("cli.not_review", path=review_file)
+    ReplayApp(record, lang=words.catalog.lang, step=step, review=review, budget=worlds, workers=workers).run()
 
 
 @app.command()
@@ -448,9 +467,7 @@ def review(
     record = _load_record(words, file)
     players = record["players"]
     chosen = _review_seats(words, seats, players)
-    worlds = R.DEFAULT_WORLDS if budget is None else budget
-    if not 2 <= worlds <= R.MAX_WORLDS:
-        words.fail("cli.review_bad_budget", most=R.MAX_WORLDS, n=worlds)
+    worlds = _review_budget(words, budget)
     if not rebuild(record).is_over:
         words.fail("cli.review_unfinished", path=file)
     bar = _ReviewBar(words.catalog.t("tui.review.progress"))
@@ -468,6 +485,15 @@ def review(
     tty = sys.stdout.isatty()
     width = shutil.get_terminal_size().columns if tty else 200
     typer.echo(review_text(record, result, words.catalog.lang, width=width, color=tty))
+
+
+def _review_budget(words: Words, budget: Optional[int]) -> int:
+    from . import review as R
+
+    worlds = R.DEFAULT_WORLDS if budget is None else budget
+    if not 2 <= worlds <= R.MAX_WORLDS:
+        words.fail("cli.review_bad_budget", most=R.MAX_WORLDS, n=worlds)
+    return worlds
 
 
 def _review_seats(words: Words, seats: Optional[str], players: int) -> Optional[list[int]]:
