@@ -9,6 +9,7 @@ applied on the app's thread after ``pace`` seconds, so the screen never freezes.
 
 from __future__ import annotations
 
+import os
 import time
 
 from rich.console import Group
@@ -26,7 +27,7 @@ from ..i18n import catalog
 from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS, ruleset as get_ruleset
 from .render import breakdown_table, hand_text, tableau_text
-from .reviewing import Reviewing
+from .reviewing import Reviewing, prepare_processes
 from .session import HUMAN, PlaySession
 from .words import Words
 
@@ -829,6 +830,8 @@ class ReplayApp(App):
         super().__init__()
         self.record, self.lang, self.step = record, lang, step
         self.options = {"review": review, "budget": budget, "workers": workers}
+        if review is None and (workers or os.cpu_count() or 1) > 1:
+            prepare_processes()
 
     def on_mount(self) -> None:
         self.push_screen(localized(ReplayScreen, self.lang)(self.record, self.lang, self.step, **self.options))

@@ -85,10 +85,6 @@ class ReviewWords:
     def accuracy(self, value: float | None) -> str:
         return "–" if value is None else self.w.catalog.number(value)
 
-    def swing(self, swing: float) -> str:
-        points = round(100 * swing)
-        return ("+" if points > 0 else "−" if points < 0 else "") + self.w.catalog.number(abs(points))
-
     def chances(self, move: dict) -> str:
         """The side's chance of the hand before the move (best play) and after the move played."""
         return f"{self.percent(move['best_chance'])} → {self.percent(move['chance'])}"
@@ -166,10 +162,10 @@ class ReviewWords:
             for k in s["key_moments"]:
                 i = k["index"]
                 move = self.by_index.get(i)
+                after = move["chance"] if move else 0.0
+                chances = f"{self.percent(after - k['swing'])} → {self.percent(after)}"
                 text = Text(self.t("tui.review.moment", n=i + 1, who=self.w.seat(s["seat"]),
-                                   action=self.action(i, move["played"]) if move else "",
-                                   chance=self.percent(move["chance"]) if move else "",
-                                   swing=self.swing(k["swing"])))
+                                   action=self.action(i, move["played"]) if move else "", chances=chances))
                 if move is not None and move["class"] in MARKED:
                     text.append(" · ")
                     text.append_text(self.badge(move["class"]))

@@ -4,7 +4,7 @@ reviewed move, the next and previous mistakes, and the seats' summary.
 :class:`Reviewing` is mixed into the replay screen (``tui.app.ReplayScreen``), which calls
 :meth:`Reviewing.review_lines` when it draws and :meth:`Reviewing.review_badge` when it logs a move. The review is
 computed by :func:`millebornes.review.review` in a worker thread, its decisions judged in a pool of
-processes (started fresh, not forked from the app's threads); quitting stops it at its next batch.
+processes (spawned, not forked from the app's threads); quitting stops it at its next batch.
 """
 
 from __future__ import annotations
@@ -23,6 +23,14 @@ from textual.widgets import Static
 from .. import review as R
 from .render import bar
 from .review_text import MARKED, ReviewWords
+
+
+def prepare_processes() -> None:
+    """Start multiprocessing's resource tracker now: once Textual runs, its stand-in for stderr has no file
+    descriptor to hand the tracker, and a process pool could not start."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
 
 
 class Stopped(Exception):
@@ -159,8 +167,10 @@ class Reviewing:
                 raise Stopped from None
 
         def work() -> None:
-            pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+            pool = None
             try:
+                if workers > 1:
+                    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
                 result = R.review(record, worlds=worlds, progress=progress, executor=pool)
             except Stopped:
                 return
