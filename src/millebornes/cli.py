@@ -521,7 +521,8 @@ class _ReviewBar:
         if self.bar is None:
             if not sys.stderr.isatty():
                 return
-            self.bar = typer.progressbar(length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True)
+            self.bar = typer.progressbar(length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True,
+                                           show_percent=True)
             self.bar.__enter__()
         self.bar.update(done - self.done)
         self.done = done

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 
+from babel.numbers import format_decimal
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -83,7 +84,8 @@ class ReviewWords:
         return self.t("tui.review.percent", p=self.w.catalog.number(round(100 * chance)))
 
     def accuracy(self, value: float | None) -> str:
-        return "–" if value is None else self.w.catalog.number(value)
+        """A seat's accuracy with its tenth always shown ('90.0', '90,0')."""
+        return "–" if value is None else format_decimal(value, format="#,##0.0", locale=self.w.catalog.locale)
 
     def chances(self, move: dict) -> str:
         """The side's chance of the hand before the move (best play) and after the move played."""
