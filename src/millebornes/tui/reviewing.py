@@ -85,11 +85,11 @@ class Reviewing:
 
     # -- what the replay shows --------------------------------------------------------------
     def review_lines(self) -> list[Text]:
-        """The prompt's lines: a message, the progress of the review, or the badge of the move just played;
+        """The prompt's lines: the progress of the review, a message or the verdict on the move just played,
         then the keys."""
-        first = self.review_message or self.review_progress or self.step_line()
+        lines = [self.review_progress, self.review_message or (None if self.review_progress else self.step_line())]
         keys = Text(self.w.t("tui.review.keys" if self.review else "tui.replay_keys"), style="dim")
-        return [first, keys] if first is not None else [keys]
+        return [line for line in lines if line is not None] + [keys]
 
     def step_line(self) -> Text | None:
         """The verdict on the move that led to this step, if its seat was reviewed."""
@@ -147,7 +147,6 @@ class Reviewing:
             self.say_review("tui.review.ready")
             return
         if self.review_progress is not None:
-            self.say_review("tui.review.busy")
             return
         if not self.replay(self.record).is_over:
             self.say_review("tui.review.unfinished", style="bold red")
