@@ -74,10 +74,12 @@ def test_the_table_names_every_marked_move_in_words(match):
         assert said(record, m["index"], m["played"]) in line and line.rstrip().endswith(
             said(record, m["index"], m["best"]))
         assert f"{round(100 * m['best_chance'])}% → {round(100 * m['chance'])}%" in line
-    moments = out.split("Key moments")[1]
-    for s in expected["summary"]:
-        for k in s["key_moments"]:
-            assert f"Move {k['index'] + 1}, Seat {s['seat'] + 1}: " in moments
+    moments = out.split("Key moments")[1].splitlines()[2:]
+    key = sorted((k["index"], s["seat"]) for s in expected["summary"] for k in s["key_moments"])
+    assert [line.split()[:3] for line in moments] == [[str(i + 1), "Seat", str(seat + 1)] for i, seat in key]
+    for line, (i, _) in zip(moments, key):
+        move = next(m for m in expected["moves"] if m["index"] == i)
+        assert said(record, i, move["played"]) in line and line.endswith(move["class"].capitalize())
 
 
 def test_json_is_the_review_and_a_pool_changes_nothing(match):

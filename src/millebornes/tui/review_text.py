@@ -9,6 +9,7 @@ needs a terminal, so the command line and its tests use it as it is.
 from __future__ import annotations
 
 import io
+import re
 
 from babel.numbers import format_decimal
 from rich.console import Console
@@ -88,7 +89,7 @@ class ReviewWords:
         return "–" if value is None else format_decimal(value, format="#,##0.0", locale=self.w.catalog.locale)
 
     def chances(self, move: dict) -> str:
-        """The side's chance of the hand before the move (best play) and after the move played."""
+        """The side's chance of the hand with the best move and with the move played."""
         return f"{self.percent(move['best_chance'])} → {self.percent(move['chance'])}"
 
     def who(self, index: int) -> str:
@@ -125,61 +126,84 @@ class ReviewWords:
 
     def summary_table(self) -> Table:
         """Each reviewed seat's accuracy and how many decisions of each class."""
-        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-        table.add_column(self.t("tui.review.col.seat"))
-        table.add_column(self.t("review.accuracy"), justify="right")
-        table.add_column(self.t("tui.review.col.judged"), justify="right")
+        table = _table()
+        table.add_column(self.t("tui.review.col.seat"), no_wrap=True)
+        for label in (self.t("review.accuracy"), self.t("tui.review.col.judged")):
+            table.add_column(label, justify="right", min_width=_longest_word(label))
         for name in CLASSES:
-            table.add_column(self.badge(name), justify="right")
+            table.add_column(self.badge(name), justify="right", min_width=_longest_word(self.klass(name)))
         for s in self.review["summary"]:
             table.add_row(self.w.seat(s["seat"]), Text(self.accuracy(s["accuracy"]), style="bold"),
                           str(s["judged"]), *(str(s["counts"][name]) for name in CLASSES))
         return table
 
+    def moves_table(self, numbered: bool = False, chance: str = "tui.review.col.chance") -> Table:
+        """The columns every list of moves shares: (a key,) move number, hand, who, move played, chance, class."""
+        table = _table()
+        if numbered:
+            table.add_column("", style="bold cyan", no_wrap=True)
+        table.add_column(self.t("tui.review.col.move"), justify="right", no_wrap=True)
+        if self.hands > 1:
+            table.add_column(self.t("tui.review.col.hand"), justify="right", no_wrap=True)
+        table.add_column(self.t("tui.review.col.who"), no_wrap=True)
+        table.add_column(self.t("tui.review.col.played"))
+        table.add_column(self.t(chance), justify="right",
+                         min_width=len(f"{self.percent(1)} → {self.percent(1)}"))
+        table.add_column(self.t("tui.review.col.class"), no_wrap=True)
+        return table
+
+    def move_cells(self, move: dict, before: float) -> list:
+        i = move["index"]
+        hand = [str(move["hand"] + 1)] if self.hands > 1 else []
+        return [str(i + 1), *hand, self.w.seat(move["seat"]), self.action(i, move["played"]),
+                f"{self.percent(before)} → {self.percent(move['chance'])}", self.badge(move["class"])]
+
     def marked_table(self) -> Table | Text:
-        """Every inaccuracy, mistake and blunder: when, who, what, how much it cost, what was better."""
+        """Every inaccuracy, mistake and blunder: when, who, what, how much it cost (the chance of the hand with
+        the best move, then with the move played), what was better."""
         marked = self.marked()
         if not marked:
             return Text(self.t("tui.review.none_marked"), style="italic")
-        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-        table.add_column(self.t("tui.review.col.move"), justify="right")
-        if self.hands > 1:
-            table.add_column(self.t("tui.review.col.hand"), justify="right")
-        table.add_column(self.t("tui.review.col.who"))
-        table.add_column(self.t("tui.review.col.played"))
-        table.add_column(self.t("tui.review.col.class"))
-        table.add_column(self.t("tui.review.col.chance"), justify="right", no_wrap=True)
+        table = self.moves_table()
         table.add_column(self.t("tui.review.col.better"))
         for m in marked:
-            i = m["index"]
-            hand = [str(m["hand"] + 1)] if self.hands > 1 else []
-            table.add_row(str(i + 1), *hand, self.w.seat(m["seat"]), self.action(i, m["played"]),
-                          self.badge(m["class"]), self.chances(m), self.action(i, m["best"]))
-        return table
+            table.add_row(*self.move_cells(m, m["best_chance"]), self.action(m["index"], m["best"]))
+        return _unbroken(table)
 
-    def key_moments(self) -> list[tuple[int, Text]]:
-        """Each seat's key moments: (index in the record, the moment in words)."""
+    def key_moments(self) -> list[tuple[dict, float]]:
+        """The seats' key moments in the order played: (the move, its side's chance of the hand after the
+        seat's previous decision)."""
         out = []
         for s in self.review["summary"]:
             for k in s["key_moments"]:
-                i = k["index"]
-                move = self.by_index.get(i)
-                after = move["chance"] if move else 0.0
-                chances = f"{self.percent(after - k['swing'])} → {self.percent(after)}"
-                text = Text(self.t("tui.review.moment", n=i + 1, who=self.w.seat(s["seat"]),
-                                   action=self.action(i, move["played"]) if move else "", chances=chances))
-                if move is not None and move["class"] in MARKED:
-                    text.append(" · ")
-                    text.append_text(self.badge(move["class"]))
-                out.append((i, text))
-        return out
+                move = self.by_index.get(k["index"])
+                if move is not None:
+                    out.append((move, move["chance"] - k["swing"]))
+        return sorted(out, key=lambda pair: pair[0]["index"])
 
-    def key_table(self) -> Table:
-        table = Table(box=None, padding=(0, 1), show_edge=False, show_header=False)
-        table.add_column()
-        for _, text in self.key_moments():
-            table.add_row(text)
-        return table
+    def key_table(self, numbered: bool = False) -> Table:
+        """The key moments, the chance of the hand from the seat's previous decision to after this one."""
+        table = self.moves_table(numbered, chance="tui.review.col.swing")
+        for n, (move, before) in enumerate(self.key_moments(), 1):
+            table.add_row(*([str(n)] if numbered else []), *self.move_cells(move, before))
+        return _unbroken(table)
+
+
+def _table() -> Table:
+    return Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+
+
+def _unbroken(table: Table) -> Table:
+    """Each column at least as wide as its longest word: a narrow terminal wraps cells between words only."""
+    for column in table.columns:
+        cells = [str(column.header)] + [str(c) for c in column.cells]
+        column.min_width = max([column.min_width or 0] + [_longest_word(c) for c in cells if c.strip()])
+    return table
+
+
+def _longest_word(label: str) -> int:
+    """A header may wrap between its words, never inside one."""
+    return max(len(word) for word in re.split(r"[ ]+", label) if word)
 
 
 def review_text(record: dict, review: dict, lang: str = "en", width: int = 100, color: bool = False) -> str:

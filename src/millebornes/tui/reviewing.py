@@ -47,15 +47,14 @@ class SummaryScreen(ModalScreen[int | None]):
     def __init__(self, words: ReviewWords):
         super().__init__()
         self.words = words
-        self.moments = words.key_moments()[:9]
+        self.moments = [move["index"] for move, _ in words.key_moments()][:9]
 
     def compose(self) -> ComposeResult:
         w = self.words
-        lines = [Text(w.title(), style="bold yellow"), Text(""), w.summary_table(), Text(""),
-                 Text(w.t("tui.review.key_title"), style="bold underline")]
-        for n, (_, text) in enumerate(self.moments, 1):
-            lines.append(Text.assemble((f"{n} ", "bold cyan"), text))
-        lines += [Text(""), Text(w.t("tui.review.summary_keys", n=len(self.moments)), style="bold")]
+        lines = [Text(w.title(), style="bold yellow"),
+                 Text(w.t("tui.review.summary_keys", n=len(self.moments)), style="dim"), Text(""),
+                 w.summary_table(), Text(""), Text(w.t("tui.review.key_title"), style="bold underline"),
+                 w.key_table(numbered=True)]
         yield Static(Group(*lines), classes="dialog summary", id="review-summary")
 
     def action_close(self) -> None:
@@ -63,7 +62,7 @@ class SummaryScreen(ModalScreen[int | None]):
 
     def action_go(self, n: int) -> None:
         if n <= len(self.moments):
-            self.dismiss(self.moments[n - 1][0])
+            self.dismiss(self.moments[n - 1])
 
 
 class Reviewing:
