@@ -18,6 +18,7 @@ from millebornes.bots import make_bot
 from millebornes.cards import CARD_IDS
 from millebornes.cli import app
 from millebornes.review import decisions, review
+from millebornes.tui.review_text import check_review
 from millebornes.tui.words import Words
 
 runner = CliRunner()
@@ -178,6 +179,28 @@ def test_the_progress_bar_goes_to_a_terminal_on_stderr_never_to_stdout(match):
     text = drawn.decode()
     total = len(decisions(record)[0])
     assert "Reviewing" in text and f"{total}/{total}" in text and "100%" in text, text
+
+
+def test_a_review_is_checked_against_its_record(match):
+    """What the replay reads of a loaded review is there and agrees with the record."""
+    _, record, expected = match
+    assert check_review(expected, record)
+    assert check_review(review(record, seats=[1], worlds=3), record)
+    m = expected["moves"][0]
+    spoiled = [
+        dict(expected, format="something else"),
+        dict(expected, seats=[0, 1, 2]),
+        dict(expected, moves=[dict(m, index=len(record["actions"]))]),
+        dict(expected, moves=[dict(m, seat=1 - m["seat"])]),
+        dict(expected, moves=[dict(m, best="play 30")]),
+        dict(expected, moves=[dict(m, best=["draw"])]),
+        dict(expected, moves=[dict(m, chance="high")]),
+        dict(expected, summary=[dict(expected["summary"][0], key_moments=[{"index": -1, "swing": 0.1}])]),
+        dict(expected, summary=[dict(expected["summary"][0], counts={})]),
+        {k: v for k, v in expected.items() if k != "budget"},
+    ]
+    for bad in spoiled:
+        assert not check_review(bad, record), bad
 
 
 def test_replay_refuses_a_review_of_another_record(match, tmp_path):

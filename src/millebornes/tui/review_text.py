@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..actions import ACTION_CODES
 from ..notation import replay
 from ..review import CLASSES, REVIEW_FORMAT
 from .words import Words
@@ -27,25 +28,33 @@ STYLE = {"best": "bold green", "good": "green", "inaccuracy": "bold yellow", "mi
 
 def check_review(review: object, record: dict) -> bool:
     """Whether ``review`` is a review (the JSON ``millebornes review --json`` writes) of this record: each
-    move at its index in the record, as played there."""
+    move at its index in the record, as played there, by the seat that was to play; everything the terminal
+    reads of it in place."""
     if not isinstance(review, dict) or review.get("format") != REVIEW_FORMAT:
         return False
-    moves, summary = review.get("moves"), review.get("summary")
-    if not isinstance(moves, list) or not isinstance(summary, list):
-        return False
     actions = record["actions"]
+    game = replay(record, upto=0)
+    seats = [game.to_act]
+    for action in actions[:-1]:
+        game.act(action)
+        seats.append(game.to_act)
     try:
-        for m in moves:
+        reviewed = set(review["seats"])
+        if not reviewed <= set(range(record["players"])):
+            return False
+        for m in review["moves"]:
             i = m["index"]
             if not (isinstance(i, int) and 0 <= i < len(actions) and actions[i] == m["played"]
-                    and m["class"] in CLASSES):
+                    and seats[i] == m["seat"] in reviewed and m["best"] in ACTION_CODES and m["class"] in CLASSES):
                 return False
-            float(m["chance"]), float(m["best_chance"])
-        for s in summary:
-            for k in s["key_moments"]:
-                if not (isinstance(k["index"], int) and 0 <= k["index"] < len(actions)):
-                    return False
-            int(s["seat"]), [int(s["counts"][c]) for c in CLASSES]
+            float(m["chance"]), float(m["best_chance"]), int(m["hand"])
+        judged = {m["index"] for m in review["moves"]}
+        for s in review["summary"]:
+            if s["seat"] not in reviewed or not all(k["index"] in judged for k in s["key_moments"]):
+                return False
+            [float(k["swing"]) for k in s["key_moments"]], [int(s["counts"][c]) for c in CLASSES]
+            float(s["accuracy"] or 0), int(s["judged"])
+        int(review["budget"]["worlds"]), int(review["budget"]["seed"])
     except (KeyError, TypeError, ValueError):
         return False
     return True
@@ -61,8 +70,10 @@ class ReviewWords:
         self.edition = record["ruleset"]
         self.players = game.players
         self.tops: list[str | None] = []
+        self.seats: list[int] = []
         for action in record["actions"]:
             self.tops.append(game.discard_pile[-1] if game.discard_pile else None)
+            self.seats.append(game.to_act)
             game.act(action)
         self.hands = game.hand_number + 1
         self.by_index = {m["index"]: m for m in review["moves"]}
@@ -92,14 +103,9 @@ class ReviewWords:
         """The side's chance of the hand with the best move and with the move played."""
         return f"{self.percent(move['best_chance'])} → {self.percent(move['chance'])}"
 
-    def who(self, index: int) -> str:
-        return self.w.seat(self.seat_at(index))
-
     def seat_at(self, index: int) -> int:
-        move = self.by_index.get(index)
-        if move is not None:
-            return move["seat"]
-        return replay(self.record, upto=index).to_act
+        """The seat that played action ``index``."""
+        return self.seats[index]
 
     def marked(self) -> list[dict]:
         """The moves played that were an inaccuracy or worse, in the order played."""
