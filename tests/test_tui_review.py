@@ -173,3 +173,27 @@ def test_an_unfinished_match_is_not_reviewed(match):
             assert app.screen.review is None and app.screen.review_progress is None
 
     run(go())
+
+
+def test_q_quits_the_replay_even_while_it_reviews(match):
+    """q ends the replay at once, the review's processes with it."""
+    record, _ = match
+    app = ReplayApp(record, budget=2000, workers=2)
+    processes = []
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("r")
+            await until(pilot, lambda: screen.review_pool is not None and screen.review_pool._processes)
+            processes.extend(screen.review_pool._processes.values())
+            await pilot.press("q")
+        assert screen.review is None
+
+    started = time.monotonic()
+    run(go())
+    for process in processes:
+        process.join(5)
+        assert not process.is_alive()
+    assert time.monotonic() - started < 15

@@ -189,7 +189,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
                 Binding("left", "change(-1)", show=False), Binding("right", "change(1)", show=False),
-                Binding("enter", "start", "tui.key.start"), Binding("q", "app.exit", "tui.key.quit")]
+                Binding("enter", "start", "tui.key.start"), Binding("q", "app.quit", "tui.key.quit")]
 
     def __init__(self, lang: str, ruleset: str = "classic", players: int = 2, kinds: list[str] | None = None):
         super().__init__()
@@ -736,7 +736,7 @@ class ReplayScreen(Reviewing, Screen):
                 Binding("home", "jump(0)", show=False, priority=True),
                 Binding("end", "jump(-1)", show=False, priority=True), Binding("r", "review", "tui.key.review"),
                 Binding("m", "mistake(1)", "tui.key.mistake"), Binding("M", "mistake(-1)", show=False),
-                Binding("v", "summary", "tui.key.summary"), Binding("q", "app.exit", "tui.key.quit")]
+                Binding("v", "summary", "tui.key.summary"), Binding("q", "app.quit", "tui.key.quit")]
 
     def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
                  budget: int = DEFAULT_WORLDS, workers: int | None = None):

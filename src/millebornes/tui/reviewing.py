@@ -76,6 +76,7 @@ class Reviewing:
     review_budget: int = R.DEFAULT_WORLDS
     review_workers: int | None = None
     review_stopped: bool = False
+    review_pool: ProcessPoolExecutor | None = None
 
     def set_review(self, review: dict) -> None:
         self.review = review
@@ -168,13 +169,14 @@ class Reviewing:
             pool = None
             try:
                 if workers > 1:
-                    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+                    pool = self.review_pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
                 result = R.review(record, worlds=worlds, progress=progress, executor=pool)
-            except Stopped:
-                return
             except Exception as exc:  # shown in the prompt, never a crash of the replay
+                if self.review_stopped:
+                    return
                 result = str(exc) or type(exc).__name__
             finally:
+                self.review_pool = None
                 if pool is not None:
                     pool.shutdown(wait=False, cancel_futures=True)
             try:
@@ -202,4 +204,10 @@ class Reviewing:
         self.app.refresh_bindings()
 
     def on_unmount(self) -> None:
-        self.review_stopped = True  # the worker stops at its next batch
+        """The replay closes: the review stops now (its worker at its next batch, its processes at once, so
+        that quitting does not wait for the decisions they were judging)."""
+        self.review_stopped = True
+        pool = self.review_pool
+        if pool is not None:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
