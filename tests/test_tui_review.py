@@ -5,6 +5,7 @@ summary, and a review computed in the background with its progress in the prompt
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -13,6 +14,7 @@ pytest.importorskip("textual")
 
 import millebornes as mb  # noqa: E402
 from millebornes.bots import make_bot  # noqa: E402
+from millebornes import review as R  # noqa: E402
 from millebornes.review import decisions, review  # noqa: E402
 from millebornes.tui.app import PromptView, ReplayApp  # noqa: E402
 from millebornes.tui.reviewing import SummaryScreen  # noqa: E402
@@ -127,11 +129,20 @@ def test_the_summary_shows_each_seats_accuracy_and_goes_to_a_key_moment(match):
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_r_reviews_in_the_background_with_its_progress(match, workers):
+def test_r_reviews_in_the_background_with_its_progress(match, workers, monkeypatch):
     """The review the r key computes is the review of the record at the replay's budget (in this process, or
-    in a pool of processes started under Textual)."""
+    in a pool of processes started under Textual); the replay answers keys meanwhile."""
     record, _ = match
-    app = ReplayApp(record, budget=150, workers=workers)
+    app = ReplayApp(record, budget=50, workers=workers)
+    gate = threading.Event()  # the review is not handed back before the test has pressed its keys
+
+    def held(*args, **kw):
+        result = computed(*args, **kw)
+        gate.wait(60)
+        return result
+
+    computed = R.review
+    monkeypatch.setattr(R, "review", held)
 
     async def go():
         async with app.run_test(size=(100, 30)) as pilot:
@@ -143,18 +154,20 @@ def test_r_reviews_in_the_background_with_its_progress(match, workers):
             shown = []
             update = prompt.update
             prompt.update = lambda content="": (shown.append(str(content)), update(content))[1]
-            await pilot.press("r", "v")
+            await pilot.press("r", "v", "right")
+            assert screen.step == 1 and screen.review is None
+            gate.set()
             await until(pilot, lambda: screen.review is not None)
             await pilot.pause()
-            assert screen.review == review(record, worlds=150)
+            assert screen.review == computed(record, worlds=50)
             total = len(decisions(record)[0])
-            assert shown[0].startswith("Reviewing the match (150 worlds a decision)…")
+            assert shown[0].startswith("Reviewing the match (50 worlds a decision)…")
             assert any(s.split("\n")[1] == "The review is being computed." for s in shown[1:]), shown
             steps = [s.split("\n")[0] for s in shown if "decisions…" in s]
             assert steps[0].endswith(f" Reviewing the match: 0/{total} decisions…")
             assert steps[-1] == "█" * 20 + f" Reviewing the match: {total}/{total} decisions…"
             assert "Review ready" in screen_text(app)
-            await pilot.press("m")
+            await pilot.press("home", "m")
             first = next(m for m in screen.review["moves"] if m["class"] in MARKED)
             assert screen.step == first["index"] + 1
 
