@@ -201,7 +201,6 @@ class Reviewing:
             return
         self.set_review(result)
         self.say_review("tui.review.ready")
-        self.app.refresh_bindings()
 
     def on_unmount(self) -> None:
         """The replay closes: the review stops now (its worker at its next batch, its processes at once, so
