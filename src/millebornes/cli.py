@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import time
 from typing import Optional
 
@@ -340,14 +342,11 @@ def _check_new(words: Words, ruleset: str, players: int, teams: Optional[bool], 
                     words.fail("cli.bad_bot", name=kind.strip())
 
 
-def _load_record(words: Words, path: str, save: bool = False) -> dict:
-    """A record (or save file) read and replayed, or the command stopped with the reason in words."""
-    from .actions import IllegalAction
-    from .notation import replay as rebuild
-
+def _read_json(words: Words, path: str, save: bool = False, not_json: str = "cli.not_record"):
+    """A JSON file's content, or the command stopped with the reason in words."""
     try:
         with open(path) as f:
-            record = json.load(f)
+            return json.load(f)
     except FileNotFoundError as exc:
         if save:
             words.fail("cli.no_save", path=path)
@@ -355,7 +354,15 @@ def _load_record(words: Words, path: str, save: bool = False) -> dict:
     except OSError as exc:
         words.fail("cli.cannot_read", path=path, error=exc.strerror or str(exc))
     except ValueError:
-        words.fail("cli.not_record", path=path)
+        words.fail(not_json, path=path)
+
+
+def _load_record(words: Words, path: str, save: bool = False) -> dict:
+    """A record (or save file) read and replayed, or the command stopped with the reason in words."""
+    from .actions import IllegalAction
+    from .notation import replay as rebuild
+
+    record = _read_json(words, path, save)
     try:
         rebuild(record)
     except IllegalAction as exc:
@@ -419,15 +426,118 @@ def replay(
     file: str = typer.Argument(..., help="a game record (JSON, as Game.record() gives) or a save file"),
     lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
     step: int = typer.Option(0, "--step", min=0, help="start after this many actions"),
+    review_file: Optional[str] = typer.Option(None, "--review", help="a review of this record, as "
+                                              "'millebornes review --json' writes it; else the r key computes one"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision for the r key's review, 2 to "
+                                         "5000 (default 1000; 50 is quick and rough)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes for the r key's review "
+                                          "(default: all cores)"),
 ) -> None:
-    """Step through a recorded game with the arrow keys."""
+    """Step through a recorded game with the arrow keys; with a review, each move's verdict."""
     words = Words(_lang_option(lang))
     try:
         from .tui.app import ReplayApp
     except ImportError as exc:
         _tui_missing(exc, words)
     record = _load_record(words, file)
-    ReplayApp(record, lang=words.catalog.lang, step=step).run()
+    worlds = _review_budget(words, budget)
+    review = None
+    if review_file is not None:
+        from .tui.review_text import check_review
+
+        review = _read_json(words, review_file, not_json="cli.not_review")
+        if not check_review(review, record):
+            words.fail("cli.not_review", path=review_file)
+    ReplayApp(record, lang=words.catalog.lang, step=step, review=review, budget=worlds, workers=workers).run()
+
+
+@app.command()
+def review(
+    file: str = typer.Argument(..., help="a finished match's record (JSON, as Game.record() gives)"),
+    seats: Optional[str] = typer.Option(None, "--seats", help="seats to review, comma-separated, numbered from 0 "
+                                        "as in the record (Seat 1 is 0); default: every seat"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision, 2 to 5000 (default 1000): "
+                                         "more is steadier and slower"),
+    seed: int = typer.Option(0, "--seed", "-s", help="picks the worlds: the same seed gives the same review"),
+    as_json: bool = typer.Option(False, "--json", help="print the review as JSON (docs/review.md)"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+) -> None:
+    """Judge every decision of a finished match as chess sites do: accuracy, mistakes, the better moves."""
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    from . import review as R
+    from .notation import replay as rebuild
+    from .tui.review_text import review_text
+
+    words = Words(_lang_option(lang))
+    record = _load_record(words, file)
+    players = record["players"]
+    chosen = _review_seats(words, seats, players)
+    worlds = _review_budget(words, budget)
+    if not rebuild(record).is_over:
+        words.fail("cli.review_unfinished", path=file)
+    bar = _ReviewBar(words.catalog.t("tui.review.progress"))
+    workers = workers or os.cpu_count() or 1
+    executor = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        result = R.review(record, seats=chosen, worlds=worlds, seed=seed, progress=bar, executor=executor)
+    finally:
+        bar.close()
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    tty = sys.stdout.isatty()
+    width = shutil.get_terminal_size().columns if tty else 200
+    typer.echo(review_text(record, result, words.catalog.lang, width=width, color=tty))
+
+
+def _review_budget(words: Words, budget: Optional[int]) -> int:
+    from . import review as R
+
+    worlds = R.DEFAULT_WORLDS if budget is None else budget
+    if not 2 <= worlds <= R.MAX_WORLDS:
+        words.fail("cli.review_bad_budget", most=R.MAX_WORLDS, n=worlds)
+    return worlds
+
+
+def _review_seats(words: Words, seats: Optional[str], players: int) -> Optional[list[int]]:
+    """--seats "0,1" as seat numbers of the record, or the command stopped with the seats it may name."""
+    if seats is None:
+        return None
+    try:
+        chosen = sorted({int(s) for s in seats.split(",") if s.strip()})
+    except ValueError:
+        chosen = []
+    if not chosen or not all(0 <= s < players for s in chosen):
+        words.fail("cli.review_bad_seats", last=players - 1, seats=seats)
+    return chosen
+
+
+class _ReviewBar:
+    """Click's progress bar on stderr (shown on a terminal only), started when the review knows its total."""
+
+    def __init__(self, label: str):
+        self.label, self.bar, self.done = label, None, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        import sys
+
+        if self.bar is None:
+            if not sys.stderr.isatty():
+                return
+            self.bar = typer.progressbar(length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True,
+                                           show_percent=True)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
 
 
 @app.command()

@@ -9,6 +9,7 @@ applied on the app's thread after ``pace`` seconds, so the screen never freezes.
 
 from __future__ import annotations
 
+import os
 import time
 
 from rich.console import Group
@@ -23,8 +24,10 @@ from textual.widgets import Footer, RichLog, Static
 from ..actions import IllegalAction
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
 from ..i18n import catalog
+from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS, ruleset as get_ruleset
 from .render import breakdown_table, hand_text, tableau_text
+from .reviewing import Reviewing, prepare_processes
 from .session import HUMAN, PlaySession
 from .words import Words
 
@@ -41,6 +44,7 @@ Screen { layout: vertical; }
 #log { height: 1fr; min-height: 1; padding: 0 1; scrollbar-size-vertical: 1; }
 .dialog { width: 72; height: auto; max-height: 22; border: thick $accent; background: $surface;
           padding: 0 1; }
+.summary { width: 100; max-width: 100%; max-height: 100%; overflow-y: auto; }
 ModalScreen { align: center middle; }
 PassScreen { align: center middle; }
 #setup { padding: 1 2; }
@@ -185,7 +189,7 @@ class SetupScreen(Screen):
 
     BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
                 Binding("left", "change(-1)", show=False), Binding("right", "change(1)", show=False),
-                Binding("enter", "start", "tui.key.start"), Binding("q", "app.exit", "tui.key.quit")]
+                Binding("enter", "start", "tui.key.start"), Binding("q", "app.quit", "tui.key.quit")]
 
     def __init__(self, lang: str, ruleset: str = "classic", players: int = 2, kinds: list[str] | None = None):
         super().__init__()
@@ -721,17 +725,21 @@ class MilleBornesApp(App):
         self.exit(self.saved_to)
 
 
-class ReplayScreen(Screen):
-    """Step through a record: every tableau, every hand (it is a replay), the move in words."""
+class ReplayScreen(Reviewing, Screen):
+    """Step through a record: every tableau, every hand (it is a replay), the move in words; with a review,
+    the verdict on each reviewed move (:mod:`.reviewing`)."""
 
     BINDINGS = [Binding("right", "step(1)", "tui.key.next"), Binding("space", "step(1)", show=False),
                 Binding("n", "step(1)", show=False), Binding("left", "step(-1)", "tui.key.back"),
                 Binding("b", "step(-1)", show=False), Binding("pagedown", "step(10)", show=False, priority=True),
                 Binding("pageup", "step(-10)", show=False, priority=True),
                 Binding("home", "jump(0)", show=False, priority=True),
-                Binding("end", "jump(-1)", show=False, priority=True), Binding("q", "app.exit", "tui.key.quit")]
+                Binding("end", "jump(-1)", show=False, priority=True), Binding("r", "review", "tui.key.review"),
+                Binding("m", "mistake(1)", "tui.key.mistake"), Binding("M", "mistake(-1)", show=False),
+                Binding("v", "summary", "tui.key.summary"), Binding("q", "app.quit", "tui.key.quit")]
 
-    def __init__(self, record: dict, lang: str = "en", step: int = 0):
+    def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
+                 budget: int = DEFAULT_WORLDS, workers: int | None = None):
         super().__init__()
         from ..notation import replay
 
@@ -742,6 +750,9 @@ class ReplayScreen(Screen):
         self.step = max(0, min(step, self.total))
         self.game = replay(record, upto=self.step)
         self.log_lines: list[str] = []
+        self.review_budget, self.review_workers = budget, workers
+        if review is not None:
+            self.set_review(review)
 
     @property
     def w(self) -> Words:
@@ -756,10 +767,10 @@ class ReplayScreen(Screen):
                  self.w.t("tui.replay_back", i=self.step, action=self.describe(self.step - 1)))
         self.draw()
 
-    def note(self, line: str | None) -> None:
+    def note(self, line: str | None, badge: Text | None = None) -> None:
         if line:
-            self.log_lines.append(line)
-            self.query_one("#log", RichLog).write(Text(line))
+            self.log_lines.append(line + (f" · {badge.plain}" if badge else ""))
+            self.query_one("#log", RichLog).write(Text.assemble(line, *((" · ", badge) if badge else ())))
 
     def describe(self, i: int) -> str:
         action = self.record["actions"][i]
@@ -782,9 +793,10 @@ class ReplayScreen(Screen):
         hands.words = w
         hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}", g.observation(s)["hand"], None, None)
                     for s in range(g.players)])
-        self.query_one(PromptView).update(Text(w.t("tui.replay_keys"), style="dim"))
+        self.query_one(PromptView).update(Text("\n").join(self.review_lines()))
 
     def action_step(self, n: int) -> None:
+        self.review_message = None
         target = max(0, min(self.total, self.step + n))
         if target > self.step:
             for i in range(self.step, target):
@@ -792,8 +804,8 @@ class ReplayScreen(Screen):
                 events = self.game.act(self.record["actions"][i], who)
                 lines = [self.w.event(e) for e in events]
                 self.note(f"{i + 1}. " + " · ".join(s for s in lines if s) if any(lines) else
-                         f"{i + 1}. " + self.w.t("tui.move", who=self.w.seat(who),
-                                                 action=self.w.action(self.record["actions"][i])))
+                          f"{i + 1}. " + self.w.t("tui.move", who=self.w.seat(who),
+                                                  action=self.w.action(self.record["actions"][i])), self.review_badge(i))
             self.step = target
         elif target < self.step:
             self.step = target
@@ -813,9 +825,13 @@ class ReplayApp(App):
     TITLE = "Mille Bornes replay"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, record: dict, lang: str = "en", step: int = 0):
+    def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
+                 budget: int = DEFAULT_WORLDS, workers: int | None = None):
         super().__init__()
         self.record, self.lang, self.step = record, lang, step
+        self.options = {"review": review, "budget": budget, "workers": workers}
+        if review is None and (workers or os.cpu_count() or 1) > 1:
+            prepare_processes()
 
     def on_mount(self) -> None:
-        self.push_screen(localized(ReplayScreen, self.lang)(self.record, self.lang, self.step))
+        self.push_screen(localized(ReplayScreen, self.lang)(self.record, self.lang, self.step, **self.options))
