@@ -102,6 +102,20 @@ def test_letting_a_coup_fourre_go_is_a_mistake():
     assert judged(g, "coup-fourre")["class"] == "best"
 
 
+def test_an_extension_worth_more_to_the_match_is_not_a_loss():
+    g = mb.new_game("classic", players=2, seed=11)
+    bots = [make_bot("medium", seed=1), make_bot("easy", seed=2)]
+    while "extend" not in g.legal_actions():
+        g.act(bots[g.to_act].choose(g.observation(g.to_act), g.legal_actions()))
+    obs = g.observation(g.to_act)
+    extend = judge(obs, 51, "extend", worlds=200)
+    end = judge(obs, 51, "end-hand", worlds=200)
+    assert extend["chance"] < end["chance"] - 0.05  # the hand's chance alone would call the extension a slip
+    assert extend["match_chance"] > end["match_chance"]  # the 200 points and the miles beyond count in the match
+    assert extend["class"] == "best" and extend["loss"] == 0
+    assert end["class"] == "best"  # ending the hand is the hand's best: not marked either
+
+
 def test_one_legal_action_is_never_judged():
     g = mb.new_game("classic", players=2, seed=2)
     while len(g.legal_actions()) > 1:

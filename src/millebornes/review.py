@@ -6,7 +6,8 @@ the hand is played out by the greedy policy.  An action's *chance* is the share 
 its side wins the hand; where the edition plays a match of several hands, its chance of the match is given
 too (each world's end of hand mapped to a chance of the match by :func:`match_chances`).  A decision is
 judged by the hand, as a player judges a move: the loss of the move played is the best action's chance less
-its own, and the class follows from the loss (:data:`THRESHOLDS`).
+its own, and the class follows from the loss (:data:`THRESHOLDS`); but a move with the best chance of the match
+loses nothing.
 
 Everything a review draws comes from the budget's seed and the decision's index in the record, and the
 search reads the seat's observation only: two records that differ in cards the seat never saw get the
@@ -129,7 +130,7 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     means = [sum(v) / worlds for v in values]
     p = legal.index(played)
     top = max(means)
-    b = p if means[p] == top else means.index(top)
+    b = p if means[p] == top or _match_prefers(match_sum, p, side) else means.index(top)
     diffs = [x - y for x, y in zip(values[b], values[p])]
     loss = means[b] - means[p]
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
@@ -146,6 +147,14 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     }
     move["class"] = classify(loss, error)
     return move
+
+
+def _match_prefers(match_sum: list[list[float]], p: int, side: int) -> bool:
+    """Whether the move played has the best chance of the match: a move that gives up some of the hand for the
+    match (an extension, points chased) is not a loss where the edition plays several hands."""
+    if not any(any(row) for row in match_sum):
+        return False
+    return match_sum[p][side] >= max(row[side] for row in match_sum)
 
 
 def classify(loss: float, error: float = 0.0) -> str:
