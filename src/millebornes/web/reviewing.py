@@ -71,14 +71,19 @@ class Reviewer:
         self.failed: set[str] = set()
         self._starting = asyncio.Lock()
 
-    async def state(self, table_id: str) -> dict:
-        """What ``GET /api/tables/{id}/review`` answers; raises NoTable."""
+    async def _known(self, table_id: str) -> dict | None:
+        """The state of a review running or done, else None."""
         job = self.jobs.get(table_id)
         if job is not None:
             return job.state()
         saved = await asyncio.to_thread(self.store.get_review, table_id)
-        if saved is not None:
-            return done_state(saved)
+        return None if saved is None else done_state(saved)
+
+    async def state(self, table_id: str) -> dict:
+        """What ``GET /api/tables/{id}/review`` answers; raises NoTable."""
+        known = await self._known(table_id)
+        if known is not None:
+            return known
         if await asyncio.to_thread(self.store.watch_facts, table_id) is None:
             raise NoTable(table_id)
         return {"state": "failed" if table_id in self.failed else "none", "done": 0, "total": 0}
@@ -88,12 +93,9 @@ class Reviewer:
         NotFinished or Busy (and starts nothing).  Starts go one at a time, so a check and the start it
         allows are never split by another request's."""
         async with self._starting:
-            job = self.jobs.get(table_id)
-            if job is not None:
-                return job.state()
-            saved = await asyncio.to_thread(self.store.get_review, table_id)
-            if saved is not None:
-                return done_state(saved)
+            known = await self._known(table_id)
+            if known is not None:
+                return known
             table = await asyncio.to_thread(self.store.get, table_id, True)
             if table is None:
                 raise NoTable(table_id)
