@@ -23,9 +23,9 @@ from textual.widgets import Footer, RichLog, Static
 
 from ..actions import IllegalAction
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
-from ..i18n import catalog
 from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS, ruleset as get_ruleset
+from .bindings import localized
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
 from .session import HUMAN, PlaySession
@@ -49,15 +49,6 @@ ModalScreen { align: center middle; }
 PassScreen { align: center middle; }
 #setup { padding: 1 2; }
 """
-
-
-def localized(cls, lang: str):
-    """The screen class with its key labels (the footer) in the language: a binding's description is a key
-    of the message catalog ("tui.key.hint")."""
-    words = catalog(lang)
-    bindings = [Binding(b.key, b.action, words.t(b.description) if b.description else "", show=b.show,
-                        priority=b.priority) for b in cls.BINDINGS]
-    return type(cls.__name__, (cls,), {"BINDINGS": bindings})
 
 
 def _is_hazard(card: str) -> bool:

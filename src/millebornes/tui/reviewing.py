@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .. import review as R
+from .bindings import localized
 from .render import bar
 from .review_text import MARKED, ReviewWords
 
@@ -133,8 +134,6 @@ class Reviewing:
         if self.review_words is None:
             self.say_review("tui.review.busy" if self.review_progress else "tui.review.none")
             return
-        from .app import localized
-
         def chosen(index: int | None) -> None:
             if index is not None:
                 self.action_step(index + 1 - self.step)
