@@ -260,11 +260,21 @@ def serve(
         shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
     except Exception as exc:
         raise typer.BadParameter(f"not a database URL: {exc}", param_hint="--database-url") from None
+    from .web import onefile
+
+    try:
+        held = onefile.hold(settings.database_url)  # told here in words, before the server starts
+    except onefile.SharedFile as exc:
+        typer.echo(f"millebornes: {exc}", err=True)
+        raise typer.Exit(2) from None
     shown_host = f"[{host}]" if ":" in host else host
     typer.echo(f"millebornes: serving the game at http://{shown_host}:{port}/ (database {shown}"
                f"{', test mode' if settings.test_mode else ''}); press Ctrl+C to stop it")
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info",
-                forwarded_allow_ips=forwarded_allow_ips)
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info",
+                    forwarded_allow_ips=forwarded_allow_ips)
+    finally:
+        onefile.release(held)
 
 
 def env_lang() -> str:

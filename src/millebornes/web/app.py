@@ -5,7 +5,7 @@
 - The shared objects (settings, the store, the hall of rooms, the thinking pool, the reviewer, the creation
   throttles) live on ``app.state`` and reach the routes through :mod:`.deps`.
 
-The lifespan opens the database, deletes the tables nobody joined in time, replays every unfinished
+The lifespan holds an SQLite file for this process alone (:mod:`.onefile`), opens the database, deletes the tables nobody joined in time, replays every unfinished
 table (a restart resumes each exactly where it was, bots and countdowns included) and starts the
 hall's sweep; at the end it stops the sweep, the rooms' tasks and the thinking processes.  A request
 body is at most ``MAX_BODY`` bytes, counted as they arrive (413 past it), and every HTTP response
@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, reviews, ws
+from . import api, onefile, pages, reviews, ws
 from .hall import Hall
 from .reviewing import Reviewer
 from .settings import Settings
@@ -35,7 +35,12 @@ MAX_BODY = 64 * 1024
 @asynccontextmanager
 async def lifespan(app: FastAPI):
     settings: Settings = app.state.settings
-    store = Store(settings.database_url, settings.sqlite_sync)
+    held = onefile.hold(settings.database_url)
+    try:
+        store = Store(settings.database_url, settings.sqlite_sync)
+    except BaseException:
+        onefile.release(held)
+        raise
     thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog, settings.review_workers)
     hall = Hall(store, settings, thinker)
     await hall.start()
@@ -50,6 +55,7 @@ async def lifespan(app: FastAPI):
         hall.close()
         thinker.close()
         store.close()
+        onefile.release(held)
 
 
 async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
