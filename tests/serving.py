@@ -29,13 +29,14 @@ def free_port() -> int:
 class Server:
     """One `millebornes serve` process on loopback."""
 
-    def __init__(self, db: Path, log: Path, bot_delay: float, *options: str):
-        """``options``: more `serve` options, e.g. ``"--evict-idle", "1"``."""
+    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str):
+        """``db``: an SQLite file, or a database URL; ``options``: more `serve` options, e.g. ``"--evict-idle", "1"``."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log, "ab")
         self.proc = subprocess.Popen(
-            [str(MILLEBORNES), "serve", "--port", str(self.port), "--database-url", f"sqlite:///{db}",
+            [str(MILLEBORNES), "serve", "--port", str(self.port), "--database-url",
+             db if isinstance(db, str) else f"sqlite:///{db}",
              "--test-mode", "--bot-delay", str(bot_delay), "--hand-pause", "0", "--workers", "1", *options],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": ""})
         deadline = time.monotonic() + 30

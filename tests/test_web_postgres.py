@@ -1,21 +1,12 @@
 """The web app on a real PostgreSQL server: create, play, stop, start again on the same database and
 go on; a finished table in the history and its replay.
 
-The server: ``MILLEBORNES_TEST_POSTGRES_URL`` if set, else a throwaway cluster started with Debian's
-binaries (``/usr/lib/postgresql/*/bin``) in a temporary directory.  Without either the test is
-skipped, unless ``MILLEBORNES_REQUIRE_POSTGRES=1`` (CI), which makes it fail.
+The server: the ``postgres_url`` fixture (conftest.py).
 """
 
 from __future__ import annotations
 
-import glob
-import os
-import pwd
 import random
-import shutil
-import socket
-import subprocess
-import tempfile
 
 import pytest
 
@@ -24,62 +15,6 @@ pytest.importorskip("fastapi")
 pytestmark = pytest.mark.postgres
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
-
-
-def _unavailable(reason: str):
-    if os.environ.get("MILLEBORNES_REQUIRE_POSTGRES") == "1":
-        pytest.fail(f"PostgreSQL is required (MILLEBORNES_REQUIRE_POSTGRES=1) but {reason}")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    url = os.environ.get("MILLEBORNES_TEST_POSTGRES_URL")
-    if url:
-        yield url
-        return
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
-    if not found:
-        _unavailable("no MILLEBORNES_TEST_POSTGRES_URL and no /usr/lib/postgresql/*/bin/initdb "
-                     "(apt-get install postgresql)")
-    bindir = os.path.dirname(found[-1])
-    as_user: list[str] = []
-    home = tempfile.mkdtemp(prefix="millebornes-pg-", dir="/tmp")
-    if os.geteuid() == 0:
-        try:
-            pg = pwd.getpwnam("postgres")
-        except KeyError:
-            shutil.rmtree(home, ignore_errors=True)
-            _unavailable("running as root and there is no postgres user to run the server")
-        os.chown(home, pg.pw_uid, pg.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = os.path.join(home, "data"), _free_port()
-
-    def run(*cmd: str) -> subprocess.CompletedProcess:
-        return subprocess.run(as_user + list(cmd), capture_output=True, text=True, timeout=120)
-
-    done = run(f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-    if done.returncode:
-        shutil.rmtree(home, ignore_errors=True)
-        _unavailable(f"initdb failed: {done.stderr.strip()[-500:]}")
-    done = run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(home, "log"), "-w", "-t", "60", "-o",
-               f"-p {port} -k {home} -c listen_addresses=127.0.0.1", "start")
-    if done.returncode:
-        log = open(os.path.join(home, "log")).read()[-800:] if os.path.exists(os.path.join(home, "log")) else ""
-        shutil.rmtree(home, ignore_errors=True)
-        _unavailable(f"pg_ctl start failed: {done.stderr.strip()[-300:]} {log}")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        run(f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_tables_live_in_postgresql(web, postgres_url):

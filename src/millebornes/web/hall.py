@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from ..actions import IllegalAction
 from .creation import MAX_SEATS
+from .listener import LISTEN_TIMEOUT, Listener
 from .room import Connection, Gone, Refused, Room
 from .settings import Settings
 from .store import EXPIRE_BATCH, FINISHED, SavedTable, Store, now, token_opens
@@ -35,8 +36,15 @@ class Hall:
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task | None = None
+        self.listener: Listener | None = None
+        """PostgreSQL's notices of the other server processes' actions (none with SQLite)."""
+        self._catching: set[asyncio.Task] = set()
 
     async def start(self) -> None:
+        if self.store.notifies:  # listening before the load: an action committed meanwhile is not missed
+            self.listener = Listener(self.store.url, self.heard, self.missed, self.store.origin)
+            self.listener.start()
+            await asyncio.wait_for(self.listener.ready.wait(), LISTEN_TIMEOUT)
         while len(await self.expire()) == EXPIRE_BATCH:
             pass
         for saved in await asyncio.to_thread(self.store.load_unfinished):
@@ -53,7 +61,40 @@ class Hall:
             if room is None:
                 saved = await asyncio.to_thread(self.store.get, table_id, True)
                 room = None if saved is None else self._open(saved)
+                if room is not None and self.listener is not None:
+                    self._later(room.catch_up())  # what another process wrote between the read and now
+                    self._later(asyncio.to_thread(self.store.notify, table_id, "who"))
             return room
+
+    def heard(self, table_id: str, kind: str, origin: str, args: list[str]) -> None:
+        """What another server process did at a table this one holds (web/listener.py)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        if kind == "action" and room.actions < int(args[0]):
+            self._later(room.catch_up())
+        elif kind == "seats":
+            self._later(room.refresh_seats())
+        elif kind == "presence":
+            room.remote_presence(origin, int(args[0]), args[1] == "1")
+        elif kind == "who":
+            room.announce()
+
+    async def missed(self) -> None:
+        """The notices were lost for a while: every room looks for what it missed."""
+        for room in list(self.rooms.values()):
+            self._later(room.catch_up())
+            self._later(room.refresh_seats())
+
+    def _later(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self._catching.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._catching.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table could not follow another server process", exc_info=task.exception())
 
     def _open(self, saved: SavedTable) -> Room | None:
         """The table's room, replayed from its record and going on where it was; None (and a log line)
@@ -178,5 +219,7 @@ class Hall:
     def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self.listener is not None:
+            self.listener.close()
         for room in self.rooms.values():
             room.close()

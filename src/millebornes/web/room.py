@@ -33,7 +33,7 @@ from ..notation import replay
 from ..state import Game
 from .chat import ChatWindow
 from .settings import Settings
-from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Store, now, token_opens
+from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, now, token_opens
 from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
@@ -141,6 +141,11 @@ class Room:
             self._after(seat, action, known, before, self.game.act(action, seat), None)
         self._retell(notes, len(saved.actions))
         self.actions = len(saved.actions)
+        self.notes = len(saved.notes)
+        """The log's notes this copy knows (another server process may write more: refresh_seats)."""
+        self.remote: dict[str, set[int]] = {}
+        """The seats someone is on at each other server process (their notices' ``origin``)."""
+        self.telling: set[asyncio.Task] = set()
         self.idle_since = time.monotonic()
         self.closed = False
         self.away_since = {seat: self.idle_since for seat in self.humans | self._stood_in()}
@@ -161,7 +166,9 @@ class Room:
 
     # ---------------------------------------------------------------- what clients see
     def connected(self) -> dict[int, bool]:
-        return {seat: bool(conns) for seat, conns in self.conns.items()}
+        """Each seat: whether someone is on it, here or at another server process."""
+        there = set().union(*self.remote.values()) if self.remote else set()
+        return {seat: bool(conns) or seat in there for seat, conns in self.conns.items()}
 
     def seat_facts(self) -> list[dict]:
         at = time.monotonic()
@@ -272,11 +279,13 @@ class Room:
                 raise Refused("malformed", "a nickname is needed to take a seat the first time")
             before = self.status
             nickname = nickname if nickname is not None else s.nickname
-            everyone = all(x.joined or x.seat == seat for x in self.table.seats if x.kind == "human")
-            status = PLAYING if before == WAITING and everyone else before
-            await asyncio.to_thread(self.store.join, self.id, seat, nickname, status)
-            s.nickname, s.joined, self.table.status = nickname, True, status
+            status = await asyncio.to_thread(self.store.join, self.id, seat, nickname)
+            s.nickname, s.joined = nickname, True
+            if before == WAITING:
+                self.table.status = status
             conn.seat = seat
+            if not self.conns[seat]:
+                self._tell_presence(seat, True)
             self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
@@ -329,8 +338,64 @@ class Room:
         if not any(self.conns.values()) and not self.watchers:
             self.idle_since = time.monotonic()
         if not self.conns[seat]:
-            self.away_since[seat] = time.monotonic()
-            self._watch_absence(seat)
+            self._tell_presence(seat, False)
+            if not self.connected()[seat]:
+                self.away_since[seat] = time.monotonic()
+                self._watch_absence(seat)
+            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+
+    # ---------------------------------------------------------------- other server processes (web/listener.py)
+    def _tell_presence(self, seat: int, on: bool) -> None:
+        """The other server processes hear when a seat gets its first socket here, or loses its last."""
+        if self.store.notifies:
+            task = asyncio.create_task(asyncio.to_thread(self.store.notify, self.id, "presence", seat, int(on)))
+            self.telling.add(task)
+            task.add_done_callback(self.telling.discard)
+
+    def announce(self) -> None:
+        """A process that just opened the table asks who is here: every seat with a socket here says so."""
+        for seat, conns in self.conns.items():
+            if conns:
+                self._tell_presence(seat, True)
+
+    def remote_presence(self, origin: str, seat: int, on: bool) -> None:
+        """Someone came to ``seat`` at another server process, or its last socket there went."""
+        if seat not in self.conns:
+            return
+        seats = self.remote.setdefault(origin, set())
+        if on:
+            seats.add(seat)
+            self._arrived(seat)
+        else:
+            seats.discard(seat)
+            if not self.connected()[seat] and seat not in self.away_since:
+                self.away_since[seat] = time.monotonic()
+                self._watch_absence(seat)
+        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+
+    async def refresh_seats(self) -> None:
+        """Another server process changed the seats (a join, a claim, a stand-in, a seat given to a bot):
+        the seats and the table's start from the database, and the log's notes written there."""
+        async with self.lock:
+            if self.closed:
+                return
+            saved = await asyncio.to_thread(self.store.get, self.id)
+            notes = await asyncio.to_thread(self.store.notes_after, self.id, self.notes)
+            if saved is None:
+                return
+            before = self.status
+            self.table.seats = saved.seats
+            if before == WAITING:
+                self.table.status = saved.status
+            self.reseat()
+            told: list[dict] = []
+            for _, note in notes:
+                self.notes += 1
+                self.seq += 1
+                told += self._tell([note])
+            if self.status != before or told:
+                self.schedule(told or self.last_events)
+                self.broadcast_state(told)
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- absent players and stand-ins
@@ -383,7 +448,7 @@ class Room:
         if self.status != PLAYING or self.game.is_over or self.closed:
             return
         at = time.monotonic()
-        present = {s for s, conns in self.conns.items() if conns}
+        present = {s for s, on in self.connected().items() if on}
         due = [(s, "away") for s in sorted(self.humans)
                if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}]
         late = self.game.to_act
@@ -405,6 +470,7 @@ class Room:
             log.exception("table %s: could not save the stand-in of seat %d; the seat waits", self.id, seat)
             return []
         self.table.seats[seat].standin = True
+        self.notes += 1
         self.reseat()
         task = self.away_tasks.pop(seat, None)
         if task is not None and task is not asyncio.current_task():
@@ -417,6 +483,7 @@ class Room:
         note = {"type": "back", "seat": seat}
         await asyncio.to_thread(self.store.set_standin, self.id, seat, False, self.actions, note)
         self.table.seats[seat].standin = False
+        self.notes += 1
         self.reseat()
         self.table.clock_deadline = None
         self.seq += 1
@@ -506,6 +573,9 @@ class Room:
         try:
             await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result,
                                     clock=clock)
+        except Stale:
+            await self._catch_up()
+            raise Refused("stale", "another move came first: the table is shown as it is now") from None
         except Exception as exc:
             self.save_error = f"{type(exc).__name__}: {str(exc)[:200]}"
             log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
@@ -522,6 +592,44 @@ class Room:
             self.table.finished = now()
         deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
         return self._after(seat, action, known, before, events, deadline)
+
+    async def catch_up(self) -> None:
+        """Adopt the actions other server processes wrote (PostgreSQL told of them): as if played here."""
+        async with self.lock:
+            if not self.closed and self.table.status != BROKEN:
+                await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Under the lock: every action saved after this copy's, applied, shown and scheduled from."""
+        rows = await asyncio.to_thread(self.store.actions_after, self.id, self.actions)
+        if not rows:
+            return
+        told: list[dict] = []
+        hidden: set[int] = set()
+        loop = asyncio.get_running_loop()
+        for seat, action, clock in rows:
+            known, before = self._known_now(), self._before(seat, action)
+            try:
+                events = self.game.act(action, seat)
+            except IllegalAction:
+                log.error("table %s: action %d (%s) saved by another process does not follow from this copy",
+                          self.id, self.actions, action)
+                raise
+            self.actions += 1
+            if clock is not None:
+                self.table.clock_at, self.table.clock_deadline = self.actions, clock
+            shown = self._after(seat, action, known, before, events, loop.time() + self.table.cf_timeout)
+            if shown is None:
+                hidden.add(seat)
+            else:
+                told += shown
+        await self._finish_if_over()
+        self.schedule(told)
+        if told:
+            self.broadcast_state(told)
+        else:
+            for seat in hidden:
+                self.send_state(seat, [])
 
     def _retell(self, notes: list[tuple[int, dict]], at: int) -> list[tuple[int, dict]]:
         """At the load, the notes taken after ``at`` actions go into the log as they did live; the rest."""
@@ -615,7 +723,7 @@ class Room:
         if not self._plays_itself(seat):
             self._start_clock(seat, events)
             return
-        if self.table.seats[seat].kind != "bot" and not any(self.conns.values()):
+        if self.table.seats[seat].kind != "bot" and not any(self.connected().values()):
             return  # a stand-in plays only while someone is there to play with
         if g.decision == "coup-fourre":
             delay = 0.0

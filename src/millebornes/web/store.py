@@ -202,6 +202,14 @@ def now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+CHANNEL = "millebornes_tables"
+"""PostgreSQL's notification channel: ``"<table id> <actions> <origin>"`` after each action is committed."""
+
+
+class Stale(Exception):
+    """Another server process wrote that action first: this process's copy of the table is behind."""
+
+
 class Store:
     """The database of tables; each method is one short transaction."""
 
@@ -217,6 +225,9 @@ class Store:
             if sqlite_sync not in ("FULL", "NORMAL"):
                 raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
             event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sqlite_sync))
+        self.notifies = url.startswith("postgresql")
+        self.origin = secrets.token_hex(6)
+        """This process's name in its notices, so that it does not adopt its own actions."""
         Base.metadata.create_all(self.engine)
         _add_columns(self.engine)
 
@@ -245,12 +256,19 @@ class Store:
                 table.id = new_table_id()
         raise RuntimeError("could not draw a free table id")
 
-    def join(self, table_id: str, seat: int, nickname: str, status: str) -> None:
-        """A human took the seat (again): its nickname, and the table's status it may have changed."""
+    def join(self, table_id: str, seat: int, nickname: str) -> str:
+        """A human took the seat (again): its nickname; the match starts when every human seat has joined,
+        decided here, so two joins on two server processes cannot both miss the other.  The table's status."""
         with Session(self.engine) as s, s.begin():
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                       .values(nickname=nickname, joined=True))
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+            missing = s.scalar(select(func.count()).select_from(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false()))
+            if not missing:
+                s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status == WAITING)
+                          .values(status=PLAYING))
+            self._notice(s, table_id, "seats")
+            return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
 
     def delete_unjoined(self, ids: list[str], before: datetime) -> list[str]:
         """Delete those of ``ids`` that are still unjoined tables created before ``before``, seats
@@ -268,12 +286,46 @@ class Store:
                       result: tuple[list, list] | None = None, *, clock: datetime | None = None) -> None:
         """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
         with it, and the table is finished in the same transaction; with ``clock``, the deadline of the
-        human decision that follows it, in the action's own row."""
-        with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
-            c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action, time=now(),
-                                                         deadline=clock))
-            if result is not None:
-                c.execute(_finished(table_id, *result))
+        human decision that follows it, in the action's own row.
+
+        The database decides the order: when another server process wrote action ``n`` first, nothing is
+        written and :class:`Stale` is raised.  On PostgreSQL the commit also tells every process listening
+        (:data:`CHANNEL`) that the table moved."""
+        try:
+            with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
+                c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action,
+                                                             time=now(), deadline=clock))
+                if result is not None:
+                    c.execute(_finished(table_id, *result))
+                self._notice(c, table_id, "action", n + 1)
+        except IntegrityError:
+            raise Stale(f"action {n} of table {table_id} was written by another server process") from None
+
+    def _notice(self, c, table_id: str, kind: str, *args) -> None:
+        """Tell the other server processes, at this transaction's commit, what changed at the table."""
+        if self.notifies:
+            payload = " ".join([table_id, kind, self.origin, *map(str, args)])
+            c.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+    def notify(self, table_id: str, kind: str, *args) -> None:
+        """A notice of its own (who is connected here): nothing is written."""
+        if self.notifies:
+            with self.engine.begin() as c:
+                self._notice(c, table_id, kind, *args)
+
+    def notes_after(self, table_id: str, n: int) -> list[tuple[int, dict]]:
+        """The log's notes from number ``n`` on: (actions before it, event)."""
+        with Session(self.engine) as s:
+            return [(r.at, r.event) for r in s.scalars(select(NoteRow).where(NoteRow.table_id == table_id,
+                                                                              NoteRow.n >= n).order_by(NoteRow.n))]
+
+    def actions_after(self, table_id: str, n: int) -> list[tuple[int, str, datetime | None]]:
+        """The table's actions from number ``n`` on (seat, action, the deadline written with it), in order:
+        what another server process wrote since this one's copy was made."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.deadline)
+                             .where(ActionRow.table_id == table_id, ActionRow.n >= n).order_by(ActionRow.n))
+            return [(r.seat, r.action, r.deadline) for r in rows]
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
@@ -296,6 +348,7 @@ class Store:
                       .values(standin=on))
             n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
             s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
+            self._notice(s, table_id, "seats")
 
     def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give a free seat of an open public table a new token (its hash), in one conditional update so the
@@ -309,6 +362,8 @@ class Store:
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
                 SeatRow.joined.is_(False), SeatRow.claimed.is_(False), open_table, seated)
                 .values(token_hash=token_hash, claimed=True).execution_options(synchronize_session=False))
+            if done.rowcount == 1:
+                self._notice(s, table_id, "seats")
             return done.rowcount == 1
 
     def public_facts(self, table_id: str) -> tuple[bool, str] | None:
@@ -361,6 +416,7 @@ class Store:
             if row.kind == "bot":
                 row.kind, row.level, row.joined = "human", None, False
             row.token_hash = token_hash
+            self._notice(s, table_id, "seats")
 
     def seats_to_bots(self, table_id: str, seats: list[int], level: str) -> str:
         """Give the waiting table's unjoined human ``seats`` to bots of ``level``; the table starts
@@ -374,6 +430,7 @@ class Store:
                 SeatRow.table_id == table_id, SeatRow.kind == "human"))]
             if row.status == WAITING and humans and all(humans):
                 row.status = PLAYING
+            self._notice(s, table_id, "seats")
             return row.status
 
     def rematch_state(self, table_id: str) -> dict:

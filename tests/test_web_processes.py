@@ -1,0 +1,132 @@
+"""Several server processes on one PostgreSQL: any player on any process.
+
+The database decides the order (the process that writes action n+1 first has it; another gets ``stale``
+and adopts it), and PostgreSQL's notices bring every process's copy up to date (web/listener.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+
+from serving import Seat, Server
+from util import stacked_deck
+
+pytestmark = pytest.mark.postgres
+
+HUMAN = {"kind": "human"}
+# Seat 0: a Roll, 700 miles (with the first card drawn) and Extra Tank; seat 1: Out of Gas and fillers.
+CF_DECK = stacked_deck("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"],
+                                            1: ["out-of-gas"]}, stock=["100"])
+
+
+@pytest.fixture
+def two(postgres_url, tmp_path):
+    servers = [Server(postgres_url, tmp_path / f"server{i}.log", 0) for i in range(2)]
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+def settle(seats: list[Seat]) -> None:
+    """Every seat has heard of every step: the same ``seq`` everywhere."""
+    want = max(s.state["seq"] for s in seats)
+    for s in seats:
+        while s.state["seq"] < want:
+            s.expect("state")
+
+
+def drain(seats: list[Seat], quiet: float = 0.3) -> None:
+    """Read every frame already sent, until the table has been quiet for ``quiet`` seconds."""
+    for s in seats:
+        while True:
+            try:
+                s.recv(timeout=quiet)
+            except TimeoutError:
+                break
+
+
+def step(mover: Seat, action: str, seats: list[Seat]) -> None:
+    """One move on the mover's process, heard at every seat (a pass behind a window is heard by its holder only)."""
+    mover.act(action)
+    mover.expect("state")
+    settle(seats)
+
+
+def test_two_players_on_two_processes_play_a_hand_with_a_coup_fourre(two, postgres_url):
+    a, b = two
+    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=3,
+                     clock=0)
+    ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
+    while ann.state["status"] != "playing":
+        ann.expect("state")
+    ann.act("play roll")
+    ann.next_state()
+    bob.next_state()  # process b hears of process a's move
+    bob.act("play out-of-gas 0")
+    bob.next_state()
+    window = ann.next_state()["observation"]  # and process a of process b's
+    assert window["decision"] == "coup-fourre" and window["legal_actions"] == ["coup-fourre", "pass"]
+    assert window["pending_attack"] == {"attacker": 1, "hazard": "out-of-gas", "side": 0}
+    settle([ann, bob])
+    assert bob.obs["legal_actions"] == [] and bob.obs["known_cards"] == [[], []]
+    step(ann, "coup-fourre", [ann, bob])
+    assert "extra-tank" in bob.obs["tableaux"][0]["safeties"]
+    assert bob.obs["tableaux"][0]["coups_fourres"] == ["extra-tank"]
+    rng = random.Random(5)
+    hand = ann.obs["hand_number"]
+    moves = 0
+    while ann.obs["hand_number"] == hand and not ann.obs["is_over"] and moves < 400:
+        mover = next((s for s in (ann, bob) if s.obs["legal_actions"]), None)
+        if mover is None:  # a coup-fourré window nobody here can answer: its end comes by itself
+            ann.expect("state")
+            settle([ann, bob])
+            continue
+        step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+        moves += 1
+    assert ann.obs["hand_number"] > hand or ann.obs["is_over"], "the hand did not end"
+    assert ann.state["seq"] == bob.state["seq"]
+    assert ann.obs["tableaux"] == bob.obs["tableaux"] and ann.obs["match_scores"] == bob.obs["match_scores"]
+    rows_a = httpx.get(f"{a.base}/api/tables/{table['id']}", timeout=10).json()
+    rows_b = httpx.get(f"{b.base}/api/tables/{table['id']}", timeout=10).json()
+    assert rows_a == rows_b
+
+
+def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tmp_path):
+    """Both processes run the bot (the same seed gives the same move); the database takes one, the other
+    process adopts it: the record replays, and both processes tell the same game."""
+    from sqlalchemy import create_engine, text
+
+    import millebornes as mb
+
+    a, b = two
+    table = a.create(ruleset="classic", players=3, teams=False, seed=8, clock=0, cf_timeout=0.3,
+                     seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}])
+    ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
+    rng = random.Random(9)
+    moves = 0
+    while moves < 60 and not ann.obs["is_over"]:
+        drain([ann, bob])
+        mover = next((s for s in (ann, bob) if s.obs["legal_actions"]), None)
+        if mover is None:  # the bot, or a window's end
+            continue
+        step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+        moves += 1
+    drain([ann, bob], quiet=1.5)  # windows closed, the bot done: a person's turn
+    engine = create_engine(postgres_url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
+                         {"t": table["id"]}).all()
+    engine.dispose()
+    assert [r.n for r in rows] == list(range(len(rows)))
+    bot_moves = [r for r in rows if r.seat == 2]
+    assert len(bot_moves) >= 10
+    g = mb.new_game("classic", players=3, teams=False, seed=8)
+    for r in rows:  # the record is one game: every bot decision once, in its place
+        g.act(r.action, r.seat)
+    assert g.observation(0)["tableaux"] == ann.obs["tableaux"] == bob.obs["tableaux"]
+    for log in (tmp_path / "server0.log", tmp_path / "server1.log"):
+        text_ = log.read_text()
+        assert "Traceback" not in text_ and "ERROR" not in text_, text_[-2000:]
