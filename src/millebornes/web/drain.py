@@ -11,6 +11,7 @@ to leave before uvicorn's shutdown goes on.  The lifespan's end drains as well, 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import sys
 
@@ -18,6 +19,9 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
 from .client import Client
+
+log = logging.getLogger("uvicorn.error")
+"""uvicorn's own log, where an operator reads "Shutting down"."""
 
 CODE, REASON = 1012, "reconnect"
 GRACE = 2.0
@@ -59,6 +63,7 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         for server in self.servers:
             server.close()
+        log.info("Handing %d table socket(s) over: closed with %d %s", len(self.sockets.open), CODE, REASON)
         await self.sockets.drain()
         await super().shutdown(sockets)
 
