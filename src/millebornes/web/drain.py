@@ -63,7 +63,8 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         for server in self.servers:
             server.close()
-        log.info("Handing %d table socket(s) over: closed with %d %s", len(self.sockets.open), CODE, REASON)
+        if self.sockets.open:
+            log.info("Handing %d table socket(s) over: closed with %d %s", len(self.sockets.open), CODE, REASON)
         await self.sockets.drain()
         await super().shutdown(sockets)
 
