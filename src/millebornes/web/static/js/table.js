@@ -129,7 +129,8 @@ function connect() {
     const handedOver = e.code === 1012 && S.retry === 0;
     const delay = handedOver ? Math.random() * 0.5 : Math.min(10, 0.5 * 2 ** S.retry);
     S.retry += 1;
-    setConn(t("msg.reconnecting", { s: formatNumber(delay < 1 ? Math.round(delay * 10) / 10 : Math.round(delay)) }), true);
+    const shown = delay < 1 ? Math.max(0.1, Math.round(delay * 10) / 10) : Math.round(delay);
+    setConn(t("msg.reconnecting", { s: formatNumber(shown) }), true);
     setTimeout(connect, delay * 1000);
   });
 }
