@@ -33,24 +33,26 @@ def closed(seat: Seat, within: float) -> ConnectionClosed:
 def test_a_stopped_server_hands_its_seats_over_and_the_game_goes_on(tmp_path):
     db, log = tmp_path / "mb.db", tmp_path / "server.log"
     server = Server(db, log, 0)
-    table = server.create(**HUMANS, seed=5)
-    seats = [Seat(server, table, 0, "Ann"), Seat(server, table, 1, "Bob")]
-    rng = random.Random(5)
-    for _ in range(6):
-        mover = next(s for s in seats if s.obs["legal_actions"])
-        mover.act(rng.choice(mover.obs["legal_actions"]))
-        for s in seats:
-            s.next_state()
-    before = [(s.state["seq"], s.obs) for s in seats]
+    try:
+        table = server.create(**HUMANS, seed=5)
+        seats = [Seat(server, table, 0, "Ann"), Seat(server, table, 1, "Bob")]
+        rng = random.Random(5)
+        for _ in range(6):
+            mover = next(s for s in seats if s.obs["legal_actions"])
+            mover.act(rng.choice(mover.obs["legal_actions"]))
+            for s in seats:
+                s.next_state()
+        before = [(s.state["seq"], s.obs) for s in seats]
 
-    stopped = time.monotonic()
-    server.proc.send_signal(signal.SIGTERM)
-    for s in seats:
-        close = closed(s, 2)
-        assert (close.rcvd.code, close.rcvd.reason) == (1012, "reconnect")
-    assert time.monotonic() - stopped < 2
-    server.proc.wait(5)
-    server.log.close()
+        stopped = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        for s in seats:
+            close = closed(s, 2)
+            assert (close.rcvd.code, close.rcvd.reason) == (1012, "reconnect")
+        assert time.monotonic() - stopped < 2
+        server.proc.wait(5)
+    finally:
+        server.stop()
 
     server = Server(db, log, 0)
     try:
