@@ -29,9 +29,10 @@ def free_port() -> int:
 class Server:
     """One `millebornes serve` process on loopback."""
 
-    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str):
-        """``db``: an SQLite file, or a database URL; ``options``: more `serve` options, e.g. ``"--evict-idle", "1"``."""
-        self.port = free_port()
+    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str, port: int | None = None):
+        """``db``: an SQLite file, or a database URL; ``options``: more `serve` options, e.g. ``"--evict-idle",
+        "1"``; ``port``: a given one (a restart behind the same address), else a free one."""
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log, "ab")
         self.proc = subprocess.Popen(

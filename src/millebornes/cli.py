@@ -237,9 +237,9 @@ def serve(
 ) -> None:
     """Serve the browser game: tables, invitations, bots, history, replays and game reviews (docs/web.md)."""
     try:
-        import uvicorn
         from sqlalchemy.engine import make_url
 
+        from .web import drain
         from .web.app import create_app
         from .web.settings import Limits, Settings, normalize_database_url
     except ImportError as exc:
@@ -271,7 +271,7 @@ def serve(
     typer.echo(f"millebornes: serving the game at http://{shown_host}:{port}/ (database {shown}"
                f"{', test mode' if settings.test_mode else ''}); press Ctrl+C to stop it")
     try:
-        uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info",
+        drain.serve(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level="info",
                     forwarded_allow_ips=forwarded_allow_ips)
     finally:
         onefile.release(held)

@@ -7,9 +7,9 @@
 
 The lifespan holds an SQLite file for this process alone (:mod:`.onefile`), opens the database, deletes the tables nobody joined in time, replays every unfinished
 table (a restart resumes each exactly where it was, bots and countdowns included) and starts the
-hall's sweep; at the end it stops the sweep, the rooms' tasks and the thinking processes.  A request
-body is at most ``MAX_BODY`` bytes, counted as they arrive (413 past it), and every HTTP response
-gets the security headers.
+hall's sweep; at the end it hands every table socket over (:mod:`.drain`), then stops the sweep, the
+rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY`` bytes, counted as they
+arrive (413 past it), and every HTTP response gets the security headers.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from . import api, onefile, pages, reviews, ws
+from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
 from .settings import Settings
@@ -51,6 +52,7 @@ async def lifespan(app: FastAPI):
     try:
         yield
     finally:
+        await app.state.sockets.drain()
         reviewer.close()
         hall.close()
         thinker.close()
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="millebornes", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
                   max_body_size=MAX_BODY)
     app.state.settings = settings or Settings()
+    app.state.sockets = Sockets()
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.middleware("http")(guard)
     app.include_router(pages.router)

@@ -68,18 +68,18 @@ class Client:
         self.error(code, message)
         self.close(close_code)
 
-    def close(self, code: int) -> None:
+    def close(self, code: int, reason: str = "") -> None:
         if not self.closing:
             self.closing = True
-            self.out.put_nowait(code)
+            self.out.put_nowait((code, reason))
 
     async def pump(self) -> None:
-        """Send queued frames in order; an int in the queue closes the socket with that code."""
+        """Send queued frames in order; a (code, reason) pair in the queue closes the socket."""
         try:
             while True:
                 item = await self.out.get()
-                if isinstance(item, int):
-                    await self.ws.close(item)
+                if isinstance(item, tuple):
+                    await self.ws.close(*item)
                     return
                 await self.ws.send_text(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
         except Exception as exc:  # the socket went away; the reader sees it too

@@ -1,6 +1,6 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
-``create_app`` sets them on ``app.state`` (the settings at once, the store, the hall of rooms, the
+``create_app`` sets them on ``app.state`` (the settings and the open table sockets at once, the store, the hall of rooms, the
 thinking pool, the reviewer and the creation and claim throttles in the lifespan); a route names the one it needs as
 a parameter, e.g. ``hall: HallDep``, and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """
@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
 from .settings import Settings
@@ -21,6 +22,10 @@ from .throttle import CreationThrottle
 
 def get_settings(conn: HTTPConnection) -> Settings:
     return conn.app.state.settings
+
+
+def get_sockets(conn: HTTPConnection) -> Sockets:
+    return conn.app.state.sockets
 
 
 def get_store(conn: HTTPConnection) -> Store:
@@ -44,6 +49,7 @@ def get_claim_throttle(conn: HTTPConnection) -> CreationThrottle:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+SocketsDep = Annotated[Sockets, Depends(get_sockets)]
 StoreDep = Annotated[Store, Depends(get_store)]
 HallDep = Annotated[Hall, Depends(get_hall)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]

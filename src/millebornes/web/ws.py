@@ -12,7 +12,7 @@ from typing import Awaitable
 from fastapi import APIRouter, WebSocket
 
 from .client import Client
-from .deps import HallDep, SettingsDep
+from .deps import HallDep, SettingsDep, SocketsDep
 from . import rematch
 from .frames import (ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, SayFrame, WatchFrame,
                      clean_nickname)
@@ -26,10 +26,12 @@ router = APIRouter()
 
 
 @router.websocket("/ws/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep):
+async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep,
+                       sockets: SocketsDep):
     await ws.accept()
     client = Client(ws, settings.limits)
     pump = asyncio.create_task(client.pump())
+    sockets.add(client, pump)
     try:
         await converse(client, hall, table_id, settings.limits)
     except Exception:
@@ -44,6 +46,7 @@ async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: Se
             with suppress(Exception):
                 await asyncio.wait_for(pump, 5)
         pump.cancel()
+        sockets.discard(client)
 
 
 async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) -> None:

@@ -124,9 +124,13 @@ function connect() {
       return;
     }
     if (e.code === 4401) { say({ key: "msg.auth" }, true); setConn(""); return; }
-    const delay = Math.min(10, 0.5 * 2 ** S.retry);
+    // 1012: the server is stopping and hands its pages over: back at once (spread over half a second, so that
+    // its pages do not all come back in one burst); a failed attempt then backs off as usual
+    const handedOver = e.code === 1012 && S.retry === 0;
+    const delay = handedOver ? Math.random() * 0.5 : Math.min(10, 0.5 * 2 ** S.retry);
     S.retry += 1;
-    setConn(t("msg.reconnecting", { s: delay < 1 ? delay.toFixed(1) : Math.round(delay) }), true);
+    const shown = delay < 1 ? Math.max(0.1, Math.round(delay * 10) / 10) : Math.round(delay);
+    setConn(t("msg.reconnecting", { s: formatNumber(shown) }), true);
     setTimeout(connect, delay * 1000);
   });
 }
