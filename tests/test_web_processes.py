@@ -6,7 +6,9 @@ and adopts it), and PostgreSQL's notices bring every process's copy up to date (
 
 from __future__ import annotations
 
+import json
 import random
+import time
 
 import httpx
 import pytest
@@ -87,6 +89,9 @@ def test_two_players_on_two_processes_play_a_hand_with_a_coup_fourre(two, postgr
         step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
         moves += 1
     assert ann.obs["hand_number"] > hand or ann.obs["is_over"], "the hand did not end"
+    bob.ws.send(json.dumps({"type": "say", "key": "well-played"}))  # the quick chat crosses processes too
+    said = ann.expect("said")
+    assert (said["seat"], said["key"]) == (1, "well-played")
     assert ann.state["seq"] == bob.state["seq"]
     assert ann.obs["tableaux"] == bob.obs["tableaux"] and ann.obs["match_scores"] == bob.obs["match_scores"]
     rows_a = httpx.get(f"{a.base}/api/tables/{table['id']}", timeout=10).json()
@@ -130,3 +135,47 @@ def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tm
     for log in (tmp_path / "server0.log", tmp_path / "server1.log"):
         text_ = log.read_text()
         assert "Traceback" not in text_ and "ERROR" not in text_, text_[-2000:]
+
+
+def test_a_killed_process_hands_its_players_over(two, tmp_path):
+    """Ann plays through process a, Bob through b. While both are there nobody stands in for anyone (each
+    process knows who is at the other); a killed with SIGKILL: once it is silent, Bob's process counts Ann away
+    and a stand-in plays her seat; she comes back through b, takes her seat back and plays on."""
+    a, b = two
+    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], seed=12, clock=0, grace=10,
+                     cf_timeout=0.3)
+    ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
+    rng = random.Random(13)
+    moves = 0
+    start = time.monotonic()
+    while time.monotonic() - start < 11 or moves < 6:  # past the grace period, both at the table
+        drain([ann, bob], quiet=0.2)
+        mover = next((s for s in (ann, bob) if s.obs["legal_actions"]), None)
+        if mover is not None:
+            step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+            moves += 1
+            time.sleep(0.3)
+    drain([ann, bob])
+    assert not [e for e in bob.state["events"] if e["type"] == "standin"]
+    assert all(not s["standin"] for s in httpx.get(f"{b.base}/api/tables/{table['id']}",
+                                                    timeout=10).json()["seats"])
+    a.kill()
+    deadline = time.monotonic() + 45
+    stood_in = False
+    while not stood_in:  # a's silence, then the grace period
+        assert time.monotonic() < deadline, "nobody stood in for Ann"
+        frame = bob.recv(timeout=45)
+        stood_in = frame["type"] == "state" and any(e["type"] == "standin" and e["seat"] == 0
+                                                   for e in frame["events"])
+        if frame["type"] == "state" and bob.obs["legal_actions"]:
+            bob.act(rng.choice(bob.obs["legal_actions"]))
+    ann = Seat(b, table, 0)  # her page reconnects, to the process that is left
+    assert not httpx.get(f"{b.base}/api/tables/{table['id']}", timeout=10).json()["seats"][0]["standin"]
+    drain([ann, bob])
+    for _ in range(6):
+        mover = next((s for s in (ann, bob) if s.obs["legal_actions"]), None)
+        if mover is None:
+            drain([ann, bob])
+            continue
+        step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+    assert ann.obs["tableaux"] == bob.obs["tableaux"]

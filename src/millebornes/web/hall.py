@@ -25,6 +25,11 @@ from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
 
+HEARTBEAT = 5.0
+"""Seconds between a process's notices that it is alive (with several processes on PostgreSQL)."""
+SILENT = 3
+"""Heartbeats missed before a process is taken for gone."""
+
 
 class Hall:
     """Every room of this process; see the module docstring."""
@@ -39,12 +44,16 @@ class Hall:
         self.listener: Listener | None = None
         """PostgreSQL's notices of the other server processes' actions (none with SQLite)."""
         self._catching: set[asyncio.Task] = set()
+        self.alive: dict[str, float] = {}
+        """When each other server process was last heard of (``time.monotonic``): a silent one is gone."""
+        self._beating: asyncio.Task | None = None
 
     async def start(self) -> None:
         if self.store.notifies:  # listening before the load: an action committed meanwhile is not missed
             self.listener = Listener(self.store.url, self.heard, self.missed, self.store.origin)
             self.listener.start()
             await asyncio.wait_for(self.listener.ready.wait(), LISTEN_TIMEOUT)
+            self._beating = asyncio.create_task(self._beat_forever())
         while len(await self.expire()) == EXPIRE_BATCH:
             pass
         for saved in await asyncio.to_thread(self.store.load_unfinished):
@@ -68,6 +77,9 @@ class Hall:
 
     def heard(self, table_id: str, kind: str, origin: str, args: list[str]) -> None:
         """What another server process did at a table this one holds (web/listener.py)."""
+        self.alive[origin] = time.monotonic()
+        if kind == "alive":
+            return
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -79,12 +91,31 @@ class Hall:
             room.remote_presence(origin, int(args[0]), args[1] == "1")
         elif kind == "who":
             room.announce()
+        elif kind == "said":
+            room.hear(int(args[0]), args[1])
+        elif kind == "rematch":
+            self._later(room.rematch_moved())
 
     async def missed(self) -> None:
         """The notices were lost for a while: every room looks for what it missed."""
         for room in list(self.rooms.values()):
             self._later(room.catch_up())
             self._later(room.refresh_seats())
+
+    async def _beat_forever(self) -> None:
+        """Tell the other processes this one is alive, and forget the seats of those gone silent (killed)."""
+        while True:
+            try:
+                await asyncio.to_thread(self.store.notify, "-", "alive")
+            except Exception:
+                log.warning("could not tell the other server processes this one is alive")
+            at = time.monotonic()
+            for origin in [o for o, t in self.alive.items() if at - t > HEARTBEAT * SILENT]:
+                del self.alive[origin]
+                log.warning("server process %s went silent: its players are counted away", origin)
+                for room in list(self.rooms.values()):
+                    room.process_gone(origin)
+            await asyncio.sleep(HEARTBEAT)
 
     def _later(self, work) -> None:
         task = asyncio.ensure_future(work)
@@ -221,5 +252,7 @@ class Hall:
             self._sweeper.cancel()
         if self.listener is not None:
             self.listener.close()
+        if self._beating is not None:
+            self._beating.cancel()
         for room in self.rooms.values():
             room.close()

@@ -71,6 +71,7 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
             client.send({"type": "rematch-seat", "table": new_id, "seat": seat,
                          "url": f"/t/{new_id}#seat={seat}&token={token}"})
         room.broadcast(await state_frame(hall, room.id))
+    await asyncio.to_thread(hall.store.notify, room.id, "rematch")
 
 
 async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
@@ -127,3 +128,4 @@ async def fill_bots(hall: Hall, room: Room) -> None:
     old = hall.rooms.get(room.table.rematch_of)
     if old is not None:
         old.broadcast(await state_frame(hall, old.id))
+    await asyncio.to_thread(hall.store.notify, room.table.rematch_of, "rematch")

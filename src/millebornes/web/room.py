@@ -255,6 +255,11 @@ class Room:
         if wait is not None:
             raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds",
                           retry_after=wait[0])
+        self.hear(seat, key)
+        self._notify("said", seat, key)
+
+    def hear(self, seat: int, key: str) -> None:
+        """A quick-chat line said here or at another server process: kept among the last lines, told to all."""
         line = {"seat": seat, "key": key, "at": iso(now())}
         self.said.append(line)
         self.broadcast({"type": "said", **line})
@@ -345,12 +350,26 @@ class Room:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
-    def _tell_presence(self, seat: int, on: bool) -> None:
-        """The other server processes hear when a seat gets its first socket here, or loses its last."""
+    def _notify(self, kind: str, *args) -> None:
+        """A notice to the other server processes about this table, sent in the background."""
         if self.store.notifies:
-            task = asyncio.create_task(asyncio.to_thread(self.store.notify, self.id, "presence", seat, int(on)))
+            task = asyncio.create_task(asyncio.to_thread(self.store.notify, self.id, kind, *args))
             self.telling.add(task)
             task.add_done_callback(self.telling.discard)
+
+    def _tell_presence(self, seat: int, on: bool) -> None:
+        """The other server processes hear when a seat gets its first socket here, or loses its last."""
+        self._notify("presence", seat, int(on))
+
+    def process_gone(self, origin: str) -> None:
+        """A server process stopped telling it is alive: nobody is on a seat there any more."""
+        for seat in sorted(self.remote.get(origin, set())):
+            self.remote_presence(origin, seat, False)
+        self.remote.pop(origin, None)
+
+    async def rematch_moved(self) -> None:
+        """Someone answered the rematch at another server process: the answers so far, to everyone here."""
+        self.broadcast({"type": "rematch", **await asyncio.to_thread(self.store.rematch_state, self.id)})
 
     def announce(self) -> None:
         """A process that just opened the table asks who is here: every seat with a socket here says so."""
