@@ -179,3 +179,43 @@ def test_a_killed_process_hands_its_players_over(two, tmp_path):
             continue
         step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
     assert ann.obs["tableaux"] == bob.obs["tableaux"]
+
+
+def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
+    """Ann plays a medium bot through process a, which is killed mid-hand; her page reconnects to b, which
+    loads the table from the database, and the bot, the coup-fourré windows and the game go on: no action
+    lost or doubled."""
+    from sqlalchemy import create_engine, text
+
+    import millebornes as mb
+
+    a, b = two
+    table = a.create(ruleset="classic", players=2, seed=21, clock=0, cf_timeout=0.3,
+                     seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+    ann = Seat(a, table, 0, "Ann")
+    rng = random.Random(22)
+
+    def play(seat: Seat, moves: int) -> None:
+        for _ in range(moves):
+            drain([seat])
+            if seat.obs["legal_actions"]:
+                step(seat, rng.choice(seat.obs["legal_actions"]), [seat])
+
+    play(ann, 8)
+    before = httpx.get(f"{a.base}/api/tables/{table['id']}", timeout=10).json()
+    a.kill()
+    ann = Seat(b, table, 0)
+    assert ann.obs["tableaux"] and ann.state["status"] == "playing"
+    play(ann, 8)
+    drain([ann], quiet=1.0)
+    engine = create_engine(postgres_url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
+                         {"t": table["id"]}).all()
+    engine.dispose()
+    assert [r.n for r in rows] == list(range(len(rows)))
+    g = mb.new_game("classic", players=2, seed=21)
+    for r in rows:
+        g.act(r.action, r.seat)
+    assert g.observation(0)["tableaux"] == ann.obs["tableaux"]
+    assert sum(1 for r in rows if r.seat == 1) >= 8 and before["seats"][0]["nickname"] == "Ann"
