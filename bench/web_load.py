@@ -1,6 +1,7 @@
 """Web load: many concurrent tables played by bot-driven WebSocket clients against a real server.
 
     python bench/web_load.py [--tables 200] [--duration 60] [--think 1.0] [--bot random] [--url URL]
+    python bench/web_load.py --processes 2 --database-url postgresql://... [--tables 1000]
 
 Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
 default deployment), allowed to create ``--tables`` tables a minute from this one address, and stops
@@ -10,6 +11,11 @@ in [0.5, 1.5] x ``--think`` seconds, a fast human), chooses with a built-in bot 
 and sends the action. A move's latency is the time from sending ``act`` to receiving the state frame
 that includes it. Prints moves/s, p50/p95/p99 latency, errors and the server's CPU use; the target of
 the web issue is 200 tables with no error and p95 under 100 ms.
+
+With ``--processes N`` (and a PostgreSQL ``--database-url``) it starts N servers on that database and seats
+the two players of every table on two different processes (seat 0 on process i mod N, seat 1 on the next),
+so every move crosses processes through PostgreSQL's notices: the target of the scale-out issue is 1,000
+tables on two processes with no error and p95 under 100 ms.  The CPU is each server's.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.moves = 0
+        self.played = 0.0
         self.hands = 0
 
 
@@ -58,7 +65,11 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
         await ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": f"load{seat}"}))
         sent_at = None
         sent_seq = None
-        async for raw in ws:
+        while True:
+            try:  # the other seat may have stopped already: nothing more comes, and the run ends here too
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, stop - time.monotonic() + 5))
+            except (asyncio.TimeoutError, TimeoutError):
+                return
             frame = json.loads(raw)
             kind = frame.get("type")
             if kind == "error":
@@ -76,7 +87,8 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             obs = frame["observation"]
             if obs["is_over"] or time.monotonic() >= stop:
                 return
-            if obs["to_act"] != seat or not obs["legal_actions"] or sent_at is not None:
+            if (frame["status"] != "playing" or obs["to_act"] != seat or not obs["legal_actions"]
+                    or sent_at is not None):  # a table waiting for its other player takes no move
                 continue
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             action = bot.choose(obs, obs["legal_actions"])
@@ -84,23 +96,25 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
 
 
-async def run(base: str, tables: int, duration: float, think: float, spec: str, seed: int,
+async def run(bases: list[str], tables: int, duration: float, think: float, spec: str, seed: int,
               ruleset: str) -> Stats:
     rng = random.Random(seed)
     stats = Stats()
-    ws_base = base.replace("http", "ws", 1)
     created = []
-    for _ in range(tables):
+    for i in range(tables):
         body = {"ruleset": ruleset, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
-        created.append(await asyncio.to_thread(http_json, f"{base}/api/tables", body))
-    stop = time.monotonic() + duration
+        created.append(await asyncio.to_thread(http_json, f"{bases[i % len(bases)]}/api/tables", body))
+    start = time.monotonic()
+    stop = start + duration
     tasks = []
-    for table in created:
+    for i, table in enumerate(created):
         for s in table["seats"]:
             fragment = dict(p.split("=", 1) for p in s["url"].split("#", 1)[1].split("&"))
+            ws_base = bases[(i + s["seat"]) % len(bases)].replace("http", "ws", 1)
             tasks.append(seat_client(f"{ws_base}/ws/{table['id']}", s["seat"], fragment["token"], spec, think,
                                      stop, stats, random.Random(rng.random())))
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.played = time.monotonic() - start
     stats.errors += [f"client failed: {r!r}" for r in results if isinstance(r, BaseException)]
     return stats
 
@@ -121,37 +135,47 @@ def main() -> int:
     ap.add_argument("--ruleset", default="classic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", help="an already running server; default: start one on loopback")
+    ap.add_argument("--processes", type=int, default=1, help="servers to start on --database-url")
+    ap.add_argument("--database-url", help="the servers' database (PostgreSQL for more than one process); "
+                                           "default: a fresh SQLite file")
     args = ap.parse_args()
+    if args.processes > 1 and not (args.database_url or "").startswith(("postgres://", "postgresql")):
+        ap.error("--processes above 1 needs a PostgreSQL --database-url")
 
-    proc = None
+    procs = []
     tmp = tempfile.TemporaryDirectory()
-    db = os.path.join(tmp.name, "load.db")
-    base = args.url
-    if base is None:
-        port = free_port()
-        # every table comes from this one address within the first minute: over the default limit
-        proc = start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))])
-        base = f"http://127.0.0.1:{port}"
+    dbs = [os.path.join(tmp.name, f"load{i}.db") for i in range(args.processes)]
+    bases = [args.url] if args.url else []
+    if not bases:
+        for db in dbs:
+            port = free_port()
+            # every table comes from this one address within the first minute: over the default limit
+            procs.append(start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))],
+                                      url=args.database_url))
+            bases.append(f"http://127.0.0.1:{port}")
     failed = True
     try:
-        cpu0 = cpu_of(proc.pid) if proc else 0.0
+        cpu0 = [cpu_of(p.pid) for p in procs]
         t0 = time.perf_counter()
-        stats = asyncio.run(run(base, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
+        stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
         wall = time.perf_counter() - t0
-        cpu = cpu_of(proc.pid) - cpu0 if proc else float("nan")
+        cpus = [cpu_of(p.pid) - c for p, c in zip(procs, cpu0)]
+        cpu = sum(cpus) if procs else float("nan")
         failed = bool(stats.errors)
     finally:
-        if proc:
+        for proc, db in zip(procs, dbs):
             stop_server(proc, db, failed)
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
     print(f"tables {args.tables}, clients {2 * args.tables}, think {args.think} s, bot {args.bot}, "
-          f"{args.ruleset}, {wall:.1f} s wall")
-    print(f"moves {stats.moves}, {stats.moves / wall:.1f} moves/s, hands finished {stats.hands}")
+          f"{args.ruleset}, {len(bases)} server process(es), {wall:.1f} s wall")
+    print(f"moves {stats.moves}, {stats.moves / stats.played:.1f} moves/s over {stats.played:.1f} s of play "
+          f"(the tables made before it), hands finished {stats.hands}")
     if lat:
         print(f"move latency ms: p50 {percentile(lat, 0.50):.1f}, p95 {percentile(lat, 0.95):.1f}, "
               f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}, mean {statistics.fmean(lat):.1f}")
-    print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core)" if proc else "server CPU: not measured (--url)")
+    print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core; each process: "
+          f"{', '.join(f'{c:.1f} s' for c in cpus)})" if procs else "server CPU: not measured (--url)")
     print(f"errors {len(stats.errors)}")
     for e in stats.errors[:10]:
         print("  ", e)

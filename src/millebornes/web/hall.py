@@ -71,7 +71,9 @@ class Hall:
                 saved = await asyncio.to_thread(self.store.get, table_id, True)
                 room = None if saved is None else self._open(saved)
                 if room is not None and self.listener is not None:
-                    self._later(room.catch_up())  # what another process wrote between the read and now
+                    # what another process wrote between the read and now: its notices found no room here
+                    self._later(room.catch_up())
+                    self._later(room.refresh_seats())
                     self._later(asyncio.to_thread(self.store.notify, table_id, "who"))
             return room
 

@@ -396,26 +396,29 @@ class Room:
         """Another server process changed the seats (a join, a claim, a stand-in, a seat given to a bot):
         the seats and the table's start from the database, and the log's notes written there."""
         async with self.lock:
-            if self.closed:
-                return
-            saved = await asyncio.to_thread(self.store.get, self.id)
-            notes = await asyncio.to_thread(self.store.notes_after, self.id, self.notes)
-            if saved is None:
-                return
-            before = self.status
-            self.table.seats = saved.seats
-            if before == WAITING:
-                self.table.status = saved.status
-            self.reseat()
-            told: list[dict] = []
-            for _, note in notes:
-                self.notes += 1
-                self.seq += 1
-                told += self._tell([note])
-            if self.status != before or told:
-                self.schedule(told or self.last_events)
-                self.broadcast_state(told)
-            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            if not self.closed:
+                await self._refresh_seats()
+
+    async def _refresh_seats(self) -> None:
+        """Under the lock: the body of :meth:`refresh_seats`."""
+        saved = await asyncio.to_thread(self.store.get, self.id)
+        notes = await asyncio.to_thread(self.store.notes_after, self.id, self.notes)
+        if saved is None:
+            return
+        before = self.status
+        self.table.seats = saved.seats
+        if before == WAITING:
+            self.table.status = saved.status
+        self.reseat()
+        told: list[dict] = []
+        for _, note in notes:
+            self.notes += 1
+            self.seq += 1
+            told += self._tell([note])
+        if self.status != before or told:
+            self.schedule(told or self.last_events)
+            self.broadcast_state(told)
+        self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- absent players and stand-ins
     def _stood_in(self) -> set[int]:
@@ -549,6 +552,8 @@ class Room:
         """Apply one action for ``seat``; raises Refused and changes nothing if it cannot be.  A ``person``
         whose seat a stand-in plays must take it back first."""
         async with self.lock:
+            if self.status == WAITING and self.store.notifies:  # the last join may have been at another process
+                await self._refresh_seats()
             if person:
                 self.check_person(seat)
             self.check_turn(seat, seq)

@@ -260,6 +260,8 @@ class Store:
         """A human took the seat (again): its nickname; the match starts when every human seat has joined,
         decided here, so two joins on two server processes cannot both miss the other.  The table's status."""
         with Session(self.engine) as s, s.begin():
+            # the table's row locked first: two last joins at once would each count the other missing
+            s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                       .values(nickname=nickname, joined=True))
             missing = s.scalar(select(func.count()).select_from(SeatRow).where(
@@ -422,6 +424,7 @@ class Store:
         """Give the waiting table's unjoined human ``seats`` to bots of ``level``; the table starts
         (playing) when a human seat is left and every human seat has joined.  Returns its status."""
         with Session(self.engine) as s, s.begin():
+            s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat.in_(seats),
                                             SeatRow.kind == "human", SeatRow.joined.is_(False))
                       .values(kind="bot", level=level, token_hash=None, nickname=None, joined=True))
