@@ -156,10 +156,12 @@ def main() -> int:
     failed = True
     try:
         cpu0 = [cpu_of(p.pid) for p in procs]
+        mine0 = cpu_of(os.getpid())
         t0 = time.perf_counter()
         stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
         wall = time.perf_counter() - t0
         cpus = [cpu_of(p.pid) - c for p, c in zip(procs, cpu0)]
+        mine = cpu_of(os.getpid()) - mine0
         cpu = sum(cpus) if procs else float("nan")
         failed = bool(stats.errors)
     finally:
@@ -176,6 +178,7 @@ def main() -> int:
               f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}, mean {statistics.fmean(lat):.1f}")
     print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core; each process: "
           f"{', '.join(f'{c:.1f} s' for c in cpus)})" if procs else "server CPU: not measured (--url)")
+    print(f"this load's own clients: CPU {mine:.1f} s ({mine / wall:.0%} of one core), on the same machine")
     print(f"errors {len(stats.errors)}")
     for e in stats.errors[:10]:
         print("  ", e)
