@@ -186,4 +186,6 @@ def normalize(frame: dict) -> dict:
         frame["table"] = {k: v for k, v in frame["table"].items() if k not in ("id", "created")}
     if frame.get("cf_deadline") is not None:
         frame["cf_deadline"] = "running"
+    if frame.get("turn"):  # whose turn it is, not how long it has run: a slow step on a busy machine shows there
+        frame["turn"] = {k: v for k, v in frame["turn"].items() if k not in ("for", "left")}
     return frame
