@@ -12,6 +12,9 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
+
+import millebornes as mb
 
 from serving import Seat, Server
 from util import stacked_deck
@@ -38,6 +41,21 @@ def settle(seats: list[Seat]) -> None:
     for s in seats:
         while s.state["seq"] < want:
             s.expect("state")
+
+
+def saved_game(url: str, table: dict, **game) -> tuple[list, "mb.Game"]:
+    """The table's action rows (numbered 0..n-1: none lost, none written twice) and the classic game they
+    replay into, every action in its place."""
+    engine = create_engine(url)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
+                         {"t": table["id"]}).all()
+    engine.dispose()
+    assert [r.n for r in rows] == list(range(len(rows)))
+    g = mb.new_game("classic", **game)
+    for r in rows:
+        g.act(r.action, r.seat)
+    return rows, g
 
 
 def drain(seats: list[Seat], quiet: float = 0.3) -> None:
@@ -102,10 +120,6 @@ def test_two_players_on_two_processes_play_a_hand_with_a_coup_fourre(two, postgr
 def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tmp_path):
     """Both processes run the bot (the same seed gives the same move); the database takes one, the other
     process adopts it: the record replays, and both processes tell the same game."""
-    from sqlalchemy import create_engine, text
-
-    import millebornes as mb
-
     a, b = two
     table = a.create(ruleset="classic", players=3, teams=False, seed=8, clock=0, cf_timeout=0.3,
                      seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}])
@@ -120,21 +134,13 @@ def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tm
         step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
         moves += 1
     drain([ann, bob], quiet=1.5)  # windows closed, the bot done: a person's turn
-    engine = create_engine(postgres_url)
-    with engine.connect() as c:
-        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
-                         {"t": table["id"]}).all()
-    engine.dispose()
-    assert [r.n for r in rows] == list(range(len(rows)))
+    rows, g = saved_game(postgres_url, table, players=3, teams=False, seed=8)
     bot_moves = [r for r in rows if r.seat == 2]
     assert len(bot_moves) >= 10
-    g = mb.new_game("classic", players=3, teams=False, seed=8)
-    for r in rows:  # the record is one game: every bot decision once, in its place
-        g.act(r.action, r.seat)
     assert g.observation(0)["tableaux"] == ann.obs["tableaux"] == bob.obs["tableaux"]
     for log in (tmp_path / "server0.log", tmp_path / "server1.log"):
-        text_ = log.read_text()
-        assert "Traceback" not in text_ and "ERROR" not in text_, text_[-2000:]
+        written = log.read_text()
+        assert "Traceback" not in written and "ERROR" not in written, written[-2000:]
 
 
 def test_a_killed_process_hands_its_players_over(two, tmp_path):
@@ -185,10 +191,6 @@ def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
     """Ann plays a medium bot through process a, which is killed mid-hand; her page reconnects to b, which
     loads the table from the database, and the bot, the coup-fourré windows and the game go on: no action
     lost or doubled."""
-    from sqlalchemy import create_engine, text
-
-    import millebornes as mb
-
     a, b = two
     table = a.create(ruleset="classic", players=2, seed=21, clock=0, cf_timeout=0.3,
                      seats=[HUMAN, {"kind": "bot", "level": "medium"}])
@@ -208,14 +210,6 @@ def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
     assert ann.obs["tableaux"] and ann.state["status"] == "playing"
     play(ann, 8)
     drain([ann], quiet=1.0)
-    engine = create_engine(postgres_url)
-    with engine.connect() as c:
-        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
-                         {"t": table["id"]}).all()
-    engine.dispose()
-    assert [r.n for r in rows] == list(range(len(rows)))
-    g = mb.new_game("classic", players=2, seed=21)
-    for r in rows:
-        g.act(r.action, r.seat)
+    rows, g = saved_game(postgres_url, table, players=2, seed=21)
     assert g.observation(0)["tableaux"] == ann.obs["tableaux"]
     assert sum(1 for r in rows if r.seat == 1) >= 8 and before["seats"][0]["nickname"] == "Ann"

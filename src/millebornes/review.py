@@ -130,7 +130,8 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     means = [sum(v) / worlds for v in values]
     p = legal.index(played)
     top = max(means)
-    b = p if means[p] == top or _match_prefers(match_sum, p, side) else means.index(top)
+    match_best = target is not None and match_sum[p][side] >= max(row[side] for row in match_sum)
+    b = p if means[p] == top or match_best else means.index(top)  # a move the match prefers loses nothing
     diffs = [x - y for x, y in zip(values[b], values[p])]
     loss = means[b] - means[p]
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
@@ -147,14 +148,6 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     }
     move["class"] = classify(loss, error)
     return move
-
-
-def _match_prefers(match_sum: list[list[float]], p: int, side: int) -> bool:
-    """Whether the move played has the best chance of the match: a move that gives up some of the hand for the
-    match (an extension, points chased) is not a loss where the edition plays several hands."""
-    if not any(any(row) for row in match_sum):
-        return False
-    return match_sum[p][side] >= max(row[side] for row in match_sum)
 
 
 def classify(loss: float, error: float = 0.0) -> str:

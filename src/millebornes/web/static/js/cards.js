@@ -2,9 +2,8 @@
 // remedies green, safeties gold on blue), a simple original pictogram, and the card's name in the chosen
 // language. The pictograms are constant markup written here; the names go in with textContent.
 
-import { CARDS, cardName, getLang, el, t } from "./common.js";
+import { CARDS, cardName, getLang, el, svgEl, t } from "./common.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
 const FRAME = {
   distance: { edge: "#1d4f91", fill: "#f4f8fd", ink: "#1d4f91" },
@@ -144,12 +143,6 @@ function road(color) {
     <path d="M12 106 q12 -26 32 -50 M88 106 q-12 -26 -32 -50" fill="none" stroke="#9ccc65" stroke-width="3"/>`;
 }
 
-function svg(tag, attrs) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
 // Break a name into at most two lines of about `width` characters.
 function lines(name, width) {
   if (name.length <= width) return [name];
@@ -165,11 +158,11 @@ function lines(name, width) {
 // The SVG of one card (a face, or the back when id is null). A picture only: the card element around it
 // carries the name a screen reader reads, so the drawing and its printed words are hidden from it.
 export function cardSVG(id, lang = getLang()) {
-  const root = svg("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true", focusable: "false" });
+  const root = svgEl("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true", focusable: "false" });
   if (!id) {
-    root.append(svg("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fff", stroke: "#999" }));
-    root.append(svg("rect", { x: 6, y: 6, width: 88, height: 128, rx: 6, fill: "#1e5aa8" }));
-    const g = svg("g", {});
+    root.append(svgEl("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fff", stroke: "#999" }));
+    root.append(svgEl("rect", { x: 6, y: 6, width: 88, height: 128, rx: 6, fill: "#1e5aa8" }));
+    const g = svgEl("g", {});
     g.innerHTML = `
       <rect x="11" y="11" width="78" height="118" rx="4" fill="none" stroke="#ffd54f" stroke-width="1.5"/>
       <path d="M26 120 L46 30 h8 L74 120 z" fill="#163f78"/>
@@ -177,10 +170,10 @@ export function cardSVG(id, lang = getLang()) {
       <circle cx="50" cy="70" r="22" fill="#fff"/>
       <circle cx="50" cy="70" r="19" fill="#d32f2f"/>`;
     root.append(g);
-    const t1 = svg("text", { x: 50, y: 68, "text-anchor": "middle", "font-size": 13, "font-weight": 800, fill: "#fff",
+    const t1 = svgEl("text", { x: 50, y: 68, "text-anchor": "middle", "font-size": 13, "font-weight": 800, fill: "#fff",
       "font-family": "Arial, Helvetica, sans-serif" });
     t1.textContent = "1000";
-    const t2 = svg("text", { x: 50, y: 80, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff",
+    const t2 = svgEl("text", { x: 50, y: 80, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff",
       "font-family": "Arial, Helvetica, sans-serif", "letter-spacing": 0.5 });
     t2.textContent = "BORNES";
     root.append(t1, t2);
@@ -188,34 +181,34 @@ export function cardSVG(id, lang = getLang()) {
   }
   const card = CARDS[id] || { group: "distance", value: 0 };
   const f = FRAME[card.group] || FRAME.distance;
-  root.append(svg("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fff", stroke: "#9e9e9e" }));
-  root.append(svg("rect", { x: 5, y: 5, width: 90, height: 130, rx: 6, fill: f.fill, stroke: f.edge, "stroke-width": 4 }));
-  const art = svg("g", {});
+  root.append(svgEl("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fff", stroke: "#9e9e9e" }));
+  root.append(svgEl("rect", { x: 5, y: 5, width: 90, height: 130, rx: 6, fill: f.fill, stroke: f.edge, "stroke-width": 4 }));
+  const art = svgEl("g", {});
   if (card.group === "distance") {
     const tint = DISTANCE_TINT[id] || f.edge;
     art.innerHTML = road(tint);
     root.append(art);
-    const num = svg("text", { x: 50, y: 48, "text-anchor": "middle", "font-size": id.length > 2 ? 30 : 34,
+    const num = svgEl("text", { x: 50, y: 48, "text-anchor": "middle", "font-size": id.length > 2 ? 30 : 34,
       "font-weight": 800, fill: tint, "font-family": "Arial, Helvetica, sans-serif" });
     num.textContent = id;
     root.append(num);
     for (const [x, anchor] of [[11, "start"], [89, "end"]]) {
-      const corner = svg("text", { x, y: 19, "text-anchor": anchor, "font-size": 10, "font-weight": 700, fill: tint,
+      const corner = svgEl("text", { x, y: 19, "text-anchor": anchor, "font-size": 10, "font-weight": 700, fill: tint,
         "font-family": "Arial, Helvetica, sans-serif" });
       corner.textContent = id;
       root.append(corner);
     }
   } else {
     if (card.group === "safety") {
-      root.append(svg("rect", { x: 9, y: 9, width: 82, height: 100, rx: 4, fill: "none", stroke: "#c9a227",
+      root.append(svgEl("rect", { x: 9, y: 9, width: 82, height: 100, rx: 4, fill: "none", stroke: "#c9a227",
         "stroke-width": 1 }));
     }
     art.innerHTML = PICTOGRAMS[id] || "";
     root.append(art);
   }
   // the name, on a band at the bottom
-  root.append(svg("rect", { x: 5, y: 108, width: 90, height: 27, fill: f.edge, rx: 0 }));
-  root.append(svg("rect", { x: 5, y: 129, width: 90, height: 6, rx: 6, fill: f.edge }));
+  root.append(svgEl("rect", { x: 5, y: 108, width: 90, height: 27, fill: f.edge, rx: 0 }));
+  root.append(svgEl("rect", { x: 5, y: 129, width: 90, height: 6, rx: 6, fill: f.edge }));
   const name = card.group === "distance" ? (lang === "fr" ? "bornes" : "miles") : cardName(id, lang);
   const rows = lines(name, 13);
   const size = rows.length === 1 ? (name.length > 11 ? 11 : 13) : 10.5;
@@ -224,7 +217,7 @@ export function cardSVG(id, lang = getLang()) {
     const attrs = { x: 50, y, "text-anchor": "middle", "font-size": size, "font-weight": 700,
       fill: card.group === "safety" ? "#1f3a7a" : "#fff", "font-family": "Arial, Helvetica, sans-serif" };
     if (row.length * size * 0.56 > 86) Object.assign(attrs, { textLength: 86, lengthAdjust: "spacingAndGlyphs" });
-    const text = svg("text", attrs);
+    const text = svgEl("text", attrs);
     text.textContent = row;
     root.append(text);
   });

@@ -6,7 +6,7 @@
 // (remembered per browser): nothing of theirs is then shown or said. A spectator reads, never says.
 // table.js hands every frame to frame() first: a "said" frame or a refused "say" is handled here.
 
-import { $, el, t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./common.js";
+import { $, el, svgEl, t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./common.js";
 import { announce, alertSR, textOf } from "./telling.js";
 
 // the server's list (millebornes.web.chat.KEYS), in the same order: messages, then emotes with their picture
@@ -31,10 +31,7 @@ export const EMOTES = {
 };
 
 function emotePicture(key) {
-  const pic = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  pic.setAttribute("viewBox", "0 0 24 24");
-  pic.setAttribute("aria-hidden", "true");
-  pic.setAttribute("focusable", "false");
+  const pic = svgEl("svg", { viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" });
   pic.innerHTML = EMOTES[key];
   return pic;
 }

@@ -153,6 +153,13 @@ export function joinNames(names) {
 }
 
 // ------------------------------------------------------------------ DOM helpers (text only)
+// An SVG element with its attributes (the cards' pictures, the review's graph).
+export function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

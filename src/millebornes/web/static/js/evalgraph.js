@@ -8,19 +8,12 @@
 // previous or next judged move, Page Up / Page Down ten of them, Home / End the first and the last. The drawing
 // itself is hidden from screen readers: the table of the review (review.js) says the same in words.
 
-import { el, t, percent, formatNumber, seatName, sideName } from "./common.js";
+import { el, svgEl, t, percent, formatNumber, seatName, sideName } from "./common.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const HEIGHT = 150;
 const PHONE_HEIGHT = 118;
 const PAD = { left: 6, right: 6, top: 18, bottom: 6 };
 const JUMP = 10;
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 // Each judged move's point: the step that shows it (index + 1), each side's chance (shares of one), its move.
 // Every seat is judged from its own view, and two views of one position differ steadily (each seat deals the
@@ -74,8 +67,8 @@ export function evalGraph(opts) {
     const x = (s) => PAD.left + (opts.total ? s / opts.total : 0) * plotW;
     const y = (v) => PAD.top + (1 - v) * plotH;
     geometry = { x, y, width };
-    const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false" });
-    root.append(svg("rect", { x: PAD.left, y: PAD.top, width: plotW, height: plotH, class: "plot" }));
+    const root = svgEl("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true", focusable: "false" });
+    root.append(svgEl("rect", { x: PAD.left, y: PAD.top, width: plotW, height: plotH, class: "plot" }));
     if (points.length) {
       const nsides = points[0].values.length;
       // the bands, bottom up: side 0 from 0 to its chance, side 1 above it...
@@ -86,14 +79,14 @@ export function evalGraph(opts) {
         const above = rows.map((v, i) => (s === nsides - 1 ? 1 : below[i] + v[s]));
         const top = xs.map((px, i) => `${px.toFixed(1)},${y(above[i]).toFixed(1)}`);
         const bottom = xs.map((px, i) => `${px.toFixed(1)},${y(below[i]).toFixed(1)}`).reverse();
-        root.append(svg("polygon", { points: [...top, ...bottom].join(" "), class: `band side-${s % 4}` }));
+        root.append(svgEl("polygon", { points: [...top, ...bottom].join(" "), class: `band side-${s % 4}` }));
         if (s < nsides - 1) {
-          root.append(svg("polyline", { points: top.join(" "), class: "edge" }));
+          root.append(svgEl("polyline", { points: top.join(" "), class: "edge" }));
         }
         below = above;
       }
     }
-    root.append(svg("line", { x1: PAD.left, x2: PAD.left + plotW, y1: y(0.5), y2: y(0.5), class: "half" }));
+    root.append(svgEl("line", { x1: PAD.left, x2: PAD.left + plotW, y1: y(0.5), y2: y(0.5), class: "half" }));
     // the hands: a line where each begins (its first judged move), and its number
     const starts = [];
     for (const p of points) {
@@ -102,8 +95,8 @@ export function evalGraph(opts) {
     starts.forEach((h, i) => {
       const left = i === 0 ? PAD.left : x(h.step);
       const right = i + 1 < starts.length ? x(starts[i + 1].step) : PAD.left + plotW;
-      if (i > 0) root.append(svg("line", { x1: left, x2: left, y1: 2, y2: PAD.top + plotH, class: "hand-line" }));
-      const label = svg("text", { x: left + 3, y: 13, class: "hand-label" });
+      if (i > 0) root.append(svgEl("line", { x1: left, x2: left, y1: 2, y2: PAD.top + plotH, class: "hand-line" }));
+      const label = svgEl("text", { x: left + 3, y: 13, class: "hand-label" });
       label.textContent = right - left > 64 ? t("table.hand_n", { n: h.hand + 1 }) : formatNumber(h.hand + 1);
       if (right - left > 12) root.append(label);
     });
@@ -114,17 +107,17 @@ export function evalGraph(opts) {
       const side = p.move.side;
       const edge = side < p.values.length - 1 ? side + 1 : side;
       const top = p.values.slice(0, edge).reduce((a, b) => a + b, 0);
-      const dot = svg("circle", { cx: x(p.step).toFixed(1), cy: y(Math.min(1, top)).toFixed(1), r: cls === "inaccuracy" ? 3.5 : 4.5,
+      const dot = svgEl("circle", { cx: x(p.step).toFixed(1), cy: y(Math.min(1, top)).toFixed(1), r: cls === "inaccuracy" ? 3.5 : 4.5,
         class: `dot class-${cls}` });
-      const tip = svg("title"); // for the mouse; the table of the review says it to everyone
+      const tip = svgEl("title"); // for the mouse; the table of the review says it to everyone
       tip.textContent = t("review.dot", { move: t("review.move", { step: formatNumber(p.step) }),
         name: String(seatName(opts.ctx(), p.move.seat)), judgement: t(`review.class.${cls}`) });
       dot.append(tip);
       root.append(dot);
     }
-    const marker = svg("g", { class: "marker" });
-    marker.append(svg("line", { x1: 0, x2: 0, y1: PAD.top - 4, y2: PAD.top + plotH, class: "marker-line" }));
-    marker.append(svg("polygon", { points: "-5,0 5,0 0,6", transform: `translate(0 ${PAD.top - 6})`, class: "marker-head" }));
+    const marker = svgEl("g", { class: "marker" });
+    marker.append(svgEl("line", { x1: 0, x2: 0, y1: PAD.top - 4, y2: PAD.top + plotH, class: "marker-line" }));
+    marker.append(svgEl("polygon", { points: "-5,0 5,0 0,6", transform: `translate(0 ${PAD.top - 6})`, class: "marker-head" }));
     root.append(marker);
     box.replaceChildren(root);
     place();
