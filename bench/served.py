@@ -60,6 +60,23 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu() -> float:
+    """User + system CPU seconds of this machine's PostgreSQL: its live processes, plus what its postmasters
+    reaped from backends that have ended (a local database only; 0 without one)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                name, fields = f.read().split("(", 1)[1].rsplit(")", 1)
+        except OSError:
+            continue
+        if name == "postgres":
+            fields = fields.split()
+            total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return total / tick
+
+
 def stop_server(proc: subprocess.Popen, db: str, failed: bool) -> None:
     """Stop it; after a failed run, show the end of its log (the server's side of what went wrong)."""
     proc.send_signal(signal.SIGTERM)

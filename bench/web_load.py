@@ -33,7 +33,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from millebornes.bots import make_bot  # noqa: E402
-from served import cpu_of, free_port, http_json, start_server, stop_server  # noqa: E402
+from served import cpu_of, free_port, http_json, postgres_cpu, start_server, stop_server  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -41,21 +41,16 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/web_load.py needs the websockets package: pip install -e '.[dev,web]'")
 
 
-
-
-
-
-
-
-
-
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
+        self.at: list[float] = []
+        """When each move's state frame came (``time.monotonic``), beside its latency."""
         self.errors: list[str] = []
         self.moves = 0
         self.played = 0.0
         self.hands = 0
+        self.start = 0.0
 
 
 async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: float, stop: float,
@@ -81,6 +76,7 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             seq = frame["seq"]
             if sent_at is not None and seq > sent_seq:
                 stats.latencies.append(time.perf_counter() - sent_at)
+                stats.at.append(time.monotonic())
                 stats.moves += 1
                 sent_at = None
             stats.hands += sum(1 for e in frame.get("events", []) if e.get("type") == "hand-over") if seat == 0 else 0
@@ -90,7 +86,9 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             if (frame["status"] != "playing" or obs["to_act"] != seat or not obs["legal_actions"]
                     or sent_at is not None):  # a table waiting for its other player takes no move
                 continue
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            await asyncio.sleep(min(think * rng.uniform(0.5, 1.5), max(0.0, stop - time.monotonic())))
+            if time.monotonic() >= stop:
+                return
             action = bot.choose(obs, obs["legal_actions"])
             sent_at, sent_seq = time.perf_counter(), seq
             await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
@@ -104,7 +102,7 @@ async def run(bases: list[str], tables: int, duration: float, think: float, spec
     for i in range(tables):
         body = {"ruleset": ruleset, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
         created.append(await asyncio.to_thread(http_json, f"{bases[i % len(bases)]}/api/tables", body))
-    start = time.monotonic()
+    start = stats.start = time.monotonic()
     stop = start + duration
     tasks = []
     for i, table in enumerate(created):
@@ -124,6 +122,14 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def by_tenth(stats: Stats) -> list[tuple[int, float]]:
+    """(moves, p95 latency ms) of each tenth of the play: how the load settled once every client joined."""
+    tenths: list[list[float]] = [[] for _ in range(10)]
+    for at, latency in zip(stats.at, stats.latencies):
+        tenths[min(9, int(10 * (at - stats.start) / stats.played))].append(1000 * latency)
+    return [(len(t), percentile(t, 0.95)) for t in tenths]
 
 
 def main() -> int:
@@ -157,11 +163,13 @@ def main() -> int:
     try:
         cpu0 = [cpu_of(p.pid) for p in procs]
         mine0 = cpu_of(os.getpid())
+        pg0 = postgres_cpu()
         t0 = time.perf_counter()
         stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
         wall = time.perf_counter() - t0
         cpus = [cpu_of(p.pid) - c for p, c in zip(procs, cpu0)]
         mine = cpu_of(os.getpid()) - mine0
+        pg = postgres_cpu() - pg0
         cpu = sum(cpus) if procs else float("nan")
         failed = bool(stats.errors)
     finally:
@@ -179,9 +187,18 @@ def main() -> int:
     print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core; each process: "
           f"{', '.join(f'{c:.1f} s' for c in cpus)})" if procs else "server CPU: not measured (--url)")
     print(f"this load's own clients: CPU {mine:.1f} s ({mine / wall:.0%} of one core), on the same machine")
+    if pg:
+        print(f"PostgreSQL on this machine: CPU {pg:.1f} s ({pg / wall:.0%} of one core)")
+    if stats.moves:
+        per = [("servers", cpu), ("clients", mine)] + ([("PostgreSQL", pg)] if pg else [])
+        print("CPU per move: " + ", ".join(f"{name} {1000 * c / stats.moves:.2f} ms" for name, c in per
+                                           if c == c))
     print(f"errors {len(stats.errors)}")
     for e in stats.errors[:10]:
         print("  ", e)
+    if lat:
+        print("by tenths of the play: " + "; ".join(
+            f"{n / (stats.played / 10):.0f} moves/s p95 {p95:.0f} ms" for n, p95 in by_tenth(stats)))
     ok = not stats.errors and lat and percentile(lat, 0.95) < 100
     print("target (no error, p95 < 100 ms):", "met" if ok else "NOT met")
     return 0 if not stats.errors else 1

@@ -7,6 +7,9 @@ The server: the ``postgres_url`` fixture (conftest.py).
 from __future__ import annotations
 
 import random
+import time
+
+import millebornes as mb
 
 import pytest
 
@@ -178,3 +181,62 @@ def test_a_game_review_lives_in_postgresql(web, postgres_url):
     web.start(url=postgres_url)
     assert web.client.get(f"/api/tables/{race['id']}/review").json() == done
     assert done["review"]["budget"] == {"worlds": 3, "seed": 0} and done["review"]["moves"]
+
+
+def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_url):
+    """Another process's action arrives in its notice, adopted without a read; after a notice that never
+    came (the row written without one), the next notice shows the gap and the room reads what it lacks."""
+    import psycopg
+    from datetime import timedelta
+
+    from sqlalchemy import insert
+
+    from millebornes.web.listener import libpq_url
+    from millebornes.web.store import CHANNEL, ActionRow, Stale, Store, notice_action, now
+
+    web.start(url=postgres_url)
+    table = web.create(seats=[HUMAN, HUMAN], seed=54)
+    a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
+    game = mb.new_game("classic", players=2, seed=54)
+    other = Store(postgres_url)  # another server process: its own origin
+    soon = now().replace(microsecond=0) + timedelta(minutes=5)  # a clock's deadline, written with the row
+
+    def play(n: int, notice: bool = True):
+        seat = game.to_act
+        action = game.legal_actions()[0]
+        game.act(action, seat)
+        if notice:
+            other.append_action(table["id"], n, seat, action, clock=soon)
+        else:
+            with other.engine.begin() as c:
+                c.execute(insert(ActionRow.__table__).values(table_id=table["id"], n=n, seat=seat,
+                                                             action=action, time=now()))
+        return seat, action
+
+    with psycopg.connect(libpq_url(postgres_url), autocommit=True) as listening:
+        listening.execute(f"LISTEN {CHANNEL}")
+        def actions(timeout: float) -> list[list[str]]:
+            heard = [n.payload.split(" ") for n in listening.notifies(timeout=timeout)]
+            return [words for words in heard if words[1] == "action"]
+
+        seat, action = play(0)
+        table_id, kind, origin, *args = actions(1)[0]
+        assert (table_id, kind, origin) == (table["id"], "action", other.origin)
+        count, told_seat, told_action, deadline = notice_action(args)
+        assert (count, told_seat, told_action, deadline) == (1, seat, action, soon)
+        with pytest.raises(Stale):
+            other.append_action(table["id"], 0, seat, action)
+        assert actions(0.3) == []  # a refused write tells nobody
+
+    room = web.hall.rooms[table["id"]]
+    deadline = time.monotonic() + 5
+    while room.actions < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    play(1, notice=False)
+    play(2)
+    while room.actions < 3:
+        assert time.monotonic() < deadline, room.actions
+        time.sleep(0.02)
+    assert [room.game.observation(s) for s in (0, 1)] == [game.observation(s) for s in (0, 1)]
+    assert a.state_after(0)["seq"] >= 1 and b.state_after(0)["seq"] >= 1

@@ -20,7 +20,7 @@ from .creation import MAX_SEATS
 from .listener import LISTEN_TIMEOUT, Listener
 from .room import Connection, Gone, Refused, Room
 from .settings import Settings
-from .store import EXPIRE_BATCH, FINISHED, SavedTable, Store, now, token_opens
+from .store import EXPIRE_BATCH, FINISHED, SavedTable, Store, notice_action, now, token_opens
 from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
@@ -85,8 +85,8 @@ class Hall:
         room = self.rooms.get(table_id)
         if room is None:
             return
-        if kind == "action" and room.actions < int(args[0]):
-            self._later(room.catch_up())
+        if kind == "action":
+            self._later(room.adopt(*notice_action(args)))
         elif kind == "seats":
             self._later(room.refresh_seats())
         elif kind == "presence":

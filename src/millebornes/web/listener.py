@@ -1,12 +1,14 @@
 """What other server processes did, heard from PostgreSQL: several processes serve one database.
 
 A notice is ``"<table id> <kind> <origin> <args...>"`` on :data:`~.store.CHANNEL`, sent at the commit of
-what it tells: ``action N`` (the table has N actions: :meth:`.store.Store.append_action`), ``seats`` (a join,
+what it tells: ``action N SEAT DEADLINE ACTION`` (the table has N actions, the last of them this row:
+:meth:`.store.Store.append_action`), ``seats`` (a join,
 a claim, a stand-in, a seat given to a bot), ``presence SEAT 0|1`` (a seat's first socket at a process, or
 its last gone) and ``who`` (a process opened the table: who is here?).  Every process keeps one connection
 of its own that ``LISTEN``s, and a room it holds adopts what changed from the database
-(:meth:`.room.Room.catch_up`, :meth:`.room.Room.refresh_seats`): the database is the one source of truth,
-a notice only says where to look.
+(:meth:`.room.Room.catch_up`, :meth:`.room.Room.refresh_seats`): the database is the one source of truth.
+An action's notice carries its committed row, so a room that holds every action before it adopts it without
+reading it back (:meth:`.room.Room.adopt`); a room further behind reads what it lacks.
 A notice lost while the connection was down is made up for at the reconnection: every room catches up.
 SQLite has a single process (:mod:`.onefile`), so nothing listens there.
 """
@@ -62,7 +64,7 @@ class Listener:
                     tries = 0
                     self.ready.set()
                     async for notice in conn.notifies():
-                        table_id, kind, origin, *args = notice.payload.split(" ") + ["", ""]
+                        table_id, kind, origin, *args = notice.payload.split(" ")
                         if origin != self.origin:
                             try:
                                 self.heard(table_id, kind, origin, args)

@@ -623,11 +623,25 @@ class Room:
             if not self.closed and self.table.status != BROKEN:
                 await self._catch_up()
 
+    async def adopt(self, count: int, seat: int, action: str, deadline: datetime | None) -> None:
+        """Another process wrote the table's action number ``count`` (from 1), as its notice tells: adopted
+        as it is when it is the next one here, read with those missed when some notice was lost."""
+        async with self.lock:
+            if self.closed or self.table.status == BROKEN or count <= self.actions:
+                return
+            if count == self.actions + 1:
+                await self._adopt([(seat, action, deadline)])
+            else:
+                await self._catch_up()
+
     async def _catch_up(self) -> None:
         """Under the lock: every action saved after this copy's, applied, shown and scheduled from."""
         rows = await asyncio.to_thread(self.store.actions_after, self.id, self.actions)
-        if not rows:
-            return
+        if rows:
+            await self._adopt(rows)
+
+    async def _adopt(self, rows: list[tuple[int, str, datetime | None]]) -> None:
+        """Under the lock: the next actions, saved by another process, applied, shown and scheduled from."""
         told: list[dict] = []
         hidden: set[int] = set()
         loop = asyncio.get_running_loop()
