@@ -68,6 +68,17 @@ def drain(seats: list[Seat], quiet: float = 0.3) -> None:
                 break
 
 
+def someone_to_move(seats: list[Seat], timeout: float = 20.0) -> Seat:
+    """The seat with a decision once the bots and windows are done (and the table quiet a moment)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        drain(seats, quiet=0.2)
+        mover = next((s for s in seats if s.obs["legal_actions"]), None)
+        if mover is not None:
+            return mover
+        assert time.monotonic() < deadline, "nobody got a decision"
+
+
 def step(mover: Seat, action: str, seats: list[Seat]) -> None:
     """One move on the mover's process, heard at every seat (a pass behind a window is heard by its holder only)."""
     mover.act(action)
@@ -141,6 +152,8 @@ def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tm
     for log in (tmp_path / "server0.log", tmp_path / "server1.log"):
         written = log.read_text()
         assert "Traceback" not in written and "ERROR" not in written, written[-2000:]
+        # the process that wrote the last action leads: the other never worked a bot's move out too
+        assert "made here" not in written, written[-2000:]
 
 
 def test_a_killed_process_hands_its_players_over(two, tmp_path):
@@ -213,3 +226,36 @@ def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
     rows, g = saved_game(postgres_url, table, players=2, seed=21)
     assert g.observation(0)["tableaux"] == ann.obs["tableaux"]
     assert sum(1 for r in rows if r.seat == 1) >= 8 and before["seats"][0]["nickname"] == "Ann"
+
+
+def test_the_bots_of_a_silent_leader_are_moved_by_the_other_process(postgres_url, tmp_path):
+    """The process that wrote a table's last action leads its next timed step; the other waits ``standby``
+    longer.  Process a takes a minute before its bot moves (a leader that writes nothing: slow, or dead),
+    so after each of Ann's moves process b moves the bot itself, once; then a is killed and the game goes
+    on through b alone."""
+    a = Server(postgres_url, tmp_path / "a.log", 60.0)
+    b = Server(postgres_url, tmp_path / "b.log", 0.0, "--standby", "0.5")
+    try:
+        table = a.create(ruleset="classic", players=3, teams=False, seed=8, clock=0, cf_timeout=0.3,
+                         seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}])
+        ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
+        rng = random.Random(10)
+        for _ in range(25):
+            mover = someone_to_move([ann, bob])  # after b's standby and its bot's move, or a window's end
+            step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+        rows, g = saved_game(postgres_url, table, players=3, teams=False, seed=8)
+        assert sum(1 for r in rows if r.seat == 2) >= 5
+        assert g.observation(0)["tableaux"] == ann.obs["tableaux"] == bob.obs["tableaux"]
+        assert "made here" in (tmp_path / "b.log").read_text()
+        assert "made here" not in (tmp_path / "a.log").read_text()
+
+        a.kill()
+        ann = Seat(b, table, 0)
+        for _ in range(10):
+            mover = someone_to_move([ann, bob])
+            step(mover, rng.choice(mover.obs["legal_actions"]), [ann, bob])
+        rows_after, g = saved_game(postgres_url, table, players=3, teams=False, seed=8)
+        assert len(rows_after) > len(rows) and g.observation(1)["tableaux"] == bob.obs["tableaux"]
+    finally:
+        for s in (a, b):
+            s.stop()

@@ -155,6 +155,9 @@ class Room:
         self.decided_seq = -1
         self.clock_ends: float | None = None
         """When the human to act runs out of time (``time.monotonic``); None without a clock running."""
+        self.leads = True
+        """Whether this process wrote the table's last action (or has not seen another process write one):
+        it makes the next timed step, and a process that does not waits ``standby`` longer (_standby)."""
 
     @property
     def id(self) -> str:
@@ -605,6 +608,7 @@ class Room:
             log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
         self.save_failures = 0
+        self.leads = True
         if clock is not None:
             self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock
         known, before = self._known_now(), self.game
@@ -645,6 +649,7 @@ class Room:
         told: list[dict] = []
         hidden: set[int] = set()
         loop = asyncio.get_running_loop()
+        self.leads = False
         for seat, action, clock in rows:
             known, before = self._known_now(), self._before(seat, action)
             try:
@@ -769,7 +774,7 @@ class Room:
             delay = self.settings.hand_pause
         else:
             delay = self.settings.bot_delay
-        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
+        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay + self._standby()))
 
     def _deadline(self, game: Game, events: list[dict], after: float = 0.0, anyone: bool = False) -> datetime | None:
         """When the human deciding in ``game`` runs out of time if the decision starts ``after`` seconds from
@@ -804,6 +809,7 @@ class Room:
                     log.warning("table %s: the clock's deadline could not be saved", self.id)
             if self.clock_ends is not None:
                 await until(self.clock_ends)
+            await self._stand_by(seq, "a clock's time-out")
             async with self.lock:
                 if self.seq == seq:
                     await self._take_over_due()
@@ -812,11 +818,25 @@ class Room:
         except Exception:
             log.exception("table %s: the turn clock failed", self.id)
 
+    def _standby(self) -> float:
+        return 0.0 if self.leads else self.settings.standby
+
+    async def _stand_by(self, seq: int, what: str) -> None:
+        """A process that does not lead waits for the leader's row first (its notice cancels the wait)."""
+        if not self.leads:
+            await asyncio.sleep(self.settings.standby)
+            if self.seq == seq:
+                log.warning("table %s: %s after %d actions, made here: its leader wrote nothing in %.1f s",
+                         self.id, what, self.actions, self.settings.standby)
+
     async def _bot_move(self, seat: int, seq: int, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
             if self.seq != seq:
                 return
+            if not self.leads:
+                log.warning("table %s: a bot's move after %d actions, made here: its leader wrote nothing in "
+                         "%.1f s", self.id, self.actions, self.settings.standby)
             if self.game.decision == "coup-fourre":
                 action = self._answer(seat)
             else:
@@ -849,6 +869,8 @@ class Room:
         sees what happened behind it."""
         try:
             await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
+            if self._holder() is not None:  # an answer to write; once written, any process closes the window
+                await self._stand_by(seq, "a window's answer")
             async with self.lock:
                 if self.seq != seq or (self.window is None and not self.game.is_over):
                     return

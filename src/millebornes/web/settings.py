@@ -75,6 +75,10 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     bot_delay: float = 0.8
     hand_pause: float = 6.0
+    standby: float = 5.0
+    """Seconds a process that did not write a table's last action waits, beyond the leader's time, before it
+    makes the table's next timed step itself (a bot's move, a window's end, a clock's time-out): several
+    processes on one PostgreSQL compute each step once, and a dead leader's tables go on after it."""
     test_mode: bool = False
     workers: int = 2
     """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included
@@ -98,6 +102,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
+        if not 0 <= self.standby <= 600:
+            raise ValueError(f"standby: seconds, from 0 to 600, not {self.standby}")
         for name in ("expire_unjoined", "evict_idle", "sweep_every"):
             if not 0 < getattr(self, name) <= SECONDS_MAX:
                 raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "
