@@ -1,7 +1,7 @@
 """Web load: many concurrent tables played by bot-driven WebSocket clients against a real server.
 
     python bench/web_load.py [--tables 200] [--duration 60] [--think 1.0] [--bot random] [--url URL]
-    python bench/web_load.py --processes 2 --database-url postgresql://... [--tables 1000]
+    python bench/web_load.py --processes 2 --database-url postgresql://... [--tables 1000] [--ramp 20]
 
 Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
 default deployment), allowed to create ``--tables`` tables a minute from this one address, and stops
@@ -15,7 +15,11 @@ the web issue is 200 tables with no error and p95 under 100 ms.
 With ``--processes N`` (and a PostgreSQL ``--database-url``) it starts N servers on that database and seats
 the two players of every table on two different processes (seat 0 on process i mod N, seat 1 on the next),
 so every move crosses processes through PostgreSQL's notices: the target of the scale-out issue is 1,000
-tables on two processes with no error and p95 under 100 ms.  The CPU is each server's.
+tables on two processes with no error and p95 under 100 ms.  The CPU is each server's, the load's own clients'
+and (on this machine) PostgreSQL's, over the whole run, table creation included.  ``--ramp`` spreads the
+players' arrival over that many seconds, as players come to a real server; without it every client connects
+at once.  The play is also shown by tenths (moves/s and p95 of each), so the start's joins and the load
+once settled can be told apart.  Figures: docs/deploy.md, "How far two processes go".
 """
 
 from __future__ import annotations
@@ -54,8 +58,9 @@ class Stats:
 
 
 async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: float, stop: float,
-                      stats: Stats, rng: random.Random) -> None:
+                      stats: Stats, rng: random.Random, arrive: float = 0.0) -> None:
     bot = make_bot(spec, seed=rng.randrange(1 << 30))
+    await asyncio.sleep(arrive)
     async with connect(ws_url, max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": f"load{seat}"}))
         sent_at = None
@@ -95,7 +100,7 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
 
 
 async def run(bases: list[str], tables: int, duration: float, think: float, spec: str, seed: int,
-              ruleset: str) -> Stats:
+              ruleset: str, ramp: float = 0.0) -> Stats:
     rng = random.Random(seed)
     stats = Stats()
     created = []
@@ -110,7 +115,7 @@ async def run(bases: list[str], tables: int, duration: float, think: float, spec
             fragment = dict(p.split("=", 1) for p in s["url"].split("#", 1)[1].split("&"))
             ws_base = bases[(i + s["seat"]) % len(bases)].replace("http", "ws", 1)
             tasks.append(seat_client(f"{ws_base}/ws/{table['id']}", s["seat"], fragment["token"], spec, think,
-                                     stop, stats, random.Random(rng.random())))
+                                     stop, stats, random.Random(rng.random()), ramp * i / tables))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.played = time.monotonic() - start
     stats.errors += [f"client failed: {r!r}" for r in results if isinstance(r, BaseException)]
@@ -136,6 +141,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=200)
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of play after every table is created")
+    ap.add_argument("--ramp", type=float, default=0.0, help="seconds over which the tables' players arrive "
+                                                               "(default 0: every client connects at once)")
     ap.add_argument("--think", type=float, default=1.0, help="mean think time of a client, seconds")
     ap.add_argument("--bot", default="random", help="the bot that chooses for the clients")
     ap.add_argument("--ruleset", default="classic")
@@ -165,7 +172,8 @@ def main() -> int:
         mine0 = cpu_of(os.getpid())
         pg0 = postgres_cpu()
         t0 = time.perf_counter()
-        stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset))
+        stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset,
+                                args.ramp))
         wall = time.perf_counter() - t0
         cpus = [cpu_of(p.pid) - c for p, c in zip(procs, cpu0)]
         mine = cpu_of(os.getpid()) - mine0

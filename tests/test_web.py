@@ -458,7 +458,8 @@ def test_a_join_that_meets_a_dropped_room_loads_the_table_again(web):
 
 @pytest.mark.parametrize("option, value", [("--tables-per-minute", "0"), ("--tables-per-minute", "10001"),
                                            ("--expire-unjoined", "0"), ("--evict-idle", "-1"),
-                                           ("--sweep-every", "nan")])
+                                           ("--sweep-every", "nan"), ("--standby", "-1"), ("--standby", "601"),
+                                           ("--standby", "nan")])
 def test_serve_refuses_a_limit_out_of_range(option, value):
     from typer.testing import CliRunner
 

@@ -242,7 +242,7 @@ class Store:
                 raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
             event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sqlite_sync))
         self.notifies = url.startswith("postgresql")
-        self._hot = create_engine(url, pool_size=10, hide_parameters=True,
+        self._hot = create_engine(url, pool_size=5, max_overflow=5, hide_parameters=True,
                                   isolation_level="AUTOCOMMIT") if self.notifies else None
         """The moves' own pool (PostgreSQL): single statements in autocommit, without the ping before each."""
         self.origin = secrets.token_hex(6)
