@@ -3,7 +3,8 @@ copy of the remedy their car needs, however the sampled worlds fall.
 
 The positions: a car stopped by an Accident, holding its only Roll and no Repairs, with a hand of
 distance cards and hazards; the network and ``heuristic`` keep the Roll, and before the guard of
-``risky_discards`` the search threw it away for some seeds (13 of 160 ``hard`` decisions here).
+``risky_discards`` the search threw it away for some seeds: 4 of the 160 ``hard`` decisions of
+these tests, 16 of 800 with seeds 0-199 (none since).
 """
 
 from __future__ import annotations

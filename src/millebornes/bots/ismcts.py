@@ -80,9 +80,9 @@ def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int],
     First, each discard of a safety mapped to laying it: laying is never worse (100 points, the
     hazard cured now and barred for the rest of the hand, an extra turn in which the same discard is
     still open), so the discard is never a candidate.  Second, the discards of the last copy in hand
-    of a needed remedy (:func:`needed_remedies`): without it the car waits for the stock to bring
-    another, which playouts of a few hundred worlds may not see; such a rival must win by ``guard``
-    standard errors, not ``confidence``."""
+    of a needed remedy (:func:`needed_remedies`), which a careful player almost never makes: a rival
+    that makes one must win its duel by ``guard`` standard errors (3: one chance in 700 between
+    equal moves), not ``confidence`` (0.5: one in three), so that noise alone cannot carry it."""
     names = {ACTION_NAMES[code]: code for code in codes}
     lays = {names[f"discard {CARD_IDS[k]}"]: names[f"play {CARD_IDS[k]}"] for k in SAFETIES
             if f"discard {CARD_IDS[k]}" in names and f"play {CARD_IDS[k]}" in names}
@@ -312,14 +312,16 @@ class IsmctsBot:
     ``heuristic``, ``neural``, ``none``); ``challenger``: policies joined by ``+`` whose moves
     alone are searched against the baseline's, and only where they differ; ``prior`` (with
     ``baseline=neural``): the network's score lead of its move over the rival, times ``prior``, is
-    added to what the rival must win by (the network is seldom unsure, and then leads by little)."""
+    added to what the rival must win by (the network is seldom unsure, and then leads by little);
+    ``guard``: the standard errors a rival that discards the last copy of a needed remedy must win
+    by (:func:`risky_discards`)."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
                  c: float = 0.7, baseline: str = "greedy", confidence: float = 1.0, widen: int = 8,
                  horizon: int = 1000, scale: float = 700.0,
-                 challenger: str = "none", prior: float = 0.0):
+                 challenger: str = "none", prior: float = 0.0, guard: float = 3.0):
         if not ms and not iterations:
             ms = 50
         if playout not in ("greedy", "random"):
@@ -330,7 +332,7 @@ class IsmctsBot:
             raise ValueError(f"prior must be 0 or more, and needs baseline=neural (its scores), not {prior!r}")
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
         self.confidence, self.widen, self.horizon, self.scale = confidence, widen, horizon, scale
-        self.prior = prior
+        self.prior, self.guard = prior, guard
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
             raise ValueError(f"challenger must be 'none' or policies joined by '+' among "
@@ -372,7 +374,8 @@ class IsmctsBot:
                 return base  # the policies agree: nothing to search
         search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
                         c=self.c, baseline=base, widen=self.widen, confidence=self.confidence,
-                        scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior)
+                        scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior,
+                        guard=self.guard)
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
         search.run(self.iterations, ms)
