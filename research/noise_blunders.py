@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import collections
 
+from millebornes.actions import ACTION_NAMES
 from millebornes.tournament import make_player, run_tournament
 
 SAFETIES = {"right-of-way", "extra-tank", "puncture-proof", "driving-ace"}
@@ -60,10 +61,15 @@ class Counting:
 
     def choose(self, obs: dict, legal: list[str]) -> str:
         action = self.bot.choose(obs, legal)
+        if len(legal) == 1:
+            return action
         COUNTS["decisions"] += 1
         kind = blunder(obs, legal, action)
         if kind:
-            COUNTS[kind] += 1
+            search = getattr(self.bot, "last", None)
+            base = search.baseline if search is not None else None
+            overridden = base is not None and ACTION_NAMES[base] != action
+            COUNTS[f"{kind}, the search's" if overridden else f"{kind}, the network's"] += 1
         elif any(blunder(obs, legal, a) for a in legal):
             COUNTS["could have"] += 1
         return action
