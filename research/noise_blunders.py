@@ -8,7 +8,13 @@ classification is written here again, apart from the search's own, so that it ch
 Run it with ``PYTHONPATH`` on another copy of the package to measure an older search on the same
 deals:
 
-    PYTHONPATH=src python research/noise_blunders.py "ismcts:iterations=500,..." --games 400 --seed 21
+    PYTHONPATH=src python research/noise_blunders.py \
+        "ismcts:iterations=500,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003" --seed 21
+
+(``hard`` on 500 playouts, about its 30 ms, the same worlds on any machine.)  Seeds 21 and 22, 400
+hands each: before the guard of ``ismcts.risky_discards`` the search overrode the network towards
+such a discard 6 and 6 times (of some 3,600 decisions each where one was legal), after it 0 and 1;
+no safety was discarded either way; 227 + 218 hands won before, 233 + 223 after.
 """
 
 from __future__ import annotations
