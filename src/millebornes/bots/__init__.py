@@ -12,7 +12,9 @@ from .base import Bot, RandomBot
 # hard: every legal action played out on the same sampled worlds (flat greedy playouts, reward the
 # hand's points margin), halved round by round for 30 ms; the neural network's move is kept unless
 # another does better by half a standard error and by 0.0003 reward per point of the network's score
-# lead (about 0.005 where it is sure).  expert: the same for 0.9 s (bench/bot_strength.sh measures both)
+# lead (about 0.005 where it is sure); a safety is laid rather than discarded, and the last copy of a needed
+# remedy is discarded only for a rival that wins by 3 standard errors (ismcts.risky_discards).
+# expert: the same for 0.9 s (bench/bot_strength.sh measures both)
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.35",
     "medium": "heuristic",

@@ -31,6 +31,7 @@ import random
 import time
 
 from ..actions import ACTION_CODES, ACTION_NAMES
+from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
 from ..state import Game
 from .rollout import greedy_code, hand_win_share, play_first, play_out, side_reward
@@ -51,6 +52,46 @@ def hand_rewards(world: Game, hand: int, scale: float = 700.0) -> list[float]:
     return [side_reward(world, hand, s, scale) for s in range(world.nsides)]
 
 
+def needed_remedies(observation: dict) -> set[str]:
+    """The remedies the observing seat's side must play before it runs again at full speed: the one
+    for the hazard showing on its battle pile and the Roll that must follow it (or start the car),
+    and End of Limit under a speed limit with more than 50 km to go (25s and 50s reach it)."""
+    t = observation["tableaux"][observation["side"]]
+    safeties = set(t["safeties"])
+    right_of_way = "right-of-way" in safeties
+    need = set()
+    if not t["moving"]:
+        top = KIND_OF[t["battle"][-1]] if t["battle"] else -1
+        if top in BATTLE_HAZARDS and CARD_IDS[SAFETY_OF[top]] not in safeties:
+            need.add(CARD_IDS[REMEDY_OF[top]])
+            if top != STOP and observation["options"]["roll_after_remedy"] and not right_of_way:
+                need.add("roll")
+        else:
+            need.add("roll")
+    if (not right_of_way and t["speed"] and t["speed"][-1] == "speed-limit"
+            and observation["target"] - t["distance"] > 50):
+        need.add("end-of-limit")
+    return need
+
+
+def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int], set[int]]:
+    """Which of ``codes`` the search must not take on noise.
+
+    First, each discard of a safety mapped to laying it: laying is never worse (100 points, the
+    hazard cured now and barred for the rest of the hand, an extra turn in which the same discard is
+    still open), so the discard is never a candidate.  Second, the discards of the last copy in hand
+    of a needed remedy (:func:`needed_remedies`), which a careful player almost never makes: a rival
+    that makes one must win its duel by ``guard`` standard errors (3: one chance in 700 between
+    equal moves), not ``confidence`` (0.5: one in three), so that noise alone cannot carry it."""
+    names = {ACTION_NAMES[code]: code for code in codes}
+    lays = {names[f"discard {CARD_IDS[k]}"]: names[f"play {CARD_IDS[k]}"] for k in SAFETIES
+            if f"discard {CARD_IDS[k]}" in names and f"play {CARD_IDS[k]}" in names}
+    hand = observation["hand"]
+    guarded = {names[f"discard {card}"] for card in needed_remedies(observation)
+               if f"discard {card}" in names and hand.count(card) == 1}
+    return lays, guarded
+
+
 class Search:
     """One search from one observation; ``run`` spends a budget, ``choice`` and ``stats`` read it.
 
@@ -61,12 +102,14 @@ class Search:
     greedy policy's move, so a small budget is spent on likely lines.  A baseline action (the
     heuristic's, when given) is kept to the end and only abandoned for an action that beats it
     clearly on the same worlds: search adds to the heuristic instead of replacing it with noise.
+    A safety is never discarded and the last copy of a needed remedy only for a rival that wins by
+    ``guard`` standard errors (:func:`risky_discards`).
     """
 
     def __init__(self, observation: dict, seed: int = 0, playout: str = "greedy", c: float = 0.7,
                  baseline: str | None = None, widen: int = 8, confidence: float = 1.0,
                  scale: float = 700.0, candidates: list[str] | None = None,
-                 prior: dict[str, float] | None = None, prior_weight: float = 0.0):
+                 prior: dict[str, float] | None = None, prior_weight: float = 0.0, guard: float = 3.0):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
         self.prior_weight = prior_weight
@@ -76,15 +119,18 @@ class Search:
         self.c = c
         self.widen = widen
         self.confidence = confidence
+        self.guard = guard
         self.nsides = self.det.game.nsides
         self.side = self.det.game._side_of[self.det.game._to_act]
         self.root = _Node(self.nsides)
         self.actions = list(self.det.sample(random.Random(seed)).legal_codes())
+        self.lays, self.guarded = risky_discards(observation, self.actions)
         if candidates:
             only = [ACTION_CODES[a] for a in candidates if ACTION_CODES.get(a) in self.actions]
             if only:
-                self.actions = list(dict.fromkeys(only))
+                self.actions = list(dict.fromkeys(only + [self.lays[c] for c in only if c in self.lays]))
         self.baseline = ACTION_CODES.get(baseline) if baseline else None
+        self.baseline = self.lays.get(self.baseline, self.baseline)
         if self.baseline not in self.actions:
             self.baseline = None
         for code in self.actions:
@@ -104,7 +150,7 @@ class Search:
             raise ValueError("give the search a budget: iterations or ms")
         start = time.perf_counter()
         deadline = start + ms / 1000 if ms else None
-        survivors = list(self.actions)
+        survivors = [code for code in self.actions if code not in self.lays]
         if len(survivors) == 1:
             self.best = survivors[0]
             return
@@ -148,15 +194,16 @@ class Search:
         self.best = self._decide(best, base)
 
     def _decide(self, best: int, base: int) -> int:
-        """``best`` if it beat ``base`` on the duel's worlds by ``confidence`` standard errors plus
-        the prior's margin (``prior_weight`` times the baseline's lead in ``prior``), else ``base``."""
+        """``best`` if it beat ``base`` on the duel's worlds by ``confidence`` standard errors (``guard``
+        for a guarded discard) plus the prior's margin (``prior_weight`` times the baseline's lead in
+        ``prior``), else ``base``."""
         a, b = self.samples[best], self.samples[base]
         diffs = [a[w] - b[w] for w in a if w >= self.round_start and w in b]
         if len(diffs) < 2:
             return base
         mean = sum(diffs) / len(diffs)
         var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-        margin = self.confidence * math.sqrt(var / len(diffs))
+        margin = (self.guard if best in self.guarded else self.confidence) * math.sqrt(var / len(diffs))
         if self.prior_weight and best in self.prior and base in self.prior:
             margin += self.prior_weight * max(0.0, self.prior[base] - self.prior[best])
         return best if mean > margin else base
@@ -265,14 +312,16 @@ class IsmctsBot:
     ``heuristic``, ``neural``, ``none``); ``challenger``: policies joined by ``+`` whose moves
     alone are searched against the baseline's, and only where they differ; ``prior`` (with
     ``baseline=neural``): the network's score lead of its move over the rival, times ``prior``, is
-    added to what the rival must win by (the network is seldom unsure, and then leads by little)."""
+    added to what the rival must win by (the network is seldom unsure, and then leads by little);
+    ``guard``: the standard errors a rival that discards the last copy of a needed remedy must win
+    by (:func:`risky_discards`)."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
                  c: float = 0.7, baseline: str = "greedy", confidence: float = 1.0, widen: int = 8,
                  horizon: int = 1000, scale: float = 700.0,
-                 challenger: str = "none", prior: float = 0.0):
+                 challenger: str = "none", prior: float = 0.0, guard: float = 3.0):
         if not ms and not iterations:
             ms = 50
         if playout not in ("greedy", "random"):
@@ -283,7 +332,7 @@ class IsmctsBot:
             raise ValueError(f"prior must be 0 or more, and needs baseline=neural (its scores), not {prior!r}")
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
         self.confidence, self.widen, self.horizon, self.scale = confidence, widen, horizon, scale
-        self.prior = prior
+        self.prior, self.guard = prior, guard
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
             raise ValueError(f"challenger must be 'none' or policies joined by '+' among "
@@ -325,7 +374,8 @@ class IsmctsBot:
                 return base  # the policies agree: nothing to search
         search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
                         c=self.c, baseline=base, widen=self.widen, confidence=self.confidence,
-                        scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior)
+                        scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior,
+                        guard=self.guard)
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
         search.run(self.iterations, ms)
