@@ -3,6 +3,9 @@ PostgreSQL server (``MILLEBORNES_TEST_POSTGRES_URL`` if set, else a throwaway cl
 binaries; without either its tests skip, unless ``MILLEBORNES_REQUIRE_POSTGRES=1`` (CI) makes them fail).
 
 FastAPI is imported inside the fixtures only, so the engine's tests run without the `web` extra.
+
+The tests play bots of every level, so they run on a ladder where every level is offered (``MILLEBORNES_LADDER``,
+also read by the servers they start); tests of the ladder itself (tests/test_ladder.py) point it elsewhere.
 """
 
 from __future__ import annotations
@@ -18,6 +21,27 @@ import tempfile
 from contextlib import ExitStack
 
 import pytest
+
+
+EVERY_LEVEL_WINS = 0.7
+"""The made-up rate of the tests' ladder: each level beats the one below 7 times in 10."""
+
+
+def every_level_ladder() -> dict:
+    """A ladder on which every level earned its place (made-up figures, for tests only)."""
+    from millebornes.bots import LEVELS
+
+    levels = list(LEVELS)
+    pairs = [{"level": level, "below": below, "matches": 100, "score": 100 * EVERY_LEVEL_WINS,
+              "rate": EVERY_LEVEL_WINS, "earned": True} for below, level in zip(levels, levels[1:])]
+    return {"offered": levels, "pairs": pairs}
+
+
+def pytest_configure(config):
+    path = os.path.join(tempfile.mkdtemp(prefix="millebornes-ladder-"), "ladder.json")
+    with open(path, "w") as f:
+        json.dump(every_level_ladder(), f)
+    os.environ["MILLEBORNES_LADDER"] = path
 
 
 @pytest.hookimpl(hookwrapper=True)

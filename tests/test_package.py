@@ -76,7 +76,8 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     assert wheel.name.startswith(f"millebornes-{millebornes.__version__}-")
     assert "none-any" not in wheel.name, "the wheel must be built for this platform: it holds the compiled engine"
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("millebornes/bots/neural_weights.npz", "millebornes/web/static/table.html",
+    for needed in ("millebornes/bots/neural_weights.npz", "millebornes/bots/ladder.json",
+                   "millebornes/web/static/table.html",
                    "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css"):
         assert needed in names
 
@@ -128,7 +129,8 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
     members = tarfile.open(sdist).getnames()
     root = sdist.name[: -len(".tar.gz")]
     for needed in ("setup.py", "pyproject.toml", "README.md", "src/millebornes/state.py", "tests/conftest.py",
-                   "src/millebornes/web/static/js/board.js", "src/millebornes/bots/neural_weights.npz"):
+                   "src/millebornes/web/static/js/board.js", "src/millebornes/bots/neural_weights.npz",
+                   "src/millebornes/bots/ladder.json"):
         assert f"{root}/{needed}" in members
     assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"
 

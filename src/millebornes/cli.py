@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 
+from .bots.ladder import offered_levels
 from .rules import RULESETS, ruleset as get_ruleset
 from .state import new_game
 
@@ -391,8 +392,9 @@ def play(
                                           "--bots skip the setup screen"),
     players: Optional[int] = typer.Option(None, "--players", "-p"),
     teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
-    bots: Optional[list[str]] = typer.Option(None, "--bots", "-b", help="the seats after yours: easy, medium, "
-                                             "hard, expert or human (hot-seat); comma-separated, the last repeats"),
+    bots: Optional[list[str]] = typer.Option(None, "--bots", "-b", help="the seats after yours: "
+                                             f"{', '.join(offered_levels())} (millebornes levels) or human "
+                                             "(hot-seat); comma-separated, the last repeats"),
     seed: Optional[int] = typer.Option(None, "--seed", "-s"),
     lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en; "
                                        "a resumed game keeps its own)"),
@@ -432,6 +434,19 @@ def play(
     if tui.saved_to:
         typer.echo(words.catalog.t("cli.saved", path=tui.saved_to,
                                    command="millebornes play --resume" + (f" --save {save}" if save else "")))
+
+
+@app.command()
+def levels(
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+) -> None:
+    """The levels of bots offered to people, weakest first, and how often each beat the one below
+    (measured by bench/ladder.py)."""
+    from .tui.words import standing_line
+
+    words = Words(_lang_option(lang))
+    for level in offered_levels():
+        typer.echo(standing_line(words.catalog.lang, level))
 
 
 @app.command()

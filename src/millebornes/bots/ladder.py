@@ -18,9 +18,10 @@ LADDER_FILE = os.path.join(os.path.dirname(__file__), "ladder.json")
 
 @functools.cache
 def ladder() -> dict:
-    """The measured ladder; without the file, only the lowest level, which needs no measure."""
+    """The measured ladder; without the file, only the lowest level, which needs no measure.
+    ``MILLEBORNES_LADDER`` names another file: a ladder measured elsewhere, or a test's."""
     try:
-        with open(LADDER_FILE) as f:
+        with open(os.environ.get("MILLEBORNES_LADDER") or LADDER_FILE) as f:
             return json.load(f)
     except FileNotFoundError:
         return {"offered": [next(iter(LEVELS))], "pairs": []}
@@ -41,3 +42,10 @@ def standing(level: str) -> dict | None:
             return {"below": pair["below"], "rate": pair["rate"], "in_ten": round(10 * pair["rate"]),
                     "matches": pair["matches"]}
     return None
+
+
+def default_level() -> str:
+    """The level a picker starts on: the first offered above the lowest (a beginner's first match should not be a
+    walkover), else the lowest."""
+    offered = offered_levels()
+    return offered[1] if len(offered) > 1 else offered[0]

@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
 from ..actions import IllegalAction
+from ..bots.ladder import default_level, offered_levels
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
 from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS, ruleset as get_ruleset
@@ -29,10 +30,15 @@ from .bindings import localized
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
 from .session import HUMAN, PlaySession
-from .words import Words
+from .words import Words, standing_line
 
 HINT_MS = 300
-KINDS = ("easy", "medium", "hard", "expert", HUMAN)
+
+
+def kinds() -> tuple[str, ...]:
+    """What the setup screen offers for a seat: the offered levels, weakest first, then a person."""
+    return (*offered_levels(), HUMAN)
+
 
 CSS = """
 Screen { layout: vertical; }
@@ -188,7 +194,7 @@ class SetupScreen(Screen):
         self.edition = ruleset if ruleset in RULESETS else "classic"
         self.players = players
         self.teams: bool | None = None
-        self.kinds = list(kinds or []) + ["medium"] * 8
+        self.kinds = list(kinds or []) + [default_level()] * 8
         self.row = 0
         self._fix()
 
@@ -239,6 +245,7 @@ class SetupScreen(Screen):
             else:
                 s = int(row[4:])
                 label, value = w.seat(s), Words(self.lang, 2, False, None, self.kinds).kind(s - 1)
+                note = standing_line(self.lang, self.kinds[s - 1]) if i == self.row else ""
                 if self.teams:
                     label += " · " + w.t("tui.team", n=s % (self.players // 2) + 1)
             mark = "▶ " if i == self.row else "  "
@@ -247,6 +254,8 @@ class SetupScreen(Screen):
             text.append("\n")
             if row == "edition":
                 text.append(f"    {w.edition_summary(self.edition)}\n", style="italic")
+            elif row.startswith("seat") and note:
+                text.append(f"    {note}\n", style="italic")
         text.append("\n" + w.t("tui.setup_help"), style="dim")
         self.query_one("#setup", Static).update(text)
 
@@ -268,8 +277,8 @@ class SetupScreen(Screen):
             self.teams = not self.teams
         else:
             s = int(row[4:])
-            k = self.kinds[s - 1]
-            self.kinds[s - 1] = KINDS[(KINDS.index(k) + step) % len(KINDS)] if k in KINDS else KINDS[1]
+            k, choices = self.kinds[s - 1], kinds()
+            self.kinds[s - 1] = choices[(choices.index(k) + step) % len(choices)] if k in choices else default_level()
         self._fix()
         self.row = min(self.row, len(self.rows()) - 1)
         self.draw()

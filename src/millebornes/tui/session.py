@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ..bots import LEVELS, make_bot
+from ..bots.ladder import default_level
 from ..notation import replay
 from ..state import Game, new_game
 
@@ -37,8 +38,9 @@ def check_kind(kind: str) -> str:
 
 
 def seat_kinds(players: int, bots: list[str] | None) -> list[str]:
-    """Seat 0 is a person; the others take the given kinds in order, the last one repeated."""
-    bots = [b for item in (bots or ["medium"]) for b in str(item).split(",") if b.strip()] or ["medium"]
+    """Seat 0 is a person; the others take the given kinds in order, the last one repeated (by default the level a
+    picker starts on)."""
+    bots = [b for item in (bots or [default_level()]) for b in str(item).split(",") if b.strip()] or [default_level()]
     kinds = [check_kind(b) for b in bots]
     return [HUMAN] + [kinds[min(i, len(kinds) - 1)] for i in range(players - 1)]
 

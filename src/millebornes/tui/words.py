@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..actions import IllegalAction
+from ..bots.ladder import offered_levels, standing
 from ..cards import CARD_IDS, GROUP
 from ..i18n import catalog, lang_of
 
@@ -24,6 +25,21 @@ LANGS = ("en", "fr")
 def card_label(card: str, lang: str = "en") -> str:
     """The printed name of a card (the names of RULES.md): '25 miles', 'Feu vert'..."""
     return catalog(lang).t(f"card.{card}")
+
+
+def standing_line(lang: str, level: str) -> str:
+    """How an offered level did against the one below it, as the pickers say it (docs/strength.md); nothing for a
+    level that is not offered."""
+    cat = catalog(lang)
+    offered = offered_levels()
+    if level not in offered:
+        return ""
+    step = standing(level)
+    name = cat.t(f"level.{level}")
+    if step is None:
+        return cat.t("level.lowest", level=name)
+    return cat.n("level.standing", step["in_ten"], level=name, below=cat.t(f"level.{step['below']}"),
+                 matches=cat.n("level.matches", step["matches"]))
 
 
 class Words:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from .. import cards as C
-from ..bots import LEVELS
+from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
 from ..rules import RULESETS
 from .creation import MAX_SEATS, CreateTable, Unprocessable, check_table
@@ -30,6 +30,15 @@ HEALTH_SECONDS = 5.0
 def unprocessable(field: str, message: str) -> JSONResponse:
     """The API's 422: a message that names the field, and the field on its own for a page to mark."""
     return JSONResponse({"detail": f"{field}: {message}", "field": field}, status_code=422)
+
+
+def levels() -> list[dict]:
+    """The offered levels, weakest first, each with how it did against the one below (none for the lowest)."""
+    out = []
+    for level in offered_levels():
+        step = standing(level)
+        out.append({"level": level} | ({k: step[k] for k in ("below", "rate", "in_ten", "matches")} if step else {}))
+    return out
 
 
 def editions() -> list[dict]:
@@ -95,7 +104,7 @@ async def catalog_of(lang: str):
 
 @router.get("/api/editions")
 async def editions_list():
-    return {"editions": editions(), "levels": list(LEVELS)}
+    return {"editions": editions(), "levels": levels(), "default_level": default_level()}
 
 
 @router.post("/api/tables", status_code=201)
@@ -114,7 +123,7 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
             tokens[i] = new_token()
             seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
         else:
-            seats.append(SavedSeat(i, "bot", level=spec.level or "medium", joined=True))
+            seats.append(SavedSeat(i, "bot", level=spec.level or default_level(), joined=True))
     saved = SavedTable(id=new_table_id(), ruleset=body.ruleset, options=body.options, players=game.players,
                        teams=game.teams, seed=seed, deck=body.deck, cf_timeout=body.cf_timeout,
                        status=WAITING, created=now(), seats=seats, spectators=body.spectators,

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from ..actions import IllegalAction
 from ..bots import LEVELS
+from ..bots.ladder import default_level, offered_levels
 from ..rules import RULESETS, ruleset as get_ruleset
 from ..state import Game, new_game
 from .settings import Settings
@@ -51,8 +52,8 @@ class CreateTable(BaseModel):
     """Seconds a human has for each decision before a stand-in bot plays the seat; 0: no clock."""
     grace: StrictInt | StrictFloat = 60.0
     """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
-    standin: Literal[tuple(LEVELS)] = "medium"  # type: ignore[valid-type]
-    """The level of the bot that plays for an absent human."""
+    standin: Literal[tuple(LEVELS)] = Field(default_factory=default_level)  # type: ignore[valid-type]
+    """The level of the bot that plays for an absent human (one of the offered levels)."""
     public: StrictBool = False
     """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
     a table is private, invite-only, unless its creator asks."""
@@ -95,6 +96,13 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
     for i, s in enumerate(body.seats):
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
+    offered = offered_levels()
+    for i, s in enumerate(body.seats):
+        if s.level is not None and s.level not in offered:
+            raise Unprocessable("level", f"seat {i}: the level {s.level!r} is not offered; "
+                                         f"levels are: {', '.join(offered)}")
+    if body.standin not in offered:
+        raise Unprocessable("standin", f"the level {body.standin!r} is not offered; levels are: {', '.join(offered)}")
     # a test may want a short window; a real table gets at least cf_timeout_min, so a coup fourré is humanly possible
     low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min
     if not low <= body.cf_timeout <= settings.limits.cf_timeout_max:  # (NaN fails both)

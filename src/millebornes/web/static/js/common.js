@@ -230,6 +230,18 @@ export function editionName(name) {
   return text === key ? "" : text;
 }
 
+// How an offered level did against the one below it, from GET /api/editions' levels ({level, below, in_ten,
+// matches}; the lowest has no below); "" for a level not offered (a person's seat).
+export function standingText(levels, level) {
+  const s = levels.find((l) => l.level === level);
+  if (!s) return "";
+  const name = t(`level.${level}`);
+  if (s.below === undefined) return t("level.lowest", { level: name });
+  return t("level.standing", {
+    n: s.in_ten, level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }),
+  });
+}
+
 export function sideName(ctx, side) {
   const seats = ctx.sides?.[side] ?? [side];
   return joinNames(seats.map((s) => seatName(ctx, s)));

@@ -4,7 +4,7 @@
 
 import {
   $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName, createTable,
+  editionName, createTable, standingText,
 } from "./common.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
@@ -13,9 +13,17 @@ import { renderMine, refreshMine } from "./mine.js";
 import { remember } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
 
-const KINDS = ["human", "easy", "medium", "hard", "expert"];
 const INVITES_KEY = "millebornes.lastInvites";
-const H = { editions: [], history: [], invites: null, error: null };
+// levels: the offered levels with their standing (GET /api/editions); a new bot starts on defaultLevel
+const H = { editions: [], levels: [], defaultLevel: "", history: [], invites: null, error: null };
+
+function offered(level) {
+  return H.levels.some((l) => l.level === level);
+}
+
+function levelOptions() {
+  return H.levels.map((l) => el("option", { value: l.level }, t(`kind.${l.level}`)));
+}
 
 function edition() {
   return H.editions.find((e) => e.name === $("#ruleset").value) || H.editions[0];
@@ -62,14 +70,21 @@ const CLOCKS = [0, 30, 60, 120, 300];
 function renderClock() {
   const clock = $("#clock");
   const standin = $("#standin");
-  const was = [clock.value || "120", standin.value || "medium"];
+  const was = [clock.value || "120", standin.value || H.defaultLevel];
   clock.replaceChildren(...CLOCKS.map((s) => el("option", { value: String(s) },
     s === 0 ? t("home.clock_off") : s < 60 ? t("home.clock_seconds", { n: s }) : t("home.clock_minutes", { n: s / 60 }))));
-  standin.replaceChildren(...KINDS.filter((k) => k !== "human").map((k) => el("option", { value: k }, t(`kind.${k}`))));
-  [clock.value, standin.value] = was;
+  standin.replaceChildren(...levelOptions());
+  clock.value = was[0];
+  standin.value = offered(was[1]) ? was[1] : H.defaultLevel;
+  renderStandinNote();
 }
 
-// Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>.
+function renderStandinNote() {
+  $("#standin-note").textContent = standingText(H.levels, $("#standin").value);
+}
+
+// Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>, and a bot's
+// its level's standing as its description.
 function renderSeats() {
   const n = Number($("#players").value) || 2;
   const list = $("#seats");
@@ -78,20 +93,34 @@ function renderSeats() {
   const nsides = teams ? n / 2 : n;
   list.replaceChildren(...Array.from({ length: n }, (_, seat) => {
     const id = `seat-kind-${seat}`;
+    const note = el("span", { id: `seat-note-${seat}`, class: "level-note" });
     const sel = el("select", { id, class: "seat-kind", dataset: { seat: String(seat) } },
-      ...(seat === 0 ? ["human"] : KINDS).map((k) => el("option", { value: k }, t(`kind.${k}`))));
-    sel.value = seat === 0 ? "human" : old[seat] || "medium";
+      el("option", { value: "human" }, t("kind.human")), ...(seat === 0 ? [] : levelOptions()));
+    sel.value = seat === 0 ? "human" : old[seat] === "human" || offered(old[seat]) ? old[seat] : H.defaultLevel;
+    if (seat !== 0) {
+      sel.setAttribute("aria-describedby", note.id);
+      sel.addEventListener("change", () => renderSeatNote(sel));
+    }
     return el("li", {},
       el("label", { class: "seat-label", for: id }, t("home.seat", { n: seat + 1 }), seat === 0 ? ` (${t("home.you")})` : ""),
       sel,
-      teams ? el("span", { class: "team-tag" }, t("home.team", { t: "ABCD"[seat % nsides] })) : null);
+      teams ? el("span", { class: "team-tag" }, t("home.team", { t: "ABCD"[seat % nsides] })) : null,
+      note);
   }));
+  list.querySelectorAll("select.seat-kind").forEach(renderSeatNote);
+}
+
+function renderSeatNote(sel) {
+  $(`#seat-note-${sel.dataset.seat}`).textContent = standingText(H.levels, sel.value);
 }
 
 // ------------------------------------------------------------------ creating a table
 // An error is shown in #create-error (role=alert: read at once) and tied to its field: aria-invalid and
 // aria-describedby, and the field takes the focus.
-const FIELDS = { ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", cf_timeout: "#cf-timeout" };
+const FIELDS = {
+  ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", level: "#seat-kind-1",
+  cf_timeout: "#cf-timeout", standin: "#standin",
+};
 
 function clearError() {
   H.error = null;
@@ -244,7 +273,10 @@ function renderAll() {
   if (H.editions.length) renderEditions();
   const kinds = [...document.querySelectorAll("select.seat-kind")].map((s) => s.value);
   renderSeats();
-  document.querySelectorAll("select.seat-kind").forEach((s, i) => { if (kinds[i]) s.value = kinds[i]; });
+  document.querySelectorAll("select.seat-kind").forEach((s, i) => {
+    if (kinds[i]) s.value = kinds[i];
+    renderSeatNote(s);
+  });
   renderClock();
   renderInvites();
   renderHistory();
@@ -269,13 +301,16 @@ async function main() {
   try {
     const data = await getJSON("/api/editions");
     H.editions = data.editions || [];
+    H.levels = data.levels || [];
+    H.defaultLevel = data.default_level || H.levels[0]?.level || "";
   } catch (x) {
     showError(["home.error.editions"]);
   }
   renderEditions();
   renderPlayers();
   renderClock();
-  setupQuick(H.editions);
+  setupQuick(H.editions, H.levels, H.defaultLevel);
+  $("#standin").addEventListener("change", renderStandinNote);
   $("#create").disabled = false;
   renderMine();
   setupLobby(refreshMine);

@@ -2,11 +2,11 @@
 // (the edition's smallest number of players, you at seat 1), made through POST /api/tables; the table page then
 // asks for your nickname (it offers the one this browser used last).
 
-import { $, el, t, editionName, createTable } from "./common.js";
+import { $, el, t, editionName, createTable, standingText } from "./common.js";
 import { remember } from "./mytables.js";
 
-const LEVELS = ["easy", "medium", "hard", "expert"];
-const Q = { editions: [], error: null };
+// levels: the offered levels and their standing (GET /api/editions), the select starting on defaultLevel
+const Q = { editions: [], levels: [], defaultLevel: "", error: null };
 
 function edition() {
   return Q.editions.find((e) => e.name === $("#quick-ruleset").value) || Q.editions[0];
@@ -18,10 +18,15 @@ export function renderQuick() {
   sel.replaceChildren(...Q.editions.map((e) => el("option", { value: e.name }, editionName(e.name) || e.name)));
   sel.value = Q.editions.some((e) => e.name === keep) ? keep : Q.editions[0]?.name || "";
   const level = $("#quick-level");
-  const was = level.value || "medium";
-  level.replaceChildren(...LEVELS.map((l) => el("option", { value: l }, t(`level.${l}`))));
-  level.value = was;
+  const was = level.value || Q.defaultLevel;
+  level.replaceChildren(...Q.levels.map((l) => el("option", { value: l.level }, t(`level.${l.level}`))));
+  level.value = Q.levels.some((l) => l.level === was) ? was : Q.levels[0]?.level || "";
+  renderNote();
   $("#quick-error").textContent = Q.error ? t(...Q.error) : "";
+}
+
+function renderNote() {
+  $("#quick-level-note").textContent = standingText(Q.levels, $("#quick-level").value);
 }
 
 function fail(message) {
@@ -64,9 +69,12 @@ async function start(e) {
   }
 }
 
-export function setupQuick(editions) {
+export function setupQuick(editions, levels, defaultLevel) {
   Q.editions = editions;
+  Q.levels = levels;
+  Q.defaultLevel = defaultLevel;
   renderQuick();
   $("#quick-form").addEventListener("submit", start);
-  $("#quick-start").disabled = !editions.length;
+  $("#quick-level").addEventListener("change", renderNote);
+  $("#quick-start").disabled = !editions.length || !levels.length;
 }

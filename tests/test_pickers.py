@@ -1,0 +1,90 @@
+"""The home page's level pickers (issue 27), in Chromium: the quick game, each seat and the stand-in list only
+the offered levels, start on the default one, and describe the chosen level's standing (aria-describedby),
+in English and French; the page fits a 360 px phone and axe finds nothing serious.
+
+The server runs on a made-up ladder where the second level did not earn its place (tests/test_ladder.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import expect  # noqa: E402
+
+from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+from millebornes.bots import LEVELS  # noqa: E402
+from millebornes.bots.ladder import default_level, ladder, offered_levels  # noqa: E402
+from millebornes.tui.words import standing_line  # noqa: E402
+from test_axe import audit, axe_source  # noqa: E402,F401
+from test_ladder import gap_ladder  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def gap(tmp_path_factory):
+    """The made-up ladder, for this process and the server it starts (autouse: set before the server)."""
+    path = tmp_path_factory.mktemp("ladder") / "ladder.json"
+    path.write_text(json.dumps(gap_ladder()))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MILLEBORNES_LADDER", str(path))
+        ladder.cache_clear()
+        yield
+    ladder.cache_clear()
+
+
+def values(page, select: str) -> list[str]:
+    return page.eval_on_selector_all(f"{select} option", "options => options.map(o => o.value)")
+
+
+def home(page, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def test_the_pickers_list_the_offered_levels_and_describe_the_chosen_one(server, pages):
+    offered = offered_levels()
+    assert len(offered) == len(LEVELS) - 1  # one level is left out
+    page = pages.new()
+    home(page, server)
+    assert values(page, "#quick-level") == offered and values(page, "#standin") == offered
+    assert values(page, "#seat-kind-0") == ["human"] and values(page, "#seat-kind-1") == ["human"] + offered
+    for select, note in (("#quick-level", "#quick-level-note"), ("#seat-kind-1", "#seat-note-1"),
+                         ("#standin", "#standin-note")):
+        expect(page.locator(select)).to_have_value(default_level())
+        assert note[1:] in page.get_attribute(select, "aria-describedby").split()
+        for level in offered:
+            page.select_option(select, level)
+            expect(page.locator(note)).to_have_text(standing_line("en", level))
+    page.select_option("#seat-kind-1", "human")
+    expect(page.locator("#seat-note-1")).to_have_text("")
+    page.select_option("#lang", "fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("#quick-level-note")).to_have_text(standing_line("fr", offered[-1]))
+    expect(page.locator("#quick-level")).to_have_value(offered[-1])  # a change of language keeps the choices
+
+    # a quick game against the lowest level: the table is made with it
+    page.select_option("#quick-level", offered[0])
+    page.click("#quick-start")
+    page.wait_for_url("**/t/**")
+    table = page.url.split("/t/")[1].split("#")[0]
+    facts = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
+    assert [s.get("level") for s in facts["seats"] if s["kind"] == "bot"] == [offered[0]]
+
+
+def test_the_pickers_fit_a_phone_and_pass_axe(server, pages, audit):
+    page = pages.new(viewport={"width": 360, "height": 640}, touch=True)
+    home(page, server)
+    page.select_option("#players", "4")
+    expect(page.locator("#seat-note-3")).to_have_text(standing_line("en", default_level()))
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1] == 360, wide
+    audit(page, "home pickers (360 px)")
+    page.select_option("#lang", "fr")
+    expect(page.locator("#seat-note-3")).to_have_text(standing_line("fr", default_level()))
+    audit(page, "home pickers (360 px, fr)")
+    audit.check()
