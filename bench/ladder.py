@@ -11,7 +11,9 @@ a day's work on two cores: its interval is reported as it is).  A level that doe
 next one is measured against the same level below.
 
 Prints the table docs/strength.md shows; ``--write`` also stores it in ``src/millebornes/bots/ladder.json``, which
-the level pickers read (``millebornes.bots.ladder``).
+the level pickers read (``millebornes.bots.ladder``).  A run of some levels only (``--levels hard,expert``: the
+first is taken as offered) replaces their lines in the file and keeps the others', so the costly ``expert`` can
+be measured on its own.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def measure(upper: str, lower: str, matches: int, args, executor) -> dict:
     if h2h["a"] != upper:  # the tournament orders the pair its own way
         score, low, high = games - score, 1 - high, 1 - low
     rate = score / games
-    return {"level": upper, "below": lower, "matches": games, "score": score, "rate": round(rate, 4),
+    return {"level": upper, "below": lower, "seed": args.seed, "matches": games, "score": score, "rate": round(rate, 4),
             "ci_low": round(low, 4), "ci_high": round(high, 4), "elo_gap": round(elo_gap(rate)),
             "earned": low > 0.5 and games >= matches, "seconds": round(time.perf_counter() - start)}
 
@@ -61,6 +63,28 @@ def markdown(pairs: list[dict]) -> str:
                      f"| {100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}% | {p['elo_gap']:+d} "
                      f"| {'yes' if p['earned'] else 'no'} |")
     return "\n".join(lines)
+
+
+def written(pairs: list[dict], args) -> dict:
+    """The file's ladder with this run's lines in place of the same levels' old ones; what is offered follows
+    from the lines, weakest first (each level must have beaten the highest offered below it)."""
+    try:
+        with open(LADDER_FILE) as f:
+            old = json.load(f)
+    except FileNotFoundError:
+        old = {"pairs": [], "commands": []}
+    if (old.get("ruleset"), old.get("players")) not in ((None, None), (args.ruleset, args.players)):
+        old = {"pairs": [], "commands": []}
+    mine = {p["level"] for p in pairs}
+    stamp = datetime.date.today().isoformat()
+    pairs = sorted([p for p in old["pairs"] if p["level"] not in mine] + [dict(p, measured=stamp) for p in pairs],
+                   key=lambda p: list(LEVELS).index(p["level"]))
+    offered = [next(iter(LEVELS))]
+    for p in pairs:
+        if p["earned"] and p["below"] == offered[-1]:
+            offered.append(p["level"])
+    return {"ruleset": args.ruleset, "players": args.players, "offered": offered, "pairs": pairs,
+            "commands": old.get("commands", []) + ["python bench/ladder.py " + shlex.join(sys.argv[1:])]}
 
 
 def main() -> int:
@@ -99,10 +123,8 @@ def main() -> int:
     print(markdown(pairs))
     print(f"\noffered: {', '.join(offered)}")
     if args.write:
-        ladder = {"ruleset": args.ruleset, "players": args.players, "seed": args.seed,
-                  "measured": datetime.date.today().isoformat(),
-                  "command": "python bench/ladder.py " + shlex.join(sys.argv[1:]),
-                  "offered": offered, "pairs": pairs}
+        ladder = written(pairs, args)
+        print(f"offered now: {', '.join(ladder['offered'])}")
         with open(LADDER_FILE, "w") as f:
             json.dump(ladder, f, indent=1)
             f.write("\n")
