@@ -79,21 +79,14 @@ def test_the_positions_are_as_named(name):
     assert "discard roll" in legal
 
 
-@pytest.mark.parametrize("name", POSITIONS)
-def test_hard_keeps_the_roll_and_the_safeties(name):
+@pytest.mark.parametrize("bot, playouts, seeds, name",
+                         [("hard", 500, 40, name) for name in POSITIONS]
+                         + [("expert", 12000, 3, name) for name in ("a safety in hand", "end of limit in hand")])
+def test_the_searching_levels_keep_the_roll_and_the_safeties(bot, playouts, seeds, name):
     g = POSITIONS[name]()
     obs, legal = g.observation(0), g.legal_actions()
-    spec = level("hard", 500)
-    picks = [make_bot(spec, seed=seed).choose(obs, legal) for seed in range(40)]
-    assert not [p for p in picks if blunders(obs, legal, p)]
-
-
-@pytest.mark.parametrize("name", ["a safety in hand", "end of limit in hand"])
-def test_expert_keeps_the_roll_and_the_safeties(name):
-    g = POSITIONS[name]()
-    obs, legal = g.observation(0), g.legal_actions()
-    spec = level("expert", 12000)
-    picks = [make_bot(spec, seed=seed).choose(obs, legal) for seed in range(3)]
+    spec = level(bot, playouts)
+    picks = [make_bot(spec, seed=seed).choose(obs, legal) for seed in range(seeds)]
     assert not [p for p in picks if blunders(obs, legal, p)]
 
 
