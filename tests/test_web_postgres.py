@@ -240,3 +240,34 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
         time.sleep(0.02)
     assert [room.game.observation(s) for s in (0, 1)] == [game.observation(s) for s in (0, 1)]
     assert a.state_after(0)["seq"] >= 1 and b.state_after(0)["seq"] >= 1
+
+
+def test_moves_go_on_after_the_database_drops_every_connection(web, postgres_url):
+    """PostgreSQL ends every connection of the server (a restart, a failover): the next move is written on a new
+    one (the moves' pool has no ping: it tries once more), the notices' connection comes back, nothing is lost."""
+    from sqlalchemy import create_engine, text
+
+    web.start(url=postgres_url)
+    table = web.create(seats=[HUMAN, HUMAN], seed=55)
+    a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
+    rng = random.Random(5)
+    web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 6)
+    store = web.app.state.store
+    before = store.action_count(table["id"])
+
+    admin = create_engine(postgres_url)
+    with admin.connect() as c:
+        dropped = c.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                 "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    admin.dispose()
+    assert dropped >= 2  # the moves' pool and the notices' connection at least
+
+    web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 16)
+    errors = [f for c in (a, b) for f in c.frames if f["type"] == "error"]
+    assert errors == [] and store.action_count(table["id"]) > before
+    room = web.hall.rooms[table["id"]]
+    assert room.actions == store.action_count(table["id"])
+    deadline = time.monotonic() + 10
+    while not (web.hall.listener and web.hall.listener.ready.is_set()):
+        assert time.monotonic() < deadline, "the notices' connection did not come back"
+        time.sleep(0.05)
