@@ -247,3 +247,32 @@ def test_analyse_covers_every_legal_action():
     assert sum(a["visits"] for a in out) >= 120
     with pytest.raises(ValueError, match="no decision"):
         analyse(g, seat=1)
+
+
+def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
+    """With ``match=1`` a playout is worth the side's chance of the match from the totals the hand leaves: in
+    classic every sample is that chance (here a stub's), and a race edition, which plays no match, searches
+    exactly as without it."""
+    import millebornes.bots.ismcts as ismcts
+    from millebornes.bots.match import match_chances
+
+    g = mb.new_game("classic", players=2, seed=4)
+    obs = g.observation(g.to_act)
+    monkeypatch.setattr(ismcts, "match_outcome", lambda world, target: [0.25, 0.75])
+    search = Search(obs, seed=1, widen=0, baseline=g.legal_actions()[0], match=True)
+    search.run(iterations=60)
+    side = search.side
+    assert {round(v, 6) for values in search.samples.values() for v in values.values()} == {[0.25, 0.75][side]}
+    monkeypatch.undo()
+
+    race = mb.new_game("dujardin", players=2, seed=4)
+    obs = race.observation(race.to_act)
+    runs = []
+    for match in (False, True):
+        s = Search(obs, seed=1, widen=0, baseline=race.legal_actions()[0], match=match)
+        s.run(iterations=60)
+        runs.append((s.best, s.stats()))
+    assert runs[0] == runs[1]
+    per_point = ismcts._chance_per_point
+    assert per_point([4500, 4500], 0, 5000) > per_point([0, 0], 0, 5000) > 0  # a point counts more near the end
+    assert match_chances([4500, 4500], 5000) == [0.5, 0.5]

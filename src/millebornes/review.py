@@ -33,6 +33,7 @@ from concurrent.futures import Executor
 from typing import Callable, Iterable, Optional
 
 from .actions import ACTION_CODES
+from .bots.match import match_chances, match_outcome
 from .bots.rollout import hand_win_share, play_first
 from .determinize import Determinizer
 from .notation import replay
@@ -49,44 +50,9 @@ worlds could not tell the two moves apart."""
 DEFAULT_WORLDS = 1000
 MAX_WORLDS = 5000
 KEY_MOMENTS = 3
-HAND_POINTS = 1024.0
-"""What a side scores in a hand, on average (medium against medium, classic, 670 hands)."""
-HAND_SPREAD = 1600.0
-"""How far one hand moves the lead: fitted by maximum likelihood to 1,360 positions between the hands of 400
-medium-against-medium classic matches (docs/review.md)."""
 ACCURACY_SCALE = 0.045
 """A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
 loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
-
-
-def match_chances(scores: list[int], target: int) -> list[float]:
-    """Each side's chance to win a match of ``target`` points from ``scores`` between hands.
-
-    The hands still to play are about (target - the leader's total) / HAND_POINTS, and at least one; each is a normal step of spread HAND_SPREAD in the lead, so a lead of d is worth
-    Phi(d / (HAND_SPREAD * sqrt(hands))) against each other side; with more than two sides the
-    pairwise chances are multiplied and normalized."""
-    n = len(scores)
-    if n == 1:
-        return [1.0]
-    hands = max((target - max(scores)) / HAND_POINTS, 1.0)
-    spread = HAND_SPREAD * math.sqrt(hands)
-    raw = []
-    for i in range(n):
-        p = 1.0
-        for j in range(n):
-            if j != i:
-                p *= 0.5 * (1.0 + math.erf((scores[i] - scores[j]) / (spread * math.sqrt(2.0))))
-        raw.append(p)
-    total = sum(raw)
-    return [p / total for p in raw] if total > 0 else [1.0 / n] * n
-
-
-def _match_outcome(world, target: int) -> list[float]:
-    """Each side's chance of the match once a search world's hand is over (or, unfinished, as it stands)."""
-    if world._over:
-        winners = world._winners
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(world.nsides)]
-    return match_chances(list(world.match_scores), target)
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -123,7 +89,7 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
             values[i].append(hand_win_share(w, hand, side))
             if target is not None:
                 row = match_sum[i]
-                for s, x in enumerate(_match_outcome(w, target)):
+                for s, x in enumerate(match_outcome(w, target)):
                     row[s] += x
     if all(v == values[0] for v in values[1:]) and all(m == match_sum[0] for m in match_sum[1:]):
         return None

@@ -34,6 +34,7 @@ from ..actions import ACTION_CODES, ACTION_NAMES
 from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
 from ..state import Game
+from .match import match_chances, match_outcome
 from .rollout import greedy_code, hand_win_share, play_first, play_out, side_reward
 
 
@@ -92,6 +93,14 @@ def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int],
     return lays, guarded
 
 
+def _chance_per_point(scores: list[int], side: int, target: int) -> float:
+    """What a point more of lead is worth to ``side``'s chance of the match, at these totals."""
+    up, down = scores[:], scores[:]
+    up[side] += 50
+    down[side] -= 50
+    return (match_chances(up, target)[side] - match_chances(down, target)[side]) / 100
+
+
 class Search:
     """One search from one observation; ``run`` spends a budget, ``choice`` and ``stats`` read it.
 
@@ -109,7 +118,8 @@ class Search:
     def __init__(self, observation: dict, seed: int = 0, playout: str = "greedy", c: float = 0.7,
                  baseline: str | None = None, widen: int = 8, confidence: float = 1.0,
                  scale: float = 700.0, candidates: list[str] | None = None,
-                 prior: dict[str, float] | None = None, prior_weight: float = 0.0, guard: float = 3.0):
+                 prior: dict[str, float] | None = None, prior_weight: float = 0.0, guard: float = 3.0,
+                 match: bool = False):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
         self.prior_weight = prior_weight
@@ -123,6 +133,13 @@ class Search:
         self.nsides = self.det.game.nsides
         self.side = self.det.game._side_of[self.det.game._to_act]
         self.root = _Node(self.nsides)
+        target = self.det.game.ruleset.match_target
+        self.match_target = target if match and target else None
+        """With a match to play: a playout is scored by each side's chance of the match from the totals the hand
+        leaves (bots/match.py), not by the hand's margin."""
+        self.prior_scale = 1.0
+        if self.match_target:  # the network's lead, in points, weighs what a point of lead is worth here
+            self.prior_scale = _chance_per_point(list(self.det.game.match_scores), self.side, target) / (0.5 / scale)
         self.actions = list(self.det.sample(random.Random(seed)).legal_codes())
         self.lays, self.guarded = risky_discards(observation, self.actions)
         if candidates:
@@ -205,7 +222,7 @@ class Search:
         var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
         margin = (self.guard if best in self.guarded else self.confidence) * math.sqrt(var / len(diffs))
         if self.prior_weight and best in self.prior and base in self.prior:
-            margin += self.prior_weight * max(0.0, self.prior[base] - self.prior[best])
+            margin += self.prior_weight * self.prior_scale * max(0.0, self.prior[base] - self.prior[best])
         return best if mean > margin else base
 
     def mean(self, code: int) -> float:
@@ -222,7 +239,10 @@ class Search:
                 if self.widen:
                     samples[code][w] = self.iterate(world.clone(halt=True), code)[side]
                 else:  # flat: the whole iteration in compiled code, only the root child to update
-                    reward, win = play_first(world.clone(halt=True), code, side, self.scale, rng, self.playout)
+                    played = world.clone(halt=True)
+                    reward, win = play_first(played, code, side, self.scale, rng, self.playout)
+                    if self.match_target:
+                        reward = match_outcome(played, self.match_target)[side]
                     samples[code][w] = reward
                     self.wins[code] += win
                     child = children[code]
@@ -271,7 +291,8 @@ class Search:
             path.append(node)
         if not world._over and world.hand_number == hand:
             play_out(world, rng, self.playout)
-        rewards = hand_rewards(world, hand, self.scale)
+        rewards = (match_outcome(world, self.match_target) if self.match_target
+                   else hand_rewards(world, hand, self.scale))
         self.wins[first] += hand_win_share(world, hand, self.side)
         for node in path:
             node.visits += 1
@@ -321,7 +342,7 @@ class IsmctsBot:
     def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
                  c: float = 0.7, baseline: str = "greedy", confidence: float = 1.0, widen: int = 8,
                  horizon: int = 1000, scale: float = 700.0,
-                 challenger: str = "none", prior: float = 0.0, guard: float = 3.0):
+                 challenger: str = "none", prior: float = 0.0, guard: float = 3.0, match: int = 0):
         if not ms and not iterations:
             ms = 50
         if playout not in ("greedy", "random"):
@@ -332,7 +353,7 @@ class IsmctsBot:
             raise ValueError(f"prior must be 0 or more, and needs baseline=neural (its scores), not {prior!r}")
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
         self.confidence, self.widen, self.horizon, self.scale = confidence, widen, horizon, scale
-        self.prior, self.guard = prior, guard
+        self.prior, self.guard, self.match = prior, guard, bool(match)
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
             raise ValueError(f"challenger must be 'none' or policies joined by '+' among "
@@ -375,7 +396,7 @@ class IsmctsBot:
         search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
                         c=self.c, baseline=base, widen=self.widen, confidence=self.confidence,
                         scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior,
-                        guard=self.guard)
+                        guard=self.guard, match=self.match)
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
         search.run(self.iterations, ms)
