@@ -254,7 +254,7 @@ def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
     classic every sample is that chance (here a stub's), and a race edition, which plays no match, searches
     exactly as without it."""
     import millebornes.bots.ismcts as ismcts
-    from millebornes.bots.match import match_chances
+    from millebornes.bots.match import chance_per_point, match_chances
 
     g = mb.new_game("classic", players=2, seed=4)
     obs = g.observation(g.to_act)
@@ -273,6 +273,6 @@ def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
         s.run(iterations=60)
         runs.append((s.best, s.stats()))
     assert runs[0] == runs[1]
-    per_point = ismcts._chance_per_point
+    per_point = chance_per_point
     assert per_point([4500, 4500], 0, 5000) > per_point([0, 0], 0, 5000) > 0  # a point counts more near the end
     assert match_chances([4500, 4500], 5000) == [0.5, 0.5]

@@ -34,7 +34,7 @@ from ..actions import ACTION_CODES, ACTION_NAMES
 from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
 from ..state import Game
-from .match import match_chances, match_outcome
+from .match import chance_per_point, match_outcome
 from .rollout import greedy_code, hand_win_share, play_first, play_out, side_reward
 
 
@@ -93,14 +93,6 @@ def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int],
     return lays, guarded
 
 
-def _chance_per_point(scores: list[int], side: int, target: int) -> float:
-    """What a point more of lead is worth to ``side``'s chance of the match, at these totals."""
-    up, down = scores[:], scores[:]
-    up[side] += 50
-    down[side] -= 50
-    return (match_chances(up, target)[side] - match_chances(down, target)[side]) / 100
-
-
 class Search:
     """One search from one observation; ``run`` spends a budget, ``choice`` and ``stats`` read it.
 
@@ -139,7 +131,7 @@ class Search:
         leaves (bots/match.py), not by the hand's margin."""
         self.prior_scale = 1.0
         if self.match_target:  # the network's lead, in points, weighs what a point of lead is worth here
-            self.prior_scale = _chance_per_point(list(self.det.game.match_scores), self.side, target) / (0.5 / scale)
+            self.prior_scale = chance_per_point(list(self.det.game.match_scores), self.side, target) / (0.5 / scale)
         self.actions = list(self.det.sample(random.Random(seed)).legal_codes())
         self.lays, self.guarded = risky_discards(observation, self.actions)
         if candidates:

@@ -41,3 +41,11 @@ def match_outcome(world, target: int) -> list[float]:
         winners = world._winners
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(world.nsides)]
     return match_chances(list(world.match_scores), target)
+
+
+def chance_per_point(scores: list[int], side: int, target: int) -> float:
+    """What a point more of lead is worth to ``side``'s chance of the match, at these totals."""
+    up, down = scores[:], scores[:]
+    up[side] += 50
+    down[side] -= 50
+    return (match_chances(up, target)[side] - match_chances(down, target)[side]) / 100

@@ -93,11 +93,10 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
         raise Unprocessable("seats", f"one seat per player: {body.players} seats, not {len(body.seats)}")
     if not any(s.kind == "human" for s in body.seats):
         raise Unprocessable("seats", "at least one seat is a human's")
+    offered = offered_levels()
     for i, s in enumerate(body.seats):
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
-    offered = offered_levels()
-    for i, s in enumerate(body.seats):
         if s.level is not None and s.level not in offered:
             raise Unprocessable("level", f"seat {i}: the level {s.level!r} is not offered; "
                                          f"levels are: {', '.join(offered)}")

@@ -157,7 +157,7 @@ class Room:
         """When the human to act runs out of time (``time.monotonic``); None without a clock running."""
         self.leads = True
         """Whether this process wrote the table's last action (or has not seen another process write one):
-        it makes the next timed step, and a process that does not waits ``standby`` longer (_standby)."""
+        it makes the next timed step, and a process that does not waits ``standby`` longer (schedule, _stand_by)."""
 
     @property
     def id(self) -> str:
@@ -774,7 +774,9 @@ class Room:
             delay = self.settings.hand_pause
         else:
             delay = self.settings.bot_delay
-        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay + self._standby()))
+        if not self.leads:
+            delay += self.settings.standby
+        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
 
     def _deadline(self, game: Game, events: list[dict], after: float = 0.0, anyone: bool = False) -> datetime | None:
         """When the human deciding in ``game`` runs out of time if the decision starts ``after`` seconds from
@@ -817,9 +819,6 @@ class Room:
             raise
         except Exception:
             log.exception("table %s: the turn clock failed", self.id)
-
-    def _standby(self) -> float:
-        return 0.0 if self.leads else self.settings.standby
 
     async def _stand_by(self, seq: int, what: str) -> None:
         """A process that does not lead waits for the leader's row first (its notice cancels the wait)."""

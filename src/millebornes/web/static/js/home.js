@@ -271,12 +271,7 @@ function renderFan() {
 
 function renderAll() {
   if (H.editions.length) renderEditions();
-  const kinds = [...document.querySelectorAll("select.seat-kind")].map((s) => s.value);
-  renderSeats();
-  document.querySelectorAll("select.seat-kind").forEach((s, i) => {
-    if (kinds[i]) s.value = kinds[i];
-    renderSeatNote(s);
-  });
+  renderSeats();  // keeps each seat's choice
   renderClock();
   renderInvites();
   renderHistory();
