@@ -204,8 +204,8 @@ class Reviewing:
     def on_unmount(self) -> None:
         """The replay closes: the review stops now (its worker at its next batch, its processes at once, so
         that quitting does not wait for the decisions they were judging)."""
+        pool = self.review_pool  # read before the flag: once the worker sees it, it lets go of the pool
+        processes = list((getattr(pool, "_processes", None) or {}).values()) if pool is not None else []
         self.review_stopped = True
-        pool = self.review_pool
-        if pool is not None:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
+        for process in processes:
+            process.terminate()
