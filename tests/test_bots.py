@@ -237,6 +237,7 @@ def test_search_finds_the_winning_card():
     ranked = analyse(g, iterations=200, seed=1)
     assert ranked[0]["action"] == "play 25"
     assert ranked[0]["win_chance"] > 0.9
+    assert ranked[0]["match_chance"] is None  # Dujardin plays one race, no match
 
 
 def test_analyse_covers_every_legal_action():
@@ -244,7 +245,20 @@ def test_analyse_covers_every_legal_action():
     out = analyse(g, iterations=120, seed=0)
     assert sorted(a["action"] for a in out) == sorted(g.legal_actions())
     assert all(0.0 <= a["win_chance"] <= 1.0 and 0.0 <= a["value"] <= 1.0 for a in out)
+    assert all(0.0 < a["match_chance"] < 1.0 for a in out)  # one hand of a match to 5,000 decides nothing
     assert sum(a["visits"] for a in out) >= 120
+
+
+def test_analyse_gives_each_action_its_chance_of_the_match(monkeypatch):
+    """A hint's ``match_chance`` is the mean, over the action's playouts, of the side's chance of the match from
+    the totals each one left (here a stub's: 0.25 for seat 0's side, whatever the world)."""
+    import millebornes.bots.ismcts as ismcts
+
+    monkeypatch.setattr(ismcts, "match_outcome", lambda world, target: [0.25, 0.75])
+    g = mb.new_game("classic", players=2, seed=4)
+    out = analyse(g, iterations=60, seed=0)
+    assert all(a["match_chance"] == 0.25 for a in out if a["visits"])
+    assert any(a["win_chance"] != 0.25 for a in out)  # the hand's chance is counted apart
     with pytest.raises(ValueError, match="no decision"):
         analyse(g, seat=1)
 

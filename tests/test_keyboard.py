@@ -174,14 +174,15 @@ def test_a_whole_hand_by_keyboard(server, pages):
     a.keyboard.press("s")
     focus_kept(a)
 
-    # a hint by h: the search's choice first, and what its percentage means
+    # a hint by h: the search's choice first, and what its percentages mean (classic plays a match to 5,000)
     ann.turn("play")
     a.keyboard.press("h")
     expect(a.locator("#hints li[data-rank='1']")).to_be_visible(timeout=20_000)
-    expect(a.locator("#hints-note")).to_contain_text("chance to win the hand, by the search")
+    expect(a.locator("#hints-note")).to_contain_text("chances to win the hand and the match, by the search")
     ranked = a.evaluate("window.millebornes.state().hints.actions.map(h => h.action)")
     assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == ranked  # the search's order
-    expect(a.locator("#announce")).to_contain_text("Hint: ")
+    expect(a.locator("#hints li[data-rank='1'] .hint-chance")).to_have_text(re.compile(r"^hand \d+%, match \d+%$"))
+    expect(a.locator("#announce")).to_contain_text(re.compile(r"Hint: .*chance to win the hand, \d+% to win the match\."))
 
     ann.play("200", wait=False)
     bob.play("roll")

@@ -361,7 +361,8 @@ def test_hint_lists_every_legal_action(web):
     hint = a.expect("hint", timeout=30)
     assert hint["seq"] == a.state["seq"]
     assert sorted(h["action"] for h in hint["actions"]) == sorted(a.obs["legal_actions"])
-    assert all(set(h) == {"action", "win_chance", "visits"} for h in hint["actions"])
+    assert all(set(h) == {"action", "win_chance", "match_chance", "visits"} for h in hint["actions"])
+    assert all(0 <= h["match_chance"] <= 1 for h in hint["actions"])  # classic plays a match to 5,000
 
 
 def test_history_and_replay_of_a_finished_table(web):

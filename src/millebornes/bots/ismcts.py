@@ -111,7 +111,7 @@ class Search:
                  baseline: str | None = None, widen: int = 8, confidence: float = 1.0,
                  scale: float = 700.0, candidates: list[str] | None = None,
                  prior: dict[str, float] | None = None, prior_weight: float = 0.0, guard: float = 3.0,
-                 match: bool = False):
+                 match: bool = False, match_chances: bool = False):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
         self.prior_weight = prior_weight
@@ -146,6 +146,10 @@ class Search:
             self.root.children[code] = _Node(self.nsides)
         self.samples: dict[int, dict[int, float]] = {code: {} for code in self.actions}
         self.wins: dict[int, float] = {code: 0.0 for code in self.actions}
+        self.match_wins: dict[int, float] | None = ({code: 0.0 for code in self.actions}
+                                                if target and (match or match_chances) else None)
+        """With a match to play and ``match`` or ``match_chances``: the summed chance of the match after each
+        action, whatever the reward (the hints show it)."""
         self.worlds = 0
         self.iterations = 0
         self.best: int | None = None
@@ -233,8 +237,11 @@ class Search:
                 else:  # flat: the whole iteration in compiled code, only the root child to update
                     played = world.clone(halt=True)
                     reward, win = play_first(played, code, side, self.scale, rng, self.playout)
-                    if self.match_target:
-                        reward = match_outcome(played, self.match_target)[side]
+                    if self.match_wins is not None:
+                        chance = match_outcome(played, self.det.game.ruleset.match_target)[side]
+                        self.match_wins[code] += chance
+                        if self.match_target:
+                            reward = chance
                     samples[code][w] = reward
                     self.wins[code] += win
                     child = children[code]
@@ -286,6 +293,9 @@ class Search:
         rewards = (match_outcome(world, self.match_target) if self.match_target
                    else hand_rewards(world, hand, self.scale))
         self.wins[first] += hand_win_share(world, hand, self.side)
+        if self.match_wins is not None:
+            self.match_wins[first] += (rewards[self.side] if self.match_target
+                                       else match_outcome(world, self.det.game.ruleset.match_target)[self.side])
         for node in path:
             node.visits += 1
             r = node.reward
@@ -400,8 +410,10 @@ class IsmctsBot:
 def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: float = 0,
             seed: int = 0) -> list[dict]:
     """Each legal action of the seat to act, the search's choice first, with ``win_chance`` (the
-    share of sampled hands the seat's side won after it), ``value`` (the search's reward, which
-    also weighs the points margin) and ``visits``.  The search sees that seat's observation only."""
+    share of sampled hands the seat's side won after it), ``match_chance`` (in an edition played to a
+    match target, the side's mean chance of the match from the totals those hands left, bots/match.py;
+    else None), ``value`` (the search's reward, which also weighs the points margin) and ``visits``.
+    The search sees that seat's observation only."""
     if seat is None:
         seat = game.to_act
     if game.is_over or seat != game.to_act:
@@ -409,7 +421,7 @@ def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: flo
     legal = game.legal_actions()
     obs = game.observation(seat)
     from .heuristic import HeuristicBot
-    search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal))
+    search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal), match_chances=True)
     search.run(iterations, ms, spend_all=True)
     out = []
     for action in legal:
@@ -417,6 +429,8 @@ def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: flo
         visits = search.root.children[code].visits
         out.append({"action": action, "visits": visits,
                     "win_chance": round(search.wins[code] / visits, 4) if visits else None,
+                    "match_chance": (round(search.match_wins[code] / visits, 4)
+                                     if visits and search.match_wins is not None else None),
                     "value": round(search.mean(code), 4) if visits else None})
     best = ACTION_NAMES[search.best]
     return sorted(out, key=lambda x: (x["action"] != best, -x["visits"], -(x["value"] or 0)))

@@ -664,6 +664,13 @@ class GameScreen(Screen):
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=False)
 
+    def _chances(self, r: dict) -> str:
+        """A hint's chance to win the hand, and the match where the edition plays one."""
+        hand = round(100 * r["win_chance"])
+        if r.get("match_chance") is None:
+            return self.w.t("tui.win", p=hand)
+        return self.w.t("tui.win_match", p=hand, m=round(100 * r["match_chance"]))
+
     def _hint_done(self, token: int, results) -> None:
         if token != self.token:
             return
@@ -672,7 +679,7 @@ class GameScreen(Screen):
             self.say(results, "yellow")
             return
         pile = self.observation()["discard_pile"]
-        items = [f"{w.action(r['action'], pile[-1] if pile else None)} ({w.t('tui.win', p=round(100 * r['win_chance']))})"
+        items = [f"{w.action(r['action'], pile[-1] if pile else None)} ({self._chances(r)})"
                  for r in results[:3] if r["win_chance"] is not None]
         self.say(w.t("tui.hint", items=" · ".join(items) or w.action(results[0]["action"])), "yellow")
 

@@ -57,8 +57,10 @@ def choose(level: str, seed: int, observation: dict, legal: list[str]) -> str:
 
 
 def hint(game, seat: int, iterations: int, ms: float, seed: int) -> list[dict]:
-    """Every legal action of the seat with its win chance, the search's choice first."""
-    return [{"action": a["action"], "win_chance": a["win_chance"], "visits": a["visits"]}
+    """Every legal action of the seat with its chance to win the hand (and the match, where one is played), the
+    search's choice first."""
+    return [{"action": a["action"], "win_chance": a["win_chance"], "match_chance": a["match_chance"],
+             "visits": a["visits"]}
             for a in analyse(game, seat, iterations=iterations, ms=ms, seed=seed)]
 
 

@@ -222,7 +222,10 @@ function onFrame(f) {
         keepFocus(renderHints);
         const best = Array.isArray(f.actions) ? f.actions[0] : null;
         if (best) {
-          announce(t("a11y.hint", { action: textOf(describeAction(best.action, ctx(), S.obs)), chance: chanceText(best.win_chance) }));
+          const action = textOf(describeAction(best.action, ctx(), S.obs));
+          announce(typeof best.match_chance === "number"
+            ? t("a11y.hint_match", { action, chance: chanceText(best.win_chance), match: chanceText(best.match_chance) })
+            : t("a11y.hint", { action, chance: chanceText(best.win_chance) }));
         }
       }
       break;
@@ -490,6 +493,13 @@ function chanceText(x) {
   return typeof x === "number" ? percent(x) : "–";
 }
 
+// A hint's chances: the hand's, and the match's where the edition plays one.
+function chancesText(h) {
+  return typeof h.match_chance === "number"
+    ? t("hint.chances", { hand: chanceText(h.win_chance), match: chanceText(h.match_chance) })
+    : chanceText(h.win_chance);
+}
+
 // The hints as the search ranks them (the frame's order: its choice first), each a button that plays it.
 function renderHints() {
   const box = $("#hints");
@@ -500,9 +510,12 @@ function renderHints() {
   box.dataset.sig = sig;
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!S.hints || !Array.isArray(S.hints.actions)) { box.replaceChildren(); return; }
+  const note = $("#hints-note");
+  note.dataset.i18n = S.hints.actions.some((h) => typeof h.match_chance === "number") ? "hints.note_match" : "hints.note";
+  note.textContent = t(note.dataset.i18n);
   box.replaceChildren(...S.hints.actions.map((h, i) => {
     const words = describeAction(h.action, ctx(), S.obs);
-    const chance = chanceText(h.win_chance);
+    const chance = chancesText(h);
     return el("li", { class: i === 0 ? "best" : "", dataset: { action: h.action, rank: String(i + 1) } },
       el("button", { type: "button", class: "hint-pick", title: `${h.visits ?? ""}`, onclick: () => act(h.action) },
         el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance)));
