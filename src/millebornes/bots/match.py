@@ -4,26 +4,34 @@ plays the match scores its playouts with (docs/review.md, "The match's chance").
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
-HAND_POINTS = 1024.0
-"""What a side scores in a hand, on average (medium against medium, classic, 670 hands)."""
-HAND_SPREAD = 1600.0
-"""How far one hand moves the lead: fitted by maximum likelihood to 1,360 positions between the hands of 400
-medium-against-medium classic matches (docs/review.md)."""
+MODEL = os.path.join(os.path.dirname(__file__), "match.json")
+"""The model's two constants, shipped as data; ``research/match_model.py`` refits them from self-play records."""
+
+with open(MODEL, encoding="utf-8") as _file:
+    _model = json.load(_file)
+HAND_POINTS = float(_model["hand_points"])
+"""What a side scores in a hand, on average."""
+HAND_SPREAD = float(_model["hand_spread"])
+"""How far one hand moves the lead (the spread of a normal step), fitted by maximum likelihood."""
 
 
-def match_chances(scores: list[int], target: int) -> list[float]:
+def match_chances(scores: list[int], target: int, hand_points: float = HAND_POINTS,
+                  hand_spread: float = HAND_SPREAD) -> list[float]:
     """Each side's chance to win a match of ``target`` points from ``scores`` between hands.
 
-    The hands still to play are about (target - the leader's total) / HAND_POINTS, and at least one; each is a
-    normal step of spread HAND_SPREAD in the lead, so a lead of d is worth Phi(d / (HAND_SPREAD * sqrt(hands)))
-    against each other side; with more than two sides the pairwise chances are multiplied and normalized."""
+    The hands still to play are about (target - the leader's total) / ``hand_points``, and at least one; each
+    is a normal step of spread ``hand_spread`` in the lead, so a lead of d is worth
+    Phi(d / (hand_spread * sqrt(hands))) against each other side; with more than two sides the pairwise chances
+    are multiplied and normalized."""
     n = len(scores)
     if n == 1:
         return [1.0]
-    hands = max((target - max(scores)) / HAND_POINTS, 1.0)
-    spread = HAND_SPREAD * math.sqrt(hands)
+    hands = max((target - max(scores)) / hand_points, 1.0)
+    spread = hand_spread * math.sqrt(hands)
     raw = []
     for i in range(n):
         p = 1.0
