@@ -179,6 +179,29 @@ def test_summary_of_hand_made_results():
     assert text.index("\nA ") < text.index("\nB ") < text.index("\nC ") and "head to head" in text
 
 
+def test_the_head_to_head_interval_paired_by_deal():
+    """Each deal played in both seatings: the interval of the deals' mean scores (6 deals won twice, 4 lost twice,
+    10 split: mean 0.55, sample variance 2.45 / 19 over 20 deals); when every deal splits, no doubt is left."""
+    def deal(seed, a_wins):
+        first = made([0, 1], [0] if a_wins[0] else [1], index=2 * seed)
+        second = made([1, 0], [1] if a_wins[1] else [0], index=2 * seed + 1)
+        first["seed"] = second["seed"] = seed
+        return [first, second]
+
+    wins = [(True, True)] * 6 + [(False, False)] * 4 + [(True, False)] * 10
+    results = [r for seed, w in enumerate(wins) for r in deal(seed, w)]
+    h = T.summarize(results, ["A", "B"])["head_to_head"][0]
+    half = T.Z95 * math.sqrt(2.45 / 19 / 20)
+    assert h["a_score"] == 22 and h["deals"] == 20
+    assert (h["paired_low"], h["paired_high"]) == pytest.approx((0.55 - half, 0.55 + half))
+    assert (h["ci_low"], h["ci_high"]) == T.wilson(22, 40)
+    assert f"paired by deal (20 deals) {100 * (0.55 - half):.1f}-{100 * (0.55 + half):.1f}%" in T.format_table(
+        T.summarize(results, ["A", "B"]))
+    split = [r for seed in range(20) for r in deal(seed, (True, False))]
+    h = T.summarize(split, ["A", "B"])["head_to_head"][0]
+    assert (h["paired_low"], h["paired_high"]) == (0.5, 0.5) and h["ci_low"] < 0.4
+
+
 def test_plot_of_a_clean_sweep(tmp_path):
     s = T.summarize([made([0, 1], [0], index=i) for i in range(50)], ["A", "B"])
     assert [row["win_rate"] for row in s["table"]] == [1.0, 0.0]

@@ -303,6 +303,21 @@ def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def paired_interval(deal_scores: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """The normal interval of a mean over deals, each deal's score the mean of its games.
+
+    Every deal is played in every seating, so the luck of its cards is shared by both bots: the deals'
+    scores vary less than single games do, and this interval is the tighter, honest one for a seat-balanced
+    tournament.  (0, 1) with fewer than two deals."""
+    n = len(deal_scores)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(deal_scores) / n
+    var = sum((x - mean) ** 2 for x in deal_scores) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
 def pair_score(result: dict, a: int, b: int) -> float:
     """Side ``a``'s score against side ``b`` in one match: 1 a win, 0 a loss, 0.5 a tie.
 
@@ -373,6 +388,7 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
     forfeits = [0] * nb
     h2h_games: dict[tuple[int, int], float] = {}
     h2h_score: dict[tuple[int, int], float] = {}
+    h2h_deals: dict[tuple[int, int], dict] = {}
     messages = []
     for r in sorted(results, key=lambda r: r.get("index", 0)):
         entrants = r["entrants"]
@@ -401,6 +417,9 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
                 i, j, s = j, i, 1.0 - s
             h2h_games[i, j] = h2h_games.get((i, j), 0.0) + 1
             h2h_score[i, j] = h2h_score.get((i, j), 0.0) + s
+            deal = h2h_deals.setdefault((i, j), {}).setdefault(r.get("seed"), [0.0, 0])
+            deal[0] += s
+            deal[1] += 1
     elo = bradley_terry_elo(nb, h2h_score, h2h_games)
     table = []
     for e in range(nb):
@@ -416,8 +435,11 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
     for (i, j), g in sorted(h2h_games.items()):
         s = h2h_score[i, j]
         low, high = wilson(s, g)
+        deals = h2h_deals[i, j].values()
+        paired_low, paired_high = paired_interval([total / count for total, count in deals])
         head_to_head.append({"a": labels[i], "b": labels[j], "games": int(g), "a_score": s, "b_score": g - s,
-                             "a_rate": s / g, "ci_low": low, "ci_high": high})
+                             "a_rate": s / g, "ci_low": low, "ci_high": high, "deals": len(deals),
+                             "paired_low": paired_low, "paired_high": paired_high})
     return {"bots": labels, "table": table, "head_to_head": head_to_head, "forfeits": messages}
 
 
@@ -449,8 +471,11 @@ def format_table(summary: dict, max_forfeits: int = 5) -> str:
         lines.append("")
         lines.append("head to head:")
         for h in summary["head_to_head"]:
+            paired = (f"; paired by deal ({h['deals']} deals) {100 * h['paired_low']:.1f}-"
+                      f"{100 * h['paired_high']:.1f}%" if h["deals"] >= 2 and h["deals"] < h["games"] else "")
             lines.append(f"  {h['a']} vs {h['b']}: {h['a_score']:g}-{h['b_score']:g} in {h['games']} "
-                         f"({100 * h['a_rate']:.1f}%, 95% CI {100 * h['ci_low']:.1f}-{100 * h['ci_high']:.1f}%)")
+                         f"({100 * h['a_rate']:.1f}%, 95% CI {100 * h['ci_low']:.1f}-{100 * h['ci_high']:.1f}%"
+                         f"{paired})")
     forfeits = summary["forfeits"]
     if forfeits:
         lines.append("")
