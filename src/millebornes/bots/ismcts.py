@@ -337,7 +337,8 @@ class IsmctsBot:
     ``baseline=neural``): the network's score lead of its move over the rival, times ``prior``, is
     added to what the rival must win by (the network is seldom unsure, and then leads by little);
     ``guard``: the standard errors a rival that discards the last copy of a needed remedy must win
-    by (:func:`risky_discards`)."""
+    by (:func:`risky_discards`); ``match=1``: score playouts by the side's chance of the match, in
+    editions that play one (no clear gain over ``hard`` in 1,000 matches: docs/strength.md)."""
 
     name = "ismcts"
 
