@@ -125,7 +125,8 @@ class Search:
         self.nsides = self.det.game.nsides
         self.side = self.det.game._side_of[self.det.game._to_act]
         self.root = _Node(self.nsides)
-        target = self.det.game.ruleset.match_target
+        self.match_to = target = self.det.game.ruleset.match_target
+        """The points the edition plays the match to, or None where it plays one race."""
         self.match_target = target if match and target else None
         """With a match to play: a playout is scored by each side's chance of the match from the totals the hand
         leaves (bots/match.py), not by the hand's margin."""
@@ -238,7 +239,7 @@ class Search:
                     played = world.clone(halt=True)
                     reward, win = play_first(played, code, side, self.scale, rng, self.playout)
                     if self.match_wins is not None:
-                        chance = match_outcome(played, self.det.game.ruleset.match_target)[side]
+                        chance = match_outcome(played, self.match_to)[side]
                         self.match_wins[code] += chance
                         if self.match_target:
                             reward = chance
@@ -295,7 +296,7 @@ class Search:
         self.wins[first] += hand_win_share(world, hand, self.side)
         if self.match_wins is not None:
             self.match_wins[first] += (rewards[self.side] if self.match_target
-                                       else match_outcome(world, self.det.game.ruleset.match_target)[self.side])
+                                       else match_outcome(world, self.match_to)[self.side])
         for node in path:
             node.visits += 1
             r = node.reward
