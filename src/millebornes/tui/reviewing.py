@@ -38,6 +38,15 @@ class Stopped(Exception):
     """The replay closed while its review was computed."""
 
 
+def end_pool(pool: ProcessPoolExecutor, *, at_once: bool) -> None:
+    """Let go of the review's processes; ``at_once`` ends them now rather than after the decisions they are
+    judging, which at a large budget may take many seconds."""
+    if at_once:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 class SummaryScreen(ModalScreen[int | None]):
     """Each reviewed seat's accuracy and classes, and the key moments: a digit goes to one."""
 
@@ -165,19 +174,20 @@ class Reviewing:
                 raise Stopped from None
 
         def work() -> None:
-            pool = None
+            pool, finished = None, False
             try:
                 if workers > 1:
                     pool = self.review_pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
                 result = R.review(record, worlds=worlds, progress=progress, executor=pool)
+                finished = True
             except Exception as exc:  # shown in the prompt, never a crash of the replay
                 if self.review_stopped:
                     return
                 result = str(exc) or type(exc).__name__
             finally:
                 self.review_pool = None
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                if pool is not None:  # stopped or failed: the app may be closing before on_unmount sees the pool
+                    end_pool(pool, at_once=not finished)
             try:
                 self.app.call_from_thread(self._review_done, result)
             except RuntimeError:  # the app has closed meanwhile
@@ -205,7 +215,6 @@ class Reviewing:
         """The replay closes: the review stops now (its worker at its next batch, its processes at once, so
         that quitting does not wait for the decisions they were judging)."""
         pool = self.review_pool  # read before the flag: once the worker sees it, it lets go of the pool
-        processes = list((getattr(pool, "_processes", None) or {}).values()) if pool is not None else []
         self.review_stopped = True
-        for process in processes:
-            process.terminate()
+        if pool is not None:
+            end_pool(pool, at_once=True)
