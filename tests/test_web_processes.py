@@ -259,3 +259,53 @@ def test_the_bots_of_a_silent_leader_are_moved_by_the_other_process(postgres_url
     finally:
         for s in (a, b):
             s.stop()
+
+
+def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, tmp_path):
+    """A review asked of process a is followed through b (a page behind a load balancer polls either), never
+    worked out twice; a killed mid-review, its silent claim is taken over through b, which saves the review."""
+    a, b = (Server(postgres_url, tmp_path / f"server{i}.log", 0, "--review-worlds", "400") for i in range(2))
+    try:
+        table = a.create(ruleset="dujardin", players=2, seed=31, clock=0,
+                         seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+        ann = Seat(a, table, 0, "Ann")
+        rng = random.Random(32)
+        while ann.state["status"] != "finished":
+            drain([ann], quiet=0.1)
+            if ann.obs["legal_actions"]:
+                step(ann, rng.choice(ann.obs["legal_actions"]), [ann])
+        review = f"/api/tables/{table['id']}/review"
+        started = httpx.post(a.base + review, timeout=10)
+        assert started.status_code == 202, started.text
+        total = started.json()["total"]
+        engine = create_engine(postgres_url)
+
+        def owner() -> str:
+            with engine.connect() as c:
+                return c.execute(text("SELECT owner FROM review_jobs WHERE table_id = :t"),
+                                 {"t": table["id"]}).scalar()
+
+        held_by_a = owner()
+        deadline = time.monotonic() + 60
+        while (seen := httpx.get(b.base + review, timeout=10).json())["done"] == 0:
+            assert seen == {"state": "running", "done": 0, "total": total} and time.monotonic() < deadline, seen
+            time.sleep(0.1)
+        assert seen["state"] == "running" and 0 < seen["done"] < total, seen  # a's progress, told by b
+        joined = httpx.post(b.base + review, timeout=10)
+        assert joined.status_code == 202 and joined.json()["total"] == total and owner() == held_by_a
+
+        a.kill()
+        while (seen := httpx.get(b.base + review, timeout=10).json())["state"] == "running":
+            assert time.monotonic() < deadline + 30, seen  # a's claim falls silent
+            time.sleep(0.2)
+        assert seen == {"state": "none", "done": 0, "total": 0}
+        assert httpx.post(b.base + review, timeout=10).status_code == 202 and owner() not in (None, held_by_a)
+        while (seen := httpx.get(b.base + review, timeout=10).json())["state"] == "running":
+            assert time.monotonic() < deadline + 120, seen
+            time.sleep(0.2)
+        assert seen["state"] == "done" and seen["review"]["budget"] == {"worlds": 400, "seed": 0}
+        assert owner() is None
+        engine.dispose()
+    finally:
+        a.stop()
+        b.stop()

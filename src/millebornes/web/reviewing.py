@@ -5,9 +5,12 @@ A review judges every decision of every seat (a finished replay shows every hand
 (:func:`millebornes.review._judge_many`, behind the bots and the hints) while the reviewer counts them for
 the page's progress bar, and :func:`millebornes.review.assemble` builds the review, saved once done.
 
-One review at a time per table (a second request joins the running one), at most ``reviews_at_once`` on the
-server (one more is :class:`Busy`), and only for a finished match (a live one is :class:`NotFinished`).  The
-state a page polls lives in memory while a review runs, then in the database.
+One review at a time per table, whichever server process is asked (a second request joins the running one), at
+most ``reviews_at_once`` on each process (one more is :class:`Busy`), and only for a finished match (a live one is
+:class:`NotFinished`).  The process working a review out holds its claim in the database (``review_jobs``) and
+writes its progress there every :data:`BEAT` seconds, so a page polling another process follows it; a claim
+silent for :data:`SILENT` seconds is a dead process's and is taken over.  The review itself is saved in the
+database once done.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ RETRY_AFTER = 30
 """Seconds a refused review is told to wait (about what a short match's review takes on two cores)."""
 SEED = 0
 """The review's own seed (docs/review.md): nothing of the table's deal."""
+BEAT = 1.0
+"""Seconds between two writes of a running review's progress to its claim."""
+SILENT = 15.0
+"""Seconds after which a claim not written is a dead process's (the servers' clocks agree within a second or so)."""
 
 
 class NoTable(Exception):
@@ -68,25 +75,33 @@ class Reviewer:
         self.worlds, self.at_once = worlds, at_once
         self.ahead = AHEAD * max(1, thinker.review_slots)
         self.jobs: dict[str, Job] = {}
-        self.failed: set[str] = set()
         self._starting = asyncio.Lock()
 
     async def _known(self, table_id: str) -> dict | None:
-        """The state of a review running or done, else None."""
+        """The state of a review running here or done, else None."""
         job = self.jobs.get(table_id)
         if job is not None:
             return job.state()
         saved = await asyncio.to_thread(self.store.get_review, table_id)
         return None if saved is None else done_state(saved)
 
+    async def _elsewhere(self, table_id: str) -> dict | None:
+        """The state of a review another process works out, or one that failed, else None."""
+        claim = await asyncio.to_thread(self.store.review_job, table_id)
+        if claim is None:
+            return None
+        if self.store.review_alive(claim, SILENT):
+            return {"state": "running", "done": claim.done, "total": claim.total}
+        return {"state": "failed", "done": 0, "total": 0} if claim.failed else None
+
     async def state(self, table_id: str) -> dict:
         """What ``GET /api/tables/{id}/review`` answers; raises NoTable."""
-        known = await self._known(table_id)
+        known = await self._known(table_id) or await self._elsewhere(table_id)
         if known is not None:
             return known
         if await asyncio.to_thread(self.store.watch_facts, table_id) is None:
             raise NoTable(table_id)
-        return {"state": "failed" if table_id in self.failed else "none", "done": 0, "total": 0}
+        return {"state": "none", "done": 0, "total": 0}
 
     async def start(self, table_id: str) -> dict:
         """Start the table's review, or join the one running, or give the one done; raises NoTable,
@@ -101,28 +116,52 @@ class Reviewer:
                 raise NoTable(table_id)
             if table.status != FINISHED:
                 raise NotFinished(f"table {table_id} is not finished: a game is reviewed once it is over")
+            running = await self._elsewhere(table_id)
+            if running is not None and running["state"] == "running":
+                return running
             if len(self.jobs) >= self.at_once:
                 raise Busy(f"the server is reviewing as many games as it takes at once ({self.at_once}): "
                            f"ask again in {RETRY_AFTER} s")
             record = table.record()
             todo, forced = await asyncio.to_thread(R.decisions, record)
+            other = await asyncio.to_thread(self.store.claim_review, table_id, len(todo), SILENT)
+            if other is not None:  # another process claimed it meanwhile
+                return {"state": "running", "done": other.done, "total": other.total}
             job = self.jobs[table_id] = Job(table_id, len(todo))
-            self.failed.discard(table_id)
             job.task = asyncio.create_task(self._run(job, record, todo, forced), name=f"review-{table_id}")
             return job.state()
 
     async def _run(self, job: Job, record: dict, todo: list, forced: dict) -> None:
+        beating = asyncio.create_task(self._beat(job), name=f"review-beat-{job.table_id}")
         try:
             judged = await self._judge(job, todo)
             review = await asyncio.to_thread(R.assemble, record, todo, forced, judged, self.worlds, SEED)
+            beating.cancel()
             await asyncio.to_thread(self.store.save_review, job.table_id, review)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: the review failed", job.table_id)
-            self.failed.add(job.table_id)
+            beating.cancel()
+            await asyncio.to_thread(self.store.fail_review, job.table_id)
         finally:
+            beating.cancel()
             self.jobs.pop(job.table_id, None)
+
+    async def _beat(self, job: Job) -> None:
+        """Write the job's progress to its claim every BEAT seconds; a claim taken over (this process was
+        thought dead) stops the job, the other process's review stands."""
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                held = await asyncio.to_thread(self.store.beat_review, job.table_id, job.done)
+            except Exception:  # the database away a moment: the next beat tries again
+                log.warning("table %s: the review's progress could not be written", job.table_id, exc_info=True)
+                continue
+            if not held:
+                log.warning("table %s: the review was taken over by another process; stopped here", job.table_id)
+                job.task.cancel()
+                return
 
     async def _judge(self, job: Job, todo: list) -> dict:
         """Every decision judged in the reviews' pool, ``self.ahead`` batches asked at a time."""
@@ -141,7 +180,12 @@ class Reviewer:
         return judged
 
     def close(self) -> None:
-        """Stop the reviews under way (the server is stopping); nothing half done is saved."""
+        """Stop the reviews under way (the server is stopping); nothing half done is saved, and their claims
+        are let go so that another process may start them at once."""
         for job in list(self.jobs.values()):
             if job.task is not None:
                 job.task.cancel()
+            try:
+                self.store.drop_review(job.table_id)
+            except Exception:  # the claim falls silent and is taken over later
+                log.warning("table %s: the review's claim could not be let go", job.table_id, exc_info=True)
