@@ -114,7 +114,7 @@ def test_home_page(server, pages, audit):
 
 # ---------------------------------------------------------------- the table page
 def test_table_page(server, pages, audit):
-    for state, page in classic_hand_by_clicks(server, pages):
+    for state, page in classic_hand_by_clicks(server, pages, hint=True):  # the hints' list too (target sizes)
         if state in ("waiting for the others", "another's turn", "waiting for a coup fourré"):
             continue
         audit(page, f"table, {state}")

@@ -82,7 +82,7 @@ def faults(key: str, text: str) -> list[str]:
     bad("no space before ',' or '.'", r"[ \u00a0\u202f][,.](?!\.)")
     if not key.startswith("tui."):  # the terminal's key lines lay out columns with spaces
         bad("no double space", r"  ")
-    bad("no space at either end", r"^\s|\s$") if key != "and" else None
+    bad("no space at either end", r"^\s|\s$") if key not in ("and", "list.sep") else None  # joined between names
     if not key.startswith("card."):
         bad("a no-break space between a number and its unit", r"(?:\d|\})[ ]" + UNITS + r"(?![\w’])")
     bad("a no-break space before %", r"(?<![\u00a0\u202f])%")

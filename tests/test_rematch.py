@@ -115,6 +115,13 @@ def test_the_score_sheet_then_both_accept_the_rematch(server, pages):
     ann.click("#match-over details.sheet-hand[data-hand='0'] summary")
     expect(ann.locator("#match-over details.sheet-hand[data-hand='0'] tr[data-item='distance']")).to_be_visible()
     shot(ann, "sheet-1366")
+    # closed, the match's end comes back from the top bar (its sheet, the rematch), the rematch in focus
+    ann.keyboard.press("Escape")
+    expect(ann.locator("#match-over")).to_be_hidden()
+    expect(ann.locator("#last-hand")).to_be_hidden()
+    ann.click("#match-result")
+    expect(ann.locator("#match-over")).to_be_visible()
+    expect(ann.locator("#rematch-yes")).to_be_focused()
     # Ann accepts: her page goes to her seat of the new table and takes it, with her nickname, in one click
     expect(ann.locator("#rematch-yes")).to_be_visible()
     ann.click("#rematch-yes")
@@ -151,6 +158,8 @@ def test_a_declined_rematch_and_the_sheet_on_a_phone(server, pages, audit):
     wide = phone.evaluate("""() => ({page: document.documentElement.scrollWidth,
         dialog: document.querySelector('#match-over .dialog').scrollWidth})""")
     assert wide["page"] <= 360 and wide["dialog"] <= 360, wide
+    # the sheet scrolls with its dialog, not in a box of its own inside it
+    assert phone.evaluate("getComputedStyle(document.querySelector('#match-over-table')).overflowY") == "visible"
     shot(phone, "sheet-360")
     audit(phone, "match over, score sheet (phone)")
     phone.locator("#rematch-no").tap()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import shutil
 import stat
@@ -25,7 +26,8 @@ pytest.importorskip("textual")
 import millebornes as mb  # noqa: E402
 from millebornes.cards import CARD_IDS, NAMES_EN, NAMES_FR  # noqa: E402
 from millebornes.tui import PlaySession, Words, card_label  # noqa: E402
-from millebornes.tui.app import GameScreen, MilleBornesApp, PassScreen, QuestionScreen, ReplayApp  # noqa: E402
+from millebornes.tui.app import (GameScreen, HandView, MilleBornesApp, PassScreen, QuestionScreen,  # noqa: E402
+                                 ReplayApp)
 from millebornes.tui.render import hand_text  # noqa: E402
 
 BIN = Path(sys.executable).parent / "millebornes"
@@ -137,7 +139,7 @@ def test_a_whole_hand_by_key_presses_against_a_bot(tmp_path):
                 assert item in text, item
             result = game.hand_results[0]
             assert result["points"][0] == 700 + 100 + 300 + 400 + 500 == 2000
-            assert "2000" in text
+            assert "2,000" in text  # numbers as the language writes them, like the pages
             await pilot.press("enter")
             await settle(pilot, app)
             assert isinstance(app.screen, GameScreen)
@@ -147,9 +149,10 @@ def test_a_whole_hand_by_key_presses_against_a_bot(tmp_path):
             assert any(line.startswith("You drew") for line in table.log_lines)
 
     run(go())
-    # Every move was saved as it happened.
+    # Every move was saved as it happened, with the table's language and pace (a closed terminal keeps them).
     saved = json.loads((tmp_path / "save.json").read_text())
     assert saved["actions"] == game.history and saved["tui"]["seats"] == ["human", "attacker"]
+    assert (saved["tui"]["lang"], saved["tui"]["pace"]) == ("en", 0)
 
 
 def test_a_one_race_match_ends_with_its_breakdown():
@@ -173,6 +176,8 @@ def test_a_one_race_match_ends_with_its_breakdown():
             assert "Match over" in text and "Distance" in text and "Points this hand" in text
             assert "Trip completed" not in text  # dujardin counts distance only
             assert "q: save and quit" in text
+            # one race, one result line, and it says it is the match's
+            assert text.count("The match: ") == 1 and "This hand: " not in text
             await pilot.press("enter")
             await pilot.press("1")
             assert "The match is over. q quits." in screen_text(app)
@@ -395,6 +400,60 @@ def test_replay_steps_forward_and_back():
     run(go())
 
 
+def test_the_arrows_step_a_long_replay_at_80_columns():
+    """Once the log has a scrollbar, ← and → still step the replay: the log never takes the focus (it did, and
+    at 80 columns slid sideways under the arrows instead)."""
+    game = mb.new_game("classic", players=2, seed=21)
+    rng = random.Random(1)
+    while not game.is_over:
+        game.act(rng.choice(game.legal_actions()))
+    app = ReplayApp(game.record())
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("end", "left", "left")
+            assert screen.step == screen.total - 2
+            await pilot.press("home", "right")
+            assert screen.step == 1
+            log = screen.query_one("#log")
+            assert app.focused is None and log.scroll_x == 0 and log.virtual_size.width <= log.size.width
+            # the newest line stays in sight when the terminal shrinks
+            await pilot.press("end")
+            await pilot.resize_terminal(80, 18)
+            await pilot.pause()
+            await pilot.pause()
+            assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+
+    run(go())
+
+
+@pytest.mark.parametrize("size, every", [((80, 24), False), ((120, 40), True)])
+def test_a_replay_of_six_shows_the_hands_the_terminal_has_room_for(size, every):
+    """Six hands do not fit 80×24 beside the tableaux: the seat to act's shows, and a shows them all."""
+    game = mb.new_game("classic", players=6, teams=True, seed=3)
+    rng = random.Random(4)
+    while len(game.history) < 60:
+        game.act(rng.choice(game.legal_actions()))
+    app = ReplayApp(game.record(), step=60)
+
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            titles = [title for title, *_ in screen.query_one(HandView).rows]
+            shown = [s for s in range(6) if any(t.startswith(f"Seat {s + 1}") for t in titles)]
+            assert all(t.split("   ")[0] in screen_text(app) for t in titles)
+            assert screen.every_hand() is every
+            assert shown == (list(range(6)) if every else [game.to_act])
+            assert ("a: every hand" in screen_text(app)) is not every
+            await pilot.press("a")
+            assert screen.every_hand() is not every
+
+    run(go())
+
+
 # ------------------------------------------------------------------------- the real command under tmux
 def _tmux(sock: str, *args: str, env=None) -> str:
     return subprocess.run(["tmux", "-S", sock, *args], check=True, capture_output=True, text=True,
@@ -423,7 +482,8 @@ def test_play_command_under_tmux(tmp_path, size):
     env = {**os.environ, "TERM": "xterm-256color"}
     _tmux(sock, "new-session", "-d", "-s", "mb", "-x", str(width), "-y", str(height), cmd, env=env)
     try:
-        screen = _capture_until(sock, "Your turn")
+        _capture_until(sock, "Your turn")
+        screen = _capture_until(sock, "q Save & quit")  # the footer may come a frame after the table
         lines = screen.splitlines()
         assert len(lines) <= height and all(len(line) <= width for line in lines)
         hand = mb.new_game("classic", players=2, seed=1).hand(0)  # seat 0 starts: nothing moved yet
@@ -456,3 +516,25 @@ def test_play_command_under_tmux(tmp_path, size):
     finally:
         for sock in socks:
             subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None or not BIN.exists(), reason="needs tmux and the command")
+def test_quitting_a_finished_match_points_to_its_replay(tmp_path):
+    """A finished match has nothing to go on with: quitting names the replay, not `play --resume`."""
+    game = mb.new_game("dujardin", players=2, seed=8)
+    rng = random.Random(2)
+    while not game.is_over:
+        game.act(rng.choice(game.legal_actions()))
+    save = tmp_path / "save.json"
+    PlaySession(game, ["human", "medium"]).save(save)
+    sock = str(tmp_path / "tmux")
+    env = {**os.environ, "TERM": "xterm-256color"}
+    _tmux(sock, "new-session", "-d", "-s", "mb", "-x", "100", "-y", "24",
+          f"sh -c '{BIN} play --resume --save {save} --pace 0 --lang en; sleep 30'", env=env)
+    try:
+        _capture_until(sock, "The match is over")
+        _tmux(sock, "send-keys", "-t", "mb", "q")
+        screen = _capture_until(sock, "watch it again with")
+        assert f"millebornes replay {save}" in screen.replace("\n", "") and "--resume" not in screen
+    finally:
+        subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)

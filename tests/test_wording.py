@@ -178,3 +178,39 @@ def test_match_over_and_replay(server, pages, reader):
     expect(page.locator(f"#history a.replay-link[data-table='{made['id']}']")).to_have_count(1)
     reader.both(page, "home, the finished games")
     reader.check()
+
+
+def test_sides_in_a_tie_and_the_extension_read_right(server, pages):
+    """A tie names each side apart (a team's own "and" would run two teams into one), a tied hand says it is a
+    tie, and the extension's target is written as the language writes numbers."""
+    page = pages.new()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    said = page.evaluate("""async () => {
+        const c = await import('/static/js/common.js');
+        const b = await import('/static/js/board.js');
+        const teams = { seats: [{ seat: 0, nickname: 'Ann' }, { seat: 1, nickname: 'Bob' }, { seat: 2, nickname: 'Cy' },
+                                { seat: 3, nickname: 'Dee' }], sides: [[0, 2], [1, 3]] };
+        const solo = { seats: teams.seats.slice(0, 2), sides: [[0], [1]] };
+        const read = (nodes) => nodes.map((n) => (n.textContent ?? String(n))).join('');
+        const out = {};
+        for (const lang of ['en', 'fr']) {
+            await c.setLang(lang);
+            out[lang] = {
+                tie: read(b.winnersText([0, 1], teams)),
+                soloTie: read(b.winnersText([0, 1], solo)),
+                won: read(b.winnersText([1], teams)),
+                matchTie: read(c.describeEvent({ type: 'match-over', winners: [0, 1], scores: [5000, 5000] }, teams)),
+                extend: read(c.describeEvent({ type: 'extend', seat: 0, target: 1000 }, solo)),
+            };
+        }
+        return out;
+    }""")
+    assert said["en"] == {
+        "tie": "Tie: Ann and Cy; Bob and Dee", "soloTie": "Tie: Ann and Bob", "won": "Winner: Bob and Dee",
+        "matchTie": "Match over: a tie between Ann and Cy; Bob and Dee (5,000 – 5,000).",
+        "extend": said["en"]["extend"]}
+    assert "1,000" in said["en"]["extend"] and "1000" not in said["en"]["extend"]
+    assert said["fr"]["tie"] == "Égalité\u00a0: Ann et Cy\u202f; Bob et Dee"
+    assert said["fr"]["matchTie"].startswith("Partie terminée\u00a0: égalité entre Ann et Cy\u202f; Bob et Dee")
+    assert "1\u202f000" in said["fr"]["extend"]

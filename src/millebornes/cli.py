@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import shutil
 import time
 from typing import Optional
@@ -431,7 +432,10 @@ def play(
     tui = MilleBornesApp(session, lang=words.catalog.lang,
                          pace=pace if pace is not None else saved.get("pace", 1.0), seed=seed, save_path=path)
     tui.run()
-    if tui.saved_to:
+    if tui.saved_to and tui.session.game.is_over:  # nothing to go on with: the replay shows it
+        typer.echo(words.catalog.t("cli.saved_over", path=tui.saved_to,
+                                   command=f"millebornes replay {shlex.quote(str(tui.saved_to))}"))
+    elif tui.saved_to:
         typer.echo(words.catalog.t("cli.saved", path=tui.saved_to,
                                    command="millebornes play --resume" + (f" --save {save}" if save else "")))
 

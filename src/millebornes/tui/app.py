@@ -42,16 +42,17 @@ def kinds() -> tuple[str, ...]:
 
 CSS = """
 Screen { layout: vertical; }
-#status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+#status { height: auto; max-height: 2; background: $primary-background; color: $text; padding: 0 1; }
 #tableaux { layout: grid; grid-size: 2; grid-gutter: 0 1; grid-rows: auto; height: auto; }
 .tableau { height: auto; background: $panel; padding: 0 1; }
 #hand { height: auto; padding: 0 1; border-top: solid $secondary; }
 #prompt { height: auto; min-height: 2; max-height: 4; padding: 0 1; background: $boost; }
 #log { height: 1fr; min-height: 1; padding: 0 1; scrollbar-size-vertical: 1; }
-.dialog { width: 72; height: auto; max-height: 22; border: thick $accent; background: $surface;
-          padding: 0 1; }
+.dialog { width: 76; max-width: 100%; height: auto; max-height: 100%; overflow-y: auto; border: thick $accent;
+          background: $surface; padding: 0 1; }
 .summary { width: 100; max-width: 100%; max-height: 100%; overflow-y: auto; }
 ModalScreen { align: center middle; }
+QuestionScreen { align: center bottom; }
 PassScreen { align: center middle; }
 #setup { padding: 1 2; }
 """
@@ -123,8 +124,17 @@ def table_widgets(nsides: int) -> ComposeResult:
             yield TableauView(side)
     yield HandView(id="hand")
     yield PromptView(id="prompt")
-    yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+    log.can_focus = False  # before the screen gives its first focus: the keys are the game's, not the log's
+    yield log
     yield Footer()
+
+def log_to_end(screen: Screen) -> None:
+    """Once the layout settles, the log shows its newest line: the tableaux growing a line, or the terminal
+    shrinking, shortens the log without scrolling it."""
+    log = screen.query_one("#log", RichLog)
+    screen.call_after_refresh(log.scroll_end, animate=False)
+
 
 class PassScreen(Screen):
     """Hot-seat: the next person takes the keyboard; nothing of any hand is on screen."""
@@ -154,8 +164,10 @@ class QuestionScreen(ModalScreen[bool]):
         self.title_text, self.body, self.keys, self.kind = title, body, keys, kind
 
     def compose(self) -> ComposeResult:
+        """At the bottom, over the log: the hand and the tableaux stay in sight; its own footer shows its keys."""
         yield Static(Text.assemble((self.title_text, "bold yellow"), "\n", self.body, "\n\n",
                                    (self.keys, "bold")), classes="dialog", id=f"ask-{self.kind}")
+        yield Footer()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -175,6 +187,7 @@ class HandOverScreen(ModalScreen[None]):
         title, lines, table, keys = self.parts
         yield Static(Group(Text(title, style="bold yellow"), *(Text(s) for s in lines), Text(""), table,
                            Text(""), Text(keys, style="bold")), classes="dialog", id="breakdown")
+        yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -306,6 +319,7 @@ class GameScreen(Screen):
         self.game = session.game
         self.lang = lang
         self.pace = pace
+        session.settings.update(lang=lang, pace=pace)
         self.hint_ms = hint_ms
         self.viewer: int | None = session.humans[0] if len(session.humans) == 1 else None
         self.selected: int | None = None
@@ -336,8 +350,6 @@ class GameScreen(Screen):
         yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
-        log.can_focus = False
         g = self.game
         if not g.history:
             self.note(self.log_words.event({"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players,
@@ -360,7 +372,7 @@ class GameScreen(Screen):
         obs = self.observation()
         top = obs["discard_pile"][-1] if obs["discard_pile"] else None
         self.query_one("#status", Static).update(w.t(
-            "tui.status", edition=w.edition(obs["ruleset"]), hand=obs["hand_number"] + 1, target=obs["target"],
+            "tui.status", edition=w.edition(obs["ruleset"]), hand=obs["hand_number"] + 1, target=w.num(obs["target"]),
             stock=obs["stock_size"], discard=w.card(top) if top else w.t("pile.empty")))
         turn_side = None if obs["is_over"] else g.side_of(obs["turn"])
         for view in self.query(TableauView):
@@ -375,6 +387,10 @@ class GameScreen(Screen):
             playable = self.playable(obs)
             hand.show([(w.t("replay.hand_of", name=w.seat(self.viewer)), obs["hand"], playable, self.selected)])
         self.query_one(PromptView).update(Text.assemble(self.prompt(obs), "\n", self.message))
+        log_to_end(self)
+
+    def on_resize(self) -> None:
+        log_to_end(self)
 
     def playable(self, obs: dict) -> set | None:
         if obs["decision"] != "play" or obs["to_act"] != obs["seat"]:
@@ -460,8 +476,8 @@ class GameScreen(Screen):
         self.busy = True
         self.app.push_screen(
             localized(QuestionScreen, self.lang)(
-                w.t("ext.title"), w.t("ext.text", target=self.game.target, full=r.target),
-                w.t("tui.ext_keys", long=r.target), "extension"),
+                w.t("ext.title"), w.t("ext.text", target=w.num(self.game.target), full=w.num(r.target)),
+                w.t("tui.ext_keys", long=w.num(r.target)), "extension"),
             callback=lambda yes: self._answered("extend" if yes else "end-hand"))
 
     def _answered(self, action: str) -> None:
@@ -507,12 +523,14 @@ class GameScreen(Screen):
             lines.append(w.t("tui.completed_you") if mine else w.t("tui.completed", who=w.side_title(done)))
         else:
             lines.append(w.t("tui.no_completion"))
-        lines.append(w.result(result["winners"], result["points"]))
-        if g.is_over:
+        if g.is_over:  # the hand's line and the match's, told apart; a match of one hand has one
             title = f"{w.t('tui.hand_over_title', n=result['hand'] + 1)} · {w.t('match.title')}"
-            lines.append(w.result(g.winners, g.match_scores))
+            if result["hand"] > 0:
+                lines.append(w.t("tui.hand_result", result=w.result(result["winners"], result["points"])))
+            lines.append(w.t("tui.match_result", result=w.result(g.winners, g.match_scores)))
             keys = w.t("tui.quit_hint")
         else:
+            lines.append(w.result(result["winners"], result["points"]))
             title = w.t("tui.hand_over_title", n=result["hand"] + 1)
             keys = w.t("tui.continue")
         self.busy = True
@@ -728,7 +746,8 @@ class MilleBornesApp(App):
 
     async def action_quit(self) -> None:
         if self.session is not None:
-            self.saved_to = self.session.save(extra={"lang": self.lang, "pace": self.pace})
+            self.session.settings.update(lang=self.lang, pace=self.pace)
+            self.saved_to = self.session.save()
         self.exit(self.saved_to)
 
 
@@ -743,7 +762,8 @@ class ReplayScreen(Reviewing, Screen):
                 Binding("home", "jump(0)", show=False, priority=True),
                 Binding("end", "jump(-1)", show=False, priority=True), Binding("r", "review", "tui.key.review"),
                 Binding("m", "mistake(1)", "tui.key.mistake"), Binding("M", "mistake(-1)", show=False),
-                Binding("v", "summary", "tui.key.summary"), Binding("q", "app.quit", "tui.key.quit")]
+                Binding("v", "summary", "tui.key.summary"), Binding("a", "hands", "tui.key.hands", show=False),
+                Binding("q", "app.quit", "tui.key.quit")]
 
     def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
                  budget: int = DEFAULT_WORLDS, workers: int | None = None):
@@ -757,6 +777,8 @@ class ReplayScreen(Reviewing, Screen):
         self.step = max(0, min(step, self.total))
         self.game = replay(record, upto=self.step)
         self.log_lines: list[str] = []
+        self.all_hands: bool | None = None
+        """Every hand, or the hand of the seat to act only; None: every hand where the terminal has room."""
         self.review_budget, self.review_workers = budget, workers
         if review is not None:
             self.set_review(review)
@@ -769,7 +791,6 @@ class ReplayScreen(Reviewing, Screen):
         yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False
         self.note(self.w.t("tui.replay_start") if self.step == 0 else
                  self.w.t("tui.replay_back", i=self.step, action=self.describe(self.step - 1)))
         self.draw()
@@ -798,9 +819,13 @@ class ReplayScreen(Reviewing, Screen):
             view.show(obs, w, turn_side, "")
         hands = self.query_one(HandView)
         hands.words = w
-        hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}", g.observation(s)["hand"], None, None)
-                    for s in range(g.players)])
+        mover = g.to_act if g.to_act is not None else 0
+        seats = range(g.players) if self.every_hand() else [mover]
+        more = "" if len(seats) == g.players else f"   ({w.t('tui.hands_more')})"
+        hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}{more}", g.observation(s)["hand"], None, None)
+                    for s in seats])
         self.query_one(PromptView).update(Text("\n").join(self.review_lines()))
+        log_to_end(self)
 
     def action_step(self, n: int) -> None:
         self.review_message = None
@@ -819,6 +844,22 @@ class ReplayScreen(Reviewing, Screen):
             self.game = self.replay(self.record, upto=target)
             self.note(self.w.t("tui.replay_start") if target == 0 else
                      self.w.t("tui.replay_back", i=target, action=self.describe(target - 1)))
+        self.draw()
+
+    def every_hand(self) -> bool:
+        """Whether every hand shows: by choice (key a), else where the terminal has the rows for them beside
+        the status, the tableaux, the prompt and a few lines of log."""
+        if self.all_hands is not None:
+            return self.all_hands
+        g = self.game
+        rows = 2 + 5 * ((g.nsides + 1) // 2) + 2 * g.players + 1 + 2 + 4 + 1
+        return rows <= self.app.size.height
+
+    def action_hands(self) -> None:
+        self.all_hands = not self.every_hand()
+        self.draw()
+
+    def on_resize(self) -> None:
         self.draw()
 
     def action_jump(self, where: int) -> None:

@@ -36,7 +36,7 @@ def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | No
     text = Text()
     text.append_text(title)
     text.append("\n")
-    label = f" {t['distance']}/{obs['target']}"
+    label = f" {w.num(t['distance'])}/{w.num(obs['target'])}"
     twos = f" 200×{t['two_hundreds']}" if t["two_hundreds"] else ""
     text.append(bar(t["distance"], obs["target"], width - len(label) - len(twos) - 1), style="green")
     text.append(label)
@@ -101,8 +101,8 @@ def breakdown_table(result: dict, match_scores: list[int], w: Words) -> Table:
             if k not in keys:
                 keys.append(k)
     for k in keys:
-        table.add_row(w.item(k), *(str(b.get(k, 0)) for b in result["breakdown"]))
+        table.add_row(w.item(k), *(w.num(b.get(k, 0)) for b in result["breakdown"]))
     table.add_row(Text(w.t("over.total"), style="bold"),
-                  *(Text(str(p), style="bold") for p in result["points"]))
-    table.add_row(w.t("over.match"), *(str(p) for p in match_scores))
+                  *(Text(w.num(p), style="bold") for p in result["points"]))
+    table.add_row(w.t("over.match"), *(w.num(p) for p in match_scores))
     return table

@@ -67,6 +67,9 @@ class PlaySession:
         if not self.humans:
             raise ValueError("at least one seat must be a person")
         self.save_path = Path(save_path) if save_path else None
+        self.settings: dict = {}
+        """The table's own settings (language, pace), written with every save so that a resumed game keeps them
+        however the last one ended."""
 
     @classmethod
     def new(cls, ruleset: str = "classic", players: int = 2, teams: bool | None = None,
@@ -81,7 +84,7 @@ class PlaySession:
     # -- saving ------------------------------------------------------------------------
     def to_json(self, extra: dict | None = None) -> dict:
         record = self.game.record()
-        record["tui"] = {"format": SAVE_FORMAT, "seats": list(self.kinds), **(extra or {})}
+        record["tui"] = {"format": SAVE_FORMAT, "seats": list(self.kinds), **self.settings, **(extra or {})}
         return record
 
     def save(self, path: str | Path | None = None, extra: dict | None = None) -> Path | None:

@@ -59,6 +59,10 @@ class Words:
         """The catalog's message ``key`` ("tui.status", "table.battle"...) with its placeholders filled."""
         return self.catalog.t(key, **kw)
 
+    def num(self, n: int) -> str:
+        """A number as the language writes it (1,000 or 1 000), like the pages."""
+        return self.catalog.number(n)
+
     def n(self, key: str, count: int, /, **kw) -> str:
         """A plural message of the catalog for ``count``."""
         return self.catalog.n(key, count, **kw)
@@ -141,11 +145,11 @@ class Words:
         if kind == "coup-fourre":
             return self._ev("cf", ev["seat"], card=self.card(ev["card"]), hazard=self.card(ev["hazard"]))
         if kind == "extend":
-            return self._ev("extend", ev["seat"], target=ev["target"])
+            return self._ev("extend", ev["seat"], target=self.num(ev["target"]))
         if kind == "end-hand":
             return self._ev("end", ev["seat"])
         if kind == "deal":
-            return self._ev("deal", ev["first"], n=ev["hand"] + 1, target=ev["target"])
+            return self._ev("deal", ev["first"], n=ev["hand"] + 1, target=self.num(ev["target"]))
         if kind == "hand-over":
             return self.t("tui.ev.hand_over", n=ev["hand"] + 1, result=self.result(ev["winners"], ev["points"]))
         if kind == "match-over":
@@ -158,7 +162,8 @@ class Words:
         verb = self.t("tui.win_you" if mine else "tui.wins" if len(names) == 1 else "tui.win_plural")
         head = self.t("tui.winners", names=self.names_list(names), verb=verb)
         head = head[0].upper() + head[1:]
-        pts = ", ".join(self.t("tui.points_list", name=self.side_title(s), pts=p) for s, p in enumerate(points))
+        pts = ", ".join(self.t("tui.points_list", name=self.side_title(s), pts=self.num(p))
+                        for s, p in enumerate(points))
         return f"{head} ({pts})"
 
     def drew(self, before: list[str], after: list[str], events: list[dict]) -> str | None:

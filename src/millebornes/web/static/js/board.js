@@ -1,6 +1,6 @@
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
-import { el, t, tn, seatName, sideName, formatNumber, itemName, joinNames, cardName } from "./common.js";
+import { el, t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 
 const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];
@@ -171,6 +171,5 @@ export function breakdownTable(result, ctx, matchScores, caption) {
 
 // nodes: the names in <bdi>
 export function winnersText(winners, ctx) {
-  const names = winners.map((s) => sideName(ctx, s));
-  return tn(names.length > 1 ? "match.tie" : "match.winners", { names: joinNames(names) });
+  return tn(winners.length > 1 ? "match.tie" : "match.winners", { names: sidesNames(ctx, winners) });
 }

@@ -237,6 +237,9 @@ export function standingText(levels, level) {
   if (!s) return "";
   const name = t(`level.${level}`);
   if (s.below === undefined) return t("level.lowest", { level: name });
+  if (s.in_ten >= 10) { // "about 10 times in 10" for 95% or more would read as "always"
+    return t("level.standing_always", { level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }) });
+  }
   return t("level.standing", {
     n: s.in_ten, level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }),
   });
@@ -245,6 +248,14 @@ export function standingText(levels, level) {
 export function sideName(ctx, side) {
   const seats = ctx.sides?.[side] ?? [side];
   return joinNames(seats.map((s) => seatName(ctx, s)));
+}
+
+// Several sides' names: "Ann and Bob" for lone seats; teams, whose names have an "and" of their own, apart
+// ("Ann and Cy; Bob and Dee").
+export function sidesNames(ctx, sides) {
+  const names = sides.map((s) => sideName(ctx, s));
+  if (!sides.some((s) => (ctx.sides?.[s]?.length ?? 1) > 1)) return joinNames(names);
+  return new Names(names.flatMap((n, i) => (i ? [t("list.sep"), n] : [n])));
 }
 
 const SIDE_OF_SEAT = (ctx, seat) => {
@@ -290,7 +301,7 @@ export function describeEvent(ev, ctx) {
         name: name(ev.seat), card: cardName(ev.card), hazard: cardName(ev.hazard), attacker: name(ev.attacker),
       });
     case "extend":
-      return tn("ev.extend", { name: name(ev.seat), target: ev.target });
+      return tn("ev.extend", { name: name(ev.seat), target: formatNumber(ev.target) });
     case "end-hand":
       return tn("ev.end_hand", { name: name(ev.seat) });
     case "hand-over": {
@@ -299,7 +310,8 @@ export function describeEvent(ev, ctx) {
     }
     case "match-over": {
       const scores = (ev.scores || []).map((p) => formatNumber(p)).join(" – ");
-      return tn("ev.match_over", { names: joinNames((ev.winners || []).map((s) => sideName(ctx, s))), scores });
+      const winners = ev.winners || [];
+      return tn(winners.length > 1 ? "ev.match_tie" : "ev.match_over", { names: sidesNames(ctx, winners), scores });
     }
     case "standin":
       return tn(ev.why === "time" ? "ev.standin_time" : "ev.standin_away", { name: name(ev.seat) });

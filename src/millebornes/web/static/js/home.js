@@ -3,7 +3,7 @@
 // the lobby (lobby.js) and this browser's tables (mine.js) have modules of their own.
 
 import {
-  $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
+  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
   editionName, createTable, standingText,
 } from "./common.js";
 import { cardElement } from "./cards.js";
@@ -243,7 +243,7 @@ function renderHistory() {
     const winners = tb.winners || [];
     const when = formatDate(tb.finished || tb.created);
     const sides = (tb.sides || []).map((_, s) => el("div", { class: winners.includes(s) ? "won" : "" },
-      sideName(ctx, s), `: ${formatNumber(scores[s] ?? 0)}`,
+      ...tn("home.side_score", { name: sideName(ctx, s), score: formatNumber(scores[s] ?? 0) }),
       winners.includes(s) ? el("span", { class: "sr" }, ` (${t("home.won")})`) : null));
     return el("tr", {},
       el("td", {}, when),

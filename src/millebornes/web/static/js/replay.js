@@ -5,7 +5,7 @@
 // judged move also shows its class and the better move, and N / P go to the next or previous mistake.
 
 import {
-  $, el, t, tn, nodesOf, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
+  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
   formatNumber, cardName, editionName,
 } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
@@ -67,7 +67,7 @@ function moveWords(d, c) {
   const said = (d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean);
   if (said.length) return said.flatMap((nodes, i) => [...(i ? [" "] : []), ...nodes]);
   if (d.action === "draw") return tn("ev.draw", { name: seatName(c, d.seat) });
-  return [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)];
+  return tn("replay.move", { name: seatName(c, d.seat), move: describeAction(d.action, c, null) });
 }
 
 // Tell the step in the live region once (a language change or a redraw does not repeat it), with what the
@@ -132,7 +132,7 @@ function render() {
     return cardElement(id, { class: "mini", role: "listitem" });
   })))));
 
-  $("#move").replaceChildren(...(d.action ? [...nodesOf(seatName(c, d.seat)), ": ", ...describeAction(d.action, c, null)]
+  $("#move").replaceChildren(...(d.action ? tn("replay.move", { name: seatName(c, d.seat), move: describeAction(d.action, c, null) })
     : [t("replay.start")]));
   $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
     .map((text) => el("li", {}, text)));

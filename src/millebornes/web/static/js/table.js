@@ -10,7 +10,7 @@
 import * as common from "./common.js";
 import {
   $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage,
-  seatName, sideName, joinNames, cardName, percent, SAFETY_OF, formatNumber, getLang, CARDS,
+  seatName, sideName, sidesNames, cardName, percent, SAFETY_OF, formatNumber, getLang, CARDS,
 } from "./common.js";
 import { cardElement, cardLabel, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
@@ -314,7 +314,9 @@ function renderInfo() {
     if (goal) parts.push(t("table.match_to", { target: formatNumber(goal) }));
   }
   $("#table-info").textContent = parts.filter(Boolean).join(" · ");
-  $("#last-hand").hidden = !S.lastResult;
+  const over = Boolean(obs?.is_over || S.status === "finished");
+  $("#last-hand").hidden = !S.lastResult || over; // once over, the match's sheet holds every hand
+  $("#match-result").hidden = !over;
 }
 
 // Replace only the children whose drawing changed, so that a tableau holding the focus keeps it (and a
@@ -506,18 +508,20 @@ function renderHints() {
   const btn = $("#hint-button");
   btn.disabled = !(mine() && S.status !== "waiting" && !S.obs?.is_over);
   const sig = `${getLang()}|${S.hints === "wait" ? "wait" : S.hints ? S.seq : ""}|${JSON.stringify(S.seats)}`;
+  const note = $("#hints-note"); // the chances shown: the match's too where the edition plays one
+  const listed = S.hints && Array.isArray(S.hints.actions) ? S.hints.actions : null;
+  const ofMatch = listed ? listed.some((h) => typeof h.match_chance === "number") : Boolean(S.obs?.options?.match_target);
+  const noteKey = ofMatch ? "hints.note_match" : "hints.note";
+  if (note.dataset.i18n !== noteKey) { note.dataset.i18n = noteKey; note.textContent = t(noteKey); }
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
-  if (!S.hints || !Array.isArray(S.hints.actions)) { box.replaceChildren(); return; }
-  const note = $("#hints-note");
-  note.dataset.i18n = S.hints.actions.some((h) => typeof h.match_chance === "number") ? "hints.note_match" : "hints.note";
-  note.textContent = t(note.dataset.i18n);
+  if (!listed) { box.replaceChildren(); return; }
   box.replaceChildren(...S.hints.actions.map((h, i) => {
     const words = describeAction(h.action, ctx(), S.obs);
     const chance = chancesText(h);
     return el("li", { class: i === 0 ? "best" : "", dataset: { action: h.action, rank: String(i + 1) } },
-      el("button", { type: "button", class: "hint-pick", title: `${h.visits ?? ""}`, onclick: () => act(h.action) },
+      el("button", { type: "button", class: "hint-pick", onclick: () => act(h.action) },
         el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance)));
   }));
 }
@@ -560,8 +564,14 @@ function renderDialogs() {
   if (over && !S.matchShown) {
     S.matchShown = true;
     dialogs.close($("#hand-over"));
-    dialogs.open($("#match-over"), "#match-replay");
+    openMatchOver();
   }
+}
+
+// The match's end: its sheet, the rematch offer and the replay; the focus on the rematch where one is offered.
+function openMatchOver() {
+  const offered = !$("#rematch").hidden && !$("#rematch-yes").hidden;
+  dialogs.open($("#match-over"), offered ? "#rematch-yes" : "#match-replay");
 }
 
 function tickCountdown() {
@@ -643,9 +653,8 @@ function fillHandOver(result) {
   S.handOver = result;
   const c = ctx();
   $("#hand-over-title").textContent = t("over.title", { n: result.hand + 1 });
-  $("#hand-over-winners").replaceChildren(...tn("over.winners", {
-    names: joinNames(result.winners.map((s) => sideName(c, s))),
-  }));
+  const tie = result.winners.length > 1;
+  $("#hand-over-winners").replaceChildren(...tn(tie ? "over.tie" : "over.winners", { names: sidesNames(c, result.winners) }));
   $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores));
 }
 
@@ -777,6 +786,7 @@ async function main() {
   $("#keys-button").addEventListener("click", () => keys.toggleKeys());
   $("#hand-over-close").addEventListener("click", () => dialogs.close($("#hand-over")));
   $("#match-over-close").addEventListener("click", () => dialogs.close($("#match-over")));
+  $("#match-result").addEventListener("click", openMatchOver);
   $("#last-hand").addEventListener("click", () => {
     if (!S.lastResult) return;
     fillHandOver(S.lastResult);

@@ -55,5 +55,5 @@ export function tellTurn(decision, handNumber) {
 export function tellChosen(id, moves) {
   const card = cardName(id);
   if (!moves) { announce(t("a11y.chosen_wait", { card })); return; }
-  announce(t("a11y.chosen", { card, moves: moves.map((o) => t("a11y.move_key", { move: textOf(o.nodes), key: o.key })).join("; ") }));
+  announce(t("a11y.chosen", { card, moves: moves.map((o) => t("a11y.move_key", { move: textOf(o.nodes), key: o.key })).join(t("list.sep")) }));
 }
