@@ -210,3 +210,19 @@ def test_q_quits_the_replay_even_while_it_reviews(match):
         process.join(5)
         assert not process.is_alive()
     assert time.monotonic() - started < 15
+
+
+def test_a_marked_move_of_a_match_gives_the_match_s_chance_too(match):
+    """Where the edition plays a match, a marked move says its chance of the match beside the hand's: what marks
+    an extension may be the match alone."""
+    from millebornes.tui.review_text import ReviewWords
+
+    record, rv = match
+    move = {**next(m for m in rv["moves"]), "class": "blunder", "best_chance": 1.0, "chance": 0.57,
+            "best_match_chance": 0.47, "match_chance": 0.37}
+    line = ReviewWords(record, rv).move_line(move).plain
+    assert "(chance of the hand 100% → 57%, of the match 47% → 37%)" in line and "better: " in line
+    line = ReviewWords(record, rv, "fr").move_line(move).plain
+    assert "(chances de la manche 100\u202f% → 57\u202f%, de la partie 47\u202f% → 37\u202f%)" in line
+    move["match_chance"] = None  # an edition of one race
+    assert "of the match" not in ReviewWords(record, rv).move_line(move).plain

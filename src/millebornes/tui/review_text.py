@@ -118,7 +118,11 @@ class ReviewWords:
         text = self.badge(move["class"])
         text.append(" · " + self.t("tui.move", who=self.w.seat(move["seat"]), action=self.action(i, move["played"])))
         if move["class"] in MARKED:
-            text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
+            if move.get("match_chance") is not None:  # the match's chance may be what marks it (an extension)
+                match = f"{self.percent(move['best_match_chance'])} → {self.percent(move['match_chance'])}"
+                text.append(" " + self.t("tui.review.chance_change_match", chances=self.chances(move), match=match))
+            else:
+                text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
             text.append(" · " + self.t("tui.review.better", action=self.action(i, move["best"])), style="bold")
         else:
             text.append(" " + self.t("tui.review.chance_after", chance=self.percent(move["chance"])))
