@@ -129,6 +129,7 @@ def table_widgets(nsides: int) -> ComposeResult:
     yield log
     yield Footer()
 
+
 def log_to_end(screen: Screen) -> None:
     """Once the layout settles, the log shows its newest line: the tableaux growing a line, or the terminal
     shrinking, shortens the log without scrolling it."""
@@ -746,7 +747,6 @@ class MilleBornesApp(App):
 
     async def action_quit(self) -> None:
         if self.session is not None:
-            self.session.settings.update(lang=self.lang, pace=self.pace)
             self.saved_to = self.session.save()
         self.exit(self.saved_to)
 

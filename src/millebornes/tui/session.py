@@ -82,12 +82,12 @@ class PlaySession:
         return seat is not None and seat not in self.bots
 
     # -- saving ------------------------------------------------------------------------
-    def to_json(self, extra: dict | None = None) -> dict:
+    def to_json(self) -> dict:
         record = self.game.record()
-        record["tui"] = {"format": SAVE_FORMAT, "seats": list(self.kinds), **self.settings, **(extra or {})}
+        record["tui"] = {"format": SAVE_FORMAT, "seats": list(self.kinds), **self.settings}
         return record
 
-    def save(self, path: str | Path | None = None, extra: dict | None = None) -> Path | None:
+    def save(self, path: str | Path | None = None) -> Path | None:
         """Write the record (atomically, readable by the owner only); the path written, or None."""
         path = Path(path) if path else self.save_path
         if path is None:
@@ -96,7 +96,7 @@ class PlaySession:
         tmp = path.with_name(path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            json.dump(self.to_json(extra), f)
+            json.dump(self.to_json(), f)
         os.replace(tmp, path)
         return path
 

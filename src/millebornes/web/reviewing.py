@@ -142,7 +142,6 @@ class Reviewer:
             raise
         except Exception:
             log.exception("table %s: the review failed", job.table_id)
-            beating.cancel()
             await asyncio.to_thread(self.store.fail_review, job.table_id)
         finally:
             beating.cancel()

@@ -237,12 +237,9 @@ export function standingText(levels, level) {
   if (!s) return "";
   const name = t(`level.${level}`);
   if (s.below === undefined) return t("level.lowest", { level: name });
-  if (s.in_ten >= 10) { // "about 10 times in 10" for 95% or more would read as "always"
-    return t("level.standing_always", { level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }) });
-  }
-  return t("level.standing", {
-    n: s.in_ten, level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }),
-  });
+  const params = { level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }) };
+  // "about 10 times in 10" for 95% or more would read as "always"
+  return s.in_ten >= 10 ? t("level.standing_always", params) : t("level.standing", { n: s.in_ten, ...params });
 }
 
 export function sideName(ctx, side) {

@@ -67,6 +67,11 @@ function moveWords(d, c) {
   const said = (d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean);
   if (said.length) return said.flatMap((nodes, i) => [...(i ? [" "] : []), ...nodes]);
   if (d.action === "draw") return tn("ev.draw", { name: seatName(c, d.seat) });
+  return playedWords(d, c);
+}
+
+// "Ann: Play Roll": who played the step's move, and the move.
+function playedWords(d, c) {
   return tn("replay.move", { name: seatName(c, d.seat), move: describeAction(d.action, c, null) });
 }
 
@@ -132,8 +137,7 @@ function render() {
     return cardElement(id, { class: "mini", role: "listitem" });
   })))));
 
-  $("#move").replaceChildren(...(d.action ? tn("replay.move", { name: seatName(c, d.seat), move: describeAction(d.action, c, null) })
-    : [t("replay.start")]));
+  $("#move").replaceChildren(...(d.action ? playedWords(d, c) : [t("replay.start")]));
   $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
     .map((text) => el("li", {}, text)));
 

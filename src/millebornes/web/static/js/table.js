@@ -517,7 +517,7 @@ function renderHints() {
   box.dataset.sig = sig;
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!listed) { box.replaceChildren(); return; }
-  box.replaceChildren(...S.hints.actions.map((h, i) => {
+  box.replaceChildren(...listed.map((h, i) => {
     const words = describeAction(h.action, ctx(), S.obs);
     const chance = chancesText(h);
     return el("li", { class: i === 0 ? "best" : "", dataset: { action: h.action, rank: String(i + 1) } },
