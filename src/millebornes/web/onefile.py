@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from sqlalchemy.engine import make_url
 
@@ -27,11 +28,25 @@ _lock = threading.Lock()
 
 
 def sqlite_path(url: str) -> str | None:
-    """The file of an SQLite URL, or None for another database or SQLite in memory."""
+    """The file of an SQLite URL, or None for another database or SQLite in memory.  The URI form
+    (``sqlite:///file:/path/mb.db?uri=true``) names the same file as the plain one and is held the same."""
     u = make_url(normalize_database_url(url))
-    if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:") or "mode=memory" in str(u):
+    if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
         return None
-    return os.path.realpath(u.database)
+    path, options = u.database, {k: v if isinstance(v, str) else v[-1] for k, v in u.query.items()}
+    if options.get("uri", "").lower() in ("true", "1", "yes", "on") and path.startswith("file:"):
+        path, options = _file_uri(path, options)
+    if path in ("", ":memory:") or options.get("mode") == "memory":
+        return None
+    return os.path.realpath(path)
+
+
+def _file_uri(uri: str, options: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The path and options of an SQLite ``file:`` URI, as SQLite reads it: a percent-encoded path
+    (SQLite refuses any authority but ``localhost``), options after ``?`` (the URL's own come on top)."""
+    parts = urlsplit(uri)
+    inner = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    return unquote(parts.path), {**inner, **options}
 
 
 def hold(url: str) -> str | None:
