@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import socket
+import unicodedata
 
 import pytest
 
@@ -244,6 +245,8 @@ def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
 
 @pytest.mark.parametrize("nickname,why", [
     ("Seat 2", "table's own"), ("bot 1 (hard)", "table's own"), ("Ｐｌａｃｅ１", "table's own"),
+    ("\u0405eat 2", "one alphabet"), ("B\u03bft 1", "one alphabet"), ("\u0405\u0415\u0410\u0422 2", "table's own"),
+    ("\u03a1\u039b\u0391\u0421\u0395 1", "one alphabet"), ("PIace 2", "table's own"), ("R0bot 3", "table's own"),
     ("A\u200bnn", "invisible"), ("\u202eAnn", "invisible"), ("Bob\u00a0Marley", "plain spaces"),
     ("...", "letter or digit"), ("😀" * 3, "letter or digit"), ("x" * 25, "24 characters"),
 ])
@@ -328,3 +331,11 @@ def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
     while after["observation"]["to_act"] not in (0, None):  # the bot's turn goes on: count the rows once it is Ann's again
         after = ann.state_after(after["seq"])
     assert web.hall.rooms[table["id"]].actions == web.app.state.store.action_count(table["id"])
+
+
+@pytest.mark.parametrize("nickname", ["Zoé", "Ива́н", "Σωκράτης", "山田 Taro", "やまだ太郎", "김민준", "Hawaiʻi 2", "Seatbelt",
+                                      "Bob 2", "Placebo 7", "Пётр"])
+def test_a_name_in_one_alphabet_or_in_scripts_written_together_is_a_name(nickname):
+    from millebornes.web.frames import clean_nickname
+
+    assert clean_nickname(nickname) == unicodedata.normalize("NFC", nickname)

@@ -6,12 +6,12 @@ nicknames are checked here too, since they arrive in a frame.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from . import lookalikes
 from .chat import KEYS as CHAT_KEYS
 from .room import Refused
 
@@ -90,7 +90,6 @@ def words(exc: ValidationError) -> str:
 NICKNAME_LENGTH = 24
 """Characters (code points, after NFC), counted the same way by the page."""
 _HIDDEN = ("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp")  # controls, format and direction marks, unassigned
-_SERVER_NAMES = re.compile(r"^(bot|robot|seat|place)\W*\d", re.IGNORECASE)
 
 
 def clean_nickname(raw: str | None) -> str | None:
@@ -107,6 +106,9 @@ def clean_nickname(raw: str | None) -> str | None:
         raise Refused("malformed", "nickname: no invisible, control or direction characters, only plain spaces")
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise Refused("malformed", "nickname: at least one letter or digit")
-    if _SERVER_NAMES.match(unicodedata.normalize("NFKC", name)):
+    if lookalikes.mixes_scripts(name):
+        raise Refused("malformed", "nickname: letters of one alphabet (Latin with Cyrillic or Greek looks like "
+                      "another name)")
+    if lookalikes.reads_as_reserved(name):
         raise Refused("malformed", "nickname: names like \"Seat 2\" or \"Bot 1\" are the table's own")
     return name
