@@ -75,6 +75,24 @@ def test_create_table_is_validated(web, body, field):
     assert r.json()["field"] == field and r.json()["detail"].startswith(field)
 
 
+BIG = "x" * 60_000
+
+
+@pytest.mark.parametrize("body,path", [
+    ({"ruleset": BIG}, None), ({"options": {BIG: 1}}, None), ({"deck": [BIG]}, None), ({BIG: 1}, None),
+    ({"seats": [HUMAN, {"kind": "bot", "level": BIG}]}, None), ({"standin": BIG}, None),
+    (None, f"/api/tables/{BIG[:8000]}"), (None, f"/api/tables/{BIG[:8000]}/replay"),
+    (None, f"/api/tables/{BIG[:8000]}/review"),
+])
+def test_a_refusal_quotes_a_huge_value_briefly(web, body, path):
+    """A refused value is named, not sent back whole: the answer stays small whatever came in."""
+    c = web.start()
+    r = c.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], **body}) \
+        if body is not None else c.get(path)
+    assert r.status_code in (404, 409, 422) and len(r.content) < 600, (r.status_code, len(r.content))
+    assert "xxxx" in r.text or r.json()["field"] in ("seats", "standin")  # recognisable, or not repeated at all
+
+
 def test_deck_and_seed_need_test_mode(web):
     c = web.start(test_mode=False)
     for extra in ({"deck": CF_DECK}, {"seed": 3}):

@@ -17,7 +17,7 @@ from .. import cards as C
 from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
 from ..rules import RULESETS
-from .creation import MAX_SEATS, CreateTable, Unprocessable, check_table
+from .creation import MAX_SEATS, CreateTable, Unprocessable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
 from .room import game_of, iso, public_events, table_facts
 from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
@@ -29,7 +29,8 @@ HEALTH_SECONDS = 5.0
 
 def unprocessable(field: str, message: str) -> JSONResponse:
     """The API's 422: a message that names the field, and the field on its own for a page to mark."""
-    return JSONResponse({"detail": f"{field}: {message}", "field": field}, status_code=422)
+    field = shown(field)
+    return JSONResponse({"detail": brief(f"{field}: {message}"), "field": field}, status_code=422)
 
 
 def levels() -> list[dict]:
@@ -147,7 +148,7 @@ async def table_info(table_id: str, store: StoreDep, hall: HallDep):
         return room.facts()
     saved = await asyncio.to_thread(store.get, table_id)
     if saved is None:
-        return JSONResponse({"detail": f"no table {table_id}"}, status_code=404)
+        return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
     return table_facts(saved, game_of(saved), {})
 
 
@@ -167,13 +168,13 @@ async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS
     the creation's, and the seat's link.  A private or unknown table is 404 alike (nothing told)."""
     facts = await asyncio.to_thread(store.public_facts, table_id)
     if facts is None or not facts[0]:
-        return JSONResponse({"detail": f"no public table {table_id}"}, status_code=404)
+        return JSONResponse({"detail": f"no public table {shown(table_id)}"}, status_code=404)
     wait = throttle.take(request.client.host if request.client else "")
     if wait is not None:
         return rate_limited(wait, throttle.per_minute, "claimed seats")
     token = new_token()
     if not await hall.claim(table_id, seat, hash_token(token)):
-        return JSONResponse({"detail": f"seat {seat} of table {table_id} is not free"}, status_code=409)
+        return JSONResponse({"detail": f"seat {seat} of table {shown(table_id)} is not free"}, status_code=409)
     return {"id": table_id, "seat": seat, "url": f"/t/{table_id}#seat={seat}&token={token}"}
 
 
@@ -189,7 +190,7 @@ async def history(store: StoreDep, settings: SettingsDep, limit: int = 50):
 async def replay_step(table_id: str, store: StoreDep, step: Annotated[int, Query(ge=0)] = 0):
     saved = await asyncio.to_thread(store.get, table_id, True)
     if saved is None or saved.status != FINISHED:
-        return JSONResponse({"detail": f"no finished table {table_id}"}, status_code=404)
+        return JSONResponse({"detail": f"no finished table {shown(table_id)}"}, status_code=404)
     total = len(saved.actions)
     if step > total:
         return unprocessable("step", f"this match has {total} steps")

@@ -59,6 +59,22 @@ class CreateTable(BaseModel):
     a table is private, invite-only, unless its creator asks."""
 
 
+SHOWN = 40
+"""Characters of a refused value a message repeats: enough to recognise it, never a whole huge body."""
+MESSAGE = 300
+"""Characters of a refusal's message at most (the engine's own words included)."""
+
+
+def shown(value: object) -> str:
+    """A refused value as a message repeats it, cut to :data:`SHOWN` characters."""
+    text = str(value)
+    return text if len(text) <= SHOWN else text[:SHOWN - 1] + "…"
+
+
+def brief(message: str) -> str:
+    return message if len(message) <= MESSAGE else message[:MESSAGE - 1] + "…"
+
+
 class Unprocessable(Exception):
     """A request the server understood but will not carry out; ``field`` names what is wrong."""
 
@@ -74,7 +90,7 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
             if getattr(body, name) is not None:
                 raise Unprocessable(name, "a stacked deck or a chosen seed needs the server's --test-mode")
     if body.ruleset not in RULESETS:
-        raise Unprocessable("ruleset", f"no edition {body.ruleset!r}; editions are: {', '.join(RULESETS)}")
+        raise Unprocessable("ruleset", f"no edition {shown(body.ruleset)!r}; editions are: {', '.join(RULESETS)}")
     try:
         rules = get_ruleset(body.ruleset, **body.options)
     except (ValueError, TypeError) as exc:
@@ -98,10 +114,10 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
         if s.level is not None and s.level not in offered:
-            raise Unprocessable("level", f"seat {i}: the level {s.level!r} is not offered; "
+            raise Unprocessable("level", f"seat {i}: the level {shown(s.level)!r} is not offered; "
                                          f"levels are: {', '.join(offered)}")
     if body.standin not in offered:
-        raise Unprocessable("standin", f"the level {body.standin!r} is not offered; levels are: {', '.join(offered)}")
+        raise Unprocessable("standin", f"the level {shown(body.standin)!r} is not offered; levels are: {', '.join(offered)}")
     # a test may want a short window; a real table gets at least cf_timeout_min, so a coup fourré is humanly possible
     low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min
     if not low <= body.cf_timeout <= settings.limits.cf_timeout_max:  # (NaN fails both)

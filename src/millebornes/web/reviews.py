@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from .creation import brief, shown
 from .deps import ReviewerDep
 from .reviewing import RETRY_AFTER, Busy, NoTable, NotFinished
 
@@ -17,7 +18,7 @@ router = APIRouter()
 
 
 def no_table(table_id: str) -> JSONResponse:
-    return JSONResponse({"detail": f"no table {table_id}"}, status_code=404)
+    return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
 
 
 @router.get("/api/tables/{table_id}/review")
@@ -36,7 +37,7 @@ async def start_review(table_id: str, reviewer: ReviewerDep):
     except NoTable:
         return no_table(table_id)
     except NotFinished as exc:
-        return JSONResponse({"detail": str(exc), "code": "not-finished"}, status_code=409)
+        return JSONResponse({"detail": brief(str(exc)), "code": "not-finished"}, status_code=409)
     except Busy as exc:
         return JSONResponse({"detail": str(exc), "code": "busy"}, status_code=503,
                             headers={"Retry-After": str(RETRY_AFTER)})
