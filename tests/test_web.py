@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import sqlite3
 import time
 
 import pytest
@@ -427,6 +428,24 @@ def test_health_asks_the_database(web, tmp_path):
     web.app.state.store.engine.dispose()
     r = c.get("/healthz")
     assert r.status_code == 503 and r.json() == {"ok": False}
+
+
+def test_health_says_no_while_another_program_holds_the_file_write_locked(web, tmp_path):
+    """Reads still work on a write-locked SQLite file, moves do not: health goes by whether a move could be saved."""
+    c = web.start(url=f"sqlite:///{tmp_path}/locked.db")
+    web.create(seats=[HUMAN, MEDIUM])
+    other = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        r = c.get("/healthz")
+        assert r.status_code == 503 and r.json() == {"ok": False}
+        assert c.get("/api/lobby").status_code == 200  # what only reads still answers
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert c.get("/healthz").json() == {"ok": True, "rooms": 1}
+    web.create(seats=[HUMAN, MEDIUM])  # the ping's own lock was let go: the next save goes through
+    assert c.get("/healthz").json() == {"ok": True, "rooms": 2}
 
 
 def test_a_room_in_use_stays_in_memory(web):

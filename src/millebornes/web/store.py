@@ -30,6 +30,10 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 BROKEN = "broken"
 """A table whose move could not be saved after every retry: it stays as it was, and is not resumed."""
 EXPIRE_BATCH = 1000
+SQLITE_BUSY_SECONDS = 30
+"""How long a save waits for another writer of the SQLite file before it fails."""
+PING_WRITE_WAIT = 1.0
+"""How long /healthz waits for SQLite's write lock before it says the database takes no move."""
 
 
 class _Lost(Exception):
@@ -258,7 +262,7 @@ class Store:
         sqlite = url.startswith("sqlite")
         # hide_parameters: a failed statement is logged without its values (a table row holds the seed)
         self.engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30} if sqlite else {},
+            url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS} if sqlite else {},
             pool_pre_ping=not sqlite, hide_parameters=True)
         if sqlite:
             if sqlite_sync not in ("FULL", "NORMAL"):
@@ -624,9 +628,21 @@ class Store:
                                   .order_by(TableRow.created).limit(EXPIRE_BATCH)))
 
     def ping(self) -> None:
-        """One round trip to the database; raises if it does not answer."""
+        """Whether a move could be saved now; raises if not.  A database that answers reads may still
+        take no write: an SQLite file another program holds write-locked (a copy in progress, a shell's
+        open transaction), a PostgreSQL server in read-only mode (a standby, a full disk's safeguard)."""
         with self.engine.connect() as c:
-            c.execute(text("SELECT 1"))
+            if self.engine.dialect.name != "sqlite":
+                if c.execute(text("SELECT current_setting('transaction_read_only')")).scalar() != "off":
+                    raise RuntimeError("the database takes no writes")
+                return
+            raw = c.connection.dbapi_connection
+            raw.execute(f"PRAGMA busy_timeout={int(PING_WRITE_WAIT * 1000)}")
+            try:
+                raw.execute("BEGIN IMMEDIATE")  # the write lock, taken and let go: nothing is written
+                raw.execute("ROLLBACK")
+            finally:
+                raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
 
     def load_unfinished(self) -> list[SavedTable]:
         """Every table still waiting or playing, with its actions, to be replayed at start."""
