@@ -134,6 +134,9 @@ class Room:
         self.chat_window = ChatWindow(settings.limits)
         self.game = game_of(saved)
         self.asked = Asked(self.game.players)
+        self.shown_actions = 0
+        """The saved actions every seat was shown (all but the passes): what the seeds of bots and hints count,
+        so that a pass behind a window changes no choice a seat could compare (thinking.bot_seed)."""
         notes = list(saved.notes)
         for n, (seat, action) in enumerate(saved.actions):
             notes = self._retell(notes, n)
@@ -707,6 +710,8 @@ class Room:
                deadline: float | None) -> list[dict] | None:
         """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
         self.asked.note(self.game, known)
+        if not is_hidden(action):
+            self.shown_actions += 1
         told = shown_events(seat, action, events)
         if is_hidden(action) and self.window is not None:
             self.window.deferred += told
@@ -737,7 +742,7 @@ class Room:
         so that how long it takes tells nothing."""
         level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
-        return choose(policy, bot_seed(self.table.seed, self.actions), self.bot_observation(seat),
+        return choose(policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat),
                       self.game.legal_actions())
 
     # ---------------------------------------------------------------- the clock: bots and windows
@@ -854,7 +859,7 @@ class Room:
         level = self._level(seat)
         obs = self.bot_observation(seat)
         legal = self.game.legal_actions()
-        bseed = bot_seed(self.table.seed, self.actions)
+        bseed = bot_seed(self.table.seed, self.shown_actions)
         try:
             if level in SEARCHING_LEVELS:
                 return await self.thinker.bot(choose, level, bseed, obs, legal)
@@ -928,7 +933,9 @@ class Room:
     def hint(self, seat: int) -> Awaitable[dict]:
         """Start the search's view of the seat's decision off the event loop, or refuse at once and
         change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
-        after one is answered before the next, and no more than the server's ``hint_backlog``."""
+        after one is answered before the next, and no more than the server's ``hint_backlog``.  The search
+        starts from the observation the seat's frame shows, not from the game: the engine's observation
+        still knows the safeties its coup-fourré questions showed it (view.Asked)."""
         self.check_person(seat)
         self.check_turn(seat, None)
         if seat in self.hinting:
@@ -941,8 +948,8 @@ class Room:
                                   f"before the next: ask again in {retry:.1f} seconds", retry_after=retry)
         seq = self.seq
         try:
-            work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,
-                                     self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
+            work = self.thinker.hint(hint, self.observation(seat), self.settings.hint_iterations,
+                                     self.settings.hint_ms, bot_seed(self.table.seed, self.shown_actions))
         except Busy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:
