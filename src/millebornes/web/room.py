@@ -593,10 +593,11 @@ class Room:
         opens = self._opens_window(seat, action)
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
+        slack = self.settings.window_slack
         if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
-            clock = self._deadline(clone, events, self.table.cf_timeout, anyone=True)
+            clock = self._deadline(clone, events, self.table.cf_timeout + slack, anyone=True)
         elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
-            left = self.window.deadline - asyncio.get_running_loop().time()  # a pass: the same, so it tells nothing
+            left = self.window.deadline + slack - asyncio.get_running_loop().time()  # a pass: the same moment
             clock = self._deadline(clone, events, max(0.0, left), anyone=True)
         else:
             clock = self._deadline(clone, events)
@@ -887,16 +888,34 @@ class Room:
             log.exception("table %s: the coup-fourré window failed to close", self.id)
 
     async def _close(self, caller: asyncio.Task | None) -> None:
+        """Under the lock: the holder's answer saved, then the window closed and shown ``window_slack`` seconds
+        after its deadline, not when the save is done: with a pass to save or none, in the process that saved it
+        or in one that learnt of it (``_adopt``), the closing frame goes out at the same moment."""
         told: list[dict] = []
+        shows = None
+        if self.window is not None and self.window.deadline is not None:
+            shows = self.window.deadline + self.settings.window_slack
         holder = self._holder()
         if holder is not None:
             answer = "pass" if holder in self.humans else self._answer(holder)
             told += await self._apply(holder, answer) or []
+        if shows is not None:
+            await self._show_at(shows)
         if self.window is not None:
             told += self._close_window()
         await self._finish_if_over()
         self.schedule(told, caller)
         self.broadcast_state(told)
+
+    async def _show_at(self, moment: float) -> None:
+        """Wait for the window's closing moment; one already past (a save or a notice slower than the slack)
+        is logged, since that close came late enough to be told apart."""
+        late = time.monotonic() - moment
+        if late > 0:
+            log.warning("table %s: a coup-fourré window closed %.1f ms after its slack of %g s: the save or the "
+                        "other process's notice took that long (raise --window-slack)", self.id, 1000 * late,
+                        self.settings.window_slack)
+        await until(moment)
 
     async def _retry(self, refused: Refused, seq: int) -> None:
         """A move the database could not take is tried again later and later, if nothing moved meanwhile;
