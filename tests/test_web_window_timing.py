@@ -162,3 +162,12 @@ def test_the_window_closes_at_the_same_moment_on_two_processes(postgres_url, tmp
         a.stop()
         b.stop()
     assert max(accuracy) <= CHANCE_MARGIN, accuracy
+
+
+def test_the_slack_is_bounded():
+    from millebornes.web.settings import WINDOW_SLACK_MAX, Settings
+
+    assert Settings().window_slack == 0.05 and Settings(window_slack=0).window_slack == 0
+    for bad in (-0.01, WINDOW_SLACK_MAX + 1):
+        with pytest.raises(ValueError, match="window_slack: seconds, from 0 to 5"):
+            Settings(window_slack=bad)
