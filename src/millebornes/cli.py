@@ -210,6 +210,9 @@ def serve(
     standby: float = typer.Option(5.0, "--standby", help="with several processes on one PostgreSQL: seconds "
                                   "a process waits, beyond the time of the one that wrote a table's last "
                                   "action, before it moves the table's bots and clocks itself (0 to 600)"),
+    window_slack: float = typer.Option(0.05, "--window-slack", help="seconds after a coup-fourré window's "
+                                       "deadline that it closes for everyone, whoever holds the safety: the "
+                                       "holder's pass is saved within them (0 to 5)"),
     test_mode: bool = typer.Option(False, "--test-mode", help="allow stacked decks and chosen seeds "
                                    "(also MILLEBORNES_TEST_MODE=1); for tests only"),
     workers: int = typer.Option(2, "--workers", min=0, max=64, help="processes for hard/expert bots "
@@ -253,7 +256,8 @@ def serve(
         raise typer.Exit(1) from None
     try:
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
-                                     standby=standby, test_mode=test_mode, workers=workers, hint_workers=hint_workers,
+                                     standby=standby, window_slack=window_slack, test_mode=test_mode,
+                                     workers=workers, hint_workers=hint_workers,
                                      review_workers=review_workers, review_worlds=review_worlds,
                                      expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
                                      limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,

@@ -68,7 +68,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 
 def analyse(game, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0) -> list[dict]:
-    """Hints: each legal action of the seat to act with its estimated win chance (see ismcts.analyse)."""
+    """Hints: each legal action of the seat to act with its estimated win chance, from a game or from the
+    seat's observation itself (see ismcts.analyse)."""
     from .ismcts import analyse as _analyse
     return _analyse(game, seat, iterations=iterations, ms=ms, seed=seed)
 

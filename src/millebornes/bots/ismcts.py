@@ -409,19 +409,30 @@ class IsmctsBot:
         return action if action in legal else (base or legal[0])
 
 
-def analyse(game: Game, seat: int | None = None, iterations: int = 2000, ms: float = 0,
+def analyse(game: Game | dict, seat: int | None = None, iterations: int = 2000, ms: float = 0,
             seed: int = 0) -> list[dict]:
     """Each legal action of the seat to act, the search's choice first, with ``win_chance`` (the
     share of sampled hands the seat's side won after it), ``match_chance`` (in an edition played to a
     match target, the side's mean chance of the match from the totals those hands left, bots/match.py;
     else None), ``value`` (the search's reward, which also weighs the points margin) and ``visits``.
-    The search sees that seat's observation only."""
-    if seat is None:
-        seat = game.to_act
-    if game.is_over or seat != game.to_act:
-        raise ValueError(f"seat {seat} has no decision to analyse")
-    legal = game.legal_actions()
-    obs = game.observation(seat)
+
+    The search sees that seat's observation only: the engine's (``game`` a game), or the one given
+    (``game`` an observation of the seat to act), for an app that shows its players less than the
+    engine does (the web's coup-fourré windows: docs/web.md)."""
+    if isinstance(game, dict):
+        obs = game
+        if seat is not None and seat != obs["seat"]:
+            raise ValueError(f"this is seat {obs['seat']}'s observation, not seat {seat}'s")
+        seat = obs["seat"]
+        if obs["is_over"] or obs["to_act"] != seat:
+            raise ValueError(f"seat {seat} has no decision to analyse")
+    else:
+        if seat is None:
+            seat = game.to_act
+        if game.is_over or seat != game.to_act:
+            raise ValueError(f"seat {seat} has no decision to analyse")
+        obs = game.observation(seat)
+    legal = obs["legal_actions"]
     from .heuristic import HeuristicBot
     search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal), match_chances=True)
     search.run(iterations, ms, spend_all=True)

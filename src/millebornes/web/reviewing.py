@@ -1,7 +1,9 @@
 """The game review of a finished table, worked out in the thinking pool and kept in the database.
 
-A review judges every decision of every seat (a finished replay shows every hand, so it tells nothing new):
-:func:`millebornes.review.decisions` lists them, the reviews' pool judges them a few at a time
+A review judges every decision of every seat (a finished replay shows every hand, so it tells nothing new),
+each from what that seat's frames showed at the table (:func:`decisions`: the engine's observation, less the
+safeties its coup-fourré questions showed it alone, as :class:`~.view.Asked` takes them out of the frames), so
+that a move is not judged by a card its player could not know of; the reviews' pool judges them a few at a time
 (:func:`millebornes.review._judge_many`, behind the bots and the hints) while the reviewer counts them for
 the page's progress bar, and :func:`millebornes.review.assemble` builds the review, saved once done.
 
@@ -20,8 +22,10 @@ import logging
 from dataclasses import dataclass, field
 
 from .. import review as R
+from ..notation import replay
 from .store import FINISHED, Store
 from .thinking import Thinker
+from .view import Asked
 
 log = logging.getLogger("millebornes.web")
 
@@ -37,6 +41,23 @@ BEAT = 1.0
 """Seconds between two writes of a running review's progress to its claim."""
 SILENT = 15.0
 """Seconds after which a claim not written is a dead process's (the servers' clocks agree within a second or so)."""
+
+
+def decisions(record: dict) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
+    """:func:`millebornes.review.decisions` of every seat, each observation's ``known_cards`` as the seat's
+    frame showed them at the table."""
+    todo, forced = R.decisions(record)
+    wanted = {index: obs for obs, index, _ in todo}
+    game = replay(record, 0)
+    asked = Asked(game.players)
+    for index, action in enumerate(record["actions"]):
+        if index in wanted:
+            seat = wanted[index]["seat"]
+            wanted[index]["known_cards"] = [k if s != seat else [] for s, k in enumerate(asked.known_cards(game))]
+        known = [game.known_cards(s) for s in range(game.players)]
+        game.act(action)
+        asked.note(game, known)
+    return todo, forced
 
 
 class NoTable(Exception):
@@ -123,7 +144,7 @@ class Reviewer:
                 raise Busy(f"the server is reviewing as many games as it takes at once ({self.at_once}): "
                            f"ask again in {RETRY_AFTER} s")
             record = table.record()
-            todo, forced = await asyncio.to_thread(R.decisions, record)
+            todo, forced = await asyncio.to_thread(decisions, record)
             other = await asyncio.to_thread(self.store.claim_review, table_id, len(todo), SILENT)
             if other is not None:  # another process claimed it meanwhile
                 return {"state": "running", "done": other.done, "total": other.total}

@@ -134,6 +134,9 @@ class Room:
         self.chat_window = ChatWindow(settings.limits)
         self.game = game_of(saved)
         self.asked = Asked(self.game.players)
+        self.shown_actions = 0
+        """The saved actions every seat was shown (all but the passes): what the seeds of bots and hints count,
+        so that a pass behind a window changes no choice a seat could compare (thinking.bot_seed)."""
         notes = list(saved.notes)
         for n, (seat, action) in enumerate(saved.actions):
             notes = self._retell(notes, n)
@@ -590,10 +593,11 @@ class Room:
         opens = self._opens_window(seat, action)
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
+        slack = self.settings.window_slack
         if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
-            clock = self._deadline(clone, events, self.table.cf_timeout, anyone=True)
+            clock = self._deadline(clone, events, self.table.cf_timeout + slack, anyone=True)
         elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
-            left = self.window.deadline - asyncio.get_running_loop().time()  # a pass: the same, so it tells nothing
+            left = self.window.deadline + slack - asyncio.get_running_loop().time()  # a pass: the same moment
             clock = self._deadline(clone, events, max(0.0, left), anyone=True)
         else:
             clock = self._deadline(clone, events)
@@ -707,6 +711,8 @@ class Room:
                deadline: float | None) -> list[dict] | None:
         """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
         self.asked.note(self.game, known)
+        if not is_hidden(action):
+            self.shown_actions += 1
         told = shown_events(seat, action, events)
         if is_hidden(action) and self.window is not None:
             self.window.deferred += told
@@ -737,7 +743,7 @@ class Room:
         so that how long it takes tells nothing."""
         level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
-        return choose(policy, bot_seed(self.table.seed, self.actions), self.bot_observation(seat),
+        return choose(policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat),
                       self.game.legal_actions())
 
     # ---------------------------------------------------------------- the clock: bots and windows
@@ -854,7 +860,7 @@ class Room:
         level = self._level(seat)
         obs = self.bot_observation(seat)
         legal = self.game.legal_actions()
-        bseed = bot_seed(self.table.seed, self.actions)
+        bseed = bot_seed(self.table.seed, self.shown_actions)
         try:
             if level in SEARCHING_LEVELS:
                 return await self.thinker.bot(choose, level, bseed, obs, legal)
@@ -882,16 +888,34 @@ class Room:
             log.exception("table %s: the coup-fourré window failed to close", self.id)
 
     async def _close(self, caller: asyncio.Task | None) -> None:
+        """Under the lock: the holder's answer saved, then the window closed and shown ``window_slack`` seconds
+        after its deadline, not when the save is done: with a pass to save or none, in the process that saved it
+        or in one that learnt of it (``_adopt``), the closing frame goes out at the same moment."""
         told: list[dict] = []
+        shows = None
+        if self.window is not None and self.window.deadline is not None:
+            shows = self.window.deadline + self.settings.window_slack
         holder = self._holder()
         if holder is not None:
             answer = "pass" if holder in self.humans else self._answer(holder)
             told += await self._apply(holder, answer) or []
+        if shows is not None:
+            await self._show_at(shows)
         if self.window is not None:
             told += self._close_window()
         await self._finish_if_over()
         self.schedule(told, caller)
         self.broadcast_state(told)
+
+    async def _show_at(self, moment: float) -> None:
+        """Wait for the window's closing moment; one already past (a save or a notice slower than the slack)
+        is logged, since that close came late enough to be told apart."""
+        late = time.monotonic() - moment
+        if late > 0:
+            log.warning("table %s: a coup-fourré window closed %.1f ms after its slack of %g s: the save or the "
+                        "other process's notice took that long (raise --window-slack)", self.id, 1000 * late,
+                        self.settings.window_slack)
+        await until(moment)
 
     async def _retry(self, refused: Refused, seq: int) -> None:
         """A move the database could not take is tried again later and later, if nothing moved meanwhile;
@@ -928,7 +952,9 @@ class Room:
     def hint(self, seat: int) -> Awaitable[dict]:
         """Start the search's view of the seat's decision off the event loop, or refuse at once and
         change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
-        after one is answered before the next, and no more than the server's ``hint_backlog``."""
+        after one is answered before the next, and no more than the server's ``hint_backlog``.  The search
+        starts from the observation the seat's frame shows, not from the game: the engine's observation
+        still knows the safeties its coup-fourré questions showed it (view.Asked)."""
         self.check_person(seat)
         self.check_turn(seat, None)
         if seat in self.hinting:
@@ -941,8 +967,8 @@ class Room:
                                   f"before the next: ask again in {retry:.1f} seconds", retry_after=retry)
         seq = self.seq
         try:
-            work = self.thinker.hint(hint, self.game.clone(), seat, self.settings.hint_iterations,
-                                     self.settings.hint_ms, bot_seed(self.table.seed, self.actions))
+            work = self.thinker.hint(hint, self.observation(seat), self.settings.hint_iterations,
+                                     self.settings.hint_ms, bot_seed(self.table.seed, self.shown_actions))
         except Busy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:

@@ -14,6 +14,7 @@ from ..review import DEFAULT_WORLDS, MAX_WORLDS
 DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
 TABLES_PER_MINUTE_MAX = 10_000
 SECONDS_MAX = 365 * 24 * 3600
+WINDOW_SLACK_MAX = 5.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ class Settings:
     """Seconds a process that did not write a table's last action waits, beyond the leader's time, before it
     makes the table's next timed step itself (a bot's move, a window's end, a clock's time-out): several
     processes on one PostgreSQL compute each step once, and a dead leader's tables go on after it."""
+    window_slack: float = 0.05
+    """Seconds after a coup-fourré window's deadline that its closing frame goes out, whoever holds what: the
+    holder's pass (or a bot holder's answer) is saved within them, so the moment tells nothing (docs/web.md)."""
     test_mode: bool = False
     workers: int = 2
     """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included
@@ -104,6 +108,8 @@ class Settings:
     def __post_init__(self) -> None:
         if not 0 <= self.standby <= 600:
             raise ValueError(f"standby: seconds, from 0 to 600, not {self.standby}")
+        if not 0 <= self.window_slack <= WINDOW_SLACK_MAX:
+            raise ValueError(f"window_slack: seconds, from 0 to {WINDOW_SLACK_MAX:g}, not {self.window_slack}")
         for name in ("expire_unjoined", "evict_idle", "sweep_every"):
             if not 0 < getattr(self, name) <= SECONDS_MAX:
                 raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "

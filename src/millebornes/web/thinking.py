@@ -56,12 +56,13 @@ def choose(level: str, seed: int, observation: dict, legal: list[str]) -> str:
     return make_bot(level, seed).choose(observation, legal)
 
 
-def hint(game, seat: int, iterations: int, ms: float, seed: int) -> list[dict]:
+def hint(observation: dict, iterations: int, ms: float, seed: int) -> list[dict]:
     """Every legal action of the seat with its chance to win the hand (and the match, where one is played), the
-    search's choice first."""
+    search's choice first; thought out from the observation the seat's frame showed, never from the game (whose
+    observation still knows a safety a coup-fourré window showed the engine alone)."""
     return [{"action": a["action"], "win_chance": a["win_chance"], "match_chance": a["match_chance"],
              "visits": a["visits"]}
-            for a in analyse(game, seat, iterations=iterations, ms=ms, seed=seed)]
+            for a in analyse(observation, iterations=iterations, ms=ms, seed=seed)]
 
 
 def start_worker(niceness: int, idle: bool = False) -> None:
