@@ -38,7 +38,7 @@ async def lifespan(app: FastAPI):
     settings: Settings = app.state.settings
     held = onefile.hold(settings.database_url)
     try:
-        store = Store(settings.database_url, settings.sqlite_sync)
+        store = Store(settings.database_url, settings.sqlite_sync, settings.migrate)
     except BaseException:
         onefile.release(held)
         raise
