@@ -36,7 +36,7 @@ class Copied:
 def backup(url: str, target: str | Path) -> Copied:
     """Copy the SQLite database of ``url`` to ``target``, a file that must not exist yet."""
     if make_url(normalize_database_url(url)).get_backend_name() != "sqlite":
-        raise BackupRefused("millebornes backup copies an SQLite database; back up PostgreSQL with pg_dump "
+        raise BackupRefused("backup copies an SQLite database; back up PostgreSQL with pg_dump "
                             "(docs/deploy.md, 'Backup and restore')")
     source = sqlite_path(url)
     if source is None:
