@@ -4,6 +4,7 @@ server told not to migrate refuses a database that is behind; the ``db`` command
 
 from __future__ import annotations
 
+import subprocess
 from datetime import datetime
 
 import pytest
@@ -15,6 +16,8 @@ from typer.testing import CliRunner
 from millebornes.cli import app
 from millebornes.web import schema
 from millebornes.web.store import Base, Store
+
+from serving import MILLEBORNES
 
 runner = CliRunner()
 
@@ -260,3 +263,17 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0001"
     assert runner.invoke(app, ["db", "current"]).output.strip() == "0001 (head)"
     assert diffs(url) == []
+
+
+def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_path):
+    """`db upgrade` three times at once on a new file (as a deploy job beside a starting server might): one
+    makes the schema under the file's write lock, the others wait for it and find it made."""
+    for trial in range(3):
+        url = f"sqlite:///{tmp_path}/t{trial}.db"
+        runs = [subprocess.Popen([str(MILLEBORNES), "db", "upgrade", "--database-url", url], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True) for _ in range(3)]
+        said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
+        assert [run.returncode for run in runs] == [0, 0, 0], said
+        assert said == [f"millebornes: {url} is at revision 0001"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0001"], said
+        assert diffs(url) == []
