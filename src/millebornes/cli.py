@@ -319,11 +319,15 @@ def _schema(url: str, migrate: bool) -> tuple[str | None, str]:
         typer.echo(f"millebornes: {exc}", err=True)
         raise typer.Exit(2) from None
     except SQLAlchemyError as exc:
-        typer.echo(f"millebornes: the database refused: {str(exc.orig if hasattr(exc, 'orig') else exc).strip()}",
-                   err=True)
-        raise typer.Exit(2) from None
+        _database_refused(exc)
     finally:
         engine.dispose()
+
+
+def _database_refused(exc: Exception) -> None:
+    """The database's own words (a connection refused, a file that cannot be opened), without the SQL."""
+    typer.echo(f"millebornes: the database refused: {str(getattr(exc, 'orig', None) or exc).strip()}", err=True)
+    raise typer.Exit(2) from None
 
 
 DATABASE_URL_HELP = "SQLAlchemy URL (default: $DATABASE_URL, else sqlite:///millebornes.db)"
@@ -360,10 +364,14 @@ def db_current(database_url: Optional[str] = typer.Option(None, "--database-url"
     if path is not None and not os.path.isfile(path):
         typer.echo(f"millebornes: no database at {path}", err=True)
         raise typer.Exit(2)
+    from sqlalchemy.exc import SQLAlchemyError
+
     engine = schema.engine(url)
     try:
         with engine.connect() as c:
             rev = schema.current(c)
+    except SQLAlchemyError as exc:
+        _database_refused(exc)
     finally:
         engine.dispose()
     head = schema.head()

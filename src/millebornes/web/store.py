@@ -275,7 +275,10 @@ class Store:
         self.origin = secrets.token_hex(6)
         """This process's name in its notices, so that it does not adopt its own actions."""
         try:
-            schema.upgrade(self.engine) if migrate else schema.check(self.engine)
+            if migrate:
+                schema.upgrade(self.engine)
+            else:
+                schema.check(self.engine)
         except BaseException:
             self.close()
             raise
