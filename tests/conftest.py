@@ -273,3 +273,28 @@ def postgres_url():
     finally:
         run(f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def fresh_postgres(postgres_url):
+    """A factory of empty PostgreSQL databases on the test server (their URLs), dropped at the end."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    made: list[str] = []
+
+    def make() -> str:
+        name = f"mb_{secrets.token_hex(6)}"
+        with admin.connect() as c:
+            c.execute(text(f"CREATE DATABASE {name}"))
+        made.append(name)
+        return make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    with admin.connect() as c:
+        for name in made:
+            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    admin.dispose()

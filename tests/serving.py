@@ -29,9 +29,11 @@ def free_port() -> int:
 class Server:
     """One `millebornes serve` process on loopback."""
 
-    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str, port: int | None = None):
+    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str, port: int | None = None,
+                 start_timeout: float = 30):
         """``db``: an SQLite file, or a database URL; ``options``: more `serve` options, e.g. ``"--evict-idle",
-        "1"``; ``port``: a given one (a restart behind the same address), else a free one."""
+        "1"``; ``port``: a given one (a restart behind the same address), else a free one.  A server that does
+        not answer /healthz within ``start_timeout`` seconds is killed, not left running."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log, "ab")
@@ -40,16 +42,20 @@ class Server:
              db if isinstance(db, str) else f"sqlite:///{db}",
              "--test-mode", "--bot-delay", str(bot_delay), "--hand-pause", "0", "--workers", "1", *options],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": ""})
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.proc.poll() is None, f"the server stopped; see {log}"
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).json()["ok"] is True:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"the server did not start; see {log}"
-            time.sleep(0.1)
+        deadline = time.monotonic() + start_timeout
+        try:
+            while True:
+                assert self.proc.poll() is None, f"the server stopped; see {log}"
+                try:
+                    if httpx.get(f"{self.base}/healthz", timeout=1).json()["ok"] is True:
+                        return
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, f"the server did not start; see {log}"
+                time.sleep(0.1)
+        except BaseException:
+            self.kill()
+            raise
 
     def kill(self) -> None:
         self.proc.kill()

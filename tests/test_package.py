@@ -78,7 +78,8 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("millebornes/bots/neural_weights.npz", "millebornes/bots/ladder.json",
                    "millebornes/web/static/table.html",
-                   "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css"):
+                   "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css",
+                   "millebornes/web/migrations/versions/0001_first_schema.py"):
         assert needed in names
 
     bin_ = fresh_venv(tmp_path / "venv")
@@ -94,6 +95,9 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     assert run(bin_ / "python", "-m", "millebornes", "--version", cwd=tmp_path, env=clean_env()).split() == \
         ["millebornes", millebornes.__version__]
     assert "--database-url" in run(bin_ / "millebornes", "serve", "--help", cwd=tmp_path, env=clean_env())
+    # the schema's revisions ship in the wheel: an empty database is upgraded from the installed package
+    assert run(bin_ / "millebornes", "db", "upgrade", "--database-url", f"sqlite:///{tmp_path}/up.db", cwd=tmp_path,
+               env=clean_env()).strip().endswith("upgraded from revision none to 0001")
     # the network's weights: the neural bot plays
     table = run(bin_ / "millebornes", "tournament", "--bots", "neural,random", "--games", "2", "--hands",
                 "--workers", "1", "--quiet", "--json", cwd=tmp_path, env=clean_env())
@@ -130,7 +134,7 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
     root = sdist.name[: -len(".tar.gz")]
     for needed in ("setup.py", "pyproject.toml", "README.md", "src/millebornes/state.py", "tests/conftest.py",
                    "src/millebornes/web/static/js/board.js", "src/millebornes/bots/neural_weights.npz",
-                   "src/millebornes/bots/ladder.json"):
+                   "src/millebornes/bots/ladder.json", "src/millebornes/web/migrations/versions/0001_first_schema.py"):
         assert f"{root}/{needed}" in members
     assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"
 

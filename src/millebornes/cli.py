@@ -242,6 +242,8 @@ def serve(
     forwarded_allow_ips: Optional[str] = typer.Option(
         None, "--forwarded-allow-ips", help="addresses of the reverse proxies whose X-Forwarded-For gives the "
         "client address (comma-separated, * for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)"),
+    no_migrate: bool = typer.Option(False, "--no-migrate", help="leave the database's schema as it is (the "
+                                    "operator runs `millebornes db upgrade`) and refuse to start if it is behind"),
 ) -> None:
     """Serve the browser game: tables, invitations, bots, history, replays and game reviews (docs/web.md)."""
     try:
@@ -260,6 +262,7 @@ def serve(
                                      workers=workers, hint_workers=hint_workers,
                                      review_workers=review_workers, review_worlds=review_worlds,
                                      expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
+                                     migrate=not no_migrate,
                                      limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
                                                    hint_backlog=hint_backlog, reviews_at_once=reviews_at_once))
     except ValueError as exc:
@@ -276,6 +279,11 @@ def serve(
     except onefile.SharedFile as exc:
         typer.echo(f"millebornes: {exc}", err=True)
         raise typer.Exit(2) from None
+    try:
+        _schema(settings.database_url, settings.migrate)  # told here in words, before the server starts
+    except BaseException:
+        onefile.release(held)
+        raise
     shown_host = f"[{host}]" if ":" in host else host
     typer.echo(f"millebornes: serving the game at http://{shown_host}:{port}/ (database {shown}"
                f"{', test mode' if settings.test_mode else ''}); press Ctrl+C to stop it")
@@ -284,6 +292,117 @@ def serve(
                     forwarded_allow_ips=forwarded_allow_ips)
     finally:
         onefile.release(held)
+
+
+def _web_missing(exc: ImportError) -> None:
+    typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
+               "pip install 'millebornes[web]'", err=True)
+    raise typer.Exit(1) from None
+
+
+def _database_url(given: Optional[str]) -> str:
+    from .web.settings import DEFAULT_DATABASE_URL
+
+    return given or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def _schema(url: str, migrate: bool) -> tuple[str | None, str]:
+    """The database upgraded to this version's schema (or, with ``migrate`` False, found there): its
+    revisions before and after; a refusal in words (exit status 2) otherwise."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web import schema
+
+    engine = schema.engine(url)
+    try:
+        if migrate:
+            return schema.upgrade(engine)
+        rev = schema.check(engine)
+        return rev, rev
+    except schema.SchemaError as exc:
+        typer.echo(f"millebornes: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except SQLAlchemyError as exc:
+        _database_refused(exc)
+    finally:
+        engine.dispose()
+
+
+def _database_refused(exc: Exception) -> None:
+    """The database's own words (a connection refused, a file that cannot be opened), without the SQL."""
+    typer.echo(f"millebornes: the database refused: {str(getattr(exc, 'orig', None) or exc).strip()}", err=True)
+    raise typer.Exit(2) from None
+
+
+DATABASE_URL_HELP = "SQLAlchemy URL (default: $DATABASE_URL, else sqlite:///millebornes.db)"
+db = typer.Typer(no_args_is_help=True, help="The web server's database: its schema's revision and its upgrade "
+                 "(docs/deploy.md, 'Schema migrations').")
+app.add_typer(db, name="db")
+
+
+@db.command("upgrade")
+def db_upgrade(database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
+    """Bring the database's schema to this version's, under the lock `serve` takes for it at start."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        from .web.settings import normalize_database_url
+    except ImportError as exc:
+        _web_missing(exc)
+    url = _database_url(database_url)
+    before, after = _schema(url, migrate=True)
+    shown = make_url(normalize_database_url(url)).render_as_string(hide_password=True)
+    typer.echo(f"millebornes: {shown} is at revision {after}" if before == after else
+               f"millebornes: {shown} upgraded from revision {before or 'none'} to {after}")
+
+
+@db.command("current")
+def db_current(database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
+    """Print the database's schema revision and whether it is this version's; changes nothing."""
+    try:
+        from .web import onefile, schema
+    except ImportError as exc:
+        _web_missing(exc)
+    url = _database_url(database_url)
+    path = onefile.sqlite_path(url)
+    if path is not None and not os.path.isfile(path):
+        typer.echo(f"millebornes: no database at {path}", err=True)
+        raise typer.Exit(2)
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = schema.engine(url)
+    try:
+        with engine.connect() as c:
+            rev = schema.current(c)
+    except SQLAlchemyError as exc:
+        _database_refused(exc)
+    finally:
+        engine.dispose()
+    head = schema.head()
+    typer.echo(f"{rev} (head)" if rev == head else
+               f"{rev or 'none'} (this version needs {head}: millebornes db upgrade)")
+
+
+@app.command()
+def backup(
+    target: str = typer.Argument(..., help="the copy's file; it must not exist yet"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP),
+) -> None:
+    """Copy a served SQLite database while the server runs (PostgreSQL: pg_dump; docs/deploy.md)."""
+    try:
+        from .web.backup import BackupRefused, backup as copy
+    except ImportError as exc:
+        _web_missing(exc)
+    try:
+        done = copy(_database_url(database_url), target)
+    except BackupRefused as exc:
+        typer.echo(f"millebornes: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        typer.echo(f"millebornes: cannot back up: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"millebornes: backed up to {done.path} ({done.bytes} bytes, {done.tables} tables, "
+               f"{done.actions} actions, schema revision {done.revision or 'none'}; integrity ok)")
 
 
 def env_lang() -> str:

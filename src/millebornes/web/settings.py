@@ -103,6 +103,8 @@ class Settings:
     """Seconds a room stays in memory with no socket connected; the next join loads it again."""
     sweep_every: float = 60.0
     """Seconds between two sweeps of the hall (expiry and eviction)."""
+    migrate: bool = True
+    """Upgrade the database's schema at start (web/schema.py); False: refuse to start on one that is behind."""
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:

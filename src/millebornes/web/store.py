@@ -7,6 +7,7 @@ crash, which is why the server calls it before telling anyone about the action.
 
 The same models run on the embedded SQLite file (in WAL mode, fully synced) and on PostgreSQL.
 Methods return plain dataclasses, never ORM objects, so nothing lazy leaks into the async code.
+The schema is made and upgraded by the revisions of web/migrations (web/schema.py), never by the models.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text,
-                        create_engine, delete, event, exists, false, func, insert, inspect, select, text, true, update)
+                        create_engine, delete, event, exists, false, func, insert, select, text, true, update)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 
+from . import schema
 from .settings import normalize_database_url
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -61,7 +63,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    """Whether a page without a seat link may watch; added to older databases at start (_add_columns)."""
+    """Whether a page without a seat link may watch (older databases: added by the first revision)."""
     clock: Mapped[float] = mapped_column(Float, default=0.0, server_default=text("0"))
     """Seconds a human has for each decision; 0: no clock (every table made before there was one)."""
     grace: Mapped[float] = mapped_column(Float, default=60.0, server_default=text("60"))
@@ -256,7 +258,9 @@ class Stale(Exception):
 class Store:
     """The database of tables; each method is one short transaction."""
 
-    def __init__(self, url: str, sqlite_sync: str = "FULL"):
+    def __init__(self, url: str, sqlite_sync: str = "FULL", migrate: bool = True):
+        """``migrate``: bring the schema to this version's (web/schema.py); False: refuse a database that
+        is not there already (``serve --no-migrate``, the operator runs ``millebornes db upgrade``)."""
         url = normalize_database_url(url)
         self.url = url
         sqlite = url.startswith("sqlite")
@@ -274,8 +278,14 @@ class Store:
         """The moves' own pool (PostgreSQL): single statements in autocommit, without the ping before each."""
         self.origin = secrets.token_hex(6)
         """This process's name in its notices, so that it does not adopt its own actions."""
-        Base.metadata.create_all(self.engine)
-        _add_columns(self.engine)
+        try:
+            if migrate:
+                schema.upgrade(self.engine)
+            else:
+                schema.check(self.engine)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -713,24 +723,6 @@ class Store:
             for r in rows]
 
 
-_FALSE = {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}
-ADDED_COLUMNS = {
-    "tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1", "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"},
-               "public": _FALSE,
-               "clock": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 0", "sqlite": "FLOAT NOT NULL DEFAULT 0"},
-               "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
-               "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
-               "clock_at": {"postgresql": "INTEGER"},
-               "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"},
-               "rematch": {"postgresql": "VARCHAR(16)"},
-               "rematch_of": {"postgresql": "VARCHAR(16)"}},
-    "seats": {"claimed": _FALSE, "standin": _FALSE},
-    "actions": {"deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
-}
-"""Columns added since the first release: a database made before them gets them at start, with the
-value every older table had (spectators allowed, private, no seat claimed, no clock, nobody stood in, no rematch).
-create_all makes missing tables, never columns."""
-
 NOT_COPIED = ("id", "seed", "deck", "status", "scores", "winners", "created", "finished", "rematch", "rematch_of",
               "clock_at", "clock_deadline", "public")
 """The columns of a table's row a rematch does not copy: the match itself, its result and its clock's
@@ -738,17 +730,6 @@ deadline, and ``public`` (a rematch is for the players who played, not for the l
 a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
 copied, so an option added later is kept by a rematch without a change here; a column that holds the state of
 a match rather than how it was created belongs in this list."""
-
-
-def _add_columns(engine) -> None:
-    names = inspect(engine)
-    for table, columns in ADDED_COLUMNS.items():
-        have = {c["name"] for c in names.get_columns(table)}
-        for column, kinds in columns.items():
-            if column not in have:
-                kind = kinds.get(engine.dialect.name, kinds["postgresql"])
-                with engine.begin() as c:
-                    c.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
 
 def _finished(table_id: str, scores: list, winners: list):
