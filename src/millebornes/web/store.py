@@ -473,15 +473,21 @@ class Store:
                 continue
         raise RuntimeError("could not create the rematch")
 
-    def issue_token(self, table_id: str, seat: int, token_hash: str) -> None:
+    def issue_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """A rematch's seat is a human's, opened by this token's hash alone (a new token replaces the
-        old one; a seat given to a bot while the table waits is a human's again)."""
+        old one; a seat given to a bot while the table waits is a human's again).  False, and nothing
+        changed, once the table no longer waits or a human sits in the seat: a yes never takes a seat from
+        its player, whatever another process's copy of the room says."""
         with Session(self.engine) as s, s.begin():
+            status = s.scalar(select(TableRow.status).where(TableRow.id == table_id).with_for_update())
             row = s.get(SeatRow, (table_id, seat))
+            if status != WAITING or row is None or (row.kind == "human" and row.joined):
+                return False
             if row.kind == "bot":
                 row.kind, row.level, row.joined = "human", None, False
             row.token_hash = token_hash
             self._notice(s, table_id, "seats")
+            return True
 
     def seats_to_bots(self, table_id: str, seats: list[int], level: str) -> str:
         """Give the waiting table's unjoined human ``seats`` to bots of ``level``; the table starts
