@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 import millebornes as mb
+from conftest import keep_token
 from millebornes import cards as C
 
 CHROMIUM = "/usr/bin/chromium"
@@ -199,6 +200,7 @@ def join_by_socket(base: str, made: dict, seat: int, nickname: str):
     ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": nickname}))
     while (frame := json.loads(ws.recv(timeout=10)))["type"] != "welcome":
         assert frame["type"] != "error", frame
+    keep_token(made, seat, frame)
     return ws
 
 

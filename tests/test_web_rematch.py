@@ -297,3 +297,21 @@ def test_a_yes_is_refused_once_the_rematch_has_started(web):
     assert store.issue_token(new_id, 0, "0" * 64) is False
     assert store.issue_token(new_id, 1, "0" * 64) is False
     assert store.token_hash(new_id, 0) == web.hall.rooms[new_id].table.seats[0].token_hash != "0" * 64
+
+
+def test_the_rematch_link_is_replaced_on_its_first_join(web):
+    """The rematch-seat link went to one socket, yet a second yes (another tab) could have drawn one too: once
+    the seat is taken its link opens nothing, and the welcome's token opens it from then on."""
+    web.start()
+    table, ann, bob = finished(web)
+    ann.send({"type": "rematch", "answer": True})
+    link = ann.expect("rematch-seat")
+    new_id, given = link["table"], link["url"].split("token=")[1]
+    c = web.connect(new_id)
+    c.send({"type": "join", "seat": 0, "token": given, "nickname": "Ann"})
+    welcome = c.expect("welcome")
+    assert welcome["token"] != given
+    assert refused(web.connect(new_id), {"type": "join", "seat": 0, "token": given, "nickname": "Ann"}) == "auth"
+    again = web.connect(new_id)
+    again.send({"type": "join", "seat": 0, "token": welcome["token"]})
+    assert again.expect("welcome")["seat"] == 0

@@ -300,14 +300,23 @@ class Store:
                 table.id = new_table_id()
         raise RuntimeError("could not draw a free table id")
 
-    def join(self, table_id: str, seat: int, nickname: str) -> str:
+    def join(self, table_id: str, seat: int, nickname: str, token_hash: str | None = None,
+             new_hash: str | None = None) -> str | None:
         """A human took the seat (again): its nickname; the match starts when every human seat has joined,
-        decided here, so two joins on two server processes cannot both miss the other.  The table's status."""
+        decided here, so two joins on two server processes cannot both miss the other.  The table's status.
+
+        With ``token_hash`` the seat's stored hash must still be that one, else None and nothing changed: the
+        database has the last word on a link, whatever a process's copy says.  ``new_hash`` replaces it (a
+        seat's first join: its invite link opens nothing any more)."""
         with Session(self.engine) as s, s.begin():
             # the table's row locked first: two last joins at once would each count the other missing
             s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                      .values(nickname=nickname, joined=True))
+            seat_row = (SeatRow.table_id == table_id, SeatRow.seat == seat)
+            if token_hash is not None:
+                seat_row += (SeatRow.token_hash == token_hash,)
+            values = {"nickname": nickname, "joined": True} | ({"token_hash": new_hash} if new_hash else {})
+            if s.execute(update(SeatRow).where(*seat_row).values(**values)).rowcount != 1:
+                return None
             missing = s.scalar(select(func.count()).select_from(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false()))
             if not missing:
@@ -623,6 +632,16 @@ class Store:
             return s.scalar(select(SeatRow.token_hash).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human"))
 
+    def privacy(self, table_id: str) -> tuple[bool, list[str | None]] | None:
+        """Whether the table is public, and its human seats' token hashes (web/privacy.py); None when there
+        is no such table."""
+        with Session(self.engine) as s:
+            public = s.scalar(select(TableRow.public).where(TableRow.id == table_id))
+            if public is None:
+                return None
+            return bool(public), list(s.scalars(select(SeatRow.token_hash).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
+
     def unjoined(self, before: datetime) -> list[str]:
         """Tables created before ``before`` whose human seats nobody ever joined (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
@@ -642,9 +661,9 @@ class Store:
             return self._saved(s, rows, True)
 
     def history(self, limit: int = 50) -> list[SavedTable]:
-        """Finished tables, newest first."""
+        """Finished public tables, newest first: a private one is its players' alone (web/privacy.py)."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED)
+            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED, TableRow.public.is_(True))
                              .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
             return self._saved(s, rows, False)
 
