@@ -207,10 +207,11 @@ def join_by_socket(base: str, made: dict, seat: int, nickname: str):
 DUJARDIN_WIN = ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]
 
 
-def won_dujardin_match(base: str, pages, nickname: str = "Ann"):
+def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = True):
     """A dujardin table against a medium bot where the player wins the one race in nine plays
-    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table."""
-    made = create_table(base, {"ruleset": "dujardin", "players": 2,
+    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table.  ``public``: listed in
+    the history, its replay open to any page (a private one's only to its players)."""
+    made = create_table(base, {"ruleset": "dujardin", "players": 2, "public": public,
                                "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
                                "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
     page = pages.new()
