@@ -113,10 +113,12 @@ class Pages:
         self.contexts = []
         self.errors: list[str] = []
 
-    def new(self, viewport: dict | None = None, touch: bool = False):
+    def new(self, viewport: dict | None = None, touch: bool = False, storage_state: dict | None = None):
         """A page in a context of its own; `viewport` (default 1280x800) and `touch`: a phone's screen,
-        touch events and the page's viewport meta tag honoured (`locator.tap()` works there)."""
-        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch)
+        touch events and the page's viewport meta tag honoured (`locator.tap()` works there); `storage_state`
+        (a context's `storage_state()`): the same browser opened again, its localStorage kept."""
+        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch,
+                                       storage_state=storage_state)
         ctx.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
