@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 import millebornes as mb
+from conftest import keep_token
 from millebornes import cards as C
 
 CHROMIUM = "/usr/bin/chromium"
@@ -112,10 +113,12 @@ class Pages:
         self.contexts = []
         self.errors: list[str] = []
 
-    def new(self, viewport: dict | None = None, touch: bool = False):
+    def new(self, viewport: dict | None = None, touch: bool = False, storage_state: dict | None = None):
         """A page in a context of its own; `viewport` (default 1280x800) and `touch`: a phone's screen,
-        touch events and the page's viewport meta tag honoured (`locator.tap()` works there)."""
-        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch)
+        touch events and the page's viewport meta tag honoured (`locator.tap()` works there); `storage_state`
+        (a context's `storage_state()`): the same browser opened again, its localStorage kept."""
+        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch,
+                                       storage_state=storage_state)
         ctx.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
@@ -199,16 +202,18 @@ def join_by_socket(base: str, made: dict, seat: int, nickname: str):
     ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": nickname}))
     while (frame := json.loads(ws.recv(timeout=10)))["type"] != "welcome":
         assert frame["type"] != "error", frame
+    keep_token(made, seat, frame)
     return ws
 
 
 DUJARDIN_WIN = ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]
 
 
-def won_dujardin_match(base: str, pages, nickname: str = "Ann"):
+def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = True):
     """A dujardin table against a medium bot where the player wins the one race in nine plays
-    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table."""
-    made = create_table(base, {"ruleset": "dujardin", "players": 2,
+    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table.  ``public``: listed in
+    the history, its replay open to any page (a private one's only to its players)."""
+    made = create_table(base, {"ruleset": "dujardin", "players": 2, "public": public,
                                "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
                                "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
     page = pages.new()

@@ -172,7 +172,9 @@ class Web:
         c = self.connect(table["id"])
         c.seat = seat
         c.send({"type": "join", "seat": seat, "token": token_of(table, seat), "nickname": nickname})
-        assert c.expect("welcome")["seat"] == seat
+        welcome = c.expect("welcome")
+        assert welcome["seat"] == seat
+        keep_token(table, seat, welcome)
         c.expect("state")
         return c
 
@@ -206,8 +208,18 @@ class Web:
 
 
 def token_of(table: dict, seat: int) -> str:
+    """The seat's token in ``table`` (a create answer): its invite's, or the one its first join gave."""
     url = next(s["url"] for s in table["seats"] if s["seat"] == seat)
     return url.split("token=")[1]
+
+
+def keep_token(table: dict, seat: int, welcome: dict) -> None:
+    """A seat's first join replaces its token (docs/web.md, "Seat links"): the welcome's new one becomes the
+    seat's link in ``table``, as the page keeps it, so a later join (a reconnect) uses it."""
+    if "token" in welcome:
+        for s in table["seats"]:
+            if s["seat"] == seat:
+                s["url"] = f"/t/{table['id']}#seat={seat}&token={welcome['token']}"
 
 
 @pytest.fixture

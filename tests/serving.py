@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import keep_token
+
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.sync.client")
 
@@ -94,6 +96,7 @@ class Seat:
         token = next(s["url"] for s in table["seats"] if s["seat"] == seat).split("token=")[1]
         self.ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": nickname}))
         self.welcome = self.expect("welcome")
+        keep_token(table, seat, self.welcome)
         self.state = self.expect("state")
 
     def recv(self, timeout: float = 20) -> dict:

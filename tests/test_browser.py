@@ -251,7 +251,9 @@ def test_the_token_leaves_the_address_and_names_stand_apart(server, pages):
     join(ann, urls[0], "Ann")
     assert "token" not in ann.url and ann.evaluate("location.hash") == ""
     kept = ann.evaluate(f"JSON.parse(sessionStorage.getItem('millebornes.seat.{made['id']}'))")
-    assert kept["seat"] == 0 and kept["token"] == urls[0].split("token=")[1]
+    # the first join replaced the invite's token: the tab keeps the new one (a reload, below, takes the seat)
+    assert kept["seat"] == 0 and kept["used"] == urls[0].split("token=")[1] and len(kept["token"]) >= 32
+    assert kept["token"] != kept["used"]
     join(bob, urls[1], "אבג 2")
     nick = ann.locator(".tableau[data-side='1'] bdi.nick")
     expect(nick).to_have_text("אבג 2")
@@ -260,6 +262,19 @@ def test_the_token_leaves_the_address_and_names_stand_apart(server, pages):
     ann.wait_for_selector("#hand .card")
     expect(ann.locator(".tableau[data-side='1'] bdi.nick")).to_have_text("אבג 2")
     assert "token" not in ann.url
+    # Ann's own invite link, opened again in another tab of her browser, takes her seat with its new token
+    again = ann.context.new_page()
+    again.goto(urls[0])
+    again.wait_for_selector("#hand .card")
+    again.close()
+    # the creator's copy of Bob's invite link opens nothing once Bob sat down: no hand, the words of msg.auth
+    creator = ann.context.new_page()
+    creator.goto(urls[1])
+    creator.fill("#nickname", "Eve")
+    creator.click("#join")
+    expect(creator.locator("#join-error")).to_contain_text("it is wrong, or it was used already")
+    expect(creator.locator("#hand .card")).to_have_count(0)
+    creator.close()
     for path in ("/", f"/replay/{made['id']}"):
         ann.goto(server + path)
         ann.wait_for_load_state("networkidle")  # the pages fixture fails the test on any blocked load

@@ -179,13 +179,24 @@ def test_my_tables_keep_the_created_table_its_links_and_forget_it(server, pages)
 
 
 def test_a_finished_table_of_mine_links_to_its_replay(server, pages):
-    page, made = won_dujardin_match(server, pages)  # joined from its link: the table page records the seat
+    """A private table's replay: in the history of nobody, in My tables of its player, whose browser opens it
+    (its seat's token, kept there, goes with the request); another browser is told it was private."""
+    page, made = won_dujardin_match(server, pages, public=False)  # joined from its link: the table page records the seat
     home(page, server)
     entry = page.locator(f".mine-table[data-table='{made['id']}']")
     expect(entry).to_have_attribute("data-status", "finished")
     expect(entry.locator("a.back-link")).to_have_count(0)
+    expect(page.locator(f"#history a.replay-link[data-table='{made['id']}']")).to_have_count(0)
     entry.locator("a.replay-link").click()
     page.wait_for_url(re.compile(rf"/replay/{made['id']}$"))
+    expect(page.locator("#hands .seat-hand")).to_have_count(2)
+    page.click("#next")
+    expect(page.locator("#step")).to_contain_text("Move 1 of")
+    stranger = pages.new()
+    stranger.goto(f"{server}/replay/{made['id']}")
+    expect(stranger.locator("#replay-error-text")).to_have_text(
+        "This game was private: its replay opens only in the browser of someone who played at the table.")
+    expect(stranger.locator("#hands .seat-hand")).to_have_count(0)
 
 
 def test_my_tables_are_bounded_and_a_gone_table_says_so(server, pages):

@@ -212,7 +212,7 @@ def test_home_match_over_and_replay_fit(server, pages):
     on_each_phone(page, check_fits, "home with the invite links")
 
     # a one-race dujardin match against a bot, by taps: the match-over panel
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
+    made = create_table(server, {"ruleset": "dujardin", "players": 2, "public": True,  # listed in the history
                                  "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
                                  "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
     page.goto(server + made["seats"][0]["url"])

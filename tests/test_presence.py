@@ -55,6 +55,7 @@ def test_a_player_who_closes_the_browser_on_their_turn_is_played_by_a_bot_and_co
     # the other player sees who is thinking, and for how long
     expect(other.locator("#clock")).to_have_text(re.compile(rf"^{name} is thinking: 0:0\d$"))
 
+    kept = page[late].context.storage_state()  # what the browser keeps when it is closed (not sessionStorage)
     page[late].context.close()  # the browser is closed on the seat's turn
     expect(other.locator(f'.seat-name[data-seat="{late}"]')).to_have_class(re.compile(r"\boffline\b"))
     log_has(other, f"{name} left the table: a bot plays that seat until {name} comes back.")
@@ -62,8 +63,11 @@ def test_a_player_who_closes_the_browser_on_their_turn_is_played_by_a_bot_and_co
     # the table goes on: the stand-in played the seat's decision, and the other player's turn comes
     expect(other.locator("#turn")).to_have_attribute("data-mine", "1")
 
-    back = pages.new()
-    join(back, urls[late], name)
+    # the same browser opened again, and the invite link with it: its first join replaced the link's token, and
+    # My tables, which kept the new one, opens the seat (a browser that never sat there is refused)
+    back = pages.new(storage_state=kept)
+    back.goto(urls[late])
+    back.wait_for_selector("#hand .card")
     log_has(other, f"{name} is back and plays again.")
     expect(other.locator(f'.seat-name[data-seat="{late}"] .standin-mark')).to_have_count(0)
     expect(back.locator("#standin-box")).to_be_hidden()

@@ -16,6 +16,7 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
 from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
+from conftest import keep_token  # noqa: E402
 from test_axe import Audit, audit, axe_source  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -44,7 +45,8 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
     from websockets.sync.client import connect
 
     made = create_table(base, {"ruleset": "classic", "players": 2, "options": {"match_target": match_target},
-                               "seats": [{"kind": "human"}, {"kind": "human"}], "cf_timeout": 0.05})
+                               "seats": [{"kind": "human"}, {"kind": "human"}], "cf_timeout": 0.05,
+                               "public": True})  # its replay opens to any page (a private one's: tests/test_lobby.py)
     rng = random.Random(7)
     socks, states = [], {}
     for seat, name in ((0, "Ann"), (1, "Bob")):
@@ -63,6 +65,8 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
                 assert frame["type"] != "error" or frame["code"] in ("stale", "not-your-turn", "rate", "finished"), frame
                 if frame["type"] == "state":
                     states[seat] = frame
+                if frame["type"] == "welcome":
+                    keep_token(made, seat, frame)  # the seat's link from now on (its first join replaced it)
         done = [s for s in states.values() if s["status"] == "finished" and s["observation"]["is_over"]]
         if done:
             break

@@ -83,7 +83,7 @@ def served(tmp_path_factory):
 def random_race(served: Served, seed: int = 13) -> str:
     """A dujardin race: Ann plays random legal moves against an easy bot, to the end (mistakes guaranteed)."""
     made = create_table(served.base, {"ruleset": "dujardin", "players": 2, "seed": seed, "cf_timeout": 0.3,
-                                      "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+                                      "public": True, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
     ann = Seat(served, made, 0, "Ann")
     rng = random.Random(seed)
     while not ann.obs["is_over"]:
@@ -103,7 +103,7 @@ def classic_match(served: Served) -> str:
     bots = [make_bot("easy", seed=1), make_bot("medium", seed=2)]
     store = Store(f"sqlite:///{served.db}", "NORMAL")
     table = SavedTable(id="classic4", ruleset="classic", options={}, players=2, teams=False, seed=4, deck=None,
-                       cf_timeout=5, status=PLAYING, created=now(),
+                       cf_timeout=5, status=PLAYING, created=now(), public=True,
                        seats=[SavedSeat(0, "human", nickname="Zoé", joined=True), SavedSeat(1, "bot", level="medium",
                                                                                                joined=True)])
     store.create(table)

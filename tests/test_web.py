@@ -386,7 +386,7 @@ def test_hint_lists_every_legal_action(web):
 
 def test_history_and_replay_of_a_finished_table(web):
     web.start()
-    table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=5)
+    table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=5, public=True)
     unfinished = web.create(seats=[HUMAN, HUMAN])
     a = web.join(table, 0, "Ann")
     web.play_random([a], random.Random(2))

@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 
 from millebornes.cards import CARD_IDS, GROUP, SAFETY_OF as SAFETY_KIND  # noqa: E402
 from millebornes.web.room import game_of, public_events  # noqa: E402
+from millebornes.web.store import hash_token  # noqa: E402
 from util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
@@ -93,6 +94,9 @@ def check_frames(web, table_id: str, clients) -> int:
     for c in clients:
         assert len(c.texts) == len(c.frames)
         for text, frame in zip(c.texts, c.frames):
+            if frame["type"] == "welcome" and "token" in frame:  # a first join's new token: the seat's own
+                assert hash_token(frame["token"]) == web.app.state.store.token_hash(table_id, c.seat), (c.seat, text)
+                text = text.replace(f'"token":"{frame["token"]}"', "")
             assert not SECRET_KEY.search(text), (c.seat, text)
             assert len(HAND_KEY.findall(text)) == (frame["type"] == "state"), (c.seat, text)
             if frame["type"] != "state":
@@ -180,8 +184,11 @@ def test_hidden_cards_do_not_change_what_seat_0_sees(web):
 
 
 def normalize(frame: dict) -> dict:
-    """A frame without what differs between any two tables: the id, the creation time, the clock."""
+    """A frame without what differs between any two tables: the id, the creation time, a first welcome's new
+    token (drawn at random), the clock."""
     frame = dict(frame)
+    if "token" in frame:
+        frame["token"] = "drawn"
     if "table" in frame:
         frame["table"] = {k: v for k, v in frame["table"].items() if k not in ("id", "created")}
     if frame.get("cf_deadline") is not None:

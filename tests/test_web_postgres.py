@@ -39,7 +39,7 @@ def test_tables_live_in_postgresql(web, postgres_url):
     web.play_random([a, b], rng, stop=lambda s: s["observation"]["hand_number"] > 0)
     assert len(a.obs["hand_results"]) == 1
 
-    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=52)
+    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=52, public=True)
     c = web.join(race, 0, "Cy")
     web.play_random([c], rng)
     history = web.client.get("/api/history").json()["tables"]
@@ -171,7 +171,7 @@ def test_a_game_review_lives_in_postgresql(web, postgres_url):
     import time
 
     web.start(url=postgres_url, review_worlds=3)
-    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=53)
+    race = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=53, public=True)
     c = web.join(race, 0, "Cy")
     web.play_random([c], random.Random(4))
     assert web.client.post(f"/api/tables/{race['id']}/review").status_code == 202

@@ -266,7 +266,7 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
     worked out twice; a killed mid-review, its silent claim is taken over through b, which saves the review."""
     a, b = (Server(postgres_url, tmp_path / f"server{i}.log", 0, "--review-worlds", "400") for i in range(2))
     try:
-        table = a.create(ruleset="dujardin", players=2, seed=31, clock=0,
+        table = a.create(ruleset="dujardin", players=2, seed=31, clock=0, public=True,
                          seats=[HUMAN, {"kind": "bot", "level": "medium"}])
         ann = Seat(a, table, 0, "Ann")
         rng = random.Random(32)

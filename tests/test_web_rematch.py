@@ -252,3 +252,66 @@ def test_accepting_again_replaces_the_token(web):
     stale.send({"type": "join", "seat": 0, "token": first.split("token=")[1], "nickname": "Ann"})
     assert stale.expect("error")["code"] == "auth"
     join_url(web, second)
+
+
+def test_a_yes_is_refused_once_the_rematch_seat_is_joined(web):
+    """Whoever holds a finished table's seat link cannot take that seat of the rematch from its player: once
+    the seat is joined a yes is refused (``joined``), no link is issued, and the player's token still opens it."""
+    web.start()
+    table, ann, bob = finished(web)
+    ann.send({"type": "rematch", "answer": True})
+    link = ann.expect("rematch-seat")
+    new_id = link["table"]
+    ann2 = join_url(web, link["url"])
+    store = web.app.state.store
+    before = store.token_hash(new_id, 0)
+    other = web.join(table, 0, None)  # the finished table's seat link, opened elsewhere
+    assert refused(other, {"type": "rematch", "answer": True}) == "joined"
+    assert not any(f["type"] == "rematch-seat" for f in other.frames)
+    assert store.token_hash(new_id, 0) == before
+    assert web.hall.rooms[new_id].table.seats[0].token_hash == before
+    ann2.send({"type": "ping"})
+    assert ann2.expect("pong")
+    assert refused(other, {"type": "rematch", "answer": False}) == "joined"
+    assert store.get(new_id).seats[0].kind == "human"
+
+
+def test_a_yes_is_refused_once_the_rematch_has_started(web):
+    """A seat given to a bot when the rematch started is not taken back by a late yes (``started``), and a
+    seat whose player sits there is not reissued either, on the database's word as well as the room's."""
+    web.start()
+    table, ann, bob = finished(web)
+    ann.send({"type": "rematch", "answer": True})
+    link = ann.expect("rematch-seat")
+    bob.send({"type": "rematch", "answer": True})
+    bob.expect("rematch-seat")
+    new_id = link["table"]
+    ann2 = join_url(web, link["url"])
+    ann2.send({"type": "fill-bots"})  # Bob's seat, unjoined, goes to a bot: the rematch starts
+    assert ann2.expect("state")["status"] == "playing"
+    assert refused(bob, {"type": "rematch", "answer": True}) == "started"
+    store = web.app.state.store
+    saved = store.get(new_id)
+    assert [s.kind for s in saved.seats] == ["human", "bot"] and saved.seats[1].token_hash is None
+    # the store refuses on its own too (another server process whose copy of the room is behind)
+    assert store.issue_token(new_id, 0, "0" * 64) is False
+    assert store.issue_token(new_id, 1, "0" * 64) is False
+    assert store.token_hash(new_id, 0) == web.hall.rooms[new_id].table.seats[0].token_hash != "0" * 64
+
+
+def test_the_rematch_link_is_replaced_on_its_first_join(web):
+    """The rematch-seat link went to one socket, yet a second yes (another tab) could have drawn one too: once
+    the seat is taken its link opens nothing, and the welcome's token opens it from then on."""
+    web.start()
+    table, ann, bob = finished(web)
+    ann.send({"type": "rematch", "answer": True})
+    link = ann.expect("rematch-seat")
+    new_id, given = link["table"], link["url"].split("token=")[1]
+    c = web.connect(new_id)
+    c.send({"type": "join", "seat": 0, "token": given, "nickname": "Ann"})
+    welcome = c.expect("welcome")
+    assert welcome["token"] != given
+    assert refused(web.connect(new_id), {"type": "join", "seat": 0, "token": given, "nickname": "Ann"}) == "auth"
+    again = web.connect(new_id)
+    again.send({"type": "join", "seat": 0, "token": welcome["token"]})
+    assert again.expect("welcome")["seat"] == 0

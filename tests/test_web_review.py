@@ -25,7 +25,7 @@ SEED = 987_654_321_987
 
 def finished(web, seed: int = SEED, rng: int = 2) -> dict:
     """A dujardin race between random moves and a medium bot, played to its end."""
-    table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=seed)
+    table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=seed, public=True)  # test_web_private: a private one's
     a = web.join(table, 0, "Ann")
     web.play_random([a], random.Random(rng))
     assert a.state["status"] == "finished"
@@ -76,8 +76,8 @@ def test_unknown_and_live_tables_are_never_reviewed(web, monkeypatch):
         raise AssertionError("a match that is not over was looked at for a review")
     monkeypatch.setattr(R, "decisions", forbidden)
     monkeypatch.setattr(R, "_judge_many", forbidden)
-    waiting = web.create(seats=[HUMAN, HUMAN])
-    live = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=3)
+    waiting = web.create(seats=[HUMAN, HUMAN], public=True)
+    live = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=3, public=True)
     a = web.join(live, 0, "Ann")
     web.play_random([a], random.Random(1), stop=lambda s: s["seq"] >= 6)
     for table in (waiting, live):

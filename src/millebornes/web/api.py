@@ -1,6 +1,6 @@
 """The JSON API of docs/web.md: cards, editions, creating a table, a table's public facts, the
-lobby of open public tables and the claim of a free seat there, the history of finished tables and
-their replay, and the health check.
+lobby of open public tables and the claim of a free seat there, the history of finished public tables,
+a finished table's replay (a private one's for its players: web/privacy.py), and the health check.
 
 Blocking database calls run in a thread, so a slow disk never stalls the tables' event loop.
 """
@@ -19,6 +19,7 @@ from ..i18n import LANGS, catalog
 from ..rules import RULESETS
 from .creation import MAX_SEATS, CreateTable, Unprocessable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
+from .privacy import may_look_back, private
 from .room import game_of, iso, public_events, table_facts
 from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
@@ -180,6 +181,7 @@ async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS
 
 @router.get("/api/history")
 async def history(store: StoreDep, settings: SettingsDep, limit: int = 50):
+    """The finished public tables (a private one is found in its players' own "My tables")."""
     if not 1 <= limit <= settings.limits.history_max:
         return unprocessable("limit", f"from 1 to {settings.limits.history_max}")
     saved = await asyncio.to_thread(store.history, limit)
@@ -187,10 +189,13 @@ async def history(store: StoreDep, settings: SettingsDep, limit: int = 50):
 
 
 @router.get("/api/tables/{table_id}/replay")
-async def replay_step(table_id: str, store: StoreDep, step: Annotated[int, Query(ge=0)] = 0):
+async def replay_step(table_id: str, request: Request, store: StoreDep, step: Annotated[int, Query(ge=0)] = 0):
+    """One step of a finished table's replay; a private table's for its players only (web/privacy.py)."""
     saved = await asyncio.to_thread(store.get, table_id, True)
     if saved is None or saved.status != FINISHED:
         return JSONResponse({"detail": f"no finished table {shown(table_id)}"}, status_code=404)
+    if not may_look_back(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request):
+        return private()
     total = len(saved.actions)
     if step > total:
         return unprocessable("step", f"this match has {total} steps")

@@ -2,8 +2,8 @@
 
 The first answer creates the rematch (:meth:`Store.create_rematch`: the same creation options and seats,
 a fresh seed, no human token yet, linked both ways).  A yes issues that seat a token of its own for the
-same seat of the new table (only its hash is stored) and sends the link to that socket alone; a no gives
-the seat to a bot.  Everyone at the finished table hears the answers (``rematch`` frames, worked out from
+same seat of the new table (only its hash is stored) and sends the link to that socket alone, until the
+seat's player sits down there or the rematch starts; a no gives the seat to a bot.  Everyone at the finished table hears the answers (``rematch`` frames, worked out from
 the stored new table, so a restart loses nothing), and a joined seat of the waiting rematch may give the
 seats nobody joined to bots (``fill-bots``), which starts it.  docs/web.md, "Rematch".
 """
@@ -76,12 +76,19 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
 
 async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
     """A new token for the seat (its hash stored, the old one's forgotten): the seat is a human's again
-    if a bot was given it while the rematch waits."""
+    if a bot was given it while the rematch waits.  Refused once its player sat down or the rematch
+    started: the finished table's link must not take the seat, and its hand, from the one playing it."""
     s = new.table.seats[seat]
-    if s.kind == "bot" and new.status != WAITING:
+    if s.kind == "human" and s.joined:
+        raise Refused("joined", "this seat has taken its place at the rematch already")
+    if new.status != WAITING:
         raise Refused("started", "the rematch has started without this seat")
     token = new_token()
-    await asyncio.to_thread(hall.store.issue_token, new.id, seat, hash_token(token))
+    if not await asyncio.to_thread(hall.store.issue_token, new.id, seat, hash_token(token)):
+        await new._refresh_seats()  # another process seated it or started the table: this copy was behind
+        now = new.table.seats[seat]
+        raise Refused("joined" if now.kind == "human" and now.joined else "started",
+                      "this seat of the rematch is taken or the rematch has started")
     if s.kind == "bot":
         s.kind, s.level, s.joined = "human", None, False
         new.reseat()

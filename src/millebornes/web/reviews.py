@@ -2,16 +2,18 @@
 
 ``POST /api/tables/{id}/review`` starts it (or joins the one running, or gives the one done) and
 ``GET`` tells where it is: ``{"state": "none"|"running"|"done"|"failed", "done", "total"}``, with the review
-once done.  A review holds nothing a finished replay does not show (every hand is open then).
+once done.  A review holds nothing a finished replay does not show (every hand is open then), and is
+shown to whoever may see the replay: anybody for a public table, its players for a private one.
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from . import privacy
 from .creation import brief, shown
-from .deps import ReviewerDep
+from .deps import ReviewerDep, StoreDep
 from .reviewing import RETRY_AFTER, Busy, NoTable, NotFinished
 
 router = APIRouter()
@@ -22,7 +24,9 @@ def no_table(table_id: str) -> JSONResponse:
 
 
 @router.get("/api/tables/{table_id}/review")
-async def review_state(table_id: str, reviewer: ReviewerDep):
+async def review_state(table_id: str, request: Request, reviewer: ReviewerDep, store: StoreDep):
+    if (no := await privacy.refused(store, table_id, request)) is not None:
+        return no
     try:
         return await reviewer.state(table_id)
     except NoTable:
@@ -30,8 +34,11 @@ async def review_state(table_id: str, reviewer: ReviewerDep):
 
 
 @router.post("/api/tables/{table_id}/review")
-async def start_review(table_id: str, reviewer: ReviewerDep):
-    """202 while the review runs, 200 once done; 409 for a match not over, 503 when the server is busy."""
+async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, store: StoreDep):
+    """202 while the review runs, 200 once done; 409 for a match not over, 503 when the server is busy; 403
+    for a private table without one of its seats' tokens."""
+    if (no := await privacy.refused(store, table_id, request)) is not None:
+        return no
     try:
         state = await reviewer.start(table_id)
     except NoTable:

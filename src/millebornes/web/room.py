@@ -33,7 +33,8 @@ from ..notation import replay
 from ..state import Game
 from .chat import ChatWindow
 from .settings import Settings
-from .store import BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, now, token_opens
+from .store import (BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, hash_token, new_token, now,
+                    token_opens)
 from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
@@ -279,7 +280,10 @@ class Room:
 
     async def join(self, conn: Connection, seat: int, nickname: str | None, token: str | None = None) -> None:
         """Seat an authenticated connection: welcome, its state, and everyone hears who came.  ``token`` is
-        checked again under the lock: a seat claimed from the lobby meanwhile has a new one."""
+        checked again under the lock (a seat claimed from the lobby meanwhile has a new one) and by the
+        store's join (another process may have replaced it).  A seat's first join replaces its token: the
+        welcome carries the new one to this socket alone, and the invite link, which its creator's page
+        still shows, opens nothing any more (docs/web.md, "Seat links")."""
         async with self.lock:
             if self.closed:
                 raise Gone(self.id)
@@ -290,8 +294,16 @@ class Room:
                 raise Refused("malformed", "a nickname is needed to take a seat the first time")
             before = self.status
             nickname = nickname if nickname is not None else s.nickname
-            status = await asyncio.to_thread(self.store.join, self.id, seat, nickname)
+            fresh = None if s.joined else new_token()
+            status = await asyncio.to_thread(self.store.join, self.id, seat, nickname,
+                                             None if token is None else hash_token(token),
+                                             None if fresh is None else hash_token(fresh))
+            if status is None:
+                await self._refresh_seats()
+                raise Refused("auth", "this link does not open that seat")
             s.nickname, s.joined = nickname, True
+            if fresh is not None:
+                s.token_hash = hash_token(fresh)
             if before == WAITING:
                 self.table.status = status
             conn.seat = seat
@@ -301,7 +313,7 @@ class Room:
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
             welcome = {"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log),
-                       "chat": list(self.said)}
+                       "chat": list(self.said)} | ({"token": fresh} if fresh is not None else {})
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
                 welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
             conn.send(welcome)

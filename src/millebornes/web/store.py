@@ -314,14 +314,23 @@ class Store:
                 table.id = new_table_id()
         raise RuntimeError("could not draw a free table id")
 
-    def join(self, table_id: str, seat: int, nickname: str) -> str:
+    def join(self, table_id: str, seat: int, nickname: str, token_hash: str | None = None,
+             new_hash: str | None = None) -> str | None:
         """A human took the seat (again): its nickname; the match starts when every human seat has joined,
-        decided here, so two joins on two server processes cannot both miss the other.  The table's status."""
+        decided here, so two joins on two server processes cannot both miss the other.  The table's status.
+
+        With ``token_hash`` the seat's stored hash must still be that one, else None and nothing changed: the
+        database has the last word on a link, whatever a process's copy says.  ``new_hash`` replaces it (a
+        seat's first join: its invite link opens nothing any more)."""
         with Session(self.engine) as s, s.begin():
             # the table's row locked first: two last joins at once would each count the other missing
             s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                      .values(nickname=nickname, joined=True))
+            seat_row = (SeatRow.table_id == table_id, SeatRow.seat == seat)
+            if token_hash is not None:
+                seat_row += (SeatRow.token_hash == token_hash,)
+            values = {"nickname": nickname, "joined": True} | ({"token_hash": new_hash} if new_hash else {})
+            if s.execute(update(SeatRow).where(*seat_row).values(**values)).rowcount != 1:
+                return None
             missing = s.scalar(select(func.count()).select_from(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false()))
             if not missing:
@@ -487,15 +496,21 @@ class Store:
                 continue
         raise RuntimeError("could not create the rematch")
 
-    def issue_token(self, table_id: str, seat: int, token_hash: str) -> None:
+    def issue_token(self, table_id: str, seat: int, token_hash: str) -> bool:
         """A rematch's seat is a human's, opened by this token's hash alone (a new token replaces the
-        old one; a seat given to a bot while the table waits is a human's again)."""
+        old one; a seat given to a bot while the table waits is a human's again).  False, and nothing
+        changed, once the table no longer waits or a human sits in the seat: a yes never takes a seat from
+        its player, whatever another process's copy of the room says."""
         with Session(self.engine) as s, s.begin():
+            status = s.scalar(select(TableRow.status).where(TableRow.id == table_id).with_for_update())
             row = s.get(SeatRow, (table_id, seat))
+            if status != WAITING or row is None or (row.kind == "human" and row.joined):
+                return False
             if row.kind == "bot":
                 row.kind, row.level, row.joined = "human", None, False
             row.token_hash = token_hash
             self._notice(s, table_id, "seats")
+            return True
 
     def seats_to_bots(self, table_id: str, seats: list[int], level: str) -> str:
         """Give the waiting table's unjoined human ``seats`` to bots of ``level``; the table starts
@@ -631,6 +646,16 @@ class Store:
             return s.scalar(select(SeatRow.token_hash).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human"))
 
+    def privacy(self, table_id: str) -> tuple[bool, list[str | None]] | None:
+        """Whether the table is public, and its human seats' token hashes (web/privacy.py); None when there
+        is no such table."""
+        with Session(self.engine) as s:
+            public = s.scalar(select(TableRow.public).where(TableRow.id == table_id))
+            if public is None:
+                return None
+            return bool(public), list(s.scalars(select(SeatRow.token_hash).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
+
     def unjoined(self, before: datetime) -> list[str]:
         """Tables created before ``before`` whose human seats nobody ever joined (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
@@ -662,9 +687,9 @@ class Store:
             return self._saved(s, rows, True)
 
     def history(self, limit: int = 50) -> list[SavedTable]:
-        """Finished tables, newest first."""
+        """Finished public tables, newest first: a private one is its players' alone (web/privacy.py)."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED)
+            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED, TableRow.public.is_(True))
                              .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
             return self._saved(s, rows, False)
 

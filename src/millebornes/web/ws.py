@@ -86,6 +86,9 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             try:
                 room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname), frame.token)
             except Refused as r:
+                if r.code == "auth":  # the link was replaced meanwhile (a first join, a claim): as a wrong one
+                    client.turn_away(r.code, r.message, 4401)
+                    return
                 client.error(r.code, r.message, **r.extra)
                 continue
         if room is None:

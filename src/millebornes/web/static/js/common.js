@@ -182,8 +182,8 @@ export function $(sel, root = document) { return root.querySelector(sel); }
 export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
 
 // ------------------------------------------------------------------ fetch helpers
-export async function getJSON(url) {
-  const r = await fetch(url, { headers: { Accept: "application/json" } });
+export async function getJSON(url, headers = {}) {
+  const r = await fetch(url, { headers: { ...headers, Accept: "application/json" } });
   if (!r.ok) throw new HttpError(r.status, await errorText(r));
   return r.json();
 }

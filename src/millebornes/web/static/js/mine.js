@@ -1,12 +1,14 @@
 // The home page's "My tables": this browser's tables (mytables.js), each with its status asked of
 // GET /api/tables/{id}, a way back to my seat (or the replay of a finished match), the invite links of the
-// tables created here with a Copy button each, and Forget.
+// tables created here with a Copy button each (a seat someone sat down in says so instead: its first join replaced
+// its token, so the link opens nothing any more), and Forget.
 
-import { $, el, t, editionName, formatDate } from "./common.js";
+import { $, el, t, tn, Name, editionName, formatDate } from "./common.js";
 import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 
-const M = { status: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "unknown"
+const M = { status: {}, taken: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "unknown"
+// M.taken: table id -> {seat: nickname} of the seats someone sat down in (their invite link is used up)
 const DONE = new Set(["finished", "broken", "gone"]);
 
 function statusText(id) {
@@ -47,6 +49,8 @@ function entryItem(e) {
   if (e.creator && e.invites.length && !DONE.has(status)) {
     invites = el("ul", { class: "mine-invites", "aria-label": t("mine.invites", { edition, when }) }, ...e.invites.map((inv) => {
       const n = inv.seat + 1;
+      const taken = M.taken[e.id]?.[inv.seat];
+      if (taken) return el("li", { class: "invite-taken muted", dataset: { seat: String(inv.seat) } }, ...tn("mine.invite_taken", { n, name: new Name(taken) }));
       const full = new URL(inv.url, location.origin).href;
       const id = `mine-${e.id}-${inv.seat}`;
       const input = el("input", { id, readonly: true, value: full, dataset: { focus: `${e.id}:input${n}` } });
@@ -79,12 +83,17 @@ export async function refreshMine() {
       const r = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
       if (r.status === 404) M.status[id] = "gone";
       else if (!r.ok) M.status[id] = "unknown";
-      else M.status[id] = (await r.json()).status || "unknown";
+      else {
+        const facts = await r.json();
+        M.status[id] = facts.status || "unknown";
+        M.taken[id] = Object.fromEntries((facts.seats || []).filter((s) => s.kind === "human" && s.nickname)
+          .map((s) => [s.seat, String(s.nickname)]));
+      }
     } catch (x) {
       M.status[id] = "unknown";
     }
   }));
-  const now = JSON.stringify(M.status);
+  const now = JSON.stringify([M.status, M.taken]);
   if (now === M.drawn) return;
   M.drawn = now;
   // drawn again: the focus stays on the same control when it is still there, else goes to the list's title

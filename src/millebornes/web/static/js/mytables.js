@@ -1,6 +1,7 @@
 // "My tables": the tables this browser created or joined, kept in localStorage under one key, newest first and
 // at most MAX (the oldest is dropped). One job: read and write that list; the home page shows it (mine.js).
-// An entry: { id, ruleset, at (ms), seat, url (my seat's link, with its token), creator, invites: [{ seat, url }] }.
+// An entry: { id, ruleset, at (ms), seat, url (my seat's link, with its token), used (the invite token that link
+// replaced on the seat's first join), creator, invites: [{ seat, url }] }.
 
 const KEY = "millebornes.tables";
 export const MAX = 30;
@@ -18,6 +19,7 @@ function clean(e) {
   return {
     id: e.id, ruleset: typeof e.ruleset === "string" ? e.ruleset : "", at: Number(e.at) || 0,
     seat: Number.isInteger(e.seat) ? e.seat : null, url: tableLink(e.url, e.id), creator: e.creator === true, invites,
+    used: typeof e.used === "string" ? e.used : null,
   };
 }
 
@@ -48,8 +50,36 @@ export function forget(id) {
   save(myTables().filter((e) => e.id !== id));
 }
 
-// The seat taken from a link on the table page: "#seat=N&token=..." made again from what the page kept.
-export function rememberSeat(id, ruleset, seat, token) {
+// The seat taken from a link on the table page: "#seat=N&token=..." made again from what the page kept; `used`, the
+// invite token the seat's first join replaced (dead since: kept only to know that link again).
+export function rememberSeat(id, ruleset, seat, token, used) {
   if (!id || !Number.isInteger(seat) || !token) return;
-  remember({ id, ruleset, seat, url: `/t/${encodeURIComponent(id)}#seat=${seat}&token=${encodeURIComponent(token)}` });
+  remember({ id, ruleset, seat, used, url: `/t/${encodeURIComponent(id)}#seat=${seat}&token=${encodeURIComponent(token)}` });
+}
+
+function tokenOf(url) {
+  return url ? new URLSearchParams(url.split("#")[1] || "").get("token") : null;
+}
+
+// The token that opens my seat now when a page is opened with an invite link this browser already used: the
+// seat's new token, else null (the link is someone else's, or not used here).
+export function replacedToken(id, seat, given) {
+  const e = myTables().find((x) => x.id === id);
+  return e && e.seat === seat && e.used && e.used === given ? tokenOf(e.url) : null;
+}
+
+// A token of my seat at the table, to show that I sat there (a private table's replay and review): this tab's,
+// else My tables'; null when this browser did not sit there.
+export function seatToken(id) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(`millebornes.seat.${id}`) || "null");
+    if (kept && typeof kept.token === "string") return kept.token;
+  } catch (e) { /* storage off */ }
+  return tokenOf(myTables().find((x) => x.id === id)?.url);
+}
+
+// The header that carries it: Authorization: Bearer <token> (never the address, which logs keep).
+export function seatHeaders(id) {
+  const token = seatToken(id);
+  return token ? { Authorization: `Bearer ${token}` } : {};
 }

@@ -12,6 +12,7 @@ import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 import { scoreSheet } from "./sheet.js";
 import { setupReview } from "./review.js";
+import { seatHeaders } from "./mytables.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const R = { facts: null, total: 0, step: 0, cache: new Map(), data: null, want: 0, told: "" };
@@ -22,7 +23,8 @@ const ctx = () => ({ seats: R.facts?.seats || [], sides: R.data?.state?.sides ||
 
 function fetchStep(step) {
   if (!R.cache.has(step)) {
-    const p = getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay?step=${step}`);
+    // a private table's replay opens to its players: this browser's seat token, if it sat there
+    const p = getJSON(`/api/tables/${encodeURIComponent(tableId)}/replay?step=${step}`, seatHeaders(tableId));
     p.catch(() => R.cache.delete(step));
     R.cache.set(step, p);
   }
@@ -36,7 +38,7 @@ async function go(step) {
   try {
     data = await fetchStep(step);
   } catch (x) {
-    showError(x.status === 404 ? t("replay.not_found") : x.message);
+    showError(failure(x));
     return;
   }
   if (R.want !== step) return; // a later click won
@@ -48,6 +50,12 @@ async function go(step) {
   history.replaceState(null, "", url);
   render();
   if (step < R.total) fetchStep(step + 1).catch(() => {});
+}
+
+function failure(x) {
+  if (x.status === 404) return t("replay.not_found");
+  if (x.status === 403) return t("replay.private");
+  return x.message;
 }
 
 function showError(text) {
@@ -184,7 +192,7 @@ async function main() {
     const first = await fetchStep(0);
     R.total = first.total;
   } catch (x) {
-    showError(x.status === 404 ? t("replay.not_found") : x.message);
+    showError(failure(x));
     return;
   }
   await go(start);

@@ -12,6 +12,7 @@ import {
   $, el, t, tn, getJSON, HttpError, onLangChange, describeAction, seatName, sideName, formatNumber, percent,
 } from "./common.js";
 import { evalGraph } from "./evalgraph.js";
+import { seatHeaders } from "./mytables.js";
 
 const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
@@ -34,7 +35,7 @@ export function setupReview(api) {
 
   async function load() {
     try {
-      accept(await getJSON(url));
+      accept(await getJSON(url, seatHeaders(api.tableId)));
     } catch (x) {
       failed(x);
     }
@@ -45,7 +46,7 @@ export function setupReview(api) {
     S.told = 0;
     drawPanel();
     try {
-      const r = await fetch(url, { method: "POST", headers: { Accept: "application/json" } });
+      const r = await fetch(url, { method: "POST", headers: { ...seatHeaders(api.tableId), Accept: "application/json" } });
       const data = await r.json().catch(() => ({}));
       if (r.status === 503) {
         S.state = "busy";
@@ -96,7 +97,7 @@ export function setupReview(api) {
 
   async function poll() {
     try {
-      accept(await getJSON(url));
+      accept(await getJSON(url, seatHeaders(api.tableId)));
     } catch (x) {
       failed(x);
     }

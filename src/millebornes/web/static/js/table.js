@@ -19,31 +19,49 @@ import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
 import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
 import { keyboard } from "./keys.js";
 import { quickChat } from "./chat.js";
-import { rememberSeat } from "./mytables.js";
+import { rememberSeat, replacedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const { seat: mySeat, token } = takeInvite();
+const SEAT_KEY = `millebornes.seat.${tableId}`;
+const invite = takeInvite();
+const mySeat = invite.seat;
+let token = invite.token; // replaced by the welcome of the seat's first join (keepToken)
 // A page opened without a seat link watches: the server sends what a spectator sees, no hand, no choice.
 const spectator = !token;
 
 // The invite link's seat and token (#seat=N&token=...) move to this tab's sessionStorage as soon as the
 // page reads them, and leave the address bar: a shared screen, the history or a bookmark never shows
-// the token. A reload of the tab finds them there.
+// the token. A reload of the tab finds them there. A seat's first join replaces its token (the invite
+// link then opens nothing): the same link opened again in this tab, or in this browser after My tables
+// recorded the seat, takes the new token instead.
 function takeInvite() {
-  const key = `millebornes.seat.${tableId}`;
   const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
   const given = frag.has("token") ? { seat: frag.has("seat") ? Number(frag.get("seat")) : null, token: frag.get("token") } : null;
   try {
+    const kept = JSON.parse(sessionStorage.getItem(SEAT_KEY) || "null");
     if (given) {
-      sessionStorage.setItem(key, JSON.stringify(given));
+      const again = kept && kept.seat === given.seat && kept.used === given.token;
+      const fresh = again ? null : replacedToken(tableId, given.seat, given.token);
+      if (!again) {
+        sessionStorage.setItem(SEAT_KEY, JSON.stringify(fresh ? { ...given, token: fresh, used: given.token } : given));
+      }
       history.replaceState(null, "", location.pathname + location.search);
     }
-    const kept = JSON.parse(sessionStorage.getItem(key) || "null");
-    if (kept && typeof kept.token === "string") return { seat: kept.seat, token: kept.token };
+    const now = JSON.parse(sessionStorage.getItem(SEAT_KEY) || "null");
+    if (now && typeof now.token === "string") return { seat: now.seat, token: now.token };
   } catch (e) { /* storage off: the link in the address bar is all there is */ }
   return given || { seat: null, token: null };
+}
+
+// The welcome of a seat's first join carries its new token: this tab and My tables keep it (a reload, a
+// reconnect), with the invite token it replaced, which no longer opens the seat.
+function keepToken(fresh) {
+  const used = token;
+  token = fresh;
+  try { sessionStorage.setItem(SEAT_KEY, JSON.stringify({ seat: mySeat, token, used })); } catch (e) { /* storage off */ }
+  rememberSeat(tableId, S.table?.ruleset, mySeat, token, used);
 }
 const NICK_KEY = "millebornes.nickname";
 const JOINED_KEY = `millebornes.joined.${tableId}.${mySeat}`;
@@ -169,7 +187,8 @@ function onFrame(f) {
       S.logCount += 1;
       S.fresh = true; // the next state's events are already in this log
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
-      if (!spectator && !wasJoined) rememberSeat(tableId, S.table?.ruleset, mySeat, token); // the home page's "My tables"
+      if (!spectator && typeof f.token === "string" && f.token) keepToken(f.token);
+      else if (!spectator && !wasJoined) rememberSeat(tableId, S.table?.ruleset, mySeat, token); // the home page's "My tables"
       dialogs.close($("#join-overlay"));
       setConn("");
       say(wasJoined ? { key: "msg.reconnected" } : { key: spectator ? "table.watching_note" : "msg.joined" });
