@@ -11,6 +11,7 @@ import random
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -197,3 +198,19 @@ def test_reviews_are_counted_done_and_failed(web, monkeypatch):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert (count("started"), count("done"), count("failed")) == (started + 2, done + 1, failed + 1)
+
+
+def test_each_serve_option_has_its_variable_in_the_table():
+    """A new `serve` option gets its MILLEBORNES_* variable and its line in docs/deploy.md's table."""
+    import typer.main
+
+    from millebornes.cli import app
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "deploy.md").read_text()
+    options = [p for p in typer.main.get_command(app).commands["serve"].params if p.name != "help"]
+    assert len(options) >= 23
+    for p in options:
+        name = "MILLEBORNES_" + p.name.upper()
+        envvars = [p.envvar] if isinstance(p.envvar, str) else list(p.envvar or ())
+        assert envvars[:1] == [name], (p.opts, envvars)
+        assert f"| `{p.opts[0]}` | `{name}`" in doc, p.opts

@@ -1,8 +1,8 @@
 """How `millebornes serve` writes its log: one stream (standard error), the server's and uvicorn's records alike.
 
-:func:`config` is the ``logging.config.dictConfig`` dictionary handed to uvicorn (``log_config``), which
-applies it before it starts: uvicorn's error and access loggers then have no handlers of their own and go to
-the root's, so ``--log-level`` and ``--log-json`` hold for every line.  ``debug`` opens this package's and
+:func:`config` is the ``logging.config.dictConfig`` dictionary the command applies before it starts uvicorn
+(which is then given none of its own): uvicorn's error and access loggers have no handlers of their own and go
+to the root's, so ``--log-level`` and ``--log-json`` hold for every line.  ``debug`` opens this package's and
 uvicorn's debug records; other libraries stay at ``info`` (the WebSocket library's debug record of every frame
 would drown the rest).  Every record at ``error`` or worse is also counted for ``/metrics``
 (:class:`millebornes.web.metrics.ErrorCounter`).
