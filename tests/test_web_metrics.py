@@ -166,7 +166,7 @@ def test_a_json_log_line_carries_the_exception():
         record = logging.LogRecord("millebornes.web", logging.ERROR, __file__, 1, "table %s: it failed",
                                    ("abc",), exc_info=__import__("sys").exc_info())
     line = json.loads(JsonLines().format(record))
-    assert line["level"] == "error" and line["logger"] == "millebornes.web" and line["message"] == "table abc: it failed"
+    assert (line["level"], line["logger"], line["message"]) == ("error", "millebornes.web", "table abc: it failed")
     assert line["exception"].startswith("Traceback") and "ZeroDivisionError" in line["exception"]
     assert line["time"].endswith("+00:00")
 
