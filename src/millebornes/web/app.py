@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, onefile, pages, reviews, ws
+from . import api, metrics, onefile, pages, reviews, ws
 from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
@@ -50,9 +50,11 @@ async def lifespan(app: FastAPI):
     app.state.reviewer = reviewer = Reviewer(store, thinker, settings.review_worlds, settings.limits.reviews_at_once)
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
+    metrics.watch(app)
     try:
         yield
     finally:
+        metrics.unwatch(app)
         await app.state.sockets.drain()
         reviewer.close()
         hall.close()
@@ -85,6 +87,7 @@ async def guard(request: Request, call_next):
     """Add the headers every response needs: a strict Content-Security-Policy on the pages, and no
     caching of anything that holds a token."""
     response = await call_next(request)
+    metrics.responded(response.status_code)
     if response.headers.get("content-type", "").startswith("text/html"):
         response.headers.setdefault("Content-Security-Policy", CSP)
     if holds_a_token(request):

@@ -22,6 +22,7 @@ from collections import deque
 from fastapi import WebSocket
 from pydantic import ValidationError
 
+from . import metrics
 from .frames import CLIENT_FRAME, ClientFrame, words
 from .room import Room
 from .settings import Limits
@@ -69,6 +70,7 @@ class Client:
     def error(self, code: str, message: str, action: str | None = None, **extra) -> None:
         """An error frame: ``code``, an English ``message`` (for logs), the ``action`` refused, and what the
         page needs to say it in its own words (``reason`` and ``params``, ``retry_after``)."""
+        metrics.refused(code)
         frame = {"type": "error", "code": code, "message": message}
         if action is not None:
             frame["action"] = action

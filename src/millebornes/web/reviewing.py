@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .. import review as R
 from ..notation import replay
+from . import metrics
 from .store import FINISHED, Store
 from .thinking import Thinker
 from .view import Asked
@@ -150,6 +151,7 @@ class Reviewer:
                 return {"state": "running", "done": other.done, "total": other.total}
             job = self.jobs[table_id] = Job(table_id, len(todo))
             job.task = asyncio.create_task(self._run(job, record, todo, forced), name=f"review-{table_id}")
+            metrics.reviewed("started")
             return job.state()
 
     async def _run(self, job: Job, record: dict, todo: list, forced: dict) -> None:
@@ -159,10 +161,12 @@ class Reviewer:
             review = await asyncio.to_thread(R.assemble, record, todo, forced, judged, self.worlds, SEED)
             beating.cancel()
             await asyncio.to_thread(self.store.save_review, job.table_id, review)
+            metrics.reviewed("done")
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: the review failed", job.table_id)
+            metrics.reviewed("failed")
             await asyncio.to_thread(self.store.fail_review, job.table_id)
         finally:
             beating.cancel()

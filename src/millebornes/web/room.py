@@ -31,6 +31,7 @@ from ..actions import IllegalAction
 from ..bots.base import RandomBot
 from ..notation import replay
 from ..state import Game
+from . import metrics
 from .chat import ChatWindow
 from .settings import Settings
 from .store import (BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, hash_token, new_token, now,
@@ -569,6 +570,7 @@ class Room:
     async def submit(self, seat: int, action: str, seq: int | None, person: bool = False) -> None:
         """Apply one action for ``seat``; raises Refused and changes nothing if it cannot be.  A ``person``
         whose seat a stand-in plays must take it back first."""
+        since = time.perf_counter()
         async with self.lock:
             if self.status == WAITING and self.store.notifies:  # the last join may have been at another process
                 await self._refresh_seats()
@@ -576,6 +578,7 @@ class Room:
                 self.check_person(seat)
             self.check_turn(seat, seq)
             await asyncio.shield(self._step(seat, action, asyncio.current_task()))
+        metrics.move_took("person" if person else "bot", since)
 
     async def _step(self, seat: int, action: str, caller: asyncio.Task | None) -> None:
         """One action and what it sets off; shielded so a cancelled caller cannot leave it half done."""
@@ -624,6 +627,7 @@ class Room:
             log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
         self.save_failures = 0
+        metrics.moved("person" if seat in self.humans else "bot")
         self.leads = True
         if clock is not None:
             self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock

@@ -128,10 +128,13 @@ class Thinker:
 
     def _submit(self, kind: str, fn, *args) -> tuple[Executor, Future]:
         """Hand the work to the pool of its kind, in a new pool if that one lost a worker."""
+        from . import metrics  # here, not at the top: a worker imports this module and never counts
         for attempt in (1, 2):
             pool = self._pool(kind)
             try:
-                return pool, pool.submit(fn, *args)
+                future = pool.submit(fn, *args)
+                metrics.thinking(kind, future)
+                return pool, future
             except BrokenProcessPool:
                 self._forget(kind, pool)
                 if attempt == 2:
