@@ -232,10 +232,18 @@ def serve(
                                           "may create in a minute (1 to 10000)"),
     expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", help="seconds after which a table "
                                           "whose human seats nobody joined is deleted (default 24 h)"),
+    expire_idle: float = typer.Option(604800.0, "--expire-idle", help="seconds after which an unfinished table "
+                                      "someone joined, with no socket and no move since, expires (default 7 days)"),
     evict_idle: float = typer.Option(600.0, "--evict-idle", help="seconds a table's room stays in memory "
                                      "with nobody connected; the next join loads it again"),
     sweep_every: float = typer.Option(60.0, "--sweep-every", help="seconds between two sweeps for "
                                       "--expire-unjoined and --evict-idle"),
+    sockets_per_seat: int = typer.Option(4, "--sockets-per-seat", help="sockets open on one seat at once "
+                                         "(1 to 100)"),
+    sockets_per_table: int = typer.Option(64, "--sockets-per-table", help="sockets open at one table at once, "
+                                          "seats and spectators (1 to 100000)"),
+    sockets_per_address: int = typer.Option(32, "--sockets-per-address", help="table sockets open at once from "
+                                            "one client address, as uvicorn reports it (1 to 100000)"),
     forwarded_allow_ips: Optional[str] = typer.Option(
         None, "--forwarded-allow-ips", help="addresses of the reverse proxies whose X-Forwarded-For gives the "
         "client address (comma-separated, * for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)"),
@@ -255,9 +263,13 @@ def serve(
         settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
                                      standby=standby, test_mode=test_mode, workers=workers, hint_workers=hint_workers,
                                      review_workers=review_workers, review_worlds=review_worlds,
-                                     expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
+                                     expire_unjoined=expire_unjoined, expire_idle=expire_idle, evict_idle=evict_idle,
+                                     sweep_every=sweep_every,
                                      limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
-                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once))
+                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once,
+                                                   sockets_per_seat=sockets_per_seat,
+                                                   sockets_per_table=sockets_per_table,
+                                                   sockets_per_address=sockets_per_address))
     except ValueError as exc:
         field, _, words = str(exc).partition(": ")
         raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None

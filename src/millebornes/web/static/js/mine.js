@@ -6,13 +6,14 @@ import { $, el, t, editionName, formatDate } from "./common.js";
 import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 
-const M = { status: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "unknown"
-const DONE = new Set(["finished", "broken", "gone"]);
+const M = { status: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "expired" | "unknown"
+const DONE = new Set(["finished", "broken", "gone", "expired"]);
 
 function statusText(id) {
   const s = M.status[id];
   if (!s) return "…";
   if (s === "gone") return t("mine.gone");
+  if (s === "expired") return t("mine.expired");
   if (s === "unknown") return t("mine.unknown");
   return t(`status.${s}`);
 }
@@ -78,6 +79,7 @@ export async function refreshMine() {
     try {
       const r = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
       if (r.status === 404) M.status[id] = "gone";
+      else if (r.status === 410) M.status[id] = "expired";
       else if (!r.ok) M.status[id] = "unknown";
       else M.status[id] = (await r.json()).status || "unknown";
     } catch (x) {
