@@ -1,15 +1,16 @@
 """Abandoned tables: the server's memory after a restart, with many tables someone joined and left.
 
-    python bench/tables.py [--tables 3000] [--at-once 20] [--serve=--evict-idle=1 ...]
+    python bench/tables.py [--tables 3000] [--at-once 20] [--idle 10] [--serve=--expire-unjoined=60 ...]
 
 It starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (``--workers 0``, allowed to
 create as many tables a minute as it is asked to) and measures its resident memory (VmRSS) once started empty.
 Then ``--tables`` tables of a person against a ``medium`` bot are created, ``--at-once`` at a time; a socket joins
 each one's human seat (so the table is no longer unjoined: ``--expire-unjoined`` never deletes it), waits for its
-state and leaves. The server is stopped, started again on the same file, and its memory and ``/healthz``'s
-``rooms`` (tables in memory) are read once it answers, and again ``--settle`` seconds later. Last, one of the
-tables is joined again, to show it comes back. ``--serve`` passes options to both servers. Figures:
-docs/deploy.md, "Sockets and tables".
+state and leaves. The server is stopped and, ``--idle`` seconds later (both servers run with ``--evict-idle``
+that long, so the tables are as idle as rooms a running server has dropped: after the default 600 s, say), started
+again on the same file; its memory and ``/healthz``'s ``rooms`` (tables in memory) are read once it answers, and
+again ``--settle`` seconds later. Last, one of the tables is joined again, to show it comes back. ``--serve``
+passes more options to both servers. Figures: docs/deploy.md, "Sockets and tables".
 """
 
 from __future__ import annotations
@@ -77,11 +78,14 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=3000, help="tables created, joined and left")
     ap.add_argument("--at-once", type=int, default=20, help="tables being created and joined at once")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds after the restart for the second reading")
+    ap.add_argument("--idle", type=float, default=10.0, help="the servers' --evict-idle, and the seconds between "
+                    "the stop and the restart")
     ap.add_argument("--serve", action="append", default=[], help="an option for `millebornes serve` (repeatable)")
     args = ap.parse_args()
 
     db = os.path.join(tempfile.mkdtemp(prefix="mb-tables-"), "mb.db")
-    proc, base = serve(db, args.serve)
+    options = ["--evict-idle", f"{args.idle:g}", *args.serve]
+    proc, base = serve(db, options)
     failed = True
     try:
         time.sleep(1.0)
@@ -95,11 +99,12 @@ def main() -> int:
     finally:
         stop_server(proc, db, failed)
     print(f"{args.tables} tables created, joined and left in {made:.0f} s; server options: "
-          f"{' '.join(args.serve) or '(defaults)'}")
+          f"{' '.join(options)}")
     print(f"first server: {empty:.0f} MiB started empty, {full:.0f} MiB with them ({rooms} rooms in memory)")
 
+    time.sleep(args.idle)
     start = time.monotonic()
-    proc, base = serve(db, args.serve)
+    proc, base = serve(db, options)
     failed = True
     try:
         up = time.monotonic() - start

@@ -239,7 +239,7 @@ def serve(
     sweep_every: float = typer.Option(60.0, "--sweep-every", help="seconds between two sweeps for "
                                       "--expire-unjoined and --evict-idle"),
     sockets_per_seat: int = typer.Option(4, "--sockets-per-seat", help="sockets open on one seat at once "
-                                         "(1 to 100)"),
+                                         "(1 to 100000)"),
     sockets_per_table: int = typer.Option(64, "--sockets-per-table", help="sockets open at one table at once, "
                                           "seats and spectators (1 to 100000)"),
     sockets_per_address: int = typer.Option(32, "--sockets-per-address", help="table sockets open at once from "

@@ -245,10 +245,9 @@ class Hall:
                      len(unjoined), len(idle), purged, len(evicted), len(self.rooms))
 
     async def touch(self) -> None:
-        """Mark the tables used since the last sweep as used now (Store.touch), so that no process expires
-        them: a table's row says when it was joined, not how long a socket stays."""
-        at = time.monotonic()
-        used = [i for i, room in self.rooms.items() if room.idle_for(at) <= self.settings.sweep_every]
+        """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a
+        table's row says when it was last joined, not how long a socket stays (nor whether one watches)."""
+        used = [i for i, room in self.rooms.items() if room.in_use]
         if used:
             await asyncio.to_thread(self.store.touch, used)
 

@@ -79,10 +79,9 @@ class Limits:
                              f"not {self.chat_messages} and {self.chat_lines}")
         if not 1 <= self.reviews_at_once <= 64:
             raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
-        for name, most in (("sockets_per_seat", 100), ("sockets_per_table", SOCKETS_MAX),
-                           ("sockets_per_address", SOCKETS_MAX)):
-            if not 1 <= getattr(self, name) <= most:
-                raise ValueError(f"{name}: from 1 to {most}, not {getattr(self, name)}")
+        for name in ("sockets_per_seat", "sockets_per_table", "sockets_per_address"):
+            if not 1 <= getattr(self, name) <= SOCKETS_MAX:
+                raise ValueError(f"{name}: from 1 to {SOCKETS_MAX}, not {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
