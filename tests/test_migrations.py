@@ -174,7 +174,7 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Store(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == "0001"
+    assert revision(migrated) == schema.head() == "0002"
     assert diffs(migrated) == []
     assert shape(migrated) == shape(made) and len(shape(made)) == 6
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
@@ -230,7 +230,7 @@ def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fr
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
-    with pytest.raises(schema.SchemaError, match="needs 0001: run `millebornes db upgrade`"):
+    with pytest.raises(schema.SchemaError, match="needs 0002: run `millebornes db upgrade`"):
         Store(url, "NORMAL", migrate=False)
     assert revision(url) is None and shape(url) == {}  # nothing made
     Store(url, "NORMAL").close()
@@ -253,15 +253,15 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     made_by_old_code(url, FIRST_RELEASE)
     monkeypatch.setenv("DATABASE_URL", url)
     before = runner.invoke(app, ["db", "current"])
-    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0001: millebornes db upgrade)"
+    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0002: millebornes db upgrade)"
     refused = runner.invoke(app, ["serve", "--no-migrate"])
-    assert refused.exit_code == 2 and "needs 0001: run `millebornes db upgrade`" in refused.output
+    assert refused.exit_code == 2 and "needs 0002: run `millebornes db upgrade`" in refused.output
     assert revision(url) is None
     up = runner.invoke(app, ["db", "upgrade"])
-    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0001"
+    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0002"
     again = runner.invoke(app, ["db", "upgrade", "--database-url", url])
-    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0001"
-    assert runner.invoke(app, ["db", "current"]).output.strip() == "0001 (head)"
+    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0002"
+    assert runner.invoke(app, ["db", "current"]).output.strip() == "0002 (head)"
     assert diffs(url) == []
 
 
@@ -274,6 +274,6 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
                                  stderr=subprocess.STDOUT, text=True) for _ in range(3)]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
-        assert said == [f"millebornes: {url} is at revision 0001"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0001"], said
+        assert said == [f"millebornes: {url} is at revision 0002"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0002"], said
         assert diffs(url) == []

@@ -79,7 +79,8 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     for needed in ("millebornes/bots/neural_weights.npz", "millebornes/bots/ladder.json",
                    "millebornes/web/static/table.html",
                    "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css",
-                   "millebornes/web/migrations/versions/0001_first_schema.py"):
+                   "millebornes/web/migrations/versions/0001_first_schema.py",
+                   "millebornes/web/migrations/versions/0002_tables_touched.py"):
         assert needed in names
 
     bin_ = fresh_venv(tmp_path / "venv")
@@ -97,7 +98,7 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     assert "--database-url" in run(bin_ / "millebornes", "serve", "--help", cwd=tmp_path, env=clean_env())
     # the schema's revisions ship in the wheel: an empty database is upgraded from the installed package
     assert run(bin_ / "millebornes", "db", "upgrade", "--database-url", f"sqlite:///{tmp_path}/up.db", cwd=tmp_path,
-               env=clean_env()).strip().endswith("upgraded from revision none to 0001")
+               env=clean_env()).strip().endswith("upgraded from revision none to 0002")
     # the network's weights: the neural bot plays
     table = run(bin_ / "millebornes", "tournament", "--bots", "neural,random", "--games", "2", "--hands",
                 "--workers", "1", "--quiet", "--json", cwd=tmp_path, env=clean_env())

@@ -256,11 +256,21 @@ def serve(
     expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", envvar=_env("expire_unjoined"),
                                           help="seconds after which a table "
                                           "whose human seats nobody joined is deleted (default 24 h)"),
+    expire_idle: float = typer.Option(604800.0, "--expire-idle", envvar=_env("expire_idle"),
+                                      help="seconds after which an unfinished table "
+                                      "someone joined, with no socket and no move since, expires (default 7 days)"),
     evict_idle: float = typer.Option(600.0, "--evict-idle", envvar=_env("evict_idle"),
                                      help="seconds a table's room stays in memory "
                                      "with nobody connected; the next join loads it again"),
     sweep_every: float = typer.Option(60.0, "--sweep-every", envvar=_env("sweep_every"),
                                       help="seconds between two sweeps for --expire-unjoined and --evict-idle"),
+    sockets_per_seat: int = typer.Option(4, "--sockets-per-seat", envvar=_env("sockets_per_seat"),
+                                         help="sockets open on one seat at once (1 to 100000)"),
+    sockets_per_table: int = typer.Option(64, "--sockets-per-table", envvar=_env("sockets_per_table"),
+                                          help="sockets open at one table at once, seats and spectators (1 to 100000)"),
+    sockets_per_address: int = typer.Option(32, "--sockets-per-address", envvar=_env("sockets_per_address"),
+                                            help="table sockets open at once from "
+                                            "one client address, as uvicorn reports it (1 to 100000)"),
     forwarded_allow_ips: Optional[str] = typer.Option(
         None, "--forwarded-allow-ips", envvar=[_env("forwarded_allow_ips"), "FORWARDED_ALLOW_IPS"],
         help="addresses of the reverse proxies whose X-Forwarded-For gives the "
@@ -296,10 +306,13 @@ def serve(
                                      standby=standby, window_slack=window_slack, test_mode=test_mode,
                                      workers=workers, hint_workers=hint_workers,
                                      review_workers=review_workers, review_worlds=review_worlds,
-                                     expire_unjoined=expire_unjoined, evict_idle=evict_idle, sweep_every=sweep_every,
-                                     migrate=not no_migrate,
+                                     expire_unjoined=expire_unjoined, expire_idle=expire_idle, evict_idle=evict_idle,
+                                     sweep_every=sweep_every, migrate=not no_migrate,
                                      limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
-                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once))
+                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once,
+                                                   sockets_per_seat=sockets_per_seat,
+                                                   sockets_per_table=sockets_per_table,
+                                                   sockets_per_address=sockets_per_address))
     except ValueError as exc:
         field, _, words = str(exc).partition(": ")
         raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None

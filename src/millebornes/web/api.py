@@ -20,8 +20,8 @@ from ..rules import RULESETS
 from .creation import MAX_SEATS, CreateTable, Unprocessable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
 from .privacy import may_look_back, private
-from .room import game_of, iso, public_events, table_facts
-from .store import FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
+from .room import expired, game_of, iso, public_events, table_facts
+from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()
 
@@ -143,13 +143,15 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
 
 
 @router.get("/api/tables/{table_id}")
-async def table_info(table_id: str, store: StoreDep, hall: HallDep):
+async def table_info(table_id: str, store: StoreDep, hall: HallDep, settings: SettingsDep):
     room = hall.rooms.get(table_id)
     if room is not None:
         return room.facts()
     saved = await asyncio.to_thread(store.get, table_id)
     if saved is None:
         return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
+    if saved.status == EXPIRED:
+        return JSONResponse({"detail": expired(settings).message, "code": "expired"}, status_code=410)
     return table_facts(saved, game_of(saved), {})
 
 

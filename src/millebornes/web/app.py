@@ -6,9 +6,10 @@
   throttles) live on ``app.state`` and reach the routes through :mod:`.deps`.
 
 The lifespan holds an SQLite file for this process alone (:mod:`.onefile`), opens the database (its schema
-brought to this version's under a lock, :mod:`.schema`), deletes the tables nobody joined in time, replays
-every unfinished table (a restart resumes each exactly where it was, bots and countdowns included) and starts
-the hall's sweep; at the end it hands every table socket over (:mod:`.drain`), then stops the sweep, the
+brought to this version's under a lock, :mod:`.schema`), deletes the tables nobody joined in time, expires those
+nobody used, replays the unfinished tables used lately (a restart resumes each exactly where it was, bots and
+countdowns included; the others load when asked for: :mod:`.hall`) and starts the hall's sweep; at the end it
+hands every table socket over (:mod:`.drain`), then stops the sweep, the
 rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY`` bytes, counted as they
 arrive (413 past it), and every HTTP response gets the security headers.
 """

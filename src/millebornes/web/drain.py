@@ -14,6 +14,7 @@ import asyncio
 import logging
 import socket
 import sys
+from collections import Counter
 
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
@@ -29,20 +30,34 @@ GRACE = 2.0
 
 
 class Sockets:
-    """The table sockets this process holds, each with the task that sends its frames."""
+    """The table sockets this process holds, each with the task that sends its frames, counted by client
+    address (``Limits.sockets_per_address``)."""
 
     def __init__(self) -> None:
         self.open: dict[Client, asyncio.Task] = {}
         self.draining = False
+        self.address: dict[Client, str] = {}
+        self.per_address: Counter[str] = Counter()
 
-    def add(self, client: Client, pump: asyncio.Task) -> None:
-        """Take a socket in; one that arrives while the process stops is handed over at once."""
+    def add(self, client: Client, pump: asyncio.Task, address: str = "", most: int | None = None) -> bool:
+        """Take a socket in; one that arrives while the process stops is handed over at once.  False, and
+        nothing counted, when ``address`` holds ``most`` sockets already."""
+        if most is not None and self.per_address[address] >= most:
+            return False
         self.open[client] = pump
+        self.address[client] = address
+        self.per_address[address] += 1
         if self.draining:
             client.close(CODE, REASON)
+        return True
 
     def discard(self, client: Client) -> None:
         self.open.pop(client, None)
+        address = self.address.pop(client, None)
+        if address is not None:
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
 
     async def drain(self, grace: float = GRACE) -> None:
         self.draining = True

@@ -1,11 +1,16 @@
 """Every room of this process, and what keeps their number bounded.
 
-The unfinished tables are loaded at start, others when someone joins them.  A room is built from
-its saved table (the record replayed), so loading one twice gives the same room, and a room may
-leave memory and come back exactly as it was: the sweep drops rooms nobody has been connected to
-for ``evict_idle`` seconds, and deletes tables whose human seats nobody joined within
-``expire_unjoined`` seconds.  One lock orders loading and deleting, so a join never loads a table
-being deleted; a room being dropped is closed first, so a join waiting for it starts again.
+A room is built from its saved table (the record replayed), so loading one twice gives the same room, and a
+room may leave memory and come back exactly as it was.  At start only the unfinished tables used in the last
+``evict_idle`` seconds are loaded (those a running server would still hold, so that their bots, windows and
+clocks go on as after any restart); any other table is loaded when a socket asks for it, and what it was
+waiting for (a bot's move, a coup-fourré window, a clock) goes on from then, as after an eviction.  The sweep
+drops rooms nobody has been connected to for ``evict_idle`` seconds, deletes tables whose human seats nobody
+joined within ``expire_unjoined`` seconds, and expires tables someone joined that nobody used for
+``expire_idle`` seconds (their moves deleted, their row kept as long again to tell their links so, then
+deleted).  It also marks the tables with a socket on them as used, so that another server process on the same
+database never expires them.  One lock orders loading and deleting, so a join never loads a table being
+deleted; a room being dropped is closed first, so a join waiting for it starts again.
 """
 
 from __future__ import annotations
@@ -13,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ..actions import IllegalAction
 from .creation import MAX_SEATS
 from .listener import LISTEN_TIMEOUT, Listener
-from .room import Connection, Gone, Refused, Room
+from .room import Connection, Gone, Refused, Room, expired
 from .settings import Settings
-from .store import EXPIRE_BATCH, FINISHED, SavedTable, Store, notice_action, now, token_opens
+from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, notice_action, now, token_opens
 from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
@@ -56,9 +61,15 @@ class Hall:
             self._beating = asyncio.create_task(self._beat_forever())
         while len(await self.expire()) == EXPIRE_BATCH:
             pass
-        for saved in await asyncio.to_thread(self.store.load_unfinished):
+        while len(await self.expire_idle()) == EXPIRE_BATCH:
+            pass
+        while await asyncio.to_thread(self.store.purge_expired, self._idle_before()) == EXPIRE_BATCH:
+            pass
+        since = now() - timedelta(seconds=self.settings.evict_idle)
+        for saved in await asyncio.to_thread(self.store.load_used_since, since):
             self._open(saved)
-        log.info("%d unfinished tables resumed", len(self.rooms))
+        log.info("%d unfinished tables used in the last %g s resumed; the others load when asked for",
+                 len(self.rooms), self.settings.evict_idle)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def room(self, table_id: str) -> Room | None:
@@ -69,6 +80,8 @@ class Hall:
             room = self.rooms.get(table_id)
             if room is None:
                 saved = await asyncio.to_thread(self.store.get, table_id, True)
+                if saved is not None and saved.status == EXPIRED:
+                    raise expired(self.settings)
                 room = None if saved is None else self._open(saved)
                 if room is not None and self.listener is not None:
                     # what another process wrote between the read and now: its notices found no room here
@@ -97,6 +110,8 @@ class Hall:
             room.hear(int(args[0]), args[1])
         elif kind == "rematch":
             self._later(room.rematch_moved())
+        elif kind == "expired" and not room.in_use:  # expired by another process's sweep
+            self.rooms.pop(table_id).close()
 
     async def missed(self) -> None:
         """The notices were lost for a while: every room looks for what it missed."""
@@ -149,7 +164,10 @@ class Hall:
             return room.authenticate(seat, token)
         if not 0 <= seat < MAX_SEATS:
             return False
-        return token_opens(await asyncio.to_thread(self.store.token_hash, table_id, seat), token)
+        facts = await asyncio.to_thread(self.store.join_facts, table_id, seat)
+        if facts is not None and facts[0] == EXPIRED:  # whoever has its id may learn it (GET /api/tables says so)
+            raise expired(self.settings)
+        return facts is not None and token_opens(facts[1], token)
 
     async def join(self, conn: Connection, table_id: str, seat: int, nickname: str | None,
                    token: str | None = None) -> Room | None:
@@ -164,6 +182,11 @@ class Hall:
                 return room
             except Gone:
                 continue
+            except Refused as r:
+                if r.code == "expired" and self.rooms.get(table_id) is room and not room.in_use:
+                    del self.rooms[table_id]  # expired by another process meanwhile
+                    room.close()
+                raise
 
     async def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give a free seat of an open public table the hash of a new token (Store.claim); False when it is
@@ -194,6 +217,8 @@ class Hall:
                     raise Refused("no-spectators", "this table does not allow spectators")
                 if facts[1] == FINISHED:
                     raise Refused("finished", "this match is over: its replay shows it")
+                if facts[1] == EXPIRED:
+                    raise expired(self.settings)
             room = await self.room(table_id)
             if room is None:
                 return None
@@ -210,10 +235,43 @@ class Hall:
 
     # ---------------------------------------------------------------- the sweep
     async def sweep(self) -> None:
-        expired, evicted = await self.expire(), self.evict()
-        if expired or evicted:
-            log.info("sweep: %d unjoined tables expired, %d idle rooms left memory; %d rooms in memory",
-                     len(expired), len(evicted), len(self.rooms))
+        await self.touch()
+        unjoined, idle = await self.expire(), await self.expire_idle()
+        purged = await asyncio.to_thread(self.store.purge_expired, self._idle_before())
+        evicted = self.evict()
+        if unjoined or idle or purged or evicted:
+            log.info("sweep: %d unjoined tables deleted, %d idle tables expired, %d expired tables deleted, "
+                     "%d idle rooms left memory; %d rooms in memory",
+                     len(unjoined), len(idle), purged, len(evicted), len(self.rooms))
+
+    async def touch(self) -> None:
+        """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a
+        table's row says when it was last joined, not how long a socket stays (nor whether one watches)."""
+        used = [i for i, room in self.rooms.items() if room.in_use]
+        if used:
+            await asyncio.to_thread(self.store.touch, used)
+
+    def _idle_before(self) -> datetime:
+        """Tables idle since before this expire; tables expired before this are deleted."""
+        return now() - timedelta(seconds=self.settings.expire_idle)
+
+    async def expire_idle(self) -> list[str]:
+        """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Store.expire_idle), at
+        most EXPIRE_BATCH a call, leaving out those with a room in use here; returns their ids."""
+        before = self._idle_before()
+        async with self._loading:
+            doomed = []
+            for table_id in await asyncio.to_thread(self.store.idle, before):
+                room = self.rooms.get(table_id)
+                if room is not None:
+                    if room.in_use:
+                        continue
+                    del self.rooms[table_id]
+                    room.close()
+                doomed.append(table_id)
+            if not doomed:
+                return []
+            return await asyncio.to_thread(self.store.expire_idle, doomed, before)
 
     async def expire(self) -> list[str]:
         """Delete the tables created ``expire_unjoined`` seconds ago or more whose human seats nobody

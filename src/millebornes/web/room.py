@@ -34,8 +34,8 @@ from ..state import Game
 from . import metrics
 from .chat import ChatWindow
 from .settings import Settings
-from .store import (BROKEN, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, hash_token, new_token, now,
-                    token_opens)
+from .store import (BROKEN, EXPIRED, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, hash_token, new_token,
+                    now, token_opens)
 from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
@@ -51,6 +51,13 @@ class Refused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+
+
+def expired(settings: Settings) -> Refused:
+    """The refusal of a table that expired (``Settings.expire_idle``): its links and id say so."""
+    days = settings.expire_idle / 86400
+    idle = f"{days:g} days" if days >= 1 else f"{settings.expire_idle:g} seconds"
+    return Refused("expired", f"this table expired: nobody played it for {idle}")
 
 
 class Gone(Exception):
@@ -293,12 +300,15 @@ class Room:
             s = self.table.seats[seat]
             if nickname is None and s.nickname is None:
                 raise Refused("malformed", "a nickname is needed to take a seat the first time")
-            before = self.status
+            self._make_room(seat)
+            before, was_there, was_named = self.status, self.connected()[seat], s.nickname
             nickname = nickname if nickname is not None else s.nickname
             fresh = None if s.joined else new_token()
             status = await asyncio.to_thread(self.store.join, self.id, seat, nickname,
                                              None if token is None else hash_token(token),
                                              None if fresh is None else hash_token(fresh))
+            if status == EXPIRED:
+                raise expired(self.settings)
             if status is None:
                 await self._refresh_seats()
                 raise Refused("auth", "this link does not open that seat")
@@ -325,7 +335,8 @@ class Room:
                 conn.send(self.state_frame(seat, []))
                 if self.task is None or self.task.done():  # stand-ins and an overdue clock wait for a person
                     self.schedule(self.last_events)
-            self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
+            if not was_there or s.nickname != was_named:
+                self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
             for other in self.away_since:
                 self._watch_absence(other)
             await self._take_over_due()
@@ -343,11 +354,24 @@ class Room:
             limit = self.settings.limits.spectators_per_table
             if len(self.watchers) >= limit:
                 raise Refused("full", f"this table has {limit} spectators already, the most it takes")
+            self._make_room(None)
             conn.seat = None
             self.watchers.add(conn)
             conn.send({"type": "welcome", "seat": None, "spectator": True, "table": self.facts(),
                        "log": list(self.log), "chat": list(self.said)})
             conn.send(self.state_frame(None, []))
+
+    def _make_room(self, seat: int | None) -> None:
+        """Refuse a socket over the seat's or the table's cap (``Limits.sockets_per_seat``, ``sockets_per_table``);
+        a seat's first socket is let in past the table's, so that spectators never lock a player out."""
+        limits = self.settings.limits
+        if seat is not None and len(self.conns[seat]) >= limits.sockets_per_seat:
+            raise Refused("seat-full", f"this seat has {limits.sockets_per_seat} sockets open already (other "
+                                       "windows or devices): close one first")
+        at_table = sum(map(len, self.conns.values())) + len(self.watchers)
+        if at_table >= limits.sockets_per_table and (seat is None or self.conns[seat]):
+            raise Refused("table-full", f"this table has {limits.sockets_per_table} sockets open already, "
+                                        "the most it takes")
 
     def leave(self, conn: Connection) -> None:
         if conn in self.watchers:
@@ -363,10 +387,10 @@ class Room:
             self.idle_since = time.monotonic()
         if not self.conns[seat]:
             self._tell_presence(seat, False)
-            if not self.connected()[seat]:
+            if not self.connected()[seat]:  # else someone is still on the seat at another process: nothing changed
                 self.away_since[seat] = time.monotonic()
                 self._watch_absence(seat)
-            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+                self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
     def _notify(self, kind: str, *args) -> None:
@@ -400,6 +424,7 @@ class Room:
         """Someone came to ``seat`` at another server process, or its last socket there went."""
         if seat not in self.conns:
             return
+        was_there = self.connected()[seat]
         seats = self.remote.setdefault(origin, set())
         if on:
             seats.add(seat)
@@ -409,7 +434,8 @@ class Room:
             if not self.connected()[seat] and seat not in self.away_since:
                 self.away_since[seat] = time.monotonic()
                 self._watch_absence(seat)
-        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+        if self.connected()[seat] != was_there:
+            self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     async def refresh_seats(self) -> None:
         """Another server process changed the seats (a join, a claim, a stand-in, a seat given to a bot):
@@ -424,7 +450,7 @@ class Room:
         notes = await asyncio.to_thread(self.store.notes_after, self.id, self.notes)
         if saved is None:
             return
-        before = self.status
+        before, seats_before = self.status, self.table.seats
         self.table.seats = saved.seats
         if before == WAITING:
             self.table.status = saved.status
@@ -437,7 +463,8 @@ class Room:
         if self.status != before or told:
             self.schedule(told or self.last_events)
             self.broadcast_state(told)
-        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+        if saved.seats != seats_before:
+            self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- absent players and stand-ins
     def _stood_in(self) -> set[int]:

@@ -15,6 +15,7 @@ DEFAULT_DATABASE_URL = "sqlite:///millebornes.db"
 TABLES_PER_MINUTE_MAX = 10_000
 SECONDS_MAX = 365 * 24 * 3600
 WINDOW_SLACK_MAX = 5.0
+SOCKETS_MAX = 100_000
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,16 @@ class Limits:
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
     spectators_per_table: int = 50
     """Sockets watching one table at once (``watch``); one more is refused (``full``)."""
+    sockets_per_seat: int = 4
+    """Sockets on one seat at once in this process: a phone, a computer and a tab or two that has not noticed
+    its connection died; one more is refused (``seat-full``, close 4429)."""
+    sockets_per_table: int = 64
+    """Sockets at one table at once in this process, seats and spectators: every step is a frame to each, so
+    this bounds a step's cost.  One more is refused (``table-full``, close 4429), except a seat's first socket,
+    so that spectators never lock a player out (the most is then this plus the seats, 72)."""
+    sockets_per_address: int = 32
+    """Table sockets open at once from one client address (as uvicorn reports it), over every table of this
+    process: a household or a small office behind one address; one more is refused (``too-many``, close 4429)."""
     clock_min: float = 10.0
     clock_max: float = 3600.0
     """A turn clock (seconds per human decision) is 0 (none) or within these; --test-mode allows 0.2 s."""
@@ -69,6 +80,9 @@ class Limits:
                              f"not {self.chat_messages} and {self.chat_lines}")
         if not 1 <= self.reviews_at_once <= 64:
             raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
+        for name in ("sockets_per_seat", "sockets_per_table", "sockets_per_address"):
+            if not 1 <= getattr(self, name) <= SOCKETS_MAX:
+                raise ValueError(f"{name}: from 1 to {SOCKETS_MAX}, not {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
@@ -98,7 +112,11 @@ class Settings:
     hint_iterations: int = 2000
     hint_ms: float = 1500.0
     expire_unjoined: float = 24 * 3600.0
-    """Seconds after its creation a table nobody joined is deleted (a joined one never is)."""
+    """Seconds after its creation a table nobody joined is deleted (a joined one expires: ``expire_idle``)."""
+    expire_idle: float = 7 * 24 * 3600.0
+    """Seconds an unfinished table someone joined may go with no socket and no move before it expires: its moves
+    are deleted and its links say it expired, for as long again, then its row goes too.  At least twice
+    ``sweep_every``, so that a process's sweep always marks its tables in use before another's could expire them."""
     evict_idle: float = 600.0
     """Seconds a room stays in memory with no socket connected; the next join loads it again."""
     sweep_every: float = 60.0
@@ -112,10 +130,13 @@ class Settings:
             raise ValueError(f"standby: seconds, from 0 to 600, not {self.standby}")
         if not 0 <= self.window_slack <= WINDOW_SLACK_MAX:
             raise ValueError(f"window_slack: seconds, from 0 to {WINDOW_SLACK_MAX:g}, not {self.window_slack}")
-        for name in ("expire_unjoined", "evict_idle", "sweep_every"):
+        for name in ("expire_unjoined", "expire_idle", "evict_idle", "sweep_every"):
             if not 0 < getattr(self, name) <= SECONDS_MAX:
                 raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "
                                  f"not {getattr(self, name)}")
+        if self.expire_idle < 2 * self.sweep_every:
+            raise ValueError(f"expire_idle: seconds, at least twice --sweep-every ({2 * self.sweep_every:g}), "
+                             f"not {self.expire_idle}")
         if not isinstance(self.review_worlds, int) or not 2 <= self.review_worlds <= MAX_WORLDS:
             raise ValueError(f"review_worlds: a whole number from 2 to {MAX_WORLDS}, not {self.review_worlds}")
 

@@ -31,6 +31,8 @@ from .settings import normalize_database_url
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 BROKEN = "broken"
 """A table whose move could not be saved after every retry: it stays as it was, and is not resumed."""
+EXPIRED = "expired"
+"""An unfinished table nobody used for ``Settings.expire_idle``: its moves are gone, its row says it expired."""
 EXPIRE_BATCH = 1000
 SQLITE_BUSY_SECONDS = 30
 """How long a save waits for another writer of the SQLite file before it fails."""
@@ -79,6 +81,9 @@ class TableRow(Base):
     """A finished table's rematch: the id of the new table its players were offered (docs/web.md, "Rematch")."""
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """A rematch's finished table."""
+    touched: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When someone last used the table: a join, or a sweep that found a socket on it (None: not since this column
+    came; the creation counts then).  An expired table's: when it expired.  (New: a migration adds it.)"""
 
 
 class SeatRow(Base):
@@ -324,13 +329,16 @@ class Store:
         seat's first join: its invite link opens nothing any more)."""
         with Session(self.engine) as s, s.begin():
             # the table's row locked first: two last joins at once would each count the other missing
-            s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
+            status = s.scalar(select(TableRow.status).where(TableRow.id == table_id).with_for_update())
+            if status == EXPIRED:
+                return status
             seat_row = (SeatRow.table_id == table_id, SeatRow.seat == seat)
             if token_hash is not None:
                 seat_row += (SeatRow.token_hash == token_hash,)
             values = {"nickname": nickname, "joined": True} | ({"token_hash": new_hash} if new_hash else {})
             if s.execute(update(SeatRow).where(*seat_row).values(**values)).rowcount != 1:
                 return None
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(touched=now()))
             missing = s.scalar(select(func.count()).select_from(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false()))
             if not missing:
@@ -350,6 +358,38 @@ class Store:
                 s.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
+
+    def touch(self, ids: list[str]) -> None:
+        """The unfinished tables of ``ids`` are in use now (a socket is on them): not idle, whatever their moves."""
+        for at in range(0, len(ids), EXPIRE_BATCH):
+            with Session(self.engine) as s, s.begin():
+                s.execute(update(TableRow).where(TableRow.id.in_(ids[at:at + EXPIRE_BATCH]),
+                                                 TableRow.status.in_((WAITING, PLAYING))).values(touched=now()))
+
+    def expire_idle(self, ids: list[str], before: datetime) -> list[str]:
+        """Mark those of ``ids`` that are still idle since ``before`` (see :meth:`idle`) expired, and delete their
+        moves and notes, in one transaction checked again here; returns the ids expired.  Their rows and seats
+        stay, so that their links say what became of them (:meth:`purge_expired` deletes them later)."""
+        with Session(self.engine) as s, s.begin():
+            ids = list(s.scalars(select(TableRow.id).where(TableRow.id.in_(ids), *_idle(before))))
+            if ids:
+                s.execute(delete(ActionRow).where(ActionRow.table_id.in_(ids)))
+                s.execute(delete(NoteRow).where(NoteRow.table_id.in_(ids)))
+                s.execute(update(TableRow).where(TableRow.id.in_(ids))
+                          .values(status=EXPIRED, touched=now(), clock_at=None, clock_deadline=None))
+                for table_id in ids:
+                    self._notice(s, table_id, "expired")
+            return ids
+
+    def purge_expired(self, before: datetime) -> int:
+        """Delete the tables that expired before ``before``, seats included (at most EXPIRE_BATCH); how many."""
+        with Session(self.engine) as s, s.begin():
+            ids = list(s.scalars(select(TableRow.id).where(TableRow.status == EXPIRED, TableRow.touched < before)
+                                 .limit(EXPIRE_BATCH)))
+            if ids:
+                s.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
+                s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
+            return len(ids)
 
     def append_action(self, table_id: str, n: int, seat: int, action: str,
                       result: tuple[list, list] | None = None, *, clock: datetime | None = None) -> None:
@@ -474,7 +514,8 @@ class Store:
             try:
                 with Session(self.engine) as s, s.begin():
                     old = s.get(TableRow, table_id)
-                    if old.rematch is not None and s.get(TableRow, old.rematch) is not None:
+                    last = None if old.rematch is None else s.get(TableRow, old.rematch)
+                    if last is not None and last.status != EXPIRED:
                         return old.rematch
                     values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns
                               if c.key not in NOT_COPIED}
@@ -537,7 +578,8 @@ class Store:
             old = s.get(TableRow, table_id)
             humans = list(s.scalars(select(SeatRow.seat).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
-            new = {} if old is None or old.rematch is None else {
+            last = None if old is None or old.rematch is None else s.get(TableRow, old.rematch)
+            new = {} if last is None or last.status == EXPIRED else {
                 x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == old.rematch))}
             if not new:
                 return {"table": None, "seats": [{"seat": n, "answer": None} for n in humans]}
@@ -656,6 +698,15 @@ class Store:
             return bool(public), list(s.scalars(select(SeatRow.token_hash).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
 
+    def join_facts(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
+        """The table's status and the stored hash of the human seat's token (None for a bot's seat or no such
+        seat); None when there is no such table.  One small query, so a join is checked without loading."""
+        with Session(self.engine) as s:
+            row = s.execute(select(TableRow.status, SeatRow.token_hash).select_from(TableRow).outerjoin(
+                SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human"))
+                .where(TableRow.id == table_id)).first()
+            return None if row is None else (row[0], row[1])
+
     def unjoined(self, before: datetime) -> list[str]:
         """Tables created before ``before`` whose human seats nobody ever joined (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
@@ -679,11 +730,22 @@ class Store:
             finally:
                 raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
 
-    def load_unfinished(self) -> list[SavedTable]:
-        """Every table still waiting or playing, with its actions, to be replayed at start."""
+    def idle(self, before: datetime) -> list[str]:
+        """Unfinished tables someone joined, idle since ``before``: nobody joined them since, no process found a
+        socket on them since (:meth:`touch`) and no move was made since (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status.in_((WAITING, PLAYING)))
-                             .order_by(TableRow.created)).all()
+            return list(s.scalars(select(TableRow.id).where(*_idle(before))
+                                  .order_by(TableRow.created).limit(EXPIRE_BATCH)))
+
+    def load_used_since(self, since: datetime) -> list[SavedTable]:
+        """The tables still waiting or playing that were used since ``since`` (created, joined, found in use or
+        moved), with their actions, to be replayed at start: the rooms a running server would still hold."""
+        moved = exists().where(ActionRow.table_id == TableRow.id, ActionRow.time >= since)
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(
+                TableRow.status.in_((WAITING, PLAYING)),
+                (func.coalesce(TableRow.touched, TableRow.created) >= since) | moved)
+                .order_by(TableRow.created)).all()
             return self._saved(s, rows, True)
 
     def history(self, limit: int = 50) -> list[SavedTable]:
@@ -749,7 +811,7 @@ class Store:
 
 
 NOT_COPIED = ("id", "seed", "deck", "status", "scores", "winners", "created", "finished", "rematch", "rematch_of",
-              "clock_at", "clock_deadline", "public")
+              "clock_at", "clock_deadline", "public", "touched")
 """The columns of a table's row a rematch does not copy: the match itself, its result and its clock's
 deadline, and ``public`` (a rematch is for the players who played, not for the lobby).  Every other column is
 a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
@@ -760,6 +822,14 @@ a match rather than how it was created belongs in this list."""
 def _finished(table_id: str, scores: list, winners: list):
     return update(TableRow).where(TableRow.id == table_id).values(
         status=FINISHED, scores=scores, winners=winners, finished=now())
+
+
+def _idle(before: datetime) -> tuple:
+    """An unfinished table someone joined (the others are :func:`_unjoined`'s), not used since ``before``."""
+    joined = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.joined.is_(True))
+    moved = exists().where(ActionRow.table_id == TableRow.id, ActionRow.time >= before)
+    return (TableRow.status.in_((WAITING, PLAYING)), joined, TableRow.created < before,
+            func.coalesce(TableRow.touched, TableRow.created) < before, ~moved)
 
 
 def _unjoined(before: datetime) -> tuple:

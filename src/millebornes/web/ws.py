@@ -24,6 +24,14 @@ log = logging.getLogger("millebornes.web")
 
 router = APIRouter()
 
+CROWDED = 4429
+"""The close code of a socket over a cap (``too-many``, ``seat-full``, ``table-full``): the page does not come back."""
+EXPIRED = 4410
+"""The close code of a socket to a table that expired (``expired``)."""
+CLOSE_ON = {"seat-full": CROWDED, "table-full": CROWDED, "expired": EXPIRED, "auth": 4401}
+"""Refusals of a join or a watch that close the socket (and their code); another refused join may be sent again.
+An ``auth`` refused under the room's lock is a link replaced meanwhile (a first join, a claim): as a wrong one."""
+
 
 @router.websocket("/ws/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep,
@@ -31,9 +39,12 @@ async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: Se
     await ws.accept()
     client = Client(ws, settings.limits)
     pump = asyncio.create_task(client.pump())
-    sockets.add(client, pump)
+    most = settings.limits.sockets_per_address
     try:
-        await converse(client, hall, table_id, settings.limits)
+        if sockets.add(client, pump, ws.client.host if ws.client else "", most):
+            await converse(client, hall, table_id, settings.limits)
+        else:
+            client.turn_away("too-many", f"at most {most} table sockets are open from one address at once", CROWDED)
     except Exception:
         log.exception("table %s: a connection failed", table_id)
         client.close(1011)
@@ -72,7 +83,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             try:
                 room = await hall.watch(client, table_id)
             except Refused as r:
-                client.turn_away(r.code, r.message, 4403)
+                client.turn_away(r.code, r.message, CLOSE_ON.get(r.code, 4403))
                 return
             if room is None:
                 client.turn_away("auth", "there is no such table to watch", 4401)
@@ -82,15 +93,15 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
         if not isinstance(frame, JoinFrame):
             client.turn_away("auth", "the first frame must be join or watch", 4401)
             return
-        if await hall.authenticate(table_id, frame.seat, frame.token):
-            try:
+        try:
+            if await hall.authenticate(table_id, frame.seat, frame.token):
                 room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname), frame.token)
-            except Refused as r:
-                if r.code == "auth":  # the link was replaced meanwhile (a first join, a claim): as a wrong one
-                    client.turn_away(r.code, r.message, 4401)
-                    return
-                client.error(r.code, r.message, **r.extra)
-                continue
+        except Refused as r:
+            if r.code in CLOSE_ON:
+                client.turn_away(r.code, r.message, CLOSE_ON[r.code])
+                return
+            client.error(r.code, r.message, **r.extra)
+            continue
         if room is None:
             client.turn_away("auth", "this link does not open that seat", 4401)
             return

@@ -7,14 +7,15 @@ import { $, el, t, tn, Name, editionName, formatDate } from "./common.js";
 import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 
-const M = { status: {}, taken: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "unknown"
+const M = { status: {}, taken: {}, drawn: "" }; // table id -> "waiting" | "playing" | "finished" | "broken" | "gone" | "expired" | "unknown"
 // M.taken: table id -> {seat: nickname} of the seats someone sat down in (their invite link is used up)
-const DONE = new Set(["finished", "broken", "gone"]);
+const DONE = new Set(["finished", "broken", "gone", "expired"]);
 
 function statusText(id) {
   const s = M.status[id];
   if (!s) return "…";
   if (s === "gone") return t("mine.gone");
+  if (s === "expired") return t("mine.expired");
   if (s === "unknown") return t("mine.unknown");
   return t(`status.${s}`);
 }
@@ -82,6 +83,7 @@ export async function refreshMine() {
     try {
       const r = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
       if (r.status === 404) M.status[id] = "gone";
+      else if (r.status === 410) M.status[id] = "expired";
       else if (!r.ok) M.status[id] = "unknown";
       else {
         const facts = await r.json();

@@ -116,6 +116,9 @@ const rematch = rematchPanel({
 });
 
 // ------------------------------------------------------------------ socket
+// The refusals after which the server closes the socket (4410, 4429) and the page does not come back.
+const CLOSING = new Set(["expired", "seat-full", "table-full", "too-many"]);
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
@@ -136,6 +139,7 @@ function connect() {
     if (S.ws !== ws) return;
     S.ws = null;
     if (spectator && (e.code === 4401 || e.code === 4403)) { setConn(""); return; } // no table, or no spectators
+    if (e.code === 4410 || e.code === 4429) { setConn(""); return; } // expired, or over a cap: its error said so
     if (e.code === 4401 && !S.joined) {
       showJoinError(t("msg.auth"));
       setConn("");
@@ -252,6 +256,7 @@ function onFrame(f) {
       if (spectator && !S.joined && f.code === "auth") { say({ key: "msg.no_table" }, true); break; }
       if (spectator && !S.joined && f.code === "finished") { location.replace(`/replay/${encodeURIComponent(tableId)}`); break; }
       if (f.code === "auth" && !S.joined && !spectator) showJoinError(t("msg.auth"));
+      if (CLOSING.has(f.code) && !S.joined && !spectator) showJoinError(errorMessage(f));
       if (f.code === "malformed" && !S.joined && !spectator) { // the server refused the nickname: try another
         showJoinError(t("join.bad_nickname"));
         const ws = S.ws;
@@ -850,7 +855,12 @@ async function main() {
     if (!S.table) { S.table = facts; S.seats = facts.seats || []; S.status = facts.status; }
     renderJoinInfo();
     renderAll();
-  }).catch(() => {});
+  }).catch((err) => {
+    if (err?.status !== 410) return;
+    showJoinError(t("msg.expired"));
+    $("#join").disabled = true;
+    $("#nickname").disabled = true;
+  });
 
   let joinedBefore = false;
   try { joinedBefore = localStorage.getItem(JOINED_KEY) === "1"; } catch (e) { /* storage off */ }
