@@ -69,6 +69,8 @@ def test_metrics_count_moves_sockets_thinking_and_refusals_on_their_own_port(tmp
         ann = Seat(server, table, 0, "Ann")
         made = play(ann, 6, random.Random(3))
         assert made == 6
+        while not ann.obs["legal_actions"]:  # her turn again, so the refusal is the engine's, not the turn's
+            ann.next_state()
         ann.ws.send(json.dumps({"type": "act", "action": "play nonsense", "seq": ann.state["seq"]}))
         assert ann.answer()["code"] == "illegal"
 

@@ -120,7 +120,7 @@ def test_a_review_judges_a_move_from_what_its_seat_saw(web, monkeypatch):
 
     monkeypatch.setattr(R, "_judge_many", spied)
     deck = stacked_deck("dujardin", 2, hands={0: ["roll", "stop", "100", "75"], 1: ["right-of-way", "roll"]})
-    t, ann, bob, held = past_the_window(web, deck, ruleset="dujardin")
+    t, ann, bob, held = past_the_window(web, deck, ruleset="dujardin", public=True)  # reviewed by anyone
     draw(ann, [ann, bob])
     room = web.hall.rooms[t["id"]]
     index, saw = room.actions, ann.obs
