@@ -19,7 +19,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from serving import Seat, Server, free_port  # noqa: E402
+from serving import Seat, Server, free_port, stop  # noqa: E402
 
 pytestmark = pytest.mark.postgres
 
@@ -54,12 +54,7 @@ class Caddy:
             time.sleep(0.1)
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
+        stop(self.proc)
         self.log.close()
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..actions import IllegalAction
@@ -259,37 +260,33 @@ class Hall:
         """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Store.expire_idle), at
         most EXPIRE_BATCH a call, leaving out those with a room in use here; returns their ids."""
         before = self._idle_before()
-        async with self._loading:
-            doomed = []
-            for table_id in await asyncio.to_thread(self.store.idle, before):
-                room = self.rooms.get(table_id)
-                if room is not None:
-                    if room.in_use:
-                        continue
-                    del self.rooms[table_id]
-                    room.close()
-                doomed.append(table_id)
-            if not doomed:
-                return []
-            return await asyncio.to_thread(self.store.expire_idle, doomed, before)
+        return await self._drop(lambda: self.store.idle(before), lambda room: room.in_use,
+                                lambda ids: self.store.expire_idle(ids, before))
 
     async def expire(self) -> list[str]:
         """Delete the tables created ``expire_unjoined`` seconds ago or more whose human seats nobody
         joined (at most EXPIRE_BATCH a call); returns their ids."""
         before = now() - timedelta(seconds=self.settings.expire_unjoined)
+        return await self._drop(
+            lambda: self.store.unjoined(before),
+            lambda room: room.in_use or any(s.joined for s in room.table.seats if s.kind == "human"),
+            lambda ids: self.store.delete_unjoined(ids, before))
+
+    async def _drop(self, found: Callable[[], list[str]], kept: Callable[[Room], bool],
+                    gone: Callable[[list[str]], list[str]]) -> list[str]:
+        """The tables ``found`` lists leave memory, but those whose room is ``kept``, then ``gone`` takes them
+        out of the database (and says which it did); under the loading lock, so no join loads one meanwhile."""
         async with self._loading:
             doomed = []
-            for table_id in await asyncio.to_thread(self.store.unjoined, before):
+            for table_id in await asyncio.to_thread(found):
                 room = self.rooms.get(table_id)
                 if room is not None:
-                    if room.in_use or any(s.joined for s in room.table.seats if s.kind == "human"):
+                    if kept(room):
                         continue
                     del self.rooms[table_id]
                     room.close()
                 doomed.append(table_id)
-            if not doomed:
-                return []
-            return await asyncio.to_thread(self.store.delete_unjoined, doomed, before)
+            return await asyncio.to_thread(gone, doomed) if doomed else []
 
     def evict(self) -> list[str]:
         """Drop the rooms nobody has used for ``evict_idle`` seconds; the next join loads them again."""
