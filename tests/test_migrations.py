@@ -5,6 +5,7 @@ server told not to migrate refuses a database that is behind; the ``db`` command
 from __future__ import annotations
 
 import subprocess
+import sys
 from datetime import datetime
 
 import pytest
@@ -174,7 +175,7 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Store(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == "0002"
+    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0002"  # HEAD is the last
     assert diffs(migrated) == []
     assert shape(migrated) == shape(made) and len(shape(made)) == 6
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
@@ -279,3 +280,13 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
         assert said == [f"millebornes: {url} is at revision 0002"] * 2 + [
             f"millebornes: {url} upgraded from revision none to 0002"], said
         assert diffs(url) == []
+
+
+def test_a_start_on_a_database_at_head_imports_no_alembic(tmp_path):
+    """Alembic is read only to upgrade: a server restarting on its own database starts without it."""
+    url = f"sqlite:///{tmp_path}/mb.db"
+    Store(url, "NORMAL").close()
+    probe = ("import sys; from millebornes.web.store import Store; Store(sys.argv[1], 'NORMAL').close(); "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))")
+    out = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
