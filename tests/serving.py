@@ -28,6 +28,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def until(check, seconds: float = 15.0, what: str = "the server"):
+    """Poll ``check`` until it gives something true, for at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (result := check()):
+        assert time.monotonic() < deadline, f"{what} did not get there in {seconds} s"
+        time.sleep(0.05)
+    return result
+
+
 def stop(proc: subprocess.Popen) -> None:
     """SIGTERM, as systemd stops a service; SIGKILL after 10 s if it is still there."""
     if proc.poll() is None:

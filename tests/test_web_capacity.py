@@ -19,18 +19,9 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
-from serving import Seat, Server  # noqa: E402
+from serving import Seat, Server, until  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
-
-
-def until(check, seconds: float = 15.0, what: str = "the server"):
-    """Poll ``check`` until it gives something true, for at most ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not (result := check()):
-        assert time.monotonic() < deadline, f"{what} did not get there in {seconds} s"
-        time.sleep(0.05)
-    return result
 
 
 def quiet(client) -> None:

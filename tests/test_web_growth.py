@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 import millebornes as mb  # noqa: E402
 from millebornes.web.store import (FINISHED, SavedSeat, SavedTable, Store, hash_token,  # noqa: E402
                                    new_token, now)
-from serving import Seat, Server  # noqa: E402
+from serving import Seat, Server, until  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
@@ -30,15 +30,6 @@ def stored(db) -> dict[str, int]:
         ids = [row[0] for row in conn.execute("SELECT id FROM tables")]
         return {i: conn.execute("SELECT count(*) FROM seats WHERE table_id = ?", (i,)).fetchone()[0]
                 for i in ids}
-
-
-def until(check, seconds: float = 15.0, what: str = "the server"):
-    """Poll ``check`` until it gives something true, for at most ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not (result := check()):
-        assert time.monotonic() < deadline, f"{what} did not get there in {seconds} s"
-        time.sleep(0.1)
-    return result
 
 
 def refused(server: Server, table_id: str, seat, token: str) -> tuple[str, int]:
