@@ -38,14 +38,18 @@ def mypyc_extensions() -> list:
         print("millebornes: mypyc not found; installing pure Python", file=sys.stderr)
         return []
     # the other modules are imported, not checked: they stay pure Python
-    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
-                    opt_level="3", group_name=GROUP, multi_file=True)
+    return mypycify(
+        ["--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
+        opt_level="3",
+        group_name=GROUP,
+        multi_file=True,
+    )
 
 
 def placeholders() -> list:
     """The extensions mypyc will make, by name only: the group's library and one small module per source.
     The C is written only when build_ext runs; metadata and the sdist need none of it."""
-    modules = [path[len("src/"):-len(".py")].replace("/", ".") for path in COMPILED]
+    modules = [path[len("src/") : -len(".py")].replace("/", ".") for path in COMPILED]
     return [Extension(name, sources=[]) for name in (f"{GROUP}__mypyc", *modules)]
 
 

@@ -74,9 +74,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=200, help="games per repeat (seeds 0..games-1)")
     ap.add_argument("--clones", type=int, default=100_000)
     args = ap.parse_args(argv)
-    print(f"millebornes {mb.__version__} ({'compiled' if mb.compiled() else 'pure Python'}), "
-          f"Python {sys.version.split()[0]}, 2 players, "
-          f"median of {args.repeats} repeats")
+    print(
+        f"millebornes {mb.__version__} ({'compiled' if mb.compiled() else 'pure Python'}), "
+        f"Python {sys.version.split()[0]}, 2 players, "
+        f"median of {args.repeats} repeats"
+    )
     print(f"{'preset':<9} {'path':<7} {'hands/s':>9} {'decisions/s':>12} {'dec/hand':>9} {'clone/s':>9}")
     for name in mb.RULESETS:
         for path, fn in (("codes", random_hands_codes), ("strings", random_hands_strings)):

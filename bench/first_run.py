@@ -59,8 +59,9 @@ def one_run(ref: str, cache: str, timeout: float) -> tuple[float, float]:
         env.pop("VIRTUAL_ENV", None)
         log = open(os.path.join(tmp, "make.log"), "w")
         start = time.monotonic()
-        proc = subprocess.Popen(["make", "run"], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            ["make", "run"], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             while not home_served():
                 if proc.poll() is not None:
@@ -91,8 +92,9 @@ def main() -> None:
     args = parser.parse_args()
     if not port_free():
         sys.exit("port 8000 is taken: stop what listens there first")
-    ref = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", args.ref], check=True,
-                         capture_output=True, text=True).stdout.strip()
+    ref = subprocess.run(
+        ["git", "-C", REPO, "rev-parse", "--short", args.ref], check=True, capture_output=True, text=True
+    ).stdout.strip()
     shared = tempfile.mkdtemp(prefix="mb-pip-cache-")
     times, sizes = [], []
     try:
@@ -106,8 +108,10 @@ def main() -> None:
             print(f"{ref} run {i + 1}: home page after {seconds:.1f} s, .venv {mb:.0f} MB", flush=True)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
-    print(f"{ref}: median {statistics.median(times):.1f} s to the home page over {len(times)} run(s), "
-          f".venv {statistics.median(sizes):.0f} MB ({'warm' if args.keep_cache else 'empty'} pip cache)")
+    print(
+        f"{ref}: median {statistics.median(times):.1f} s to the home page over {len(times)} run(s), "
+        f".venv {statistics.median(sizes):.0f} MB ({'warm' if args.keep_cache else 'empty'} pip cache)"
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from millebornes.bots import make_bot  # noqa: E402
 from served import cpu_of, free_port, http_json, start_server, stop_server  # noqa: E402
+
+from millebornes.bots import make_bot  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -42,14 +43,6 @@ except ImportError:  # pragma: no cover
 HUMAN, BOT = 0, 1
 WARM_UP = 2
 """Bot moves left out at the start of each phase (the first one starts the bots' worker processes)."""
-
-
-
-
-
-
-
-
 
 
 def workers_of(pid: int) -> dict[int, int]:
@@ -94,8 +87,11 @@ async def bot_moves(ws_url: str, token: str, moves: int, bot_delay: float, seed:
                 if len(times) >= moves + WARM_UP:
                     return times[WARM_UP:]
             elif mover == HUMAN:
-                timing = (obs["to_act"] == BOT and obs["decision"] != "coup-fourre"
-                          and not any(e["type"] == "hand-over" for e in events))
+                timing = (
+                    obs["to_act"] == BOT
+                    and obs["decision"] != "coup-fourre"
+                    and not any(e["type"] == "hand-over" for e in events)
+                )
             if obs["is_over"]:
                 raise SystemExit(f"the match ended after {len(times)} bot moves; ask for fewer --moves")
             if obs["to_act"] == HUMAN and frame["seq"] > acted_on:
@@ -139,8 +135,10 @@ async def run(args, base: str, proc: subprocess.Popen) -> None:
     flooders = []
     for n in range(args.tables):
         flood_id, flood_token = await asyncio.to_thread(table, base, waiting, 1000 + n)
-        flooders += [asyncio.create_task(ask_hints(ws_base + flood_id, flood_token, args.retry, tally))
-                     for _ in range(args.sockets)]
+        flooders += [
+            asyncio.create_task(ask_hints(ws_base + flood_id, flood_token, args.retry, tally))
+            for _ in range(args.sockets)
+        ]
     await asyncio.sleep(args.warm_up)
     cpu0 = {pid: cpu_of(pid) for pid in [proc.pid, *workers_of(proc.pid)]}
     tally.clear()
@@ -159,16 +157,24 @@ async def run(args, base: str, proc: subprocess.Popen) -> None:
     hint_cpu = sum(c for pid, c in cpu.items() if workers.get(pid) == 19)
     bot_cpu = sum(c for pid, c in cpu.items() if pid in workers and workers[pid] != 19)
     hint_workers = "" if args.hint_workers is None else f", --hint-workers {args.hint_workers}"
-    print(f"hard bot, --bot-delay {args.bot_delay} s, --workers {args.workers}{hint_workers}, "
-          f"{args.moves} timed bot moves a phase")
+    print(
+        f"hard bot, --bot-delay {args.bot_delay} s, --workers {args.workers}{hint_workers}, "
+        f"{args.moves} timed bot moves a phase"
+    )
     print(f"idle:  median {idle_median:.0f} ms, p90 {idle_p90:.0f} ms")
-    print(f"flood: median {flood_median:.0f} ms, p90 {flood_p90:.0f} ms "
-          f"({args.tables} tables x {args.sockets} sockets asking for hints, retry {args.retry} s after a refusal)")
+    print(
+        f"flood: median {flood_median:.0f} ms, p90 {flood_p90:.0f} ms "
+        f"({args.tables} tables x {args.sockets} sockets asking for hints, retry {args.retry} s after a refusal)"
+    )
     print(f"ratio flood/idle: median {flood_median / idle_median:.2f}, p90 {flood_p90 / idle_p90:.2f}")
-    print(f"during the flood ({wall:.0f} s): hints answered {tally['hint']} ({tally['hint'] / wall:.1f}/s), "
-          f"refused " + ", ".join(f"{code} {n}" for code, n in sorted(tally.items()) if code != "hint"))
-    print(f"CPU during the flood: server {cpu.get(proc.pid, 0):.1f} s, bot workers {bot_cpu:.1f} s, "
-          f"hint workers (nice 19) {hint_cpu:.1f} s")
+    print(
+        f"during the flood ({wall:.0f} s): hints answered {tally['hint']} ({tally['hint'] / wall:.1f}/s), "
+        f"refused " + ", ".join(f"{code} {n}" for code, n in sorted(tally.items()) if code != "hint")
+    )
+    print(
+        f"CPU during the flood: server {cpu.get(proc.pid, 0):.1f} s, bot workers {bot_cpu:.1f} s, "
+        f"hint workers (nice 19) {hint_cpu:.1f} s"
+    )
     if failed:
         print(f"{len(failed)} flooding sockets failed, the first: {failed[0]!r}")
     print("target (flood median within 2x of idle):", "met" if flood_median <= 2 * idle_median else "NOT met")

@@ -43,25 +43,40 @@ def elo_gap(rate: float) -> float:
 
 def measure(upper: str, lower: str, matches: int, args, executor) -> dict:
     start = time.perf_counter()
-    summary = run_tournament([upper, lower], ruleset=args.ruleset, players=args.players, games=matches,
-                             seed=args.seed, executor=executor)
+    summary = run_tournament(
+        [upper, lower], ruleset=args.ruleset, players=args.players, games=matches, seed=args.seed, executor=executor
+    )
     h2h = summary["head_to_head"][0]
     score, games, low, high = h2h["a_score"], h2h["games"], h2h["ci_low"], h2h["ci_high"]
     if h2h["a"] != upper:  # the tournament orders the pair its own way
         score, low, high = games - score, 1 - high, 1 - low
     rate = score / games
-    return {"level": upper, "below": lower, "seed": args.seed, "matches": games, "score": score, "rate": round(rate, 4),
-            "ci_low": round(low, 4), "ci_high": round(high, 4), "elo_gap": round(elo_gap(rate)),
-            "earned": low > 0.5 and games >= matches, "seconds": round(time.perf_counter() - start)}
+    return {
+        "level": upper,
+        "below": lower,
+        "seed": args.seed,
+        "matches": games,
+        "score": score,
+        "rate": round(rate, 4),
+        "ci_low": round(low, 4),
+        "ci_high": round(high, 4),
+        "elo_gap": round(elo_gap(rate)),
+        "earned": low > 0.5 and games >= matches,
+        "seconds": round(time.perf_counter() - start),
+    }
 
 
 def markdown(pairs: list[dict]) -> str:
-    lines = ["| level | against | matches | score | win rate | 95% interval | Elo gap | offered |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| level | against | matches | score | win rate | 95% interval | Elo gap | offered |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for p in pairs:
-        lines.append(f"| `{p['level']}` | `{p['below']}` | {p['matches']} | {p['score']:g} | {100 * p['rate']:.1f}% "
-                     f"| {100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}% | {p['elo_gap']:+d} "
-                     f"| {'yes' if p['earned'] else 'no'} |")
+        lines.append(
+            f"| `{p['level']}` | `{p['below']}` | {p['matches']} | {p['score']:g} | {100 * p['rate']:.1f}% "
+            f"| {100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}% | {p['elo_gap']:+d} "
+            f"| {'yes' if p['earned'] else 'no'} |"
+        )
     return "\n".join(lines)
 
 
@@ -77,14 +92,21 @@ def written(pairs: list[dict], args) -> dict:
         old = {"pairs": [], "commands": []}
     mine = {p["level"] for p in pairs}
     stamp = datetime.date.today().isoformat()
-    pairs = sorted([p for p in old["pairs"] if p["level"] not in mine] + [dict(p, measured=stamp) for p in pairs],
-                   key=lambda p: list(LEVELS).index(p["level"]))
+    pairs = sorted(
+        [p for p in old["pairs"] if p["level"] not in mine] + [dict(p, measured=stamp) for p in pairs],
+        key=lambda p: list(LEVELS).index(p["level"]),
+    )
     offered = [next(iter(LEVELS))]
     for p in pairs:
         if p["earned"] and p["below"] == offered[-1]:
             offered.append(p["level"])
-    return {"ruleset": args.ruleset, "players": args.players, "offered": offered, "pairs": pairs,
-            "commands": old.get("commands", []) + ["python bench/ladder.py " + shlex.join(sys.argv[1:])]}
+    return {
+        "ruleset": args.ruleset,
+        "players": args.players,
+        "offered": offered,
+        "pairs": pairs,
+        "commands": old.get("commands", []) + ["python bench/ladder.py " + shlex.join(sys.argv[1:])],
+    }
 
 
 def main() -> int:
@@ -112,9 +134,12 @@ def main() -> int:
                 continue
             pair = measure(level, offered[-1], matches, args, executor)
             pairs.append(pair)
-            print(f"{level} against {pair['below']}: {pair['score']:g} of {pair['matches']} "
-                  f"({100 * pair['rate']:.1f}%, 95% {100 * pair['ci_low']:.1f}-{100 * pair['ci_high']:.1f}%), "
-                  f"{pair['seconds']} s: {'offered' if pair['earned'] else 'NOT offered'}", flush=True)
+            print(
+                f"{level} against {pair['below']}: {pair['score']:g} of {pair['matches']} "
+                f"({100 * pair['rate']:.1f}%, 95% {100 * pair['ci_low']:.1f}-{100 * pair['ci_high']:.1f}%), "
+                f"{pair['seconds']} s: {'offered' if pair['earned'] else 'NOT offered'}",
+                flush=True,
+            )
             if pair["earned"]:
                 offered.append(level)
     finally:

@@ -44,10 +44,14 @@ def speed(args, pool) -> None:
         times.append(time.perf_counter() - start)
         judged = r["summary"][0]["judged"] + r["summary"][0]["forced"]
     t = statistics.median(times)
-    print(f"classic, 2 players, seat 0: {judged} decisions, {len(r['moves'])} judged, "
-          f"{args.worlds} worlds each, {args.workers} workers")
-    print(f"runs: {', '.join(f'{x:.1f}' for x in times)} s; median {t:.1f} s, "
-          f"{1000 * t / max(1, judged):.0f} ms per decision")
+    print(
+        f"classic, 2 players, seat 0: {judged} decisions, {len(r['moves'])} judged, "
+        f"{args.worlds} worlds each, {args.workers} workers"
+    )
+    print(
+        f"runs: {', '.join(f'{x:.1f}' for x in times)} s; median {t:.1f} s, "
+        f"{1000 * t / max(1, judged):.0f} ms per decision"
+    )
 
 
 def levels(args, pool) -> None:
@@ -70,16 +74,20 @@ def levels(args, pool) -> None:
             classes[level][mv["class"]] += 1
         print(f"match {m + 1}: {strong} {by_level[strong]}, {weak} {by_level[weak]}", flush=True)
     lo, hi = wilson(lower, args.matches)
-    print(f"\n{weak} has the lower accuracy in {lower} of {args.matches} matches "
-          f"({100 * lower / args.matches:.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%); "
-          f"{args.worlds} worlds, {time.perf_counter() - start:.0f} s")
+    print(
+        f"\n{weak} has the lower accuracy in {lower} of {args.matches} matches "
+        f"({100 * lower / args.matches:.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%); "
+        f"{args.worlds} worlds, {time.perf_counter() - start:.0f} s"
+    )
     for level in (strong, weak):
         ls = sorted(losses[level])
         n = len(ls)
         q = {p: ls[min(n - 1, int(p * n))] for p in (0.5, 0.9, 0.95, 0.99)}
         share = ", ".join(f"{c} {100 * classes[level][c] / n:.1f}%" for c in CLASSES)
-        print(f"{level}: accuracy mean {statistics.mean(acc[level]):.1f}, median {statistics.median(acc[level]):.1f}; "
-              f"{n} judged decisions: {share}")
+        print(
+            f"{level}: accuracy mean {statistics.mean(acc[level]):.1f}, median {statistics.median(acc[level]):.1f}; "
+            f"{n} judged decisions: {share}"
+        )
         print(f"  losses: median {q[0.5]:.3f}, 90% {q[0.9]:.3f}, 95% {q[0.95]:.3f}, 99% {q[0.99]:.3f}")
 
 

@@ -25,8 +25,14 @@ import time
 import millebornes as mb
 from millebornes.bots.rollout import greedy_code, play_out
 
-TABLES = (("classic", 2, None), ("classic", 4, True), ("parker", 2, None), ("dujardin", 2, None),
-          ("dujardin", 4, True), ("family", 3, None))
+TABLES = (
+    ("classic", 2, None),
+    ("classic", 4, True),
+    ("parker", 2, None),
+    ("dujardin", 2, None),
+    ("dujardin", 4, True),
+    ("family", 3, None),
+)
 
 
 def starts(name: str, players: int, teams, games: int, mid: bool) -> list[mb.Game]:
@@ -53,7 +59,7 @@ def time_playouts(games: list[mb.Game], policy: str, seed: int) -> tuple[int, fl
     for w in worlds:
         decisions += play_out(w, rng, policy)
     seconds = clock() - start
-    return decisions, seconds, [w._history[len(g._history):] for w, g in zip(worlds, games)]
+    return decisions, seconds, [w._history[len(g._history) :] for w, g in zip(worlds, games)]
 
 
 def time_engine(games: list[mb.Game], codes: list[list[int]]) -> float:
@@ -83,11 +89,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=300, help="start positions per row")
     ap.add_argument("--policy", default="greedy", choices=("greedy", "random"))
     args = ap.parse_args(argv)
-    print(f"millebornes {mb.__version__} ({'compiled' if mb.compiled() else 'pure Python'}), "
-          f"Python {sys.version.split()[0]}, policy {args.policy}, "
-          f"median of {args.repeats} repeats, {args.games} start positions per row")
-    print(f"{'table':<17} {'start':<5} {'us/decision':>11} {'engine':>7} {'policy':>7} "
-          f"{'decisions':>9} {'ms/playout':>10} {'playouts/s':>10} {'clone us':>8}")
+    print(
+        f"millebornes {mb.__version__} ({'compiled' if mb.compiled() else 'pure Python'}), "
+        f"Python {sys.version.split()[0]}, policy {args.policy}, "
+        f"median of {args.repeats} repeats, {args.games} start positions per row"
+    )
+    print(
+        f"{'table':<17} {'start':<5} {'us/decision':>11} {'engine':>7} {'policy':>7} "
+        f"{'decisions':>9} {'ms/playout':>10} {'playouts/s':>10} {'clone us':>8}"
+    )
     for name, players, teams in TABLES:
         for mid in (False, True):
             games = starts(name, players, teams, args.games, mid)
@@ -101,9 +111,11 @@ def main(argv: list[str] | None = None) -> None:
             total, eng = statistics.median(per_dec), statistics.median(engine)
             playout = statistics.median(per_playout)
             label = f"{name} {players}p" + (" teams" if teams else "")
-            print(f"{label:<17} {'mid' if mid else 'deal':<5} {total:>11.2f} {eng:>7.2f} {total - eng:>7.2f} "
-                  f"{decisions / len(games):>9.1f} {playout * 1e3:>10.3f} {1 / playout:>10.0f} "
-                  f"{statistics.median(clone):>8.1f}")
+            print(
+                f"{label:<17} {'mid' if mid else 'deal':<5} {total:>11.2f} {eng:>7.2f} {total - eng:>7.2f} "
+                f"{decisions / len(games):>9.1f} {playout * 1e3:>10.3f} {1 / playout:>10.0f} "
+                f"{statistics.median(clone):>8.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -39,12 +39,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--ms", type=float, default=50)
     args = ap.parse_args(argv)
-    print(f"ISMCTS, 2 players, {args.positions} positions per preset, {args.ms:g} ms searches; medians; "
-          f"engine {'compiled (mypyc)' if mb.compiled() else 'pure Python'}")
+    print(
+        f"ISMCTS, 2 players, {args.positions} positions per preset, {args.ms:g} ms searches; medians; "
+        f"engine {'compiled (mypyc)' if mb.compiled() else 'pure Python'}"
+    )
     print("flat: the levels' search (every root action played out to the hand's end on shared worlds);")
     print("tree: an ISMCTS tree below each root action (widen=8)")
-    print(f"{'preset':<9} {'flat playouts/s':>16} {'tree playouts/s':>16} {'per search':>11} "
-          f"{'hard ms/dec':>12} {'hard max':>9}")
+    print(
+        f"{'preset':<9} {'flat playouts/s':>16} {'tree playouts/s':>16} {'per search':>11} "
+        f"{'hard ms/dec':>12} {'hard max':>9}"
+    )
     for name in mb.RULESETS:
         rates, tree_rates, counts, hard = [], [], [], []
         for i, g in enumerate(positions(name, args.positions)):
@@ -60,8 +64,10 @@ def main(argv: list[str] | None = None) -> None:
             start = time.perf_counter()
             bot.choose(obs, g.legal_actions())
             hard.append(1000 * (time.perf_counter() - start))
-        print(f"{name:<9} {statistics.median(rates):16.0f} {statistics.median(tree_rates):16.0f} "
-              f"{statistics.median(counts):11.0f} {statistics.median(hard):12.1f} {max(hard):9.1f}")
+        print(
+            f"{name:<9} {statistics.median(rates):16.0f} {statistics.median(tree_rates):16.0f} "
+            f"{statistics.median(counts):11.0f} {statistics.median(hard):12.1f} {max(hard):9.1f}"
+        )
     print("target: at least 5000 playouts/s per core; hard at most 50 ms per decision")
 
 

@@ -30,8 +30,21 @@ def start_server(port: int, db: str, bot_delay: float, options: list[str], url: 
     """`millebornes serve` of this Python's environment on a fresh SQLite file (or the database ``url``), once it
     answers /healthz.  Its log goes to ``db + ".log"`` (a pipe nobody reads would fill up and stall the server)."""
     exe = os.path.join(os.path.dirname(sys.executable), "millebornes")
-    cmd = [exe, "serve", "--host", "127.0.0.1", "--port", str(port), "--database-url", url or f"sqlite:///{db}",
-           "--bot-delay", str(bot_delay), "--hand-pause", "0", *options]
+    cmd = [
+        exe,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database-url",
+        url or f"sqlite:///{db}",
+        "--bot-delay",
+        str(bot_delay),
+        "--hand-pause",
+        "0",
+        *options,
+    ]
     with open(db + ".log", "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": ""})
     deadline = time.monotonic() + 30

@@ -36,6 +36,7 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("bench/sockets.py needs the websockets package: pip install -e '.[dev,web]'")
 
+
 def poll_health(base: str, stopped, out, every: float = 0.05) -> None:
     """/healthz every ``every`` seconds until ``stopped``; sends (when asked, latency in seconds) pairs and
     the failures.  In a process of its own, so the sockets' client here does not slow its clock."""
@@ -51,13 +52,22 @@ def poll_health(base: str, stopped, out, every: float = 0.05) -> None:
         stopped.wait(max(0.0, every - (time.monotonic() - start)))
     out.send((answers, failures))
 
-async def one_socket(url: str, join: dict, address: str, gate: asyncio.Semaphore, tally: Counter,
-                     frames: list[int], joined: asyncio.Event, done: asyncio.Event, keep: list) -> None:
+
+async def one_socket(
+    url: str,
+    join: dict,
+    address: str,
+    gate: asyncio.Semaphore,
+    tally: Counter,
+    frames: list[int],
+    joined: asyncio.Event,
+    done: asyncio.Event,
+    keep: list,
+) -> None:
     """Join, then read every frame until ``done``; the outcome goes into ``tally``."""
     async with gate:
         try:
-            ws = await connect(url, max_size=2 ** 22, local_addr=(address, 0), open_timeout=60,
-                               ping_interval=None)
+            ws = await connect(url, max_size=2**22, local_addr=(address, 0), open_timeout=60, ping_interval=None)
         except Exception as exc:
             tally[f"connect failed: {type(exc).__name__}"] += 1
             return
@@ -87,6 +97,7 @@ async def one_socket(url: str, join: dict, address: str, gate: asyncio.Semaphore
     except Exception:
         pass
 
+
 async def storm(base: str, table: dict, args) -> tuple[Counter, int, float]:
     url = base.replace("http", "ws", 1) + f"/ws/{table['id']}"
     token = table["seats"][0]["url"].split("token=")[1]
@@ -97,8 +108,12 @@ async def storm(base: str, table: dict, args) -> tuple[Counter, int, float]:
     done = asyncio.Event()
     keep: list = []
     start = time.monotonic()
-    tasks = [asyncio.create_task(one_socket(url, join, f"127.0.0.{1 + n % args.addresses}", gate, tally, frames,
-                                            asyncio.Event(), done, keep)) for n in range(args.sockets)]
+    tasks = [
+        asyncio.create_task(
+            one_socket(url, join, f"127.0.0.{1 + n % args.addresses}", gate, tally, frames, asyncio.Event(), done, keep)
+        )
+        for n in range(args.sockets)
+    ]
     while sum(tally.values()) < args.sockets:
         await asyncio.sleep(0.05)
     took = time.monotonic() - start
@@ -108,6 +123,7 @@ async def storm(base: str, table: dict, args) -> tuple[Counter, int, float]:
         await ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
     return tally, frames[0], took
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -130,8 +146,9 @@ def main() -> int:
         proc = start_server(port, db, 0.0, ["--workers", "0", *args.serve])
     failed = True
     try:
-        table = http_json(f"{base}/api/tables", {"ruleset": "classic", "players": 2,
-                                                 "seats": [{"kind": "human"}, {"kind": "human"}]})
+        table = http_json(
+            f"{base}/api/tables", {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        )
         stopped, (theirs, ours) = multiprocessing.Event(), multiprocessing.Pipe(False)
         poller = multiprocessing.Process(target=poll_health, args=(base, stopped, ours), daemon=True)
         poller.start()
@@ -143,19 +160,24 @@ def main() -> int:
         poller.join()
         idle = [t for at, t in answers if at < begin]
         during = [t for at, t in answers if at >= begin]
-        print(f"{args.sockets} sockets joining seat 0 of one table from {args.addresses} address(es), "
-              f"{args.at_once} at once; server options: {' '.join(args.serve) or '(defaults)'}")
+        print(
+            f"{args.sockets} sockets joining seat 0 of one table from {args.addresses} address(es), "
+            f"{args.at_once} at once; server options: {' '.join(args.serve) or '(defaults)'}"
+        )
         print("joins: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())) + f"; all answered in {took:.1f} s")
         print(f"frames the sockets received: {frames}")
         if during:
-            print(f"/healthz during the storm ({len(during)} answers): median {statistics.median(during) * 1000:.0f} ms, "
-                  f"max {max(during) * 1000:.0f} ms (idle before: median "
-                  f"{statistics.median(idle) * 1000 if idle else float('nan'):.0f} ms); failures {failures}")
+            print(
+                f"/healthz during the storm ({len(during)} answers): median {statistics.median(during) * 1000:.0f} ms, "
+                f"max {max(during) * 1000:.0f} ms (idle before: median "
+                f"{statistics.median(idle) * 1000 if idle else float('nan'):.0f} ms); failures {failures}"
+            )
         failed = False
     finally:
         if proc is not None:
             stop_server(proc, db, failed)
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -44,7 +44,7 @@ def rss_mib(pid: int) -> float:
 async def join_and_leave(ws_base: str, table: dict) -> str:
     """Join the table's human seat, wait for its state, leave; the first state's status."""
     token = table["seats"][0]["url"].split("token=")[1]
-    async with connect(f"{ws_base}/ws/{table['id']}", max_size=2 ** 22, open_timeout=60) as ws:
+    async with connect(f"{ws_base}/ws/{table['id']}", max_size=2**22, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "join", "seat": 0, "token": token, "nickname": "Ann"}))
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 60))
@@ -64,6 +64,7 @@ async def abandon(base: str, n: int, at_once: int) -> list[dict]:
             table = await asyncio.to_thread(http_json, f"{base}/api/tables", body)
             await join_and_leave(ws_base, table)
             return table
+
     return await asyncio.gather(*(one() for _ in range(n)))
 
 
@@ -78,8 +79,12 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=3000, help="tables created, joined and left")
     ap.add_argument("--at-once", type=int, default=20, help="tables being created and joined at once")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds after the restart for the second reading")
-    ap.add_argument("--idle", type=float, default=10.0, help="the servers' --evict-idle, and the seconds between "
-                    "the stop and the restart")
+    ap.add_argument(
+        "--idle",
+        type=float,
+        default=10.0,
+        help="the servers' --evict-idle, and the seconds between the stop and the restart",
+    )
     ap.add_argument("--serve", action="append", default=[], help="an option for `millebornes serve` (repeatable)")
     args = ap.parse_args()
 
@@ -98,8 +103,7 @@ def main() -> int:
         failed = False
     finally:
         stop_server(proc, db, failed)
-    print(f"{args.tables} tables created, joined and left in {made:.0f} s; server options: "
-          f"{' '.join(options)}")
+    print(f"{args.tables} tables created, joined and left in {made:.0f} s; server options: {' '.join(options)}")
     print(f"first server: {empty:.0f} MiB started empty, {full:.0f} MiB with them ({rooms} rooms in memory)")
 
     time.sleep(args.idle)
@@ -111,8 +115,10 @@ def main() -> int:
         first, rooms = rss_mib(proc.pid), http_json(f"{base}/healthz")["rooms"]
         time.sleep(args.settle)
         settled, later = rss_mib(proc.pid), http_json(f"{base}/healthz")["rooms"]
-        print(f"after the restart: answering in {up:.1f} s, {first:.0f} MiB and {rooms} rooms in memory; "
-              f"{args.settle:g} s later {settled:.0f} MiB, {later} rooms")
+        print(
+            f"after the restart: answering in {up:.1f} s, {first:.0f} MiB and {rooms} rooms in memory; "
+            f"{args.settle:g} s later {settled:.0f} MiB, {later} rooms"
+        )
         status = asyncio.run(join_and_leave(base.replace("http", "ws", 1), tables[0]))
         print(f"one of them joined again: {status}, {http_json(f'{base}/healthz')['rooms']} rooms in memory")
         failed = False

@@ -46,10 +46,14 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     specs = parse_bot_options([args.bots])
-    print(f"tournament {', '.join(specs)}: {args.ruleset} {args.players} players, {args.games} "
-          f"{'hands' if args.hands else 'matches'} per pairing, seed {args.seed}; {os.cpu_count()} cores")
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (other work on the machine "
-          f"lowers the speed-up)")
+    print(
+        f"tournament {', '.join(specs)}: {args.ruleset} {args.players} players, {args.games} "
+        f"{'hands' if args.hands else 'matches'} per pairing, seed {args.seed}; {os.cpu_count()} cores"
+    )
+    print(
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (other work on the machine "
+        f"lowers the speed-up)"
+    )
     times: dict[int, list[float]] = {1: [], 2: []}
     busy: list[float] = []
     tables = {}
@@ -59,8 +63,15 @@ def main() -> int:
             cpu = cpu_seconds()
             start = time.perf_counter()
             with LocalExecutor(workers) as ex:
-                s = run_tournament(specs, args.ruleset, players=args.players, games=args.games, seed=args.seed,
-                                   hands=args.hands, executor=ex)
+                s = run_tournament(
+                    specs,
+                    args.ruleset,
+                    players=args.players,
+                    games=args.games,
+                    seed=args.seed,
+                    hands=args.hands,
+                    executor=ex,
+                )
             elapsed = time.perf_counter() - start
             cpu = cpu_seconds() - cpu
             times[workers].append(elapsed)
@@ -69,8 +80,10 @@ def main() -> int:
             tables[workers] = table_of(s)
             matches = s["matches"]
             decisions = sum(r["decisions"] for r in s["results"])
-            print(f"  run {rep + 1}, --workers {workers}: {elapsed:.2f} s wall, {cpu:.2f} s CPU "
-                  f"({cpu / elapsed:.2f} cores busy)")
+            print(
+                f"  run {rep + 1}, --workers {workers}: {elapsed:.2f} s wall, {cpu:.2f} s CPU "
+                f"({cpu / elapsed:.2f} cores busy)"
+            )
     m1, m2 = statistics.median(times[1]), statistics.median(times[2])
     print(f"{matches} matches, {decisions} decisions per run")
     print(f"median --workers 1: {m1:.2f} s ({matches / m1:.1f} matches/s)")
@@ -78,8 +91,10 @@ def main() -> int:
     print(f"speed-up: {m1 / m2:.2f}x (target >= 1.8x)")
     print(f"speed-up of the fastest runs: {min(times[1]) / min(times[2]):.2f}x (less sensitive to other work)")
     if statistics.median(busy) < 1.8:
-        print(f"note: the --workers 2 runs kept a median of {statistics.median(busy):.2f} cores busy: other "
-              f"processes held the CPU, so the medians understate the speed-up; rerun on an idle machine")
+        print(
+            f"note: the --workers 2 runs kept a median of {statistics.median(busy):.2f} cores busy: other "
+            f"processes held the CPU, so the medians understate the speed-up; rerun on an idle machine"
+        )
     same = tables[1] == tables[2]
     print(f"same table with 1 and 2 workers: {'yes' if same else 'NO'}")
     return 0 if same else 1

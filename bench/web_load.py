@@ -5,7 +5,8 @@
 
 Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
 default deployment), allowed to create ``--tables`` tables a minute from this one address, and stops
-it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute``). Every table has two human seats, each a WebSocket client
+it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute``). Every table has two human
+seats, each a WebSocket client
 that joins by its token and, when the state frame says it is its decision, waits a think time (uniform
 in [0.5, 1.5] x ``--think`` seconds, a fast human), chooses with a built-in bot from its own observation
 and sends the action. A move's latency is the time from sending ``act`` to receiving the state frame
@@ -36,8 +37,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from millebornes.bots import make_bot  # noqa: E402
 from served import cpu_of, free_port, http_json, postgres_cpu, start_server, stop_server  # noqa: E402
+
+from millebornes.bots import make_bot  # noqa: E402
 
 try:
     from websockets.asyncio.client import connect
@@ -57,18 +59,27 @@ class Stats:
         self.start = 0.0
 
 
-async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: float, stop: float,
-                      stats: Stats, rng: random.Random, arrive: float = 0.0) -> None:
+async def seat_client(
+    ws_url: str,
+    seat: int,
+    token: str,
+    spec: str,
+    think: float,
+    stop: float,
+    stats: Stats,
+    rng: random.Random,
+    arrive: float = 0.0,
+) -> None:
     bot = make_bot(spec, seed=rng.randrange(1 << 30))
     await asyncio.sleep(arrive)
-    async with connect(ws_url, max_size=2 ** 22) as ws:
+    async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": f"load{seat}"}))
         sent_at = None
         sent_seq = None
         while True:
             try:  # the other seat may have stopped already: nothing more comes, and the run ends here too
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, stop - time.monotonic() + 5))
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 return
             frame = json.loads(raw)
             kind = frame.get("type")
@@ -88,8 +99,9 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             obs = frame["observation"]
             if obs["is_over"] or time.monotonic() >= stop:
                 return
-            if (frame["status"] != "playing" or obs["to_act"] != seat or not obs["legal_actions"]
-                    or sent_at is not None):  # a table waiting for its other player takes no move
+            if (
+                frame["status"] != "playing" or obs["to_act"] != seat or not obs["legal_actions"] or sent_at is not None
+            ):  # a table waiting for its other player takes no move
                 continue
             await asyncio.sleep(min(think * rng.uniform(0.5, 1.5), max(0.0, stop - time.monotonic())))
             if time.monotonic() >= stop:
@@ -99,8 +111,9 @@ async def seat_client(ws_url: str, seat: int, token: str, spec: str, think: floa
             await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
 
 
-async def run(bases: list[str], tables: int, duration: float, think: float, spec: str, seed: int,
-              ruleset: str, ramp: float = 0.0) -> Stats:
+async def run(
+    bases: list[str], tables: int, duration: float, think: float, spec: str, seed: int, ruleset: str, ramp: float = 0.0
+) -> Stats:
     rng = random.Random(seed)
     stats = Stats()
     created = []
@@ -114,8 +127,19 @@ async def run(bases: list[str], tables: int, duration: float, think: float, spec
         for s in table["seats"]:
             fragment = dict(p.split("=", 1) for p in s["url"].split("#", 1)[1].split("&"))
             ws_base = bases[(i + s["seat"]) % len(bases)].replace("http", "ws", 1)
-            tasks.append(seat_client(f"{ws_base}/ws/{table['id']}", s["seat"], fragment["token"], spec, think,
-                                     stop, stats, random.Random(rng.random()), ramp * i / tables))
+            tasks.append(
+                seat_client(
+                    f"{ws_base}/ws/{table['id']}",
+                    s["seat"],
+                    fragment["token"],
+                    spec,
+                    think,
+                    stop,
+                    stats,
+                    random.Random(rng.random()),
+                    ramp * i / tables,
+                )
+            )
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.played = time.monotonic() - start
     stats.errors += [f"client failed: {r!r}" for r in results if isinstance(r, BaseException)]
@@ -141,16 +165,22 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=200)
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of play after every table is created")
-    ap.add_argument("--ramp", type=float, default=0.0, help="seconds over which the tables' players arrive "
-                                                               "(default 0: every client connects at once)")
+    ap.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the tables' players arrive (default 0: every client connects at once)",
+    )
     ap.add_argument("--think", type=float, default=1.0, help="mean think time of a client, seconds")
     ap.add_argument("--bot", default="random", help="the bot that chooses for the clients")
     ap.add_argument("--ruleset", default="classic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", help="an already running server; default: start one on loopback")
     ap.add_argument("--processes", type=int, default=1, help="servers to start on --database-url")
-    ap.add_argument("--database-url", help="the servers' database (PostgreSQL for more than one process); "
-                                           "default: a fresh SQLite file")
+    ap.add_argument(
+        "--database-url",
+        help="the servers' database (PostgreSQL for more than one process); default: a fresh SQLite file",
+    )
     args = ap.parse_args()
     if args.processes > 1 and not (args.database_url or "").startswith(("postgres://", "postgresql")):
         ap.error("--processes above 1 needs a PostgreSQL --database-url")
@@ -163,8 +193,9 @@ def main() -> int:
         for db in dbs:
             port = free_port()
             # every table comes from this one address within the first minute: over the default limit
-            procs.append(start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))],
-                                      url=args.database_url))
+            procs.append(
+                start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))], url=args.database_url)
+            )
             bases.append(f"http://127.0.0.1:{port}")
     failed = True
     try:
@@ -172,8 +203,9 @@ def main() -> int:
         mine0 = cpu_of(os.getpid())
         pg0 = postgres_cpu()
         t0 = time.perf_counter()
-        stats = asyncio.run(run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset,
-                                args.ramp))
+        stats = asyncio.run(
+            run(bases, args.tables, args.duration, args.think, args.bot, args.seed, args.ruleset, args.ramp)
+        )
         wall = time.perf_counter() - t0
         cpus = [cpu_of(p.pid) - c for p, c in zip(procs, cpu0)]
         mine = cpu_of(os.getpid()) - mine0
@@ -185,28 +217,38 @@ def main() -> int:
             stop_server(proc, db, failed)
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
-    print(f"tables {args.tables}, clients {2 * args.tables}, think {args.think} s, bot {args.bot}, "
-          f"{args.ruleset}, {len(bases)} server process(es), {wall:.1f} s wall")
-    print(f"moves {stats.moves}, {stats.moves / stats.played:.1f} moves/s over {stats.played:.1f} s of play "
-          f"(the tables made before it), hands finished {stats.hands}")
+    print(
+        f"tables {args.tables}, clients {2 * args.tables}, think {args.think} s, bot {args.bot}, "
+        f"{args.ruleset}, {len(bases)} server process(es), {wall:.1f} s wall"
+    )
+    print(
+        f"moves {stats.moves}, {stats.moves / stats.played:.1f} moves/s over {stats.played:.1f} s of play "
+        f"(the tables made before it), hands finished {stats.hands}"
+    )
     if lat:
-        print(f"move latency ms: p50 {percentile(lat, 0.50):.1f}, p95 {percentile(lat, 0.95):.1f}, "
-              f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}, mean {statistics.fmean(lat):.1f}")
-    print(f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core; each process: "
-          f"{', '.join(f'{c:.1f} s' for c in cpus)})" if procs else "server CPU: not measured (--url)")
+        print(
+            f"move latency ms: p50 {percentile(lat, 0.50):.1f}, p95 {percentile(lat, 0.95):.1f}, "
+            f"p99 {percentile(lat, 0.99):.1f}, max {max(lat):.1f}, mean {statistics.fmean(lat):.1f}"
+        )
+    print(
+        f"server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core; each process: {', '.join(f'{c:.1f} s' for c in cpus)})"
+        if procs
+        else "server CPU: not measured (--url)"
+    )
     print(f"this load's own clients: CPU {mine:.1f} s ({mine / wall:.0%} of one core), on the same machine")
     if pg:
         print(f"PostgreSQL on this machine: CPU {pg:.1f} s ({pg / wall:.0%} of one core)")
     if stats.moves:
         per = [("servers", cpu), ("clients", mine)] + ([("PostgreSQL", pg)] if pg else [])
-        print("CPU per move: " + ", ".join(f"{name} {1000 * c / stats.moves:.2f} ms" for name, c in per
-                                           if c == c))
+        print("CPU per move: " + ", ".join(f"{name} {1000 * c / stats.moves:.2f} ms" for name, c in per if c == c))
     print(f"errors {len(stats.errors)}")
     for e in stats.errors[:10]:
         print("  ", e)
     if lat:
-        print("by tenths of the play: " + "; ".join(
-            f"{n / (stats.played / 10):.0f} moves/s p95 {p95:.0f} ms" for n, p95 in by_tenth(stats)))
+        print(
+            "by tenths of the play: "
+            + "; ".join(f"{n / (stats.played / 10):.0f} moves/s p95 {p95:.0f} ms" for n, p95 in by_tenth(stats))
+        )
     ok = not stats.errors and lat and percentile(lat, 0.95) < 100
     print("target (no error, p95 < 100 ms):", "met" if ok else "NOT met")
     return 0 if not stats.errors else 1

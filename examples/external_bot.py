@@ -28,10 +28,20 @@ NAME = "example-external"
 VERSION = "1.0"
 
 HAZARDS = ("stop", "speed-limit", "out-of-gas", "flat-tire", "accident")
-REMEDY_OF = {"stop": "roll", "speed-limit": "end-of-limit", "out-of-gas": "gasoline",
-             "flat-tire": "spare-tire", "accident": "repairs"}
-SAFETY_OF = {"stop": "right-of-way", "speed-limit": "right-of-way", "out-of-gas": "extra-tank",
-             "flat-tire": "puncture-proof", "accident": "driving-ace"}
+REMEDY_OF = {
+    "stop": "roll",
+    "speed-limit": "end-of-limit",
+    "out-of-gas": "gasoline",
+    "flat-tire": "spare-tire",
+    "accident": "repairs",
+}
+SAFETY_OF = {
+    "stop": "right-of-way",
+    "speed-limit": "right-of-way",
+    "out-of-gas": "extra-tank",
+    "flat-tire": "puncture-proof",
+    "accident": "driving-ace",
+}
 REMEDIES = tuple(REMEDY_OF.values())
 SAFETIES = ("right-of-way", "extra-tank", "puncture-proof", "driving-ace")
 MILES = {"25": 25, "50": 50, "75": 75, "100": 100, "200": 200}
@@ -74,11 +84,13 @@ def choose(obs, legal, rng):
         return max(distances, key=lambda a: MILES[a.split()[1]])
     attacks = [a for a in plays if len(a.split()) == 3]
     if attacks:
+
         def worth(action):
             _, hazard, side = action.split()
             side = int(side)
             distance = tableaux[side].get("distance", 0) if side < len(tableaux) else 0
             return (distance, hazard != "speed-limit", rng.random())
+
         return max(attacks, key=worth)
 
     discards = [a for a in legal if a.startswith("discard ")]
@@ -109,8 +121,11 @@ def usefulness(card, hand, mine, obs):
 
 
 def request_error(rid, message):
-    return {"type": "error", "id": rid if isinstance(rid, int) and not isinstance(rid, bool) else None,
-            "message": message}
+    return {
+        "type": "error",
+        "id": rid if isinstance(rid, int) and not isinstance(rid, bool) else None,
+        "message": message,
+    }
 
 
 def answer(request, rng):
@@ -121,19 +136,19 @@ def answer(request, rng):
     if kind == "hello":
         return {"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION}
     if kind != "decide":
-        return request_error(request.get("id"), "unknown request type %r" % (kind,))
+        return request_error(request.get("id"), f"unknown request type {kind!r}")
     rid = request.get("id")
     obs, legal = request.get("observation"), request.get("legal_actions")
     if not isinstance(rid, int) or isinstance(rid, bool):
-        return request_error(None, "\"id\" must be an integer")
+        return request_error(None, '"id" must be an integer')
     if not isinstance(obs, dict):
-        return request_error(rid, "\"observation\" must be an object")
+        return request_error(rid, '"observation" must be an object')
     if not isinstance(legal, list) or not legal or not all(isinstance(a, str) for a in legal):
-        return request_error(rid, "\"legal_actions\" must be a non-empty array of strings")
+        return request_error(rid, '"legal_actions" must be a non-empty array of strings')
     try:
         action = choose(obs, legal, rng)
     except Exception as exc:  # a strange observation: still answer something legal
-        print("example bot: %s: %s" % (type(exc).__name__, exc), file=sys.stderr)
+        print(f"example bot: {type(exc).__name__}: {exc}", file=sys.stderr)
         action = legal[0]
     return {"type": "action", "id": rid, "action": action}
 

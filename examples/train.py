@@ -51,7 +51,7 @@ class StudentFactory:
 
 
 def gather(executor, seeds: list[int], chunk: int = 10, **task) -> dict:
-    tasks = [dict(task, seeds=seeds[i:i + chunk]) for i in range(0, len(seeds), chunk)]
+    tasks = [dict(task, seeds=seeds[i : i + chunk]) for i in range(0, len(seeds), chunk)]
     start = time.perf_counter()
     parts = sorted(executor.map_unordered(I.collect, tasks), key=lambda p: p["seeds"][0])  # a fixed order
     print(f"  {len(tasks)} batches of {chunk} matches, {time.perf_counter() - start:.0f} s")
@@ -59,8 +59,15 @@ def gather(executor, seeds: list[int], chunk: int = 10, **task) -> dict:
 
 
 def measure(executor, params: dict, games: int, seed: int, opponent: str = "heuristic") -> dict:
-    s = T.run_tournament(["student", opponent], "classic", players=2, games=games, seed=seed,
-                         executor=executor, factory=StudentFactory(params))
+    s = T.run_tournament(
+        ["student", opponent],
+        "classic",
+        players=2,
+        games=games,
+        seed=seed,
+        executor=executor,
+        factory=StudentFactory(params),
+    )
     return next(r for r in s["table"] if r["spec"] == "student")
 
 
@@ -68,10 +75,15 @@ def decision_times(params: dict, matches: int = 20, seed: int = 0) -> dict:
     """Milliseconds per NeuralBot.choose over whole matches against heuristic (decisions with a choice)."""
     from millebornes import new_game
     from millebornes.bots.heuristic import HeuristicBot
+
     times = []
     for i in range(matches):
         game = new_game("classic", players=2, seed=seed + i)
-        bots = [NeuralBot(i, params=params), HeuristicBot(i)] if i % 2 == 0 else [HeuristicBot(i), NeuralBot(i, params=params)]
+        bots = (
+            [NeuralBot(i, params=params), HeuristicBot(i)]
+            if i % 2 == 0
+            else [HeuristicBot(i), NeuralBot(i, params=params)]
+        )
         while not game.is_over:
             seat = game.to_act
             legal = game.legal_actions()
@@ -84,8 +96,12 @@ def decision_times(params: dict, matches: int = 20, seed: int = 0) -> dict:
                 action = bots[seat].choose(obs, legal)
             game.act(action, seat)
     times.sort()
-    return {"decisions": len(times), "median_ms": round(times[len(times) // 2], 3),
-            "p99_ms": round(times[int(0.99 * len(times))], 3), "max_ms": round(times[-1], 2)}
+    return {
+        "decisions": len(times),
+        "median_ms": round(times[len(times) // 2], 3),
+        "p99_ms": round(times[int(0.99 * len(times))], 3),
+        "max_ms": round(times[-1], 2),
+    }
 
 
 def benchmark(path: str, games: int, seed: int, workers: int, backend: str) -> None:
@@ -93,8 +109,15 @@ def benchmark(path: str, games: int, seed: int, workers: int, backend: str) -> N
     the decision time."""
     params = load_params(path)
     with make_executor(backend, workers) as executor:
-        s = T.run_tournament(["neural", "heuristic"], "classic", players=2, games=games, seed=seed,
-                             executor=executor, factory=StudentFactory(params, name="neural"))
+        s = T.run_tournament(
+            ["neural", "heuristic"],
+            "classic",
+            players=2,
+            games=games,
+            seed=seed,
+            executor=executor,
+            factory=StudentFactory(params, name="neural"),
+        )
     print(T.format_table(s))
     print("decision time:", json.dumps(decision_times(params)))
 
@@ -107,15 +130,22 @@ def main() -> None:
     ap.add_argument("--save-data", help="write the newly collected decisions to this .npz")
     ap.add_argument("--student", help="weights that play --student-share of the moves while collecting (DAgger)")
     ap.add_argument("--student-share", type=float, default=0.5)
-    ap.add_argument("--teacher", default="duel",
-                    help="duel: greedy's or heuristic's choice, whichever does better in playouts; greedy; or "
-                         "a bot spec, such as the expert's search with an iteration budget "
-                         "'ismcts:iterations=2000,scale=150,widen=0,confidence=1' (expert iteration).  "
-                         "Except with greedy, the network also reads both advisors' choices (advice features)")
+    ap.add_argument(
+        "--teacher",
+        default="duel",
+        help="duel: greedy's or heuristic's choice, whichever does better in playouts; greedy; or "
+        "a bot spec, such as the expert's search with an iteration budget "
+        "'ismcts:iterations=2000,scale=150,widen=0,confidence=1' (expert iteration).  "
+        "Except with greedy, the network also reads both advisors' choices (advice features)",
+    )
     ap.add_argument("--hands", action="store_true", help="collect single hands rather than matches")
     ap.add_argument("--duel-worlds", type=int, default=32, help="possible worlds per duel")
-    ap.add_argument("--agree-keep", type=float, default=0.3,
-                    help="share of the decisions where greedy and heuristic agree kept as examples")
+    ap.add_argument(
+        "--agree-keep",
+        type=float,
+        default=0.3,
+        help="share of the decisions where greedy and heuristic agree kept as examples",
+    )
     ap.add_argument("--q-share", type=float, default=0.0, help="share of decisions given rollout values")
     ap.add_argument("--backend", default="local", choices=["local", "ray"])
     ap.add_argument("--workers", type=int, default=1)
@@ -130,8 +160,11 @@ def main() -> None:
     ap.add_argument("--eval-seed", type=int, default=101)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="neural_weights.npz")
-    ap.add_argument("--benchmark", metavar="WEIGHTS",
-                    help="only measure these weights: --games matches against heuristic, and decision times")
+    ap.add_argument(
+        "--benchmark",
+        metavar="WEIGHTS",
+        help="only measure these weights: --games matches against heuristic, and decision times",
+    )
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--benchmark-seed", type=int, default=11)
     args = ap.parse_args()
@@ -139,8 +172,14 @@ def main() -> None:
         benchmark(args.benchmark, args.games, args.benchmark_seed, args.workers, args.backend)
         return
 
-    teacher = {"teacher": args.teacher, "q_share": args.q_share, "duel_worlds": args.duel_worlds,
-               "agree_keep": args.agree_keep, "advice": args.teacher != "greedy", "hands": args.hands}
+    teacher = {
+        "teacher": args.teacher,
+        "q_share": args.q_share,
+        "duel_worlds": args.duel_worlds,
+        "agree_keep": args.agree_keep,
+        "advice": args.teacher != "greedy",
+        "hands": args.hands,
+    }
     with make_executor(args.backend, args.workers) as executor:
         parts = []
         for path in args.data:
@@ -157,27 +196,45 @@ def main() -> None:
                 np.savez(args.save_data, **{k: v for k, v in new.items() if k not in ("seconds", "seeds")})
             parts.append(new)
         data = I.merge(parts)
-        holdout = gather(executor, list(range(900_000, 900_010)),
-                         **dict(teacher, q_share=0.0, student=None, student_share=0.0))
+        holdout = gather(
+            executor, list(range(900_000, 900_010)), **dict(teacher, q_share=0.0, student=None, student_share=0.0)
+        )
         print(f"{len(data['labels'])} decisions, {int(data['has_q'].sum())} with rollout values")
 
         params = I.add_value_head(init_params(args.hidden, args.hidden2, seed=args.seed))
         params["advice"] = np.float32(args.teacher != "greedy")
         start = time.perf_counter()
-        I.fit(data, params, steps=args.steps, batch=args.batch, lr=args.lr, seed=args.seed, holdout=holdout,
-              q_weight=args.q_weight, log_every=max(1, args.steps // 10),
-              log=lambda e: print("  " + json.dumps({k: round(v, 4) for k, v in e.items()})))
+        I.fit(
+            data,
+            params,
+            steps=args.steps,
+            batch=args.batch,
+            lr=args.lr,
+            seed=args.seed,
+            holdout=holdout,
+            q_weight=args.q_weight,
+            log_every=max(1, args.steps // 10),
+            log=lambda e: print("  " + json.dumps({k: round(v, 4) for k, v in e.items()})),
+        )
         print(f"fit: {time.perf_counter() - start:.0f} s")
 
         best = None
         for alpha in [float(a) for a in args.alphas.split(",")]:
             row = measure(executor, I.fold(params, alpha), args.eval_games, args.eval_seed)
-            print(f"alpha {alpha:g}: {100 * row['win_rate']:.1f}% of {row['matches']} matches against heuristic "
-                  f"(95% CI {100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%), {row['ms_mean']:.2f} ms/decision")
+            print(
+                f"alpha {alpha:g}: {100 * row['win_rate']:.1f}% of {row['matches']} matches against heuristic "
+                f"(95% CI {100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%), {row['ms_mean']:.2f} ms/decision"
+            )
             if best is None or row["win_rate"] > best[1]:
                 best = (alpha, row["win_rate"])
-    save_params(I.fold(params, best[0]), args.out, alpha=best[0], hidden=args.hidden, steps=args.steps,
-                decisions=len(data["labels"]))
+    save_params(
+        I.fold(params, best[0]),
+        args.out,
+        alpha=best[0],
+        hidden=args.hidden,
+        steps=args.steps,
+        decisions=len(data["labels"]),
+    )
     print(f"wrote {args.out} (alpha {best[0]:g})")
 
 

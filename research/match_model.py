@@ -54,8 +54,7 @@ def read(path: str) -> tuple[list[tuple[list[int], int, int]], list[list[int]], 
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)["record"]
-            game = new_game(record["ruleset"], players=record["players"], teams=record["teams"],
-                            seed=record["seed"])
+            game = new_game(record["ruleset"], players=record["players"], teams=record["teams"], seed=record["seed"])
             target, nsides = game.ruleset.match_target, game.nsides
             if target is None:
                 return [], [], None, nsides
@@ -88,12 +87,20 @@ def scores(chances, positions) -> dict[int, tuple[int, float, float]]:
 
 def best_constants(positions) -> tuple[float, float]:
     """The grid's constants of least log loss over all positions."""
+
     def loss(points, spread):
-        return scores(lambda t, g: match.match_chances(t, g, points, spread), positions)[0][1]
+        return scores(lambda t, g, points=points, spread=spread: match.match_chances(t, g, points, spread), positions)[
+            0
+        ][1]
+
     grid = [(loss(p, s), p, s) for p in range(400, 2401, 200) for s in range(400, 3601, 200)]
     _, p0, s0 = min(grid)
-    fine = [(loss(p, s), p, s) for p in range(p0 - 150, p0 + 151, 50) for s in range(s0 - 150, s0 + 151, 50)
-            if p > 0 and s > 0]
+    fine = [
+        (loss(p, s), p, s)
+        for p in range(p0 - 150, p0 + 151, 50)
+        for s in range(s0 - 150, s0 + 151, 50)
+        if p > 0 and s > 0
+    ]
     _, points, spread = min(grid + fine)
     return float(points), float(spread)
 
@@ -114,7 +121,7 @@ def hand_table(hands: list[list[int]], target: int) -> np.ndarray:
     for _ in range(200):
         inner = np.zeros((n, n))
         for x, y, p in steps:
-            inner += p * values[x:x + n, y:y + n]
+            inner += p * values[x : x + n, y : y + n]
         change = np.abs(inner - values[:n, :n]).max()
         values[:n, :n] = inner
         if change < 1e-7:
@@ -133,16 +140,25 @@ def main() -> None:
             print(f"{path}: this edition plays one race, no match")
             continue
         points, spread = best_constants(positions)
-        models = {"shipped": match.match_chances,
-                  f"best ({points:.0f}, {spread:.0f})": lambda t, g: match.match_chances(t, g, points, spread)}
+        models = {
+            "shipped": match.match_chances,
+            f"best ({points:.0f}, {spread:.0f})": lambda t, g, points=points, spread=spread: match.match_chances(
+                t, g, points, spread
+            ),
+        }
         if nsides == 2:
             table = hand_table(hands, target)
-            models["hand table"] = lambda t, g: [table[t[0] // STEP, t[1] // STEP], table[t[1] // STEP, t[0] // STEP]]
+            models["hand table"] = lambda t, g, table=table: [
+                table[t[0] // STEP, t[1] // STEP],
+                table[t[1] // STEP, t[0] // STEP],
+            ]
         print(f"{path}: {len(positions)} positions, {len(hands)} hands, {nsides} sides, target {target}")
         print(f"  {'model':<24}" + "".join(f"  leader >= {low:<5} (n, loss, Brier)     " for low in PHASES))
         for name, chances in models.items():
-            cells = "".join(f"  {n:>6} {loss:.4f} {brier:.4f}              "
-                            for n, loss, brier in scores(chances, positions).values())
+            cells = "".join(
+                f"  {n:>6} {loss:.4f} {brier:.4f}              "
+                for n, loss, brier in scores(chances, positions).values()
+            )
             print(f"  {name:<24}{cells}")
         if args.write and k == 0:
             with open(match.MODEL, encoding="utf-8") as file:

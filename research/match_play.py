@@ -57,8 +57,7 @@ def main() -> None:
             if n >= args.matches:
                 break
             record = json.loads(line)["record"]
-            game = new_game(record["ruleset"], players=record["players"], teams=record["teams"],
-                            seed=record["seed"])
+            game = new_game(record["ruleset"], players=record["players"], teams=record["teams"], seed=record["seed"])
             for action in record["actions"]:
                 seat = game.to_act
                 observation = game.observation(seat)

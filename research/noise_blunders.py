@@ -27,8 +27,7 @@ from millebornes.tournament import make_player, run_tournament
 
 SAFETIES = {"right-of-way", "extra-tank", "puncture-proof", "driving-ace"}
 REMEDY = {"stop": "roll", "out-of-gas": "gasoline", "flat-tire": "spare-tire", "accident": "repairs"}
-SAFETY = {"stop": "right-of-way", "out-of-gas": "extra-tank", "flat-tire": "puncture-proof",
-          "accident": "driving-ace"}
+SAFETY = {"stop": "right-of-way", "out-of-gas": "extra-tank", "flat-tire": "puncture-proof", "accident": "driving-ace"}
 COUNTS: collections.Counter = collections.Counter()
 
 
@@ -44,8 +43,12 @@ def needed(obs: dict) -> set[str]:
                 need.add("roll")
         else:
             need.add("roll")
-    if ("right-of-way" not in safe and t["speed"] and t["speed"][-1] == "speed-limit"
-            and obs["target"] - t["distance"] > 50):
+    if (
+        "right-of-way" not in safe
+        and t["speed"]
+        and t["speed"][-1] == "speed-limit"
+        and obs["target"] - t["distance"] > 50
+    ):
         need.add("end-of-limit")
     return need
 
@@ -92,8 +95,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=21)
     args = ap.parse_args()
-    summary = run_tournament([args.spec, "heuristic"], games=args.games, seed=args.seed, hands=True,
-                             factory=factory)
+    summary = run_tournament([args.spec, "heuristic"], games=args.games, seed=args.seed, hands=True, factory=factory)
     row = summary["table"][0]
     print(args.spec, "seed", args.seed, "won", row["wins"], "of", row["matches"], "hands")
     print(dict(COUNTS))

@@ -39,14 +39,14 @@ import random
 import time
 
 import tune_common as T
+
+import millebornes as mb
 from millebornes import cards as C
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import make_bot
 from millebornes.bots.heuristic import HeuristicBot
 from millebornes.bots.neural import NeuralBot
 from millebornes.tournament import _derived_seed
-
-import millebornes as mb
 
 
 def kind(action: str) -> str:
@@ -73,8 +73,12 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--spec", default="hard")
     ap.add_argument("--rejected", action="store_true", help="also the rivals that lost their duel")
-    ap.add_argument("--every", type=float, default=0.0,
-                    help="share of decisions where every legal action is played out against the network's")
+    ap.add_argument(
+        "--every",
+        type=float,
+        default=0.0,
+        help="share of decisions where every legal action is played out against the network's",
+    )
     args = ap.parse_args(argv)
     neural = NeuralBot()
     gains: dict[str, list[tuple[int, float, float]]] = collections.defaultdict(list)  # (hand, win, margin)
@@ -88,8 +92,10 @@ def main(argv=None):
             heur = HeuristicBot(seed=0)
             # the real players, to finish a hand: the network for the bot's side (stateless; the
             # heuristic too, without noise, so fresh ones choose as the real ones do)
-            acts = [T.spec_player("neural")(q, 0) if g.side_of(q) == bot_side else T.heuristic_player(q, 0)
-                    for q in range(g.players)]
+            acts = [
+                T.spec_player("neural")(q, 0) if g.side_of(q) == bot_side else T.heuristic_player(q, 0)
+                for q in range(g.players)
+            ]
             while not g.hand_results:
                 legal = g.legal_actions()
                 seat = g.to_act

@@ -94,32 +94,42 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", type=int, default=2, help="runs of each bot (search seeds)")
     ap.add_argument("--seed", type=int, default=900)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--bots", action="append", default=None,
-                    help="bot specs, comma-separated (repeatable); search bots with iterations=N")
+    ap.add_argument(
+        "--bots",
+        action="append",
+        default=None,
+        help="bot specs, comma-separated (repeatable); search bots with iterations=N",
+    )
     args = ap.parse_args(argv)
-    specs = parse_bot_options(args.bots or [
-        "greedy,heuristic",
-        "ismcts:iterations=850,challenger=heuristic,scale=150,widen=0,confidence=0.5",
-        "ismcts:iterations=850,scale=1500,widen=0,confidence=0.5",
-        "ismcts:iterations=2000,scale=1500,widen=0,confidence=0.5",
-    ])
+    specs = parse_bot_options(
+        args.bots
+        or [
+            "greedy,heuristic",
+            "ismcts:iterations=850,challenger=heuristic,scale=150,widen=0,confidence=0.5",
+            "ismcts:iterations=850,scale=1500,widen=0,confidence=0.5",
+            "ismcts:iterations=2000,scale=1500,widen=0,confidence=0.5",
+        ]
+    )
     start = time.perf_counter()
     obs = positions(args.hands, args.every, args.seed)
     with mp.Pool(args.workers) as pool:
         values = pool.map(oracle, [(i, o, args.worlds, 1) for i, o in enumerate(obs)], chunksize=4)
         second = pool.map(oracle, [(i, o, args.worlds, 2) for i, o in enumerate(obs)], chunksize=4)
     floor = sum(max(v.values()) - v[max(w, key=w.get)] for v, w in zip(values, second))
-    print(f"{len(obs)} positions from {args.hands} classic 2p hands (greedy vs heuristic, seed {args.seed}); "
-          f"oracle: {args.worlds} worlds per action ({time.perf_counter() - start:.0f} s); engine "
-          f"{'compiled (mypyc)' if mb.compiled() else 'pure Python'}")
+    print(
+        f"{len(obs)} positions from {args.hands} classic 2p hands (greedy vs heuristic, seed {args.seed}); "
+        f"oracle: {args.worlds} worlds per action ({time.perf_counter() - start:.0f} s); engine "
+        f"{'compiled (mypyc)' if mb.compiled() else 'pure Python'}"
+    )
     print(f"{'bot':<80} {'regret':>7}  per run")
     print(f"{'floor: a second oracle on other worlds':<80} {floor:>7.2f}")
     with mp.Pool(args.workers, initializer=_init, initargs=(obs, values)) as pool:
         for spec in specs:
-            runs = [sum(pool.map(_regret, [(spec, i, run) for i in range(len(obs))], chunksize=8))
-                    for run in range(args.seeds)]
-            print(f"{spec:<80} {statistics.mean(runs):>7.2f}  {' '.join(f'{r:.2f}' for r in runs)}",
-                  flush=True)
+            runs = [
+                sum(pool.map(_regret, [(spec, i, run) for i in range(len(obs))], chunksize=8))
+                for run in range(args.seeds)
+            ]
+            print(f"{spec:<80} {statistics.mean(runs):>7.2f}  {' '.join(f'{r:.2f}' for r in runs)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ def heuristic_player(seat: int, seed: int):
 
     def act(g):
         return ACTION_CODES[bot.choose(g.observation(seat), g.legal_actions())]
+
     return act
 
 
@@ -38,7 +39,9 @@ def spec_player(spec: str):
 
         def act(g):
             return ACTION_CODES[bot.choose(g.observation(seat), g.legal_actions())]
+
         return act
+
     return make
 
 
@@ -58,8 +61,7 @@ def finish(g, acts, hand: int = 0) -> dict:
 def play_hand(ruleset: str, players: int, teams, deal_seed: int, makers) -> dict:
     """One hand; ``makers[side]`` builds the players of that side.  The first hand's result."""
     g = mb.new_game(ruleset, players=players, teams=teams, seed=deal_seed)
-    return finish(g, [makers[g.side_of(seat)](seat, _derived_seed("bot", deal_seed, seat))
-                      for seat in range(players)])
+    return finish(g, [makers[g.side_of(seat)](seat, _derived_seed("bot", deal_seed, seat)) for seat in range(players)])
 
 
 def hand_score(result: dict, side: int) -> float:
@@ -97,5 +99,7 @@ def summary(scores: list[float], margin: float = 0.0) -> dict:
 
 
 def fmt(res: dict) -> str:
-    return (f"{100 * res['rate']:.1f}% +- {100 * res['se']:.1f} (1 s.e.) of {res['hands']} hands, "
-            f"mean margin {res['margin']:+.0f} pts")
+    return (
+        f"{100 * res['rate']:.1f}% +- {100 * res['se']:.1f} (1 s.e.) of {res['hands']} hands, "
+        f"mean margin {res['margin']:+.0f} pts"
+    )

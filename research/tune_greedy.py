@@ -35,17 +35,34 @@ if mb.compiled():  # the weights are compiled in as constants: tune them on a pu
     os.execv(sys.executable, [sys.executable, *sys.argv])
 
 import tune_common as T  # noqa: E402 - after the switch to pure Python
+
 from millebornes.bots import rollout as R  # noqa: E402
 
 # name: (step, kind) -- kind "mul": value * / step; "add": value +- step; "int": +-1 within bounds
 PARAMS = {
-    "TURN": (1.25, "mul"), "CURE": (1.25, "mul"), "HOLD_HAZARD": (1.4, "mul"),
-    "SAFE_TRIP": (1.4, "mul"), "FINISH": (1.4, "mul"), "SMALL": (1.6, "mul"),
-    "LAY_INSTEAD": (25.0, "add"), "TAKE": (1.3, "mul"), "TAKE_DIST_KIND": (1, "int"),
-    "EXTEND_MARGIN": (40.0, "add"), "DIST_KEEP": (1.4, "mul"), "END_SMALL": (1.4, "mul"),
-    "END_BIG": (1.5, "mul"), "HZ_STOP": (1.4, "mul"), "HZ_SL": (1.4, "mul"), "HZ_RATE": (1.3, "mul"),
-    "HZ_CF": (1.4, "mul"), "ROLL_KEEP": (1.4, "mul"), "ROLL_KEEP2": (1.4, "mul"),
-    "EOL_KEEP": (1.4, "mul"), "REM_KEEP": (1.4, "mul"), "REM_KEEP2": (1.5, "mul"), "GIVE": (1.4, "mul"),
+    "TURN": (1.25, "mul"),
+    "CURE": (1.25, "mul"),
+    "HOLD_HAZARD": (1.4, "mul"),
+    "SAFE_TRIP": (1.4, "mul"),
+    "FINISH": (1.4, "mul"),
+    "SMALL": (1.6, "mul"),
+    "LAY_INSTEAD": (25.0, "add"),
+    "TAKE": (1.3, "mul"),
+    "TAKE_DIST_KIND": (1, "int"),
+    "EXTEND_MARGIN": (40.0, "add"),
+    "DIST_KEEP": (1.4, "mul"),
+    "END_SMALL": (1.4, "mul"),
+    "END_BIG": (1.5, "mul"),
+    "HZ_STOP": (1.4, "mul"),
+    "HZ_SL": (1.4, "mul"),
+    "HZ_RATE": (1.3, "mul"),
+    "HZ_CF": (1.4, "mul"),
+    "ROLL_KEEP": (1.4, "mul"),
+    "ROLL_KEEP2": (1.4, "mul"),
+    "EOL_KEEP": (1.4, "mul"),
+    "REM_KEEP": (1.4, "mul"),
+    "REM_KEEP2": (1.5, "mul"),
+    "GIVE": (1.4, "mul"),
 }
 EXTRA = [n for n in dir(R) if n.startswith("X_")]  # experimental feature weights, if any
 for n in EXTRA:
@@ -69,14 +86,21 @@ def greedy_with(weights: dict):
             for n, v in w.items():
                 setattr(R, n, v)
             return R.greedy_code(g, g.legal_codes())
+
         return act
+
     return make
 
 
 def evaluate(weights: dict, seeds, ruleset="classic", players=2, opponent=None) -> dict:
     apply(weights)
-    res = T.paired(T.greedy_player if opponent is None else greedy_with(weights),
-                   opponent or T.heuristic_player, ruleset=ruleset, players=players, seeds=seeds)
+    res = T.paired(
+        T.greedy_player if opponent is None else greedy_with(weights),
+        opponent or T.heuristic_player,
+        ruleset=ruleset,
+        players=players,
+        seeds=seeds,
+    )
     apply({})
     return res
 
@@ -115,16 +139,20 @@ def search(args) -> None:
                 start = time.perf_counter()
                 res = evaluate(trial, seeds)
                 better = score(res) > score(cur) + args.min_gain
-                print(f"  sweep {sweep} {n}={v} ({w[n]}): {100 * res['rate']:.2f}% "
-                      f"margin {res['margin']:+.0f} {'KEEP' if better else ''} "
-                      f"({time.perf_counter() - start:.1f} s)", flush=True)
+                print(
+                    f"  sweep {sweep} {n}={v} ({w[n]}): {100 * res['rate']:.2f}% "
+                    f"margin {res['margin']:+.0f} {'KEEP' if better else ''} "
+                    f"({time.perf_counter() - start:.1f} s)",
+                    flush=True,
+                )
                 if better:
                     w, cur, gained = trial, res, True
                     if args.out:
                         json.dump({k: w[k] for k in w if w[k] != DEFAULTS[k]}, open(args.out, "w"), indent=1)
                     break
-        print(f"after sweep {sweep}: {T.fmt(cur)}  {json.dumps({k: w[k] for k in w if w[k] != DEFAULTS[k]})}",
-              flush=True)
+        print(
+            f"after sweep {sweep}: {T.fmt(cur)}  {json.dumps({k: w[k] for k in w if w[k] != DEFAULTS[k]})}", flush=True
+        )
         if not gained:
             scale /= 2
     print("final:", json.dumps({k: w[k] for k in w if w[k] != DEFAULTS[k]}))

@@ -62,6 +62,7 @@ def _load(path: str):
     cls = _LOADED.get(path)
     if cls is None:
         import importlib.util
+
         spec = importlib.util.spec_from_file_location(f"millebornes.bots._heuristic_{len(_LOADED)}", path)
         mod = importlib.util.module_from_spec(spec)
         mod.__package__ = "millebornes.bots"
@@ -84,7 +85,7 @@ def make(spec: str, seed: int, variant: dict):
         return HeuristicBot(seed).with_params(**variant)
     if spec.startswith("file:"):
         return _load(spec[5:])(seed)
-    return make_bot(spec, seed)           # any other bot spec, e.g. ismcts:ms=50
+    return make_bot(spec, seed)  # any other bot spec, e.g. ismcts:ms=50
 
 
 def play_pair(job) -> tuple[float, float, int, float, float, int]:
@@ -128,8 +129,9 @@ def play_pair(job) -> tuple[float, float, int, float, float, int]:
     return wins, 2, decisions, t_bot, t_obs, hands, margin
 
 
-def run(rules: str, players: int, teams, games: int, a: str, b: str, variant: dict, workers: int,
-        seed: int = 1) -> dict:
+def run(
+    rules: str, players: int, teams, games: int, a: str, b: str, variant: dict, workers: int, seed: int = 1
+) -> dict:
     pairs = max(1, games // 2)
     jobs = [(rules, players, teams, seed + i, a, b, variant) for i in range(pairs)]
     if workers > 1:
@@ -146,15 +148,25 @@ def run(rules: str, players: int, teams, games: int, a: str, b: str, variant: di
     margin = sum(r[6] for r in results)
     rate = wins / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
-    return {"wins": wins, "games": n, "rate": rate, "ci": half, "ms": 1000 * tb / max(dec, 1),
-            "obs_ms": 1000 * to / max(dec, 1), "decisions": dec, "hands": hands,
-            "margin": margin / max(hands, 1)}
+    return {
+        "wins": wins,
+        "games": n,
+        "rate": rate,
+        "ci": half,
+        "ms": 1000 * tb / max(dec, 1),
+        "obs_ms": 1000 * to / max(dec, 1),
+        "decisions": dec,
+        "hands": hands,
+        "margin": margin / max(hands, 1),
+    }
 
 
 def line(label: str, r: dict) -> str:
-    return (f"{label:<44} {r['wins']:>6.1f}/{r['games']:<4} {100 * r['rate']:5.1f}% "
-            f"±{100 * r['ci']:4.1f}  {r['ms']:.3f} ms/decision (obs {r['obs_ms']:.3f} ms)  "
-            f"{r['hands'] / r['games']:.1f} hands/match, margin {r['margin']:+.0f}/hand")
+    return (
+        f"{label:<44} {r['wins']:>6.1f}/{r['games']:<4} {100 * r['rate']:5.1f}% "
+        f"±{100 * r['ci']:4.1f}  {r['ms']:.3f} ms/decision (obs {r['obs_ms']:.3f} ms)  "
+        f"{r['hands'] / r['games']:.1f} hands/match, margin {r['margin']:+.0f}/hand"
+    )
 
 
 STANDARD = [
@@ -178,8 +190,9 @@ def main(argv=None) -> int:
     ap.add_argument("--teams", action="store_true")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--opponent", default="random")
-    ap.add_argument("--variant", default="", help="weights of a variant heuristic: key=value,...; "
-                    "it then plays as the first player")
+    ap.add_argument(
+        "--variant", default="", help="weights of a variant heuristic: key=value,...; it then plays as the first player"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a quarter of the standard games")
@@ -189,8 +202,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     if args.ruleset:
         teams = True if args.teams else None
-        r = run(args.ruleset, args.players, teams, args.games, a, args.opponent, variant, args.workers,
-                args.seed)
+        r = run(args.ruleset, args.players, teams, args.games, a, args.opponent, variant, args.workers, args.seed)
         label = f"{a} vs {args.opponent} {args.ruleset} {args.players}p{' teams' if args.teams else ''}"
         print(line(label, r))
     else:

@@ -1,6 +1,6 @@
 """Search variants against heuristic on paired classic 2p hands (the tournament's deals for --seed).
 
-    python research/tune_search.py "ismcts:ms=40,scale=150" --deals 100 --seed 2 [--ruleset classic --players 2]
+python research/tune_search.py "ismcts:ms=40,scale=150" --deals 100 --seed 2 [--ruleset classic --players 2]
 """
 
 from __future__ import annotations
@@ -25,10 +25,19 @@ def main(argv=None):
     for spec in args.specs:
         start = time.perf_counter()
         player = T.greedy_player if spec == "greedy" else T.spec_player(spec)
-        res = T.paired(player, opp, ruleset=args.ruleset, players=args.players, teams=teams,
-                       seeds=T.deal_seeds(args.seed, args.deals))
-        print(f"{spec} vs {args.opponent}, {args.ruleset} {args.players}p, {args.deals} deals x 2 "
-              f"(seed {args.seed}): {T.fmt(res)} ({time.perf_counter() - start:.0f} s)", flush=True)
+        res = T.paired(
+            player,
+            opp,
+            ruleset=args.ruleset,
+            players=args.players,
+            teams=teams,
+            seeds=T.deal_seeds(args.seed, args.deals),
+        )
+        print(
+            f"{spec} vs {args.opponent}, {args.ruleset} {args.players}p, {args.deals} deals x 2 "
+            f"(seed {args.seed}): {T.fmt(res)} ({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

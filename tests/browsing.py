@@ -23,11 +23,19 @@ from conftest import keep_token
 from millebornes import cards as C
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1280, "height": 800}
 TIMEOUT_MS = 10_000
 XSS = "<img src=x onerror=X=1>"  # 23 characters: a nickname is at most 24
+
 
 def stacked(ruleset: str, players: int, head: list[str]) -> list[str]:
     """A whole deck, top first: `head` (the deal, then the draws in order), then the rest of the deck."""
@@ -43,16 +51,69 @@ def stacked(ruleset: str, players: int, head: list[str]) -> list[str]:
 # Bob plays Flat Tire on her, she answers with a coup fourré; 200, Bob discards, Ann draws from the stock
 # (the draw decision: the discard could be taken), 200, 100, 100, 100 = 700: the extension prompt, "end the
 # hand", and the breakdown: Ann 700 + 100 + 300 (coup fourré) + 400 (trip) = 1,500, Bob 75.
-CLASSIC_HEAD = ["roll", "200", "200", "100", "100", "puncture-proof",
-                "flat-tire", "roll", "25", "50", "75", "75",
-                "100", "25", "25", "50", "50", "75", "25", "75", "75", "50", "25", "50"]
+CLASSIC_HEAD = [
+    "roll",
+    "200",
+    "200",
+    "100",
+    "100",
+    "puncture-proof",
+    "flat-tire",
+    "roll",
+    "25",
+    "50",
+    "75",
+    "75",
+    "100",
+    "25",
+    "25",
+    "50",
+    "50",
+    "75",
+    "25",
+    "75",
+    "75",
+    "50",
+    "25",
+    "50",
+]
 
 # Dujardin, 2 players, one race to exactly 1000: Ann holds roll, 200, 200, 100 x3 and draws three more 100s;
 # the medium bot gets only harmless cards in its first draws, so Ann ends the match in nine plays.
-DUJARDIN_HEAD = ["roll", "200", "200", "100", "100", "100",
-                 "25", "25", "50", "50", "roll", "75",
-                 "100", "25", "100", "50", "100", "25", "25", "50", "50", "25", "25", "50",
-                 "25", "75", "50", "75", "25", "75", "50", "25"]
+DUJARDIN_HEAD = [
+    "roll",
+    "200",
+    "200",
+    "100",
+    "100",
+    "100",
+    "25",
+    "25",
+    "50",
+    "50",
+    "roll",
+    "75",
+    "100",
+    "25",
+    "100",
+    "50",
+    "100",
+    "25",
+    "25",
+    "50",
+    "50",
+    "25",
+    "25",
+    "50",
+    "25",
+    "75",
+    "50",
+    "75",
+    "25",
+    "75",
+    "50",
+    "25",
+]
 
 
 # ---------------------------------------------------------------- the server and the browser
@@ -68,9 +129,22 @@ def server(tmp_path_factory):
     port = free_port()
     exe = Path(sys.executable).with_name("millebornes")
     cmd = [str(exe)] if exe.exists() else [shutil.which("millebornes") or "millebornes"]
-    cmd += ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp / 'db.sqlite'}", "--test-mode",
-            "--bot-delay", "0.05", "--hand-pause", "0.2", "--workers", "0",
-            "--tables-per-minute", "1000"]  # one module's tests create more than the default 10 a minute
+    cmd += [
+        "serve",
+        "--port",
+        str(port),
+        "--database-url",
+        f"sqlite:///{tmp / 'db.sqlite'}",
+        "--test-mode",
+        "--bot-delay",
+        "0.05",
+        "--hand-pause",
+        "0.2",
+        "--workers",
+        "0",
+        "--tables-per-minute",
+        "1000",
+    ]  # one module's tests create more than the default 10 a minute
     log = open(tmp / "server.log", "w")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -117,8 +191,9 @@ class Pages:
         """A page in a context of its own; `viewport` (default 1280x800) and `touch`: a phone's screen,
         touch events and the page's viewport meta tag honoured (`locator.tap()` works there); `storage_state`
         (a context's `storage_state()`): the same browser opened again, its localStorage kept."""
-        ctx = self.browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch,
-                                       storage_state=storage_state)
+        ctx = self.browser.new_context(
+            viewport=viewport or VIEWPORT, has_touch=touch, is_mobile=touch, storage_state=storage_state
+        )
         ctx.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
@@ -134,10 +209,13 @@ class Pages:
             if debug:
                 for j, page in enumerate(ctx.pages):
                     page.screenshot(path=f"{debug}/page{i}{j}.png")
-                    Path(f"{debug}/page{i}{j}.txt").write_text(page.evaluate(
-                        "JSON.stringify({url: location.href, turn: document.querySelector('#turn')?.dataset,"
-                        " msg: document.querySelector('#message')?.textContent,"
-                        " log: [...document.querySelectorAll('#log li')].map(li => li.textContent)}, null, 1)"))
+                    Path(f"{debug}/page{i}{j}.txt").write_text(
+                        page.evaluate(
+                            "JSON.stringify({url: location.href, turn: document.querySelector('#turn')?.dataset,"
+                            " msg: document.querySelector('#message')?.textContent,"
+                            " log: [...document.querySelectorAll('#log li')].map(li => li.textContent)}, null, 1)"
+                        )
+                    )
             ctx.close()
 
 
@@ -151,8 +229,12 @@ def pages(browser):
 
 
 def create_table(base: str, body: dict) -> dict:
-    req = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
+    req = urllib.request.Request(
+        base + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         assert r.status == 201
         return json.load(r)
@@ -176,7 +258,8 @@ def wait_turn(page, decision: str, after: int = -1) -> None:
     page.wait_for_function(
         """([d, after]) => { const t = document.querySelector('#turn');
              return t && t.dataset.mine === '1' && t.dataset.decision === d && Number(t.dataset.seq) > after; }""",
-        arg=[decision, after])
+        arg=[decision, after],
+    )
 
 
 LAST: dict = {}
@@ -213,9 +296,16 @@ def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = T
     """A dujardin table against a medium bot where the player wins the one race in nine plays
     (DUJARDIN_HEAD); returns the page on the match-over panel and the created table.  ``public``: listed in
     the history, its replay open to any page (a private one's only to its players)."""
-    made = create_table(base, {"ruleset": "dujardin", "players": 2, "public": public,
-                               "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                               "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    made = create_table(
+        base,
+        {
+            "ruleset": "dujardin",
+            "players": 2,
+            "public": public,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+            "deck": stacked("dujardin", 2, DUJARDIN_HEAD),
+        },
+    )
     page = pages.new()
     join(page, base + made["seats"][0]["url"], nickname)
     for card in DUJARDIN_WIN:
@@ -229,8 +319,16 @@ def classic_hand_by_clicks(base: str, pages, names=("Ann", "Bob"), hint: bool = 
     yields (state, page) with the page showing it (the join form, waiting for the others, my turn, another's
     turn, a hint if asked, a refused move, the coup-fourré dialog and the table waiting for it, the draw, the
     extension dialog, the end-of-hand panel)."""
-    made = create_table(base, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                               "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        base,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 60,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: base + s["url"] for s in made["seats"]}
     ann, bob = pages.new(), pages.new()
     ann.goto(urls[0])

@@ -22,7 +22,6 @@ from contextlib import ExitStack
 
 import pytest
 
-
 EVERY_LEVEL_WINS = 0.7
 """The made-up rate of the tests' ladder: each level beats the one below 7 times in 10."""
 
@@ -32,8 +31,17 @@ def every_level_ladder() -> dict:
     from millebornes.bots import LEVELS
 
     levels = list(LEVELS)
-    pairs = [{"level": level, "below": below, "matches": 100, "score": 100 * EVERY_LEVEL_WINS,
-              "rate": EVERY_LEVEL_WINS, "earned": True} for below, level in zip(levels, levels[1:])]
+    pairs = [
+        {
+            "level": level,
+            "below": below,
+            "matches": 100,
+            "score": 100 * EVERY_LEVEL_WINS,
+            "rate": EVERY_LEVEL_WINS,
+            "earned": True,
+        }
+        for below, level in zip(levels, levels[1:])
+    ]
     return {"offered": levels, "pairs": pairs}
 
 
@@ -139,11 +147,21 @@ class Web:
 
         from millebornes.web.app import create_app
         from millebornes.web.settings import Limits, Settings
+
         self.stop()
         self.url = url or self.url
         limits = settings.pop("limits", Limits(frames_per_second=100_000))
-        values = dict(database_url=self.url, test_mode=True, bot_delay=0.0, hand_pause=0.0, workers=0,
-                      hint_iterations=200, hint_ms=0.0, limits=limits, sqlite_sync="NORMAL")
+        values = dict(
+            database_url=self.url,
+            test_mode=True,
+            bot_delay=0.0,
+            hand_pause=0.0,
+            workers=0,
+            hint_iterations=200,
+            hint_ms=0.0,
+            limits=limits,
+            sqlite_sync="NORMAL",
+        )
         values.update(settings)
         self.app = create_app(Settings(**values))
         self.stack = ExitStack()
@@ -198,7 +216,8 @@ class Web:
                 return seen
             # the seat to act, or in a coup-fourré window the seat holding the safety (the one with choices)
             mover = by_seat.get(state["observation"]["to_act"]) or next(
-                (c for c in clients if c.obs["legal_actions"]), None)
+                (c for c in clients if c.obs["legal_actions"]), None
+            )
             if mover is not None:
                 mover.act(rng.choice(mover.obs["legal_actions"]))
             for c in clients:
@@ -249,11 +268,14 @@ def postgres_url():
     if url:
         yield url
         return
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     if not found:
-        _unavailable("no MILLEBORNES_TEST_POSTGRES_URL and no /usr/lib/postgresql/*/bin/initdb "
-                     "(apt-get install postgresql)")
+        _unavailable(
+            "no MILLEBORNES_TEST_POSTGRES_URL and no /usr/lib/postgresql/*/bin/initdb (apt-get install postgresql)"
+        )
     bindir = os.path.dirname(found[-1])
     as_user: list[str] = []
     home = tempfile.mkdtemp(prefix="millebornes-pg-", dir="/tmp")
@@ -274,8 +296,19 @@ def postgres_url():
     if done.returncode:
         shutil.rmtree(home, ignore_errors=True)
         _unavailable(f"initdb failed: {done.stderr.strip()[-500:]}")
-    done = run(f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(home, "log"), "-w", "-t", "60", "-o",
-               f"-p {port} -k {home} -c listen_addresses=127.0.0.1", "start")
+    done = run(
+        f"{bindir}/pg_ctl",
+        "-D",
+        data,
+        "-l",
+        os.path.join(home, "log"),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        f"-p {port} -k {home} -c listen_addresses=127.0.0.1",
+        "start",
+    )
     if done.returncode:
         log = open(os.path.join(home, "log")).read()[-800:] if os.path.exists(os.path.join(home, "log")) else ""
         shutil.rmtree(home, ignore_errors=True)

@@ -51,8 +51,15 @@ def stop(proc: subprocess.Popen) -> None:
 class Server:
     """One `millebornes serve` process on loopback."""
 
-    def __init__(self, db: Path | str, log: Path, bot_delay: float, *options: str, port: int | None = None,
-                 start_timeout: float = 30):
+    def __init__(
+        self,
+        db: Path | str,
+        log: Path,
+        bot_delay: float,
+        *options: str,
+        port: int | None = None,
+        start_timeout: float = 30,
+    ):
         """``db``: an SQLite file, or a database URL; ``options``: more `serve` options, e.g. ``"--evict-idle",
         "1"``; ``port``: a given one (a restart behind the same address), else a free one.  A server that does
         not answer /healthz within ``start_timeout`` seconds is killed, not left running."""
@@ -60,10 +67,26 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log, "ab")
         self.proc = subprocess.Popen(
-            [str(MILLEBORNES), "serve", "--port", str(self.port), "--database-url",
-             db if isinstance(db, str) else f"sqlite:///{db}",
-             "--test-mode", "--bot-delay", str(bot_delay), "--hand-pause", "0", "--workers", "1", *options],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": ""})
+            [
+                str(MILLEBORNES),
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                db if isinstance(db, str) else f"sqlite:///{db}",
+                "--test-mode",
+                "--bot-delay",
+                str(bot_delay),
+                "--hand-pause",
+                "0",
+                "--workers",
+                "1",
+                *options,
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "DATABASE_URL": ""},
+        )
         deadline = time.monotonic() + start_timeout
         try:
             while True:
@@ -104,8 +127,7 @@ class Seat:
 
     def __init__(self, server: Server, table: dict, seat: int, nickname: str | None = None):
         self.seat = seat
-        self.ws = ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10,
-                                    legacy=True)
+        self.ws = ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10, legacy=True)
         self.sent: deque[float] = deque()
         token = next(s["url"] for s in table["seats"] if s["seat"] == seat).split("token=")[1]
         self.ws.send(json.dumps({"type": "join", "seat": seat, "token": token, "nickname": nickname}))

@@ -19,16 +19,19 @@ def test_notation_is_forgiving_about_case_and_spaces_only():
     assert decode(ACTION_CODES["play flat-tire 2"]) == ("attack", mb.cards.FLAT_TIRE, 2)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "empty action"),
-    ("fly 75", "unknown action"),
-    ("play", "needs a card"),
-    ("play 300", "there is no card '300'"),
-    ("play stop", "say which side to attack"),
-    ("play 75 1", "played on your own side"),
-    ("discard 75 1", "takes just a card"),
-    ("play stop 9", "there is no side 9"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "empty action"),
+        ("fly 75", "unknown action"),
+        ("play", "needs a card"),
+        ("play 300", "there is no card '300'"),
+        ("play stop", "say which side to attack"),
+        ("play 75 1", "played on your own side"),
+        ("discard 75 1", "takes just a card"),
+        ("play stop 9", "there is no side 9"),
+    ],
+)
 def test_malformed_actions_are_explained(text, words):
     with pytest.raises(mb.IllegalAction, match=words):
         action_code(text)

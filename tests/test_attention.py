@@ -13,10 +13,8 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked, wait_turn  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked,  # noqa: E402,F401
-                      wait_turn)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -57,8 +55,16 @@ WATCH = """
 
 
 def two_players(server, pages, watch: bool = False):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 60, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 60,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     ann, bob = pages.new(), pages.new()
     if watch:
@@ -172,8 +178,15 @@ def test_the_alerts_in_the_keys_panel_pass_axe_and_fit_a_phone(server, pages):
     if not AXE.exists():
         pytest.skip("axe-core is not installed (make test installs it)")
     audit = Audit(AXE.read_text(encoding="utf-8") + "\n;true")
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     phone = pages.new(viewport={"width": 360, "height": 740}, touch=True)
     phone.add_init_script(WATCH + ";localStorage.setItem('test.permission', 'denied');")

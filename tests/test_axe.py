@@ -19,10 +19,8 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, browser, classic_hand_by_clicks, pages, server,  # noqa: E402,F401
-                      won_dujardin_match)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -38,7 +36,9 @@ def axe_source():
     if not AXE.exists():
         npm = shutil.which("npm")
         if not npm:
-            pytest.skip("axe-core is not installed and npm is missing (make test installs it; Debian: apt-get install npm)")
+            pytest.skip(
+                "axe-core is not installed and npm is missing (make test installs it; Debian: apt-get install npm)"
+            )
         subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=True, timeout=300)
     yield AXE.read_text(encoding="utf-8") + "\n;true"
     if FOUND:
@@ -62,7 +62,8 @@ class Audit:
             """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
                  .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                    nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary || ''}))})))""",
-            TAGS)
+            TAGS,
+        )
         FOUND[state] = Counter()
         for v in violations:
             FOUND[state][v["impact"]] += len(v["nodes"])
@@ -169,9 +170,16 @@ def test_home_page_by_keyboard_and_screen_reader(server, pages):
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
     # every field has a name, the edition its summary as description
-    for role, name in [("combobox", "Edition"), ("combobox", "Players"), ("checkbox", "Play in teams of two"),
-                       ("spinbutton", "Coup fourré countdown (seconds)"), ("combobox", "Seat 1 (you)"),
-                       ("combobox", "Seat 2"), ("button", "Create the table"), ("combobox", "Language")]:
+    for role, name in [
+        ("combobox", "Edition"),
+        ("combobox", "Players"),
+        ("checkbox", "Play in teams of two"),
+        ("spinbutton", "Coup fourré countdown (seconds)"),
+        ("combobox", "Seat 1 (you)"),
+        ("combobox", "Seat 2"),
+        ("button", "Create the table"),
+        ("combobox", "Language"),
+    ]:
         expect(page.get_by_role(role, name=name, exact=True)).to_have_count(1)
     expect(page.locator("#ruleset")).to_have_attribute("aria-describedby", "ruleset-summary")
     expect(page.locator("#ruleset-summary")).not_to_contain_text("seed")
@@ -185,7 +193,9 @@ def test_home_page_by_keyboard_and_screen_reader(server, pages):
     page.keyboard.press("Control+A")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
-    expect(page.locator("#create-error")).to_have_text("The coup fourré countdown is a whole number of seconds from 3 to 600.")
+    expect(page.locator("#create-error")).to_have_text(
+        "The coup fourré countdown is a whole number of seconds from 3 to 600."
+    )
     expect(page.locator("#create-error")).to_have_attribute("role", "alert")
     expect(page.locator("#cf-timeout")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#cf-timeout")).to_have_attribute("aria-describedby", "create-error")

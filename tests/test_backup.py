@@ -9,11 +9,10 @@ import threading
 import time
 
 import httpx
+from serving import Seat, Server
 from typer.testing import CliRunner
 
 from millebornes.cli import app
-
-from serving import Seat, Server
 
 runner = CliRunner()
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "level": "easy"}
@@ -75,7 +74,7 @@ def test_a_backup_taken_while_the_server_plays_is_whole_and_serves_again(tmp_pat
             assert c.execute("SELECT count(*) FROM tables WHERE id = ?", (table["id"],)).fetchone() == (1,)
             assert c.execute("SELECT version_num FROM alembic_version").fetchall() == [("0002",)]
         actions = rows(copy, table["id"])
-        assert actions == live[:len(actions)]  # every action up to some point, in order, none missing
+        assert actions == live[: len(actions)]  # every action up to some point, in order, none missing
         held.append(len(actions))
     assert held == sorted(held) and held[0] >= 10 and held[-1] >= held[0] + 30, held
 
@@ -85,7 +84,7 @@ def test_a_backup_taken_while_the_server_plays_is_whole_and_serves_again(tmp_pat
         assert got.status_code == 200 and got.json()["status"] == "playing"
     finally:
         restored.stop()
-    assert rows(copies[1], table["id"])[:held[1]] == live[:held[1]]
+    assert rows(copies[1], table["id"])[: held[1]] == live[: held[1]]
 
 
 def test_a_backup_refuses_postgresql_a_missing_database_and_an_existing_target(tmp_path):

@@ -6,11 +6,11 @@ import copy
 import random
 
 import pytest
+from util import game_with, play
 
 import millebornes as mb
 from millebornes.bots import LEVELS, bot_names, make_bot, parse_spec
 from millebornes.bots.ismcts import Search, analyse
-from util import game_with, play
 
 FAST_SPECS = ["random", "greedy", "heuristic", "easy", "ismcts:iterations=24"]
 
@@ -84,14 +84,19 @@ def _twin_games():
     the stock order are swapped around between them."""
     base = dict(hands={0: ["roll", "100", "75", "stop", "gasoline", "right-of-way"]})
     a = game_with("classic", 2, stock=["50", "25", "200", "accident"], **base)
-    b = game_with("classic", 2, stock=["50", "accident", "25", "200"],
-                  filler=["repairs", "spare-tire"], **base)
+    b = game_with("classic", 2, stock=["50", "accident", "25", "200"], filler=["repairs", "spare-tire"], **base)
     return a, b
 
 
-@pytest.mark.parametrize("spec", FAST_SPECS + ["ismcts:iterations=40,baseline=none",
-                                   _level_with_iterations("hard", 40),
-                                   "ismcts:iterations=40,challenger=heuristic,scale=150,widen=100000"])
+@pytest.mark.parametrize(
+    "spec",
+    FAST_SPECS
+    + [
+        "ismcts:iterations=40,baseline=none",
+        _level_with_iterations("hard", 40),
+        "ismcts:iterations=40,challenger=heuristic,scale=150,widen=100000",
+    ],
+)
 def test_bots_cannot_see_hidden_cards(spec):
     """Same observation -> same decision: what a bot chooses depends on nothing it may not see."""
     a, b = _twin_games()
@@ -122,6 +127,7 @@ def test_duel_search_is_deterministic_and_picks_one_of_the_two_moves():
     heuristic's; where they agree it does not search at all."""
     from millebornes.bots.heuristic import HeuristicBot
     from millebornes.bots.rollout import GreedyBot
+
     spec = "ismcts:iterations=60,challenger=heuristic,scale=150,widen=100000"
     duels = agreed = 0
     for seed in range(6):
@@ -151,6 +157,7 @@ def test_the_networks_lead_is_a_prior_the_search_must_overcome():
     """``prior``: a rival of the network's move must beat it by ``prior`` times the network's score
     lead as well; a huge prior keeps the network's move where the plain search overrides it."""
     from millebornes.bots.neural import NeuralBot
+
     plain = "ismcts:iterations=150,baseline=neural,scale=1500,widen=0,confidence=0.5"
     overridden = 0
     for seed in range(6):
@@ -175,8 +182,14 @@ def test_challengers_and_baselines_are_checked_and_searched():
     from millebornes.bots.heuristic import HeuristicBot
     from millebornes.bots.neural import NeuralBot
     from millebornes.bots.rollout import GreedyBot
-    for bad in ("ismcts:challenger=oracle", "ismcts:challenger=heuristic+", "ismcts:baseline=oracle",
-                "ismcts:prior=0.01", "ismcts:baseline=neural,prior=-1"):
+
+    for bad in (
+        "ismcts:challenger=oracle",
+        "ismcts:challenger=heuristic+",
+        "ismcts:baseline=oracle",
+        "ismcts:prior=0.01",
+        "ismcts:baseline=neural,prior=-1",
+    ):
         with pytest.raises(ValueError, match="challenger|baseline|prior"):
             make_bot(bad)
     spec = "ismcts:iterations=30,baseline=neural,challenger=heuristic+greedy,widen=0,scale=150"
@@ -189,8 +202,11 @@ def test_challengers_and_baselines_are_checked_and_searched():
             if len(legal) > 1:
                 bot = make_bot(spec, seed=2)
                 pick = bot.choose(obs, legal)
-                moves = {NeuralBot(seed=2).choose(obs, legal), HeuristicBot(seed=2).choose(obs, legal),
-                         GreedyBot(seed=2).choose(obs, legal)}
+                moves = {
+                    NeuralBot(seed=2).choose(obs, legal),
+                    HeuristicBot(seed=2).choose(obs, legal),
+                    GreedyBot(seed=2).choose(obs, legal),
+                }
                 assert pick in moves
                 if len(moves) > 1:
                     searched += 1
@@ -205,6 +221,7 @@ def test_hand_rewards_scale():
     """The reward grows with the points margin; a small scale makes it nearly the hand's result."""
     from millebornes.bots.ismcts import hand_rewards
     from millebornes.bots.rollout import play_out
+
     g = mb.new_game("classic", players=2, seed=3)
     play_out(g, random.Random(0))
     pts = g.hand_results[0]["points"]
@@ -216,17 +233,23 @@ def test_hand_rewards_scale():
 
 def test_search_finds_the_winning_card():
     """Dujardin at 975: playing the 25 wins the race at once; search must see it."""
-    g = game_with("dujardin", 2, hands={0: ["roll", "200", "200", "100", "100", "100"],
-                                        1: ["stop", "accident"]},
-                  stock=["75", "50", "100", "25", "100", "50", "25"])
+    g = game_with(
+        "dujardin",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"], 1: ["stop", "accident"]},
+        stock=["75", "50", "100", "25", "100", "50", "25"],
+    )
     # seat 0: roll, then 200, 200, 100, 100, 100 (=700), 75 (775)... build to 975 with plain plays
     seq0 = ["play roll", "play 200", "play 200", "play 100", "play 100", "play 100"]
     for action in seq0:
         play(g, action)
         play(g, f"discard {g.hand(1)[0]}")
     while g.tableau(0)["distance"] < 975:
-        fits = [a for a in g.legal_actions() if a.startswith("play ") and a.split()[1].isdigit()
-                and g.tableau(0)["distance"] + int(a.split()[1]) <= 975]
+        fits = [
+            a
+            for a in g.legal_actions()
+            if a.startswith("play ") and a.split()[1].isdigit() and g.tableau(0)["distance"] + int(a.split()[1]) <= 975
+        ]
         if not fits:
             pytest.fail(f"could not build the position: {g.hand(0)} at {g.tableau(0)['distance']}")
         play(g, max(fits, key=lambda a: int(a.split()[1])))

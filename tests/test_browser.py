@@ -11,18 +11,39 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    CLASSIC_HEAD,
+    LAST,
+    XSS,
+    browser,
+    create_table,
+    join,
+    pages,
+    play,
+    seq,
+    server,
+    stacked,
+    wait_turn,
+    won_dujardin_match,
+)
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, CLASSIC_HEAD, LAST, XSS, browser, create_table, join, pages, play,  # noqa: E402,F401
-                      seq, server, stacked, wait_turn, won_dujardin_match)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
 
 # ---------------------------------------------------------------- 1. two humans, a whole hand by clicks
 def test_two_humans_play_a_hand_with_a_coup_fourre(server, pages):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 30,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     ann, bob = pages.new(), pages.new()
     join(ann, urls[0], "Ann")
@@ -120,7 +141,8 @@ def test_bot_table_from_the_home_page(server, pages):
             """(after) => { const t = document.querySelector('#turn');
                  return (t.dataset.mine === '1' && Number(t.dataset.seq) > after)
                         || !document.querySelector('#hand-over').hidden || t.dataset.decision === ''; }""",
-            arg=last)
+            arg=last,
+        )
         if page.locator("#hand-over").is_visible():
             page.click("#hand-over-close")
             break
@@ -151,7 +173,9 @@ def test_bot_table_from_the_home_page(server, pages):
         mine += 1
     assert mine >= 8 or page.locator("#hand-over").count()
     assert page.locator("#log li").count() >= 12
-    expect(page.locator(".tableau[data-side='1'] .nick")).to_have_text("Bot 2 (medium)")  # seats count from 1 for people
+    expect(page.locator(".tableau[data-side='1'] .nick")).to_have_text(
+        "Bot 2 (medium)"
+    )  # seats count from 1 for people
 
 
 # ---------------------------------------------------------------- 3. French
@@ -162,9 +186,15 @@ def test_french_card_names_and_messages(server, pages):
     page.select_option("#lang", "fr")
     expect(page.locator("#create")).to_have_text("Créer la table")
     expect(page.locator("#fan .card[data-card='flat-tire']")).to_have_attribute("title", "Crevaison")
-    made = create_table(server, {"ruleset": "classic", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     join(page, server + made["seats"][0]["url"], "Zoé")  # the language is remembered (localStorage)
     expect(page.locator("#hand .card[data-card='roll']")).to_have_attribute("title", "Feu vert")
     expect(page.locator("#hand .card[data-card='roll'] svg")).to_contain_text("Feu vert")
@@ -244,8 +274,9 @@ def test_match_end_history_and_replay(server, pages):
 def test_the_token_leaves_the_address_and_names_stand_apart(server, pages):
     """The token moves from the address bar to the tab's sessionStorage (a reload finds it there); a name
     written right to left stands in its own <bdi>; the pages run under their Content-Security-Policy."""
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 3})
+    made = create_table(
+        server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "cf_timeout": 3}
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     ann, bob = pages.new(), pages.new()
     join(ann, urls[0], "Ann")

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from util import go, new, pass_turn
 
 import millebornes as mb
 from millebornes.actions import PARAM_KINDS, REASONS
@@ -22,8 +23,6 @@ from millebornes.cards import CARD_IDS, GROUP, NAMES_EN, NAMES_FR
 from millebornes.i18n import HERE, LANGS, Catalog, catalog, placeholders
 from millebornes.state import DECISION_NAMES
 from millebornes.tui.words import Words
-
-from util import go, new, pass_turn
 
 SRC = Path(mb.__file__).parent
 STATIC = SRC / "web" / "static"
@@ -120,33 +119,74 @@ CASES = {
     "already_drawn": (at_start, "take-discard", None, {}),
     "no_card": (at_start, "play 200", 0, {"seat": 0, "card": "200"}),
     "own_side": (lambda: at_start(hand=["stop"]), "play stop 0", None, {"card": "stop"}),
-    "protected": (protected, "play flat-tire 1", None,
-                  {"side": 1, "card": "flat-tire", "safety": "puncture-proof"}),
+    "protected": (protected, "play flat-tire 1", None, {"side": 1, "card": "flat-tire", "safety": "puncture-proof"}),
     "already_limited": (limited_twice, "play speed-limit 1", None, {"side": 1, "card": "speed-limit"}),
     "not_started": (lambda: at_start(hand=["stop"]), "play stop 1", None, {"side": 1, "card": "stop"}),
-    "not_moving": (lambda: at_start("parker", hand=["stop"]), "play stop 1", None,
-                   {"side": 1, "card": "stop", "top": None}),
+    "not_moving": (
+        lambda: at_start("parker", hand=["stop"]),
+        "play stop 1",
+        None,
+        {"side": 1, "card": "stop", "top": None},
+    ),
     "stopped": (flat_tire_on_seat_0, "play 75", None, {"card": "75", "top": "flat-tire", "need": "spare-tire"}),
     "needs_roll": (at_start, "play 75", None, {"card": "75", "top": None, "need": "roll"}),
     "speed_limited": (under_a_limit, "play 100", None, {"card": "100"}),
     "two_200s": (two_200s_down, "play 200", None, {"card": "200"}),
     "past_target": (at_675, "play 50", None, {"card": "50", "distance": 675, "value": 50, "target": 700}),
     "already_rolling": (rolled, "play roll", None, {"card": "roll"}),
-    "roll_not_now": (flat_tire_on_seat_0, "play roll", None, {"card": "roll", "top": "flat-tire",
-                                                               "need": "spare-tire"}),
+    "roll_not_now": (
+        flat_tire_on_seat_0,
+        "play roll",
+        None,
+        {"card": "roll", "top": "flat-tire", "need": "spare-tire"},
+    ),
     "not_limited": (at_start, "play end-of-limit", None, {"card": "end-of-limit"}),
-    "wrong_remedy": (lambda: at_start(hand=["gasoline"]), "play gasoline", None,
-                     {"card": "gasoline", "hazard": "out-of-gas", "top": None}),
+    "wrong_remedy": (
+        lambda: at_start(hand=["gasoline"]),
+        "play gasoline",
+        None,
+        {"card": "gasoline", "hazard": "out-of-gas", "top": None},
+    ),
 }
 
 # words that betray English left in a French sentence, and the engine's notation
-ENGLISH = (" the ", " you ", " your ", " is ", " not ", " has ", " must ", "Roll", "Stop", "seat", "Seat", " side",
-           "Side", " card", "hand", "Spare", "Flat", "Gasoline", "Repairs", "Speed", "Limit ", "Right of Way",
-           "Extra Tank", "Puncture", "Driving", "miles", "pile shows", "empty", "nothing")
+ENGLISH = (
+    " the ",
+    " you ",
+    " your ",
+    " is ",
+    " not ",
+    " has ",
+    " must ",
+    "Roll",
+    "Stop",
+    "seat",
+    "Seat",
+    " side",
+    "Side",
+    " card",
+    "hand",
+    "Spare",
+    "Flat",
+    "Gasoline",
+    "Repairs",
+    "Speed",
+    "Limit ",
+    "Right of Way",
+    "Extra Tank",
+    "Puncture",
+    "Driving",
+    "miles",
+    "pile shows",
+    "empty",
+    "nothing",
+)
 IDS = "|".join(sorted(CARD_IDS, key=len, reverse=True))
-NOTATION = re.compile(rf"\b(play|discard) ({IDS})\b|take-discard|coup-fourre|end-hand|'play|'discard|"
-                      r"\b(flat-tire|speed-limit|out-of-gas|end-of-limit|spare-tire|right-of-way|extra-tank|"
-                      r"puncture-proof|driving-ace)\b")
+NOTATION = re.compile(
+    rf"\b(play|discard) ({IDS})\b|take-discard|coup-fourre|end-hand|'play|'discard|"
+    r"\b(flat-tire|speed-limit|out-of-gas|end-of-limit|spare-tire|right-of-way|extra-tank|"
+    r"puncture-proof|driving-ace)\b"
+)
 
 
 def test_every_reason_has_a_case():
@@ -185,7 +225,11 @@ def test_a_refusal_keeps_its_reason_across_processes_and_records():
         game.act("play 75")
     again = pickle.loads(pickle.dumps(info.value))
     assert (type(again), str(again), again.reason, again.params) == (
-        mb.IllegalAction, str(info.value), "needs_roll", {"card": "75", "top": None, "need": "roll"})
+        mb.IllegalAction,
+        str(info.value),
+        "needs_roll",
+        {"card": "75", "top": None, "need": "roll"},
+    )
     record = game.record()
     record["actions"] = ["discard 25", "play 200"]
     with pytest.raises(mb.IllegalAction, match="record action 1") as info:
@@ -271,10 +315,18 @@ def families() -> dict[str, set[str]]:
     breakdown = set(re.findall(r'b\["(\w+)"\]', (SRC / "state.py").read_text()))
     actions = {a.split()[0] for a in mb.ACTION_NAMES.values()} | {"play_on"}
     return {
-        "card.": set(CARD_IDS), "reason.": set(REASONS), "decision.": set(DECISION_NAMES), "level.": set(LEVELS),
-        "kind.": {"human", *LEVELS}, "item.": breakdown, "edition.": set(mb.RULESETS),
-        "edition.|.summary": set(mb.RULESETS), "action.": actions, "a11y.group.": set(GROUP),
-        "turn.yours_": {"play", "draw", "cf", "ext"}, "turn.other_": {"play", "draw", "cf", "ext"},
+        "card.": set(CARD_IDS),
+        "reason.": set(REASONS),
+        "decision.": set(DECISION_NAMES),
+        "level.": set(LEVELS),
+        "kind.": {"human", *LEVELS},
+        "item.": breakdown,
+        "edition.": set(mb.RULESETS),
+        "edition.|.summary": set(mb.RULESETS),
+        "action.": actions,
+        "a11y.group.": set(GROUP),
+        "turn.yours_": {"play", "draw", "cf", "ext"},
+        "turn.other_": {"play", "draw", "cf", "ext"},
         "tui.ev.": {"attack", "safety", "play", "discard", "take", "cf", "extend", "end", "deal"},
         "tui.ev.|_you": {"attack", "safety", "play", "discard", "take", "cf", "extend", "end", "deal"},
     }
@@ -325,8 +377,11 @@ def test_every_key_python_uses_is_in_the_catalog(cats):
     used = 0
     for path in python_sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        actions = {id(call.args[1]) for call in ast.walk(tree)  # Textual's action names ("app.quit")
-                   if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "Binding" and len(call.args) > 1}
+        actions = {
+            id(call.args[1])
+            for call in ast.walk(tree)  # Textual's action names ("app.quit")
+            if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "Binding" and len(call.args) > 1
+        }
         actions |= {id(part) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for part in f.values}
         for node in ast.walk(tree):
             if id(node) in actions:

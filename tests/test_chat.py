@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
 from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
 from test_axe import Audit, axe_source  # noqa: E402,F401
 from test_wording import Reader  # noqa: E402
 

@@ -18,8 +18,7 @@ def test_rules_prints_every_option_of_an_edition():
     out = result.output
     assert out.startswith("parker:")
     for option in mb.RULESETS["parker"].options():
-        if option not in ("solo_players", "team_players", "teams_by_default", "extension_target",
-                          "extension_players"):
+        if option not in ("solo_players", "team_players", "teams_by_default", "extension_target", "extension_players"):
             assert f"  {option} " in out, option
     assert "no hazard on a hazard" in out
     assert "the discard pile is dead" in out
@@ -56,16 +55,18 @@ def test_simulate_text_and_bad_player_count():
 
 
 def test_console_script_entry_point_runs():
-    proc = subprocess.run([sys.executable, "-m", "millebornes.cli", "rules", "family"],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "millebornes.cli", "rules", "family"], capture_output=True, text=True, check=True
+    )
     assert "family:" in proc.stdout
 
 
 def test_python_dash_m_is_the_command():
     """``python -m millebornes`` runs the same command, under its own name, with the one version."""
+
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "millebornes", *args], capture_output=True, text=True,
-                              timeout=60)
+        return subprocess.run([sys.executable, "-m", "millebornes", *args], capture_output=True, text=True, timeout=60)
+
     version = run("--version")
     assert version.returncode == 0 and version.stdout.split() == ["millebornes", mb.__version__]
     rules = run("rules", "dujardin")
@@ -109,5 +110,7 @@ def test_play_and_replay_speak_the_players_language(tmp_path):
     reason = runner.invoke(app, ["replay", str(path), "--lang", "en"]).output
     assert "move 2 of this record is not allowed (not now: you must" in reason and "extend" not in reason
     (tmp_path / "junk.json").write_text("[1, 2]")
-    assert "n’est pas l’enregistrement d’une partie" in runner.invoke(
-        app, ["replay", str(tmp_path / "junk.json")], env=env).output
+    assert (
+        "n’est pas l’enregistrement d’une partie"
+        in runner.invoke(app, ["replay", str(tmp_path / "junk.json")], env=env).output
+    )

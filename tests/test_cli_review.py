@@ -24,7 +24,7 @@ from millebornes.tui.words import Words
 runner = CliRunner()
 WORLDS = 8
 # the engine's notation: "play 25", "discard roll", "play flat-tire 1", "take-discard"
-NOTATION = re.compile(r"\b(?:play|discard) (?:%s)\b|take-discard|end-hand" % "|".join(map(re.escape, CARD_IDS)))
+NOTATION = re.compile(r"\b(?:play|discard) (?:{})\b|take-discard|end-hand".format("|".join(map(re.escape, CARD_IDS))))
 
 
 def played(rules: str, seed: int, players: int = 2) -> dict:
@@ -73,7 +73,8 @@ def test_the_table_names_every_marked_move_in_words(match):
         line = next(line for line in lines if line.split()[:1] == [str(m["index"] + 1)])
         assert f"Seat {m['seat'] + 1}" in line and m["class"].capitalize() in line
         assert said(record, m["index"], m["played"]) in line and line.rstrip().endswith(
-            said(record, m["index"], m["best"]))
+            said(record, m["index"], m["best"])
+        )
         assert f"{round(100 * m['best_chance'])}% → {round(100 * m['chance'])}%" in line
     moments = out.split("Key moments")[1].splitlines()[2:]
     key = sorted((k["index"], s["seat"]) for s in expected["summary"] for k in s["key_moments"])
@@ -116,8 +117,15 @@ def test_in_french(match):
     path, record, expected = match
     out = invoke(path, "--budget", str(WORLDS), "--lang", "fr").stdout
     assert out.startswith(f"Analyse de la partie\u00a0: Dujardin à 2, {WORLDS} mondes par décision")
-    for word in ("Précision", "Place 1", "Place 2", "Imprécisions, erreurs et gaffes", "Moments clés",
-                 "Mieux valait", "Chances de la manche"):
+    for word in (
+        "Précision",
+        "Place 1",
+        "Place 2",
+        "Imprécisions, erreurs et gaffes",
+        "Moments clés",
+        "Mieux valait",
+        "Chances de la manche",
+    ):
         assert word in out, word
     m = next(m for m in expected["moves"] if m["class"] in ("inaccuracy", "mistake", "blunder"))
     assert said(record, m["index"], m["played"], "fr") in out
@@ -157,8 +165,25 @@ def test_the_progress_bar_goes_to_a_terminal_on_stderr_never_to_stdout(match):
     path, record, _ = match
     controller, terminal = os.openpty()
     env = {**os.environ, "COLUMNS": "100"}
-    proc = subprocess.Popen([sys.executable, "-m", "millebornes", "review", path, "--budget", "4", "--json",
-                             "--workers", "1", "--lang", "en"], stdout=subprocess.PIPE, stderr=terminal, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "millebornes",
+            "review",
+            path,
+            "--budget",
+            "4",
+            "--json",
+            "--workers",
+            "1",
+            "--lang",
+            "en",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        env=env,
+    )
     os.close(terminal)
     drawn = b""
     while True:

@@ -36,12 +36,22 @@ class Caddy:
         self.base = f"http://127.0.0.1:{self.port}"
         home = tmp / "caddy"
         home.mkdir()
-        env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home),
-               "MILLEBORNES_SITE": self.base, "MILLEBORNES_CADDY_ADMIN": "off",
-               "MILLEBORNES_UPSTREAMS": " ".join(f"127.0.0.1:{p}" for p in upstreams)}
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "XDG_DATA_HOME": str(home),
+            "XDG_CONFIG_HOME": str(home),
+            "MILLEBORNES_SITE": self.base,
+            "MILLEBORNES_CADDY_ADMIN": "off",
+            "MILLEBORNES_UPSTREAMS": " ".join(f"127.0.0.1:{p}" for p in upstreams),
+        }
         self.log = open(tmp / "caddy.log", "wb")
-        self.proc = subprocess.Popen([CADDY, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [CADDY, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, (tmp / "caddy.log").read_text()
@@ -60,8 +70,9 @@ class Caddy:
 
 @pytest.fixture
 def site(postgres_url, tmp_path):
-    servers = [Server(postgres_url, tmp_path / f"server{i}.log", 0, "--tables-per-minute", "2", "--log-json")
-               for i in range(2)]
+    servers = [
+        Server(postgres_url, tmp_path / f"server{i}.log", 0, "--tables-per-minute", "2", "--log-json") for i in range(2)
+    ]
     caddy = Caddy(tmp_path, [s.port for s in servers])
     yield caddy, servers
     caddy.stop()
@@ -72,8 +83,9 @@ def site(postgres_url, tmp_path):
 def create(base: str, address: str = "127.0.0.1") -> httpx.Response:
     """A new table asked from ``address`` (a loopback address of its own: another player)."""
     with httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10) as client:
-        return client.post(f"{base}/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN],
-                                                       "cf_timeout": 0.3})
+        return client.post(
+            f"{base}/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], "cf_timeout": 0.3}
+        )
 
 
 def access(server: Server, words: str) -> list[str]:
@@ -124,8 +136,9 @@ def test_two_processes_behind_the_shipped_caddyfile(site):
         codes.append(create(caddy.base, "127.0.0.2").status_code)
         assert len(codes) <= 5, codes  # two processes, two tables a minute each: the fifth at the latest
     assert create(caddy.base, "127.0.0.3").status_code == 201
-    assert all(m.startswith("127.0.0.2:") for s in servers for m in access(s, "POST /api/tables")
-               if "429" in m), [access(s, "POST /api/tables") for s in servers]
+    assert all(m.startswith("127.0.0.2:") for s in servers for m in access(s, "POST /api/tables") if "429" in m), [
+        access(s, "POST /api/tables") for s in servers
+    ]
 
     for s in seats:
         s.close()

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
-
 from browsing import CHROMIUM, browser, create_table, join, pages, seq  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
 from serving import Seat, Server  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 HUMANS = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}] * 2}
 
@@ -70,8 +69,15 @@ def test_a_page_reconnects_by_itself_when_its_server_comes_back(tmp_path, pages)
     db, log = tmp_path / "mb.db", tmp_path / "server.log"
     server = Server(db, log, 0.05)
     try:
-        made = create_table(server.base, {"ruleset": "classic", "players": 2, "seed": 3,
-                                          "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+        made = create_table(
+            server.base,
+            {
+                "ruleset": "classic",
+                "players": 2,
+                "seed": 3,
+                "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            },
+        )
         page = pages.new()
         join(page, server.base + made["seats"][0]["url"], "Ann")
         server.stop()

@@ -11,38 +11,38 @@ import itertools
 import random
 
 import pytest
+from util import distances_legal, exhaust, go, legal, new, pass_turn, refused
+from util import types_of as types
 
 import millebornes as mb
-from util import (distances_legal, exhaust, go, legal, new, pass_turn,
-                  refused, types_of as types)
+
 
 # ------------------------------------------------------------------------------- edge 1
 def test_edge_01_right_of_way_leaves_a_buried_stop():
     """Edge 1: right-of-way with a stop buried under another hazard (classic stacking): only the
     showing speed limit is removed; the buried stop stays and needs nothing (no roll after repairs)."""
-    g = new("classic", 2, hands={0: ["stop", "accident", "speed-limit"],
-                                 1: ["roll", "right-of-way", "repairs", "100"]})
+    g = new("classic", 2, hands={0: ["stop", "accident", "speed-limit"], 1: ["roll", "right-of-way", "repairs", "100"]})
     keep = ("stop", "accident", "speed-limit", "right-of-way", "repairs", "100")
     pass_turn(g, keep)
     go(g, "play roll")
     go(g, "play stop 1")
-    go(g, "pass")                                        # seat 1 keeps its right of way for later
+    go(g, "pass")  # seat 1 keeps its right of way for later
     pass_turn(g, keep)
-    go(g, "play accident 1")                             # stacked on the stop
+    go(g, "play accident 1")  # stacked on the stop
     pass_turn(g, keep)
     go(g, "play speed-limit 1")
     go(g, "pass")
     assert g.tableau(1)["battle"] == ["roll", "stop", "accident"]
     assert g.tableau(1)["speed"] == ["speed-limit"]
     go(g, "play right-of-way")
-    assert g.tableau(1)["battle"] == ["roll", "stop", "accident"]   # buried stop not removed
-    assert g.tableau(1)["speed"] == []                                  # showing speed limit removed
+    assert g.tableau(1)["battle"] == ["roll", "stop", "accident"]  # buried stop not removed
+    assert g.tableau(1)["speed"] == []  # showing speed limit removed
     assert g.discard_pile[-1] == "speed-limit" and "stop" not in g.discard_pile
-    assert g.turn == 1 and not g.is_moving(1)            # the accident still needs repairs
+    assert g.turn == 1 and not g.is_moving(1)  # the accident still needs repairs
     assert "play 100" not in legal(g)
     go(g, "play repairs")
     assert g.tableau(1)["battle"] == ["roll", "stop", "accident", "repairs"]
-    assert g.is_moving(1)                                # no roll needed, the buried stop is nothing
+    assert g.is_moving(1)  # no roll needed, the buried stop is nothing
     pass_turn(g)
     assert "play 100" in legal(g)
 
@@ -71,8 +71,7 @@ def test_edge_01_revealed_buried_stop_has_no_effect():
 def test_edge_02_coup_fourre_reveals_an_older_hazard_that_must_be_cured():
     """Edge 2: a coup fourré removing the top hazard reveals an older hazard (classic stacking): it
     must still be cured (repairs, then a roll)."""
-    g = new("classic", 2, hands={0: ["accident", "flat-tire"],
-                                 1: ["roll", "puncture-proof", "repairs", "roll", "100"]})
+    g = new("classic", 2, hands={0: ["accident", "flat-tire"], 1: ["roll", "puncture-proof", "repairs", "roll", "100"]})
     keep = ("accident", "flat-tire", "roll", "puncture-proof", "repairs", "100")
     pass_turn(g, keep)
     go(g, "play roll")
@@ -90,7 +89,7 @@ def test_edge_02_coup_fourre_reveals_an_older_hazard_that_must_be_cured():
     refused(g, "play 100", "Accident; you need Repairs")
     go(g, "play repairs")
     pass_turn(g, keep)
-    assert not g.is_moving(1) and "play 100" not in legal(g)       # classic: a roll after repairs
+    assert not g.is_moving(1) and "play 100" not in legal(g)  # classic: a roll after repairs
     go(g, "play roll")
     pass_turn(g, keep)
     assert "play 100" in legal(g)
@@ -99,17 +98,18 @@ def test_edge_02_coup_fourre_reveals_an_older_hazard_that_must_be_cured():
 # ------------------------------------------------------------------------------- edge 3
 def test_edge_03_revealed_cured_hazard_needs_a_roll():
     """Edge 3: a revealed hazard whose safety is already in play counts as cured: a roll is needed."""
-    g = new("classic", 2, hands={0: ["out-of-gas", "flat-tire"],
-                                 1: ["roll", "extra-tank", "puncture-proof", "roll", "100"]})
+    g = new(
+        "classic", 2, hands={0: ["out-of-gas", "flat-tire"], 1: ["roll", "extra-tank", "puncture-proof", "roll", "100"]}
+    )
     keep = ("out-of-gas", "flat-tire", "roll", "extra-tank", "puncture-proof", "100")
     pass_turn(g, keep)
     go(g, "play roll")
     go(g, "play out-of-gas 1")
     go(g, "pass")
-    go(g, "play extra-tank")                             # cures the showing out-of-gas
+    go(g, "play extra-tank")  # cures the showing out-of-gas
     assert g.tableau(1)["battle"] == ["roll", "out-of-gas"]
-    pass_turn(g, keep)                                   # extra turn: keep the roll for later
-    go(g, "play flat-tire 1")                            # stacked on the cured hazard
+    pass_turn(g, keep)  # extra turn: keep the roll for later
+    go(g, "play flat-tire 1")  # stacked on the cured hazard
     go(g, "coup-fourre")
     assert g.tableau(1)["battle"] == ["roll", "out-of-gas"]
     assert g.turn == 1 and not g.is_moving(1)
@@ -124,13 +124,14 @@ def test_edge_03_revealed_cured_hazard_needs_a_roll():
 
 def test_edge_03_revealed_cured_hazard_with_right_of_way_needs_no_roll():
     """Edge 3: ... unless right-of-way is in play: then the side moves at once."""
-    g = new("classic", 2, hands={0: ["out-of-gas", "flat-tire"],
-                                 1: ["right-of-way", "extra-tank", "puncture-proof", "100"]})
+    g = new(
+        "classic", 2, hands={0: ["out-of-gas", "flat-tire"], 1: ["right-of-way", "extra-tank", "puncture-proof", "100"]}
+    )
     keep = ("out-of-gas", "flat-tire", "right-of-way", "extra-tank", "puncture-proof", "100")
     pass_turn(g, keep)
     go(g, "play right-of-way")
     pass_turn(g, keep)
-    go(g, "play out-of-gas 1")                           # right of way: an empty pile may be hit
+    go(g, "play out-of-gas 1")  # right of way: an empty pile may be hit
     go(g, "pass")
     go(g, "play extra-tank")
     pass_turn(g, keep)
@@ -144,8 +145,12 @@ def test_edge_03_revealed_cured_hazard_with_right_of_way_needs_no_roll():
 # ------------------------------------------------------------------------------- edge 4
 def test_edge_04_speed_limit_with_exactly_25_left():
     """Edge 4: under a speed limit with exactly 25 left only 25 is legal."""
-    g = new("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "75"], 1: ["speed-limit"]},
-            draws={0: ["25", "50", "75", "100", "200", "gasoline"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "75"], 1: ["speed-limit"]},
+        draws={0: ["25", "50", "75", "100", "200", "gasoline"]},
+    )
     for a in ("play roll", "play 200", "play 200", "play 100", "play 100"):
         go(g, a)
         pass_turn(g, keep=("speed-limit",))
@@ -175,8 +180,12 @@ def test_edge_04_third_200_never_legal_even_if_it_fits(rules):
 # ------------------------------------------------------------------------------- edge 5
 def test_edge_05_target_reached_in_a_chain_of_safety_turns_dujardin():
     """Edge 5: reaching the exact target ends the hand at once, even in a chain of safety turns."""
-    g = new("dujardin", 2, hands={0: ["roll", "200", "200", "100", "100", "100"]},
-            draws={0: ["100", "100", "100", "right-of-way", "extra-tank", "puncture-proof"]})
+    g = new(
+        "dujardin",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"]},
+        draws={0: ["100", "100", "100", "right-of-way", "extra-tank", "puncture-proof"]},
+    )
     for a in ["play roll", "play 200", "play 200"] + ["play 100"] * 5:
         go(g, a)
         pass_turn(g)
@@ -190,14 +199,15 @@ def test_edge_05_target_reached_in_a_chain_of_safety_turns_dujardin():
     assert types(events) == ["play", "hand-over", "match-over"]
     assert g.is_over and g.decision is None
     assert g.hand_results[0]["completed"] == 0 and g.winners == [0]
-    assert "puncture-proof" in g.hand(0)                 # the chain could have gone on: it did not
+    assert "puncture-proof" in g.hand(0)  # the chain could have gone on: it did not
 
 
 def test_edge_05_target_reached_in_a_chain_of_safety_turns_classic():
     """Edge 5 (classic): reaching 700 in a safety chain asks the extension at once; ending the hand
     ends it."""
-    g = new("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "right-of-way"]},
-            draws={0: ["extra-tank", "100"]})
+    g = new(
+        "classic", 2, hands={0: ["roll", "200", "200", "100", "100", "right-of-way"]}, draws={0: ["extra-tank", "100"]}
+    )
     for a in ["play roll", "play 200", "play 200", "play 100", "play 100"]:
         go(g, a)
         pass_turn(g)
@@ -261,7 +271,7 @@ def test_edge_07_coup_fourre_answers_a_hazard_in_an_extra_turn(rules):
     pass_turn(g, keep)
     go(g, "play roll")
     go(g, "play extra-tank")
-    assert g.turn == 0 and g.to_act == 0                 # the extra turn
+    assert g.turn == 0 and g.to_act == 0  # the extra turn
     go(g, "play accident 1")
     assert g.decision == "coup-fourre" and g.to_act == 1 and g.turn == 0
     events = go(g, "coup-fourre")
@@ -277,30 +287,29 @@ def test_edge_07_coup_fourre_answers_a_hazard_in_an_extra_turn(rules):
 def test_edge_08_partners_share_tableau_200_cap_and_coup_fourre(rules):
     """Edge 8: in team play partners share the tableau, the 200 cap and the coup fourré right; each
     keeps a hand."""
-    g = new(rules, 4, hands={0: ["roll", "200", "extra-tank"], 1: ["accident"],
-                             2: ["200", "200", "driving-ace"]})
+    g = new(rules, 4, hands={0: ["roll", "200", "extra-tank"], 1: ["accident"], 2: ["200", "200", "driving-ace"]})
     assert g.sides == ((0, 2), (1, 3))
     keep = ("roll", "200", "extra-tank", "accident", "driving-ace")
     go(g, "play roll")
     pass_turn(g, keep)
-    assert g.turn == 2 and "play 200" in legal(g)        # partner's roll lets seat 2 drive
+    assert g.turn == 2 and "play 200" in legal(g)  # partner's roll lets seat 2 drive
     go(g, "play 200")
     pass_turn(g, keep)
-    go(g, "play 200")                                    # seat 0: the side's second 200
+    go(g, "play 200")  # seat 0: the side's second 200
     t = g.tableau(0)
     assert t["distance"] == 400 and t["two_hundreds"] == 2 and t["distance_cards"] == ["200", "200"]
-    go(g, "play accident 0")                             # seat 1 attacks the side of seats 0 and 2
+    go(g, "play accident 0")  # seat 1 attacks the side of seats 0 and 2
     assert g.decision == "coup-fourre" and g.to_act == 2 and g.turn == 1
     go(g, "coup-fourre")
-    assert g.tableau(0)["battle"] == ["roll"]            # the hazard landed on the declarer's side
+    assert g.tableau(0)["battle"] == ["roll"]  # the hazard landed on the declarer's side
     assert g.tableau(0)["coups_fourres"] == ["driving-ace"]
     assert g.turn == 2 and g.decision == "play"
-    assert "200" in g.hand(2) and "play 200" not in legal(g)   # the shared 200 cap
+    assert "200" in g.hand(2) and "play 200" not in legal(g)  # the shared 200 cap
     refused(g, "play 200", "two 200s")
-    assert "play extra-tank" not in legal(g) and "extra-tank" in g.hand(0)   # hands are not shared
+    assert "play extra-tank" not in legal(g) and "extra-tank" in g.hand(0)  # hands are not shared
     assert g.hand_size(0) == 6 and g.hand_size(2) == 7
     pass_turn(g, keep)
-    assert g.turn == 3                                   # play continues from the declarer's left
+    assert g.turn == 3  # play continues from the declarer's left
 
 
 # ------------------------------------------------------------------------------- edge 9
@@ -348,9 +357,17 @@ def _random_hand_ends(g, rng, policy, limit):
     return False
 
 
-VARIANTS = [{}, {"exhaustion": "play-out"}, {"exhaustion": "end-of-turn"}, {"top_discard_pickup": True},
-            {"top_discard_pickup": True, "exhaustion": "play-out"}, {"safety_extra_turn": False},
-            {"hazard_target": "stacking"}, {"coup_fourre": "any-opponent"}, {"extension": False}]
+VARIANTS = [
+    {},
+    {"exhaustion": "play-out"},
+    {"exhaustion": "end-of-turn"},
+    {"top_discard_pickup": True},
+    {"top_discard_pickup": True, "exhaustion": "play-out"},
+    {"safety_extra_turn": False},
+    {"hazard_target": "stacking"},
+    {"coup_fourre": "any-opponent"},
+    {"extension": False},
+]
 PLAYERS = {"classic": (2, 3, 4, 6), "parker": (2, 4), "dujardin": (2, 3, 6), "family": (2, 5)}
 
 
@@ -370,7 +387,7 @@ def test_edge_09_no_option_allows_an_endless_hand(rules, options):
 # ------------------------------------------------------------------------------ edge 10
 def _last_draw(rules, hands, keep, leave=0):
     g = new(rules, 2, hands=hands)
-    go(g, "play roll")                                   # seat 0 starts
+    go(g, "play roll")  # seat 0 starts
     exhaust(g, keep=keep, leave=leave)
     return g
 
@@ -463,13 +480,13 @@ def test_edge_11_take_discard_only_after_a_discard():
     assert g.decision == "draw" and g.to_act == 1 and legal(g) == {"draw", "take-discard"}
     go(g, "take-discard")
     assert "gasoline" in g.hand(1) and g.discard_pile == []
-    go(g, "play right-of-way")                           # extra turn: drawn by the engine
+    go(g, "play right-of-way")  # extra turn: drawn by the engine
     assert g.turn == 1 and g.decision == "play" and "25" in g.hand(1)
-    go(g, "play 25")                                     # the turn ends with a play
+    go(g, "play 25")  # the turn ends with a play
     assert g.turn == 0 and g.decision == "play"
     assert "take-discard" not in legal(g)
     refused(g, "take-discard", "already drawn")
-    go(g, "play roll")                                   # again a play
+    go(g, "play roll")  # again a play
     assert g.turn == 1 and g.decision == "play"
 
 
@@ -479,10 +496,10 @@ def test_edge_11_not_when_the_discarder_had_taken_the_discard():
     go(g, "discard gasoline")
     go(g, "take-discard")
     go(g, "discard repairs")
-    assert g.turn == 0 and g.decision == "play"          # seat 1 took: seat 0 may not take
+    assert g.turn == 0 and g.decision == "play"  # seat 1 took: seat 0 may not take
     assert g.discard_pile == ["repairs"]
     pass_turn(g, draw=False)
-    assert g.turn == 1 and g.decision == "draw"          # seat 0 drew: seat 1 may take again
+    assert g.turn == 1 and g.decision == "draw"  # seat 0 drew: seat 1 may take again
 
 
 def test_edge_11_not_when_the_stock_is_empty():

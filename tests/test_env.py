@@ -14,8 +14,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import millebornes as mb  # noqa: E402
-from millebornes.env import aec_env, gym_env, register, side_rewards  # noqa: E402
 from millebornes.bots import features as F  # noqa: E402
+from millebornes.env import aec_env, gym_env, register, side_rewards  # noqa: E402
 
 
 def test_pettingzoo_api_test():
@@ -64,8 +64,9 @@ def _play_aec(env, seed):
     return total, steps
 
 
-@pytest.mark.parametrize("ruleset,players,teams", [("classic", 2, None), ("parker", 4, True),
-                                                   ("family", 5, None), ("dujardin", 3, None)])
+@pytest.mark.parametrize(
+    "ruleset,players,teams", [("classic", 2, None), ("parker", 4, True), ("family", 5, None), ("dujardin", 3, None)]
+)
 def test_action_mask_is_the_engines_legal_codes_and_rewards_zero_sum(ruleset, players, teams):
     env = aec_env(ruleset, players=players, teams=teams)
     total, steps = _play_aec(env, seed=5)
@@ -139,6 +140,7 @@ def test_twin_deals_give_the_same_env_observation():
 
 def test_unseen_counts_match_observe():
     from millebornes.observe import unseen_counts
+
     for game in _random_positions("classic", 2, seed=4, every=13):
         obs = game.observation(game.to_act)
         assert F.unseen_counts(obs) == [unseen_counts(obs)[c] for c in mb.CARD_IDS]
@@ -156,9 +158,16 @@ def test_gym_episode_and_illegal_action_forfeits():
         total += reward
         steps += 1
     assert env.game.is_over and steps > 20
-    assert total == pytest.approx(sum(
-        1.0 if env.game.side_of(env.seat) in r["winners"] and len(r["winners"]) == 1 else
-        0.0 if env.game.side_of(env.seat) in r["winners"] else -1.0 for r in env.game.hand_results))
+    assert total == pytest.approx(
+        sum(
+            1.0
+            if env.game.side_of(env.seat) in r["winners"] and len(r["winners"]) == 1
+            else 0.0
+            if env.game.side_of(env.seat) in r["winners"]
+            else -1.0
+            for r in env.game.hand_results
+        )
+    )
     env.reset(seed=5)
     illegal = next(c for c in range(F.NUM_ACTIONS) if c not in env.game.legal_codes())
     _, reward, done, _, info = env.step(illegal)

@@ -45,9 +45,11 @@ FR_TEXTS = texts(FR)
 COUNTED = r"(?:cartes?|joueurs?|joueuses?|coups?|bornes?|points?|places?|secondes?|minutes?|manches?|parties|partie|tables?|conseils?|robots?|fois|tours?|km)"
 UNITS = r"(?:s|min|km|ms|%|cartes?|joueurs?|coups?|bornes?|points?|places?|secondes?|minutes?|manches?|tours?)"
 # "il" as a player (not the impersonal "il y a", "il faut", "il reste"), and words that agree with one gender
-GENDERED = (r"(?:il(?![ \u00a0](?:n’)?y[ \u00a0]a|[ \u00a0](?:vous[ \u00a0]|nous[ \u00a0]|lui[ \u00a0]|leur[ \u00a0])?(?:faut|reste|manque))"
-            r"|elle|ils|elles|celui|celle|lui-même|elle-même|gagnant|gagnante|perdant|perdante|connecté|connectée"
-            r"|prêt|prête|invité|invitée|assis|assise|vainqueur|vainqueurs|joueuse)")
+GENDERED = (
+    r"(?:il(?![ \u00a0](?:n’)?y[ \u00a0]a|[ \u00a0](?:vous[ \u00a0]|nous[ \u00a0]|lui[ \u00a0]|leur[ \u00a0])?(?:faut|reste|manque))"
+    r"|elle|ils|elles|celui|celle|lui-même|elle-même|gagnant|gagnante|perdant|perdante|connecté|connectée"
+    r"|prêt|prête|invité|invitée|assis|assise|vainqueur|vainqueurs|joueuse)"
+)
 # placeholders that stand for a player or a side (a name that may begin with a vowel)
 PEOPLE = r"(?:name|names|who|attacker|side|player|winner|winners|nick|nickname)"
 # placeholders that are always a large number (a target distance): no plural entry needed
@@ -69,7 +71,7 @@ def faults(key: str, text: str) -> list[str]:
 
     def bad(what, pattern, where=text, flags=0):
         for m in re.finditer(pattern, where, flags):
-            found.append(f"{what}: …{where[max(0, m.start() - 15): m.end() + 15]!r}…")
+            found.append(f"{what}: …{where[max(0, m.start() - 15) : m.end() + 15]!r}…")
 
     bad("a no-break space (U+00A0) goes before ':'", r"(?<!\u00a0):")
     bad("a narrow no-break space (U+202F) goes before ';', '!' and '?'", r"(?<![\u202f!?]);|(?<![\u202f!?])[!?]")
@@ -86,11 +88,19 @@ def faults(key: str, text: str) -> list[str]:
     if not key.startswith("card."):
         bad("a no-break space between a number and its unit", r"(?:\d|\})[ ]" + UNITS + r"(?![\w’])")
     bad("a no-break space before %", r"(?<![\u00a0\u202f])%")
-    bad("group the digits of large numbers (1\u202f000)", r"(?<![\d\u202f])\d{5,}|(?<![\d\u202f–-])(?!19\d\d|20\d\d)\d{4}(?![\d–-])")
+    bad(
+        "group the digits of large numbers (1\u202f000)",
+        r"(?<![\d\u202f])\d{5,}|(?<![\d\u202f–-])(?!19\d\d|20\d\d)\d{4}(?![\d–-])",
+    )
     bad("no pronoun or adjective that assumes a gender", r"(?<![\w’-])" + GENDERED + r"(?![\w’-])", plain(text), re.I)
     bad("{names} may be several people: never the subject of a verb", r"\{names\}[ \u00a0]+[a-zà-ÿ]")
     bad("English left in French", r"(?<![\w’'-])" + ENGLISH + r"(?![\w’'-])", plain(text), re.I)
-    bad("no name after de, que, le or la (de Ann: d’Ann)", r"(?<![\w’-])(?:de|que|le|la)[ \u00a0]\{" + PEOPLE + r"\}", text, re.I)
+    bad(
+        "no name after de, que, le or la (de Ann: d’Ann)",
+        r"(?<![\w’-])(?:de|que|le|la)[ \u00a0]\{" + PEOPLE + r"\}",
+        text,
+        re.I,
+    )
     bad("the extension is an Allonge", r"rallong", text, re.I)
     bad("distance is counted in bornes", r"\bmiles?\b|kilom", plain(text), re.I)
     return found
@@ -105,7 +115,7 @@ def test_a_count_is_a_plural_entry():
     found = []
     for key, text in FR.messages.items():
         for name in placeholders(text) - LARGE:
-            if re.search(r"\{%s\}[\u00a0 ]%s(?![\w’])" % (name, COUNTED), text):
+            if re.search(rf"\{{{name}\}}[\u00a0 ]{COUNTED}(?![\w’])", text):
                 found.append(f"{key}: {text!r} (a count of {{{name}}}: a plural entry)")
     for key, (one, *more) in FR.plurals.items():
         if re.search(r"\{n\}[\u00a0 ]\w+s(?![\w’])", one) and not re.search(r"\{n\}[\u00a0 ]fois", one):
@@ -128,10 +138,24 @@ def test_french_and_english_have_the_same_messages_and_placeholders():
         assert placeholders(fr) <= placeholders(text) | {"n"}, (key, fr)
 
 
-@pytest.mark.parametrize("text", [
-    "Interdit : vous devez d'abord jouer un Feu vert", "Coup fourré !", "{name} a joué {card} : il rejoue.",
-    "{names} gagne", "{n} joueurs", "Délai : {s} s", "« Place 2 »", "Partie en 1000 points", "Your turn",
-    "Rallonge", "Attendez...", "Prêt ?", "la Crevaison de {attacker}", "Main de {name}",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Interdit : vous devez d'abord jouer un Feu vert",
+        "Coup fourré !",
+        "{name} a joué {card} : il rejoue.",
+        "{names} gagne",
+        "{n} joueurs",
+        "Délai : {s} s",
+        "« Place 2 »",
+        "Partie en 1000 points",
+        "Your turn",
+        "Rallonge",
+        "Attendez...",
+        "Prêt ?",
+        "la Crevaison de {attacker}",
+        "Main de {name}",
+    ],
+)
 def test_the_checks_catch_what_they_look_for(text):
     assert faults("x", text.replace(" :", "\u00a0:") if "Interdit" in text else text)

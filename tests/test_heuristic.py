@@ -11,11 +11,11 @@ import json
 import random
 
 import pytest
+from util import go, new, pass_turn
 
 import millebornes as mb
 from millebornes.bots import RandomBot, make_bot
 from millebornes.bots.heuristic import HeuristicBot
-from util import go, new, pass_turn
 
 
 def ask(g, bot=None) -> str:
@@ -36,11 +36,23 @@ def bot_turn(g, bot=None) -> str:
 
 # ----------------------------------------------------------------------------- legality
 CONFIGS = [
-    ("classic", 2, None), ("classic", 3, None), ("classic", 4, True), ("classic", 6, True),
-    ("parker", 2, None), ("parker", 3, None), ("parker", 4, True),
-    ("dujardin", 2, None), ("dujardin", 3, None), ("dujardin", 4, None), ("dujardin", 4, True),
-    ("dujardin", 6, True), ("dujardin", 8, True),
-    ("family", 2, None), ("family", 4, None), ("family", 5, None), ("family", 6, None),
+    ("classic", 2, None),
+    ("classic", 3, None),
+    ("classic", 4, True),
+    ("classic", 6, True),
+    ("parker", 2, None),
+    ("parker", 3, None),
+    ("parker", 4, True),
+    ("dujardin", 2, None),
+    ("dujardin", 3, None),
+    ("dujardin", 4, None),
+    ("dujardin", 4, True),
+    ("dujardin", 6, True),
+    ("dujardin", 8, True),
+    ("family", 2, None),
+    ("family", 4, None),
+    ("family", 5, None),
+    ("family", 6, None),
 ]
 
 
@@ -54,8 +66,13 @@ def test_never_an_illegal_action(rules, players, teams):
         bots = []
         for q in range(players):
             kind = (q + seed) % 3
-            bots.append(HeuristicBot(seed * 10 + q) if kind == 0 else
-                        HeuristicBot(seed * 10 + q, noise=0.3) if kind == 1 else RandomBot(q))
+            bots.append(
+                HeuristicBot(seed * 10 + q)
+                if kind == 0
+                else HeuristicBot(seed * 10 + q, noise=0.3)
+                if kind == 1
+                else RandomBot(q)
+            )
         steps = 0
         while not g.is_over:
             q = g.to_act
@@ -126,6 +143,7 @@ def test_card_counting_matches_the_engine():
     millebornes.observe.unseen_counts in random positions of every edition."""
     from millebornes.bots.heuristic import DEFAULT, View
     from millebornes.observe import unseen_counts
+
     rng = random.Random(4)
     checked = 0
     for rules, players, teams in CONFIGS[::2]:
@@ -147,8 +165,11 @@ def test_card_counting_matches_the_engine():
 def test_answers_a_coup_fourre(rules):
     """Seat 0 holds right-of-way when seat 1 plays a stop on it: the bot calls the coup fourré (in
     dujardin too, where it scores nothing but still cancels the stop and gives a turn)."""
-    g = new(rules, 2, hands={0: ["roll", "right-of-way", "100", "75", "50", "25"],
-                             1: ["stop", "100", "75", "50", "25", "25"]})
+    g = new(
+        rules,
+        2,
+        hands={0: ["roll", "right-of-way", "100", "75", "50", "25"], 1: ["stop", "100", "75", "50", "25", "25"]},
+    )
     go(g, "play roll")
     go(g, "play stop 0")
     assert g.decision == "coup-fourre" and g.to_act == 0
@@ -159,9 +180,15 @@ def test_answers_a_coup_fourre(rules):
 def test_remedies_when_stopped_and_holding_the_remedy(rules):
     """Seat 0 is stopped by a flat tire and holds a spare tire (and a speed limit it could play):
     it repairs."""
-    g = new(rules, 2, hands={0: ["roll", "spare-tire", "100", "75", "speed-limit", "25"],
-                             1: ["flat-tire", "100", "75", "50", "25", "25"]},
-            draws={0: ["50", "50"], 1: ["75"]})
+    g = new(
+        rules,
+        2,
+        hands={
+            0: ["roll", "spare-tire", "100", "75", "speed-limit", "25"],
+            1: ["flat-tire", "100", "75", "50", "25", "25"],
+        },
+        draws={0: ["50", "50"], 1: ["75"]},
+    )
     go(g, "play roll")
     go(g, "play flat-tire 0")
     if g.decision == "coup-fourre":
@@ -179,10 +206,16 @@ def test_plays_a_roll_to_start(rules):
 def test_attacks_the_leader():
     """Dujardin, three players: sides 1 and 2 are moving, side 2 far ahead; seat 0 holds an
     accident and cannot move: it attacks side 2."""
-    g = new("dujardin", 3, hands={0: ["accident", "25", "25", "50", "50", "75"],
-                                  1: ["roll", "50", "25", "25", "75", "50"],
-                                  2: ["roll", "200", "100", "100", "75", "75"]},
-            draws={0: ["75", "75"], 1: ["25", "50"], 2: ["100", "100"]})
+    g = new(
+        "dujardin",
+        3,
+        hands={
+            0: ["accident", "25", "25", "50", "50", "75"],
+            1: ["roll", "50", "25", "25", "75", "50"],
+            2: ["roll", "200", "100", "100", "75", "75"],
+        },
+        draws={0: ["75", "75"], 1: ["25", "50"], 2: ["100", "100"]},
+    )
     go(g, "discard 25")
     go(g, "play roll")
     go(g, "play roll")
@@ -196,21 +229,22 @@ def test_attacks_the_leader():
 def test_discards_a_useless_card_never_a_safety():
     """Classic: seat 0 has extra-tank in play, so its gasoline is useless; it cannot move and holds
     driving-ace for a coup fourré: it discards the gasoline, not the safety nor a good card."""
-    g = new("classic", 2, hands={0: ["extra-tank", "gasoline", "driving-ace", "100", "75", "50"]},
-            draws={0: ["100", "25"]})
-    go(g, "play extra-tank")                      # an extra turn follows
+    g = new(
+        "classic", 2, hands={0: ["extra-tank", "gasoline", "driving-ace", "100", "75", "50"]}, draws={0: ["100", "25"]}
+    )
+    go(g, "play extra-tank")  # an extra turn follows
     assert g.to_act == 0 and g.decision == "play"
     assert ask(g) == "discard gasoline"
 
 
-@pytest.mark.parametrize("rules,expected", [("classic", "hold"), ("parker", "hold"),
-                                            ("dujardin", "lay"), ("family", "lay")])
+@pytest.mark.parametrize(
+    "rules,expected", [("classic", "hold"), ("parker", "hold"), ("dujardin", "lay"), ("family", "lay")]
+)
 def test_holds_a_safety_for_a_coup_fourre_only_where_it_scores(rules, expected):
     """Moving with a 100 and puncture-proof, flat tires still to come: in classic and parker the
     bot keeps the safety for a coup fourré (+300) and plays the 100; in dujardin and family, where a
     coup fourré scores nothing, it lays the safety at once (the extra turn comes now, not later)."""
-    g = new(rules, 2, hands={0: ["roll", "puncture-proof", "100", "100", "75", "50"]},
-            draws={0: ["75", "50"]})
+    g = new(rules, 2, hands={0: ["roll", "puncture-proof", "100", "100", "75", "50"]}, draws={0: ["75", "50"]})
     go(g, "play roll")
     pass_turn(g, draw=False)
     action = bot_turn(g)
@@ -223,13 +257,16 @@ def test_holds_a_safety_for_a_coup_fourre_only_where_it_scores(rules, expected):
 def test_lays_a_safety_that_cures_its_stop():
     """Classic: stopped by an accident with no repairs in hand, holding driving-ace: the bot lays
     it (it cures the accident and gives an extra turn) instead of waiting."""
-    g = new("classic", 2, hands={0: ["roll", "driving-ace", "100", "75", "50", "25"],
-                                 1: ["accident", "100", "75", "50", "25", "25"]},
-            draws={0: ["75", "100"], 1: ["50"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "driving-ace", "100", "75", "50", "25"], 1: ["accident", "100", "75", "50", "25", "25"]},
+        draws={0: ["75", "100"], 1: ["50"]},
+    )
     go(g, "play roll")
     go(g, "play accident 0")
     if g.decision == "coup-fourre":
-        g.act("pass")                             # declined: the accident stays
+        g.act("pass")  # declined: the accident stays
     assert not g.is_moving(0)
     assert bot_turn(g) == "play driving-ace"
 
@@ -237,9 +274,12 @@ def test_lays_a_safety_that_cures_its_stop():
 def test_under_a_speed_limit_plays_small_distance():
     """Seat 0 is moving under a speed limit with 25 and 50 (and 100s it may not play, no end of
     limit): it plays the 50."""
-    g = new("dujardin", 2, hands={0: ["roll", "25", "50", "100", "100", "75"],
-                                  1: ["speed-limit", "100", "75", "50", "25", "25"]},
-            draws={0: ["100", "75"], 1: ["25"]})
+    g = new(
+        "dujardin",
+        2,
+        hands={0: ["roll", "25", "50", "100", "100", "75"], 1: ["speed-limit", "100", "75", "50", "25", "25"]},
+        draws={0: ["100", "75"], 1: ["25"]},
+    )
     go(g, "play roll")
     go(g, "play speed-limit 0")
     assert ask(g) == "play 50"
@@ -248,8 +288,7 @@ def test_under_a_speed_limit_plays_small_distance():
 def test_classic_keeps_the_safe_trip():
     """Classic, moving, with a 200 and a 100 and nothing to attack: the 100 goes down, the 200 is
     kept while the safe-trip bonus is still possible."""
-    g = new("classic", 2, hands={0: ["roll", "200", "100", "75", "50", "25"]},
-            draws={0: ["75", "50"]})
+    g = new("classic", 2, hands={0: ["roll", "200", "100", "75", "50", "25"]}, draws={0: ["75", "50"]})
     go(g, "play roll")
     pass_turn(g, draw=False)
     assert bot_turn(g) == "play 100"
@@ -258,9 +297,12 @@ def test_classic_keeps_the_safe_trip():
 def test_keeps_small_cards_for_an_exact_finish():
     """Dujardin at 875 km (125 to go) with 100, 75 and 50: the 100 would leave 25 that the hand
     cannot make; 75 (then 50) or 50 (then 75) keeps an exact finish in hand."""
-    g = new("dujardin", 2, hands={0: ["roll", "200", "200", "100", "100", "100"]},
-            draws={0: ["100", "100", "75", "75", "50", "end-of-limit", "gasoline", "repairs",
-                       "spare-tire"]})
+    g = new(
+        "dujardin",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"]},
+        draws={0: ["100", "100", "75", "75", "50", "end-of-limit", "gasoline", "repairs", "spare-tire"]},
+    )
     go(g, "play roll")
     for card in ("200", "200", "100", "100", "100", "100", "75"):
         pass_turn(g, draw=False)
@@ -273,8 +315,12 @@ def test_keeps_small_cards_for_an_exact_finish():
 
 def test_completes_the_trip():
     """With the exact card for the target in hand the bot completes (dujardin: at once)."""
-    g = new("dujardin", 2, hands={0: ["roll", "200", "200", "100", "100", "100"]},
-            draws={0: ["100", "100", "100", "100", "100", "25", "end-of-limit"]})
+    g = new(
+        "dujardin",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"]},
+        draws={0: ["100", "100", "100", "100", "100", "25", "end-of-limit"]},
+    )
     go(g, "play roll")
     for card in ("200", "200", "100", "100", "100", "100", "100"):
         pass_turn(g, draw=False)
@@ -287,8 +333,12 @@ def test_completes_the_trip():
 def test_classic_lays_safeties_before_completing():
     """Classic: about to complete with a safety in hand, the bot lays it first (100 points and an
     extra turn, the completing card stays playable), then completes."""
-    g = new("classic", 2, hands={0: ["roll", "100", "100", "100", "100", "100"]},
-            draws={0: ["100", "100", "driving-ace", "75", "50", "25", "25"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "100", "100", "100", "100", "100"]},
+        draws={0: ["100", "100", "driving-ace", "75", "50", "25", "25"]},
+    )
     go(g, "play roll")
     for _ in range(6):
         pass_turn(g, draw=False)
@@ -306,11 +356,18 @@ def test_classic_lays_safeties_before_completing():
 def _at_700(opponent_distance_cards):
     """Classic 2p: seat 0 reaches 700 with 100s (safe trip intact) and must choose the extension;
     seat 1 plays a roll and the given distance cards (then just discards)."""
-    hand1 = (["roll"] + list(opponent_distance_cards) + ["gasoline", "gasoline", "repairs", "repairs",
-                                                         "spare-tire"])[:6]
-    g = new("classic", 2, hands={0: ["roll", "100", "100", "100", "100", "100"], 1: hand1},
-            draws={0: ["100", "100", "driving-ace", "extra-tank", "puncture-proof", "100", "100", "75"],
-                   1: ["gasoline", "repairs", "spare-tire"] + ["end-of-limit"] * 5})
+    hand1 = (["roll"] + list(opponent_distance_cards) + ["gasoline", "gasoline", "repairs", "repairs", "spare-tire"])[
+        :6
+    ]
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "100", "100", "100", "100", "100"], 1: hand1},
+        draws={
+            0: ["100", "100", "driving-ace", "extra-tank", "puncture-proof", "100", "100", "75"],
+            1: ["gasoline", "repairs", "spare-tire"] + ["end-of-limit"] * 5,
+        },
+    )
     go(g, "play roll")
     plays1 = ["play roll"] + [f"play {c}" for c in opponent_distance_cards]
     for i in range(7):
@@ -342,12 +399,15 @@ def test_ends_the_hand_when_it_wins_the_match():
 def test_takes_a_useful_discard():
     """Classic: seat 0 is stopped by out-of-gas without gasoline; seat 1 discards a gasoline: the
     bot takes it instead of drawing blind, then plays it."""
-    g = new("classic", 2, hands={0: ["roll", "100", "75", "50", "25", "200"],
-                                 1: ["out-of-gas", "gasoline", "100", "75", "50", "25"]},
-            draws={0: ["75", "100"], 1: ["25"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "100", "75", "50", "25", "200"], 1: ["out-of-gas", "gasoline", "100", "75", "50", "25"]},
+        draws={0: ["75", "100"], 1: ["25"]},
+    )
     go(g, "play roll")
     go(g, "play out-of-gas 0")
-    pass_turn(g, draw=False)                        # seat 0 has nothing to do
+    pass_turn(g, draw=False)  # seat 0 has nothing to do
     go(g, "discard gasoline")
     assert g.decision == "draw" and g.to_act == 0
     assert ask(g) == "take-discard"

@@ -15,10 +15,19 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    CLASSIC_HEAD,
+    DUJARDIN_HEAD,
+    browser,
+    create_table,
+    pages,
+    seq,
+    server,
+    stacked,
+    wait_turn,
+)
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, browser, create_table, pages, seq, server, stacked,  # noqa: E402,F401
-                      wait_turn)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -74,13 +83,25 @@ class Player:
 
 
 def moves(page) -> list[str]:
-    return [b.strip() for b in page.locator("#moves button").evaluate_all(
-        "bs => bs.map(b => [...b.childNodes].filter(n => !(n.tagName === 'KBD')).map(n => n.textContent).join(''))")]
+    return [
+        b.strip()
+        for b in page.locator("#moves button").evaluate_all(
+            "bs => bs.map(b => [...b.childNodes].filter(n => !(n.tagName === 'KBD')).map(n => n.textContent).join(''))"
+        )
+    ]
 
 
 def test_a_whole_hand_by_keyboard(server, pages):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 30,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     a, b = pages.new(), pages.new()
     ann, bob = Player(a), Player(b)
@@ -97,9 +118,13 @@ def test_a_whole_hand_by_keyboard(server, pages):
     expect(a.get_by_role("button", name="Stock, 88 cards", exact=True)).to_have_id("stock")
     expect(a.locator("#discard")).to_have_accessible_name("Discard pile, empty")
     expect(a.locator(".tableau[data-side='1']")).to_have_attribute(
-        "aria-label", "Bob's side: battle pile empty, speed pile empty, safeties: none, 0 of 700 miles, 0 points. "
-                      "Bob: 6 cards in hand.")
-    expect(a.locator(".tableau.mine")).to_have_attribute("aria-label", re.compile(r"^Your side \(Ann\): battle pile empty"))
+        "aria-label",
+        "Bob's side: battle pile empty, speed pile empty, safeties: none, 0 of 700 miles, 0 points. "
+        "Bob: 6 cards in hand.",
+    )
+    expect(a.locator(".tableau.mine")).to_have_attribute(
+        "aria-label", re.compile(r"^Your side \(Ann\): battle pile empty")
+    )
     assert a.locator("#hand .card svg[aria-hidden='true']").count() == 7
     expect(a.locator("#table-info")).to_contain_text("Target 700")
     expect(a.locator("#table-info")).to_contain_text("Match to 5,000")
@@ -159,8 +184,12 @@ def test_a_whole_hand_by_keyboard(server, pages):
     expect(a.locator("#hand .card[tabindex='0']")).to_be_focused()  # back to the hand, where Ann was
     expect(b.locator("#announce")).to_contain_text("Coup fourré! Ann laid Puncture-Proof against Bob's Flat Tire.")
     expect(b.locator(".tableau[data-side='0']")).to_have_attribute(
-        "aria-label", re.compile(r"^Ann's side: battle pile Roll, speed pile empty, safeties: Puncture-Proof \(coup fourré\), "
-                                 r"0 of 700 miles, 0 points\."))
+        "aria-label",
+        re.compile(
+            r"^Ann's side: battle pile Roll, speed pile empty, safeties: Puncture-Proof \(coup fourré\), "
+            r"0 of 700 miles, 0 points\."
+        ),
+    )
 
     ann.play("200")
     bob.play("75", "d")
@@ -182,7 +211,9 @@ def test_a_whole_hand_by_keyboard(server, pages):
     ranked = a.evaluate("window.millebornes.state().hints.actions.map(h => h.action)")
     assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == ranked  # the search's order
     expect(a.locator("#hints li[data-rank='1'] .hint-chance")).to_have_text(re.compile(r"^hand \d+%, match \d+%$"))
-    expect(a.locator("#announce")).to_contain_text(re.compile(r"Hint: .*chance to win the hand, \d+% to win the match\."))
+    expect(a.locator("#announce")).to_contain_text(
+        re.compile(r"Hint: .*chance to win the hand, \d+% to win the match\.")
+    )
 
     ann.play("200", wait=False)
     bob.play("roll")
@@ -217,13 +248,18 @@ def test_a_whole_hand_by_keyboard(server, pages):
     assert not [line for line in told if notation.search(line)], told
 
 
-
 def test_one_race_in_french_by_keyboard(server, pages):
     """Dujardin is one race (no match goal in the header); the names and the move bar speak French; seats count
     from 1 (the bot is seat 1, "Robot 2")."""
-    made = create_table(server, {"ruleset": "dujardin", "players": 2,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "dujardin",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+            "deck": stacked("dujardin", 2, DUJARDIN_HEAD),
+        },
+    )
     page = pages.new()
     page.goto(server + "/")
     page.evaluate("localStorage.setItem('millebornes.lang', 'fr')")
@@ -233,8 +269,12 @@ def test_one_race_in_french_by_keyboard(server, pages):
     expect(page.locator("#table-info")).to_contain_text("Objectif 1\u202f000")
     expect(page.locator("#table-info")).not_to_contain_text("Partie en")
     expect(page.locator("#hand .card[data-card='roll']")).to_have_accessible_name("Feu vert, parade")
-    expect(page.locator(".tableau[data-side='1']")).to_have_attribute("aria-label", re.compile(
-        "^Robot 2 \\(moyen\\)\u00a0: pile de bataille vide, pile de vitesse vide, bottes\u00a0: aucune, 0 sur 1\u202f000\u00a0bornes"))
+    expect(page.locator(".tableau[data-side='1']")).to_have_attribute(
+        "aria-label",
+        re.compile(
+            "^Robot 2 \\(moyen\\)\u00a0: pile de bataille vide, pile de vitesse vide, bottes\u00a0: aucune, 0 sur 1\u202f000\u00a0bornes"
+        ),
+    )
     page.keyboard.press(key_of(page, "roll"))
     assert moves(page) == ["Jouer dans mon jeu", "Défausser", "Retour"]
     page.keyboard.press("p")

@@ -26,10 +26,14 @@ BIN = Path(sys.executable).parent / "millebornes"
 def gap_ladder() -> dict:
     """A made-up ladder: the second level did not earn its place, the others did (the third against the first)."""
     levels = list(LEVELS)
-    pairs = [{"level": levels[1], "below": levels[0], "matches": 40, "score": 22.0, "rate": 0.55, "earned": False},
-             {"level": levels[2], "below": levels[0], "matches": 40, "score": 34.0, "rate": 0.85, "earned": True}]
-    pairs += [{"level": level, "below": below, "matches": 20, "score": 13.0, "rate": 0.65, "earned": True}
-              for below, level in zip(levels[2:], levels[3:])]
+    pairs = [
+        {"level": levels[1], "below": levels[0], "matches": 40, "score": 22.0, "rate": 0.55, "earned": False},
+        {"level": levels[2], "below": levels[0], "matches": 40, "score": 34.0, "rate": 0.85, "earned": True},
+    ]
+    pairs += [
+        {"level": level, "below": below, "matches": 20, "score": 13.0, "rate": 0.65, "earned": True}
+        for below, level in zip(levels[2:], levels[3:])
+    ]
     return {"offered": [levels[0]] + levels[2:], "pairs": pairs}
 
 
@@ -89,8 +93,10 @@ def test_the_api_lists_the_offered_levels_with_their_standing(web, use_ladder, w
 def test_a_new_table_with_a_level_not_offered_is_refused_and_nothing_is_made(web, gap):
     client = web.start()
     human, offered = {"kind": "human"}, offered_levels()
-    for body, field in (({"seats": [human, {"kind": "bot", "level": gap}]}, "level"),
-                        ({"seats": [human, human], "standin": gap}, "standin")):
+    for body, field in (
+        ({"seats": [human, {"kind": "bot", "level": gap}]}, "level"),
+        ({"seats": [human, human], "standin": gap}, "standin"),
+    ):
         r = client.post("/api/tables", json={"ruleset": "classic", "players": 2, **body})
         assert r.status_code == 422 and r.json()["field"] == field, r.text
         assert gap in r.json()["detail"] and all(level in r.json()["detail"] for level in offered)
@@ -107,10 +113,25 @@ def test_a_table_saved_with_a_level_no_longer_offered_still_plays(web, gap, tmp_
     secret = new_token()
     store = Store(web.url, "NORMAL")
     try:
-        store.create(SavedTable(
-            id="old", ruleset="classic", options={}, players=2, teams=False, seed=5, deck=None, cf_timeout=0.05,
-            status="waiting", created=now(), standin=gap, seats=[
-                SavedSeat(0, "human", token_hash=hash_token(secret)), SavedSeat(1, "bot", level=gap, joined=True)]))
+        store.create(
+            SavedTable(
+                id="old",
+                ruleset="classic",
+                options={},
+                players=2,
+                teams=False,
+                seed=5,
+                deck=None,
+                cf_timeout=0.05,
+                status="waiting",
+                created=now(),
+                standin=gap,
+                seats=[
+                    SavedSeat(0, "human", token_hash=hash_token(secret)),
+                    SavedSeat(1, "bot", level=gap, joined=True),
+                ],
+            )
+        )
     finally:
         store.close()
     client = web.start()
@@ -166,6 +187,7 @@ def test_the_levels_command_prints_the_offered_levels_and_their_standing(gap, la
     assert lines[0] == cat.t("level.lowest", level=cat.t(f"level.{offered_levels()[0]}"))
     step = standing(offered_levels()[1])
     assert cat.n("level.matches", step["matches"]) in lines[1] and cat.t(f"level.{gap}") not in out
-    help_text = subprocess.run([str(BIN), "play", "--help"], capture_output=True, text=True, check=True,
-                               env={**os.environ, "COLUMNS": "300"}).stdout
+    help_text = subprocess.run(
+        [str(BIN), "play", "--help"], capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "300"}
+    ).stdout
     assert ", ".join(offered_levels()) + " (millebornes levels)" in help_text

@@ -20,8 +20,20 @@ LAYERS = [
     ("bots", {"millebornes.bots"}),
     ("game review", {"millebornes.review"}),
     ("message catalog", {"millebornes.i18n"}),
-    ("apps", {"millebornes.tournament", "millebornes.executors", "millebornes.protocol", "millebornes.selfplay",
-              "millebornes.cli", "millebornes.__main__", "millebornes.tui", "millebornes.web", "millebornes.env"}),
+    (
+        "apps",
+        {
+            "millebornes.tournament",
+            "millebornes.executors",
+            "millebornes.protocol",
+            "millebornes.selfplay",
+            "millebornes.cli",
+            "millebornes.__main__",
+            "millebornes.tui",
+            "millebornes.web",
+            "millebornes.env",
+        },
+    ),
 ]
 
 
@@ -67,8 +79,12 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_every_import_points_down_or_sideways():
-    wrong = [f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
-             for a, deps in graph().items() for b in deps if layer(b) > layer(a)]
+    wrong = [
+        f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
+        for a, deps in graph().items()
+        for b in deps
+        if layer(b) > layer(a)
+    ]
     assert not wrong, "\n".join(wrong)
 
 
@@ -82,7 +98,7 @@ def test_no_import_circle():
         path = path + [node]
         for nxt in sorted(edges[node]):
             if state.get(nxt) == 1:
-                circles.append(" -> ".join(path[path.index(nxt):] + [nxt]))
+                circles.append(" -> ".join(path[path.index(nxt) :] + [nxt]))
             elif nxt not in state:
                 visit(nxt, path)
         state[node] = 2

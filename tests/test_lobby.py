@@ -13,10 +13,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, browser, create_table, join, join_by_socket, pages, server, wait_turn, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, browser, create_table, join, join_by_socket, pages, server,  # noqa: E402,F401
-                      wait_turn, won_dujardin_match)
 from test_axe import audit, axe_source, set_lang  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -31,8 +29,15 @@ def get(base: str, path: str):
 
 def public_table(base: str, creator: str, public: bool = True) -> tuple[dict, object]:
     """A classic table of two humans and an easy bot, its creator seated (by socket) at seat 1."""
-    made = create_table(base, {"ruleset": "classic", "players": 3, "public": public,
-                               "seats": [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}]})
+    made = create_table(
+        base,
+        {
+            "ruleset": "classic",
+            "players": 3,
+            "public": public,
+            "seats": [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}],
+        },
+    )
     return made, join_by_socket(base, made, 0, creator)
 
 
@@ -134,7 +139,9 @@ def test_a_quick_game_seats_me_against_bots_and_the_game_starts(server, pages):
     facts = get(server, f"/api/tables/{table_id}")
     assert facts["status"] == "playing" and facts["players"] == 2 and facts["public"] is False
     assert [(s["kind"], s["level"], s["nickname"]) for s in facts["seats"]] == [
-        ("human", None, "Zoe"), ("bot", "easy", None)]
+        ("human", None, "Zoe"),
+        ("bot", "easy", None),
+    ]
     wait_turn(page, "play")  # the game is on: my turn comes
 
 
@@ -181,7 +188,9 @@ def test_my_tables_keep_the_created_table_its_links_and_forget_it(server, pages)
 def test_a_finished_table_of_mine_links_to_its_replay(server, pages):
     """A private table's replay: in the history of nobody, in My tables of its player, whose browser opens it
     (its seat's token, kept there, goes with the request); another browser is told it was private."""
-    page, made = won_dujardin_match(server, pages, public=False)  # joined from its link: the table page records the seat
+    page, made = won_dujardin_match(
+        server, pages, public=False
+    )  # joined from its link: the table page records the seat
     home(page, server)
     entry = page.locator(f".mine-table[data-table='{made['id']}']")
     expect(entry).to_have_attribute("data-status", "finished")
@@ -195,7 +204,8 @@ def test_a_finished_table_of_mine_links_to_its_replay(server, pages):
     stranger = pages.new()
     stranger.goto(f"{server}/replay/{made['id']}")
     expect(stranger.locator("#replay-error-text")).to_have_text(
-        "This game was private: its replay opens only in the browser of someone who played at the table.")
+        "This game was private: its replay opens only in the browser of someone who played at the table."
+    )
     expect(stranger.locator("#hands .seat-hand")).to_have_count(0)
 
 

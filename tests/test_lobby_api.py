@@ -39,7 +39,10 @@ def test_the_lobby_lists_a_public_table_once_someone_sits_and_never_a_private_on
     entry = web.client.get("/api/lobby").json()["tables"][0]
     assert entry["ruleset"] == "classic" and entry["players"] == 3 and entry["free"] == 1
     assert [(s["kind"], s["nickname"], s["free"]) for s in entry["seats"]] == [
-        ("human", "Ann", False), ("human", None, True), ("bot", None, False)]
+        ("human", "Ann", False),
+        ("human", None, True),
+        ("bot", None, False),
+    ]
     assert entry["seats"][2]["level"] == "easy"
     assert web.client.get(f"/api/tables/{public['id']}").json()["public"] is True
     assert web.client.get(f"/api/tables/{private['id']}").json()["public"] is False
@@ -72,6 +75,7 @@ def test_a_started_table_leaves_the_lobby_and_so_does_a_full_one(web):
 
 def test_newest_first_and_bounded(web):
     from millebornes.web.settings import Limits
+
     web.start(limits=Limits(frames_per_second=100_000, lobby_max=3))
     made = [public_table(web, (HUMAN, HUMAN)) for _ in range(4)]
     for m in made:
@@ -132,6 +136,7 @@ def test_a_claim_made_while_the_room_is_out_of_memory_holds_after_a_restart(web)
 
 def test_claims_are_rate_limited_per_address(web):
     from millebornes.web.settings import Limits
+
     web.start(limits=Limits(frames_per_second=100_000, claims_per_minute=2))
     made = public_table(web, (HUMAN, HUMAN, HUMAN, HUMAN))
     web.join(made, 0, "Ann")
@@ -144,8 +149,9 @@ def test_claims_are_rate_limited_per_address(web):
 
 def test_public_must_be_a_boolean(web):
     web.start()
-    r = web.client.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, BOT],
-                                             "public": "yes"})
+    r = web.client.post(
+        "/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, BOT], "public": "yes"}
+    )
     assert r.status_code == 422 and r.json()["field"] == "public"
 
 

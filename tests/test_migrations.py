@@ -11,14 +11,13 @@ from datetime import datetime
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from serving import MILLEBORNES
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from millebornes.cli import app
 from millebornes.web import schema
 from millebornes.web.store import Base, Store
-
-from serving import MILLEBORNES
 
 runner = CliRunner()
 
@@ -74,8 +73,10 @@ CREATE TABLE seats (
 """
 """What ``create_all`` made just before the revisions: the six tables, no ``alembic_version``."""
 
-WORDS = {"sqlite": {"ts": "DATETIME", "true": "1", "false": "0"},
-         "postgresql": {"ts": "TIMESTAMP WITHOUT TIME ZONE", "true": "true", "false": "false"}}
+WORDS = {
+    "sqlite": {"ts": "DATETIME", "true": "1", "false": "0"},
+    "postgresql": {"ts": "TIMESTAMP WITHOUT TIME ZONE", "true": "true", "false": "false"},
+}
 
 
 def diffs(url: str) -> list:
@@ -83,8 +84,10 @@ def diffs(url: str) -> list:
     engine = create_engine(url)
     try:
         with engine.connect() as c:
-            return compare_metadata(MigrationContext.configure(
-                c, opts={"compare_type": True, "compare_server_default": True}), Base.metadata)
+            return compare_metadata(
+                MigrationContext.configure(c, opts={"compare_type": True, "compare_server_default": True}),
+                Base.metadata,
+            )
     finally:
         engine.dispose()
 
@@ -104,12 +107,18 @@ def shape(url: str) -> dict:
 
 def _sqlite_shape(c) -> dict:
     found = {}
-    names = c.execute(text("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                           "AND name != 'alembic_version'")).scalars()
+    names = c.execute(
+        text(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "AND name != 'alembic_version'"
+        )
+    ).scalars()
     for name in names:
         columns = {r[1]: tuple(r[2:]) for r in c.exec_driver_sql(f"PRAGMA table_info({name})")}
-        indexes = {r[1]: (r[2], [i[2] for i in c.exec_driver_sql(f"PRAGMA index_info({r[1]})")])
-                   for r in c.exec_driver_sql(f"PRAGMA index_list({name})")}
+        indexes = {
+            r[1]: (r[2], [i[2] for i in c.exec_driver_sql(f"PRAGMA index_info({r[1]})")])
+            for r in c.exec_driver_sql(f"PRAGMA index_list({name})")
+        }
         keys = sorted(tuple(r[2:]) for r in c.exec_driver_sql(f"PRAGMA foreign_key_list({name})"))
         found[name] = (columns, indexes, keys)
     return found
@@ -117,17 +126,27 @@ def _sqlite_shape(c) -> dict:
 
 def _postgresql_shape(c) -> dict:
     found: dict = {}
-    for r in c.execute(text(
+    for r in c.execute(
+        text(
             "SELECT table_name, column_name, data_type, character_maximum_length, is_nullable, column_default "
-            "FROM information_schema.columns WHERE table_schema = 'public' AND table_name != 'alembic_version'")):
+            "FROM information_schema.columns WHERE table_schema = 'public' AND table_name != 'alembic_version'"
+        )
+    ):
         found.setdefault(r[0], {"columns": {}, "indexes": {}, "constraints": {}})["columns"][r[1]] = tuple(r[2:])
-    for r in c.execute(text("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
-                            "AND tablename != 'alembic_version'")):
+    for r in c.execute(
+        text(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' "
+            "AND tablename != 'alembic_version'"
+        )
+    ):
         found[r[0]]["indexes"][r[1]] = r[2]
-    for r in c.execute(text(
+    for r in c.execute(
+        text(
             "SELECT t.relname, k.conname, pg_get_constraintdef(k.oid) FROM pg_constraint k "
             "JOIN pg_class t ON t.oid = k.conrelid JOIN pg_namespace s ON s.oid = t.relnamespace "
-            "WHERE s.nspname = 'public' AND t.relname != 'alembic_version'")):
+            "WHERE s.nspname = 'public' AND t.relname != 'alembic_version'"
+        )
+    ):
         found[r[0]]["constraints"][r[1]] = r[2]
     return found
 
@@ -159,15 +178,26 @@ def made_by_old_code(url: str, ddl: str) -> None:
     with engine.begin() as c:
         for statement in ddl.format(**words).split(";"):
             c.exec_driver_sql(statement)
-        c.execute(text("INSERT INTO tables (id, ruleset, options, players, teams, seed, cf_timeout, status, "
-                       "created, finished, scores, winners) VALUES ('old1', 'classic', '{}', 2, :f, 7, 6.0, "
-                       "'finished', :t, :t, '[700, 0]', '[0]')"), {"f": False, "t": datetime(2026, 1, 2, 3, 4, 5)})
+        c.execute(
+            text(
+                "INSERT INTO tables (id, ruleset, options, players, teams, seed, cf_timeout, status, "
+                "created, finished, scores, winners) VALUES ('old1', 'classic', '{}', 2, :f, 7, 6.0, "
+                "'finished', :t, :t, '[700, 0]', '[0]')"
+            ),
+            {"f": False, "t": datetime(2026, 1, 2, 3, 4, 5)},
+        )
         for seat in (0, 1):
-            c.execute(text("INSERT INTO seats (table_id, seat, kind, nickname, joined) "
-                           "VALUES ('old1', :s, 'human', :nick, :j)"), {"s": seat, "nick": f"P{seat}", "j": True})
+            c.execute(
+                text(
+                    "INSERT INTO seats (table_id, seat, kind, nickname, joined) VALUES ('old1', :s, 'human', :nick, :j)"
+                ),
+                {"s": seat, "nick": f"P{seat}", "j": True},
+            )
         for n, action in enumerate(["draw", "play 25", "draw"]):
-            c.execute(text("INSERT INTO actions (table_id, n, seat, action, time) VALUES ('old1', :n, :s, :a, :t)"),
-                      {"n": n, "s": n % 2, "a": action, "t": datetime(2026, 1, 2, 3, 4, 5)})
+            c.execute(
+                text("INSERT INTO actions (table_id, n, seat, action, time) VALUES ('old1', :n, :s, :a, :t)"),
+                {"n": n, "s": n % 2, "a": action, "t": datetime(2026, 1, 2, 3, 4, 5)},
+            )
     engine.dispose()
 
 
@@ -204,10 +234,18 @@ def adopted(url: str, ddl: str) -> None:
         saved = store.get("old1", actions=True)
         assert (saved.status, saved.scores, saved.winners, saved.seed) == ("finished", [700, 0], [0], 7)
         assert saved.actions == [(0, "draw"), (1, "play 25"), (0, "draw")]
-        assert (saved.spectators, saved.public, saved.clock, saved.grace, saved.standin, saved.rematch) == \
-            (True, False, 0.0, 60.0, "medium", None)
-        assert [(s.nickname, s.joined, s.standin, s.claimed) for s in saved.seats] == \
-            [("P0", True, False, False), ("P1", True, False, False)]
+        assert (saved.spectators, saved.public, saved.clock, saved.grace, saved.standin, saved.rematch) == (
+            True,
+            False,
+            0.0,
+            60.0,
+            "medium",
+            None,
+        )
+        assert [(s.nickname, s.joined, s.standin, s.claimed) for s in saved.seats] == [
+            ("P0", True, False, False),
+            ("P1", True, False, False),
+        ]
     finally:
         store.close()
     assert revision(url) == schema.head()
@@ -273,12 +311,20 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
     makes the schema under the file's write lock, the others wait for it and find it made."""
     for trial in range(3):
         url = f"sqlite:///{tmp_path}/t{trial}.db"
-        runs = [subprocess.Popen([str(MILLEBORNES), "db", "upgrade", "--database-url", url], stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True) for _ in range(3)]
+        runs = [
+            subprocess.Popen(
+                [str(MILLEBORNES), "db", "upgrade", "--database-url", url],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for _ in range(3)
+        ]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
         assert said == [f"millebornes: {url} is at revision 0002"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0002"], said
+            f"millebornes: {url} upgraded from revision none to 0002"
+        ], said
         assert diffs(url) == []
 
 
@@ -286,7 +332,9 @@ def test_a_start_on_a_database_at_head_imports_no_alembic(tmp_path):
     """Alembic is read only to upgrade: a server restarting on its own database starts without it."""
     url = f"sqlite:///{tmp_path}/mb.db"
     Store(url, "NORMAL").close()
-    probe = ("import sys; from millebornes.web.store import Store; Store(sys.argv[1], 'NORMAL').close(); "
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))")
+    probe = (
+        "import sys; from millebornes.web.store import Store; Store(sys.argv[1], 'NORMAL').close(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))"
+    )
     out = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -25,8 +25,12 @@ def test_shipped_weights_are_small_and_load():
 def test_neural_bot_plays_legal_moves_every_edition_and_decides_fast():
     times = []
     bot = NeuralBot(seed=0)
-    for ruleset, players, teams in [("classic", 2, None), ("parker", 4, True), ("family", 6, None),
-                                    ("dujardin", 3, None)]:
+    for ruleset, players, teams in [
+        ("classic", 2, None),
+        ("parker", 4, True),
+        ("family", 6, None),
+        ("dujardin", 3, None),
+    ]:
         game = mb.new_game(ruleset, players=players, teams=teams, seed=2)
         while not game.is_over and len(game.hand_results) < 1:
             seat = game.to_act
@@ -71,13 +75,13 @@ def test_a_search_bot_can_teach_with_advice_features():
     """Expert iteration's labels: a bot spec as teacher labels every decision with its own legal
     choice, and the advice columns mark the greedy and heuristic moves among the legal actions."""
     from millebornes.bots import features as F
-    data = I.collect({"seeds": [4], "hands": True, "teacher": "ismcts:iterations=12,widen=0,scale=150",
-                      "advice": True})
+
+    data = I.collect({"seeds": [4], "hands": True, "teacher": "ismcts:iterations=12,widen=0,scale=150", "advice": True})
     off, labels, acts = data["offsets"], data["labels"], data["actions"]
     assert len(labels) > 10 and all(0 <= labels[i] < off[i + 1] - off[i] for i in range(len(labels)))
     for name in ("advice:greedy", "advice:heuristic"):
         column = acts[:, F.ACTION_INDEX[name]]
-        assert all(column[off[i]:off[i + 1]].sum() == 1 for i in range(len(labels)))
+        assert all(column[off[i] : off[i + 1]].sum() == 1 for i in range(len(labels)))
 
 
 def test_shipped_bot_beats_random_in_matches():
@@ -100,17 +104,50 @@ def test_selfplay_command_writes_jsonl(tmp_path):
     from typer.testing import CliRunner
 
     from millebornes.cli import app
+
     out = tmp_path / "games.jsonl"
-    result = CliRunner().invoke(app, ["selfplay", "--games", "3", "--workers", "2", "--bots", "greedy,random",
-                                      "--hands", "--ruleset", "parker", "--seed", "4", "--out", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "selfplay",
+            "--games",
+            "3",
+            "--workers",
+            "2",
+            "--bots",
+            "greedy,random",
+            "--hands",
+            "--ruleset",
+            "parker",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 3 and lines[1]["bots"] == ["random", "greedy"]
     for line in lines:
         game = mb.replay(line["record"])
         assert game.hand_results[0]["winners"] == line["result"]["winners"]
-    again = CliRunner().invoke(app, ["selfplay", "--games", "3", "--workers", "1", "--bots", "greedy,random",
-                                     "--hands", "--ruleset", "parker", "--seed", "4"])
+    again = CliRunner().invoke(
+        app,
+        [
+            "selfplay",
+            "--games",
+            "3",
+            "--workers",
+            "1",
+            "--bots",
+            "greedy,random",
+            "--hands",
+            "--ruleset",
+            "parker",
+            "--seed",
+            "4",
+        ],
+    )
     assert [json.loads(x) for x in again.output.splitlines()] == lines  # the same with any worker count
 
 
@@ -123,6 +160,7 @@ def test_neural_choice_does_not_depend_on_the_world_its_advisor_deals():
     """The greedy advisor runs on a possible world dealt at random from the observation; bots with
     other seeds (other worlds) must still choose alike, since only the observation may matter."""
     import random
+
     a, b = NeuralBot(seed=1), NeuralBot(seed=2)
     rng = random.Random(0)
     game = mb.new_game("classic", players=2, seed=8)

@@ -10,12 +10,12 @@ these tests, 16 of 800 with seeds 0-199 (none since).
 from __future__ import annotations
 
 import pytest
+from util import game_with, go, pass_turn
 
 import millebornes as mb
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import LEVELS, make_bot
 from millebornes.bots.ismcts import Search, needed_remedies, risky_discards
-from util import game_with, go, pass_turn
 
 SAFETIES = ("right-of-way", "extra-tank", "puncture-proof", "driving-ace")
 
@@ -23,8 +23,9 @@ SAFETIES = ("right-of-way", "extra-tank", "puncture-proof", "driving-ace")
 def stopped(hand: list[str], draws: list[str], hazard: str = "accident"):
     """Seat 0 plays a Roll from ``hand`` (which starts with two), seat 1 answers with ``hazard``,
     and seat 0 draws: its first draw is ``draws[0]``, this one ``draws[1]``."""
-    g = game_with("classic", 2, hands={0: hand, 1: [hazard, "25", "50", "75", "100", "200"]},
-                  stock=[draws[0], "25", draws[1]])
+    g = game_with(
+        "classic", 2, hands={0: hand, 1: [hazard, "25", "50", "75", "100", "200"]}, stock=[draws[0], "25", draws[1]]
+    )
     go(g, "play roll", f"play {hazard} 0")
     if g.decision == "draw":
         go(g, "draw")
@@ -32,12 +33,14 @@ def stopped(hand: list[str], draws: list[str], hazard: str = "accident"):
 
 
 # the deal of classic seed 5 (neural against heuristic) where the search discarded the Roll
-DEAL5 = ("play roll; discard repairs; draw; play 100; play roll; play out-of-gas 1; play accident 0; "
-         "discard 25; draw; play gasoline; discard spare-tire; draw; play speed-limit 0; discard 25; draw; "
-         "discard 25; draw; discard 50; draw; discard 25; draw; play puncture-proof; discard 50; draw; "
-         "discard end-of-limit; take-discard; play end-of-limit; discard 200; draw; play flat-tire 1; "
-         "discard 50; draw; discard 75; draw; discard 50; draw; discard 25; draw; discard end-of-limit; "
-         "draw; discard 75; draw; discard 50; draw").split("; ")
+DEAL5 = (
+    "play roll; discard repairs; draw; play 100; play roll; play out-of-gas 1; play accident 0; "
+    "discard 25; draw; play gasoline; discard spare-tire; draw; play speed-limit 0; discard 25; draw; "
+    "discard 25; draw; discard 50; draw; discard 25; draw; play puncture-proof; discard 50; draw; "
+    "discard end-of-limit; take-discard; play end-of-limit; discard 200; draw; play flat-tire 1; "
+    "discard 50; draw; discard 75; draw; discard 50; draw; discard 25; draw; discard end-of-limit; "
+    "draw; discard 75; draw; discard 50; draw"
+).split("; ")
 
 
 def dealt(moves: int):
@@ -79,9 +82,11 @@ def test_the_positions_are_as_named(name):
     assert "discard roll" in legal
 
 
-@pytest.mark.parametrize("bot, playouts, seeds, name",
-                         [("hard", 500, 40, name) for name in POSITIONS]
-                         + [("expert", 12000, 3, name) for name in ("a safety in hand", "end of limit in hand")])
+@pytest.mark.parametrize(
+    "bot, playouts, seeds, name",
+    [("hard", 500, 40, name) for name in POSITIONS]
+    + [("expert", 12000, 3, name) for name in ("a safety in hand", "end of limit in hand")],
+)
 def test_the_searching_levels_keep_the_roll_and_the_safeties(bot, playouts, seeds, name):
     g = POSITIONS[name]()
     obs, legal = g.observation(0), g.legal_actions()

@@ -31,7 +31,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 def run(*cmd, cwd: Path, env: dict | None = None, timeout: float = 600) -> str:
     done = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, (
+        f"{' '.join(map(str, cmd))} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
     return done.stdout
 
 
@@ -76,39 +78,89 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
     assert wheel.name.startswith(f"millebornes-{millebornes.__version__}-")
     assert "none-any" not in wheel.name, "the wheel must be built for this platform: it holds the compiled engine"
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("millebornes/bots/neural_weights.npz", "millebornes/bots/ladder.json",
-                   "millebornes/web/static/table.html",
-                   "millebornes/web/static/js/table.js", "millebornes/web/static/css/app.css",
-                   "millebornes/web/migrations/versions/0001_first_schema.py",
-                   "millebornes/web/migrations/versions/0002_tables_touched.py"):
+    for needed in (
+        "millebornes/bots/neural_weights.npz",
+        "millebornes/bots/ladder.json",
+        "millebornes/web/static/table.html",
+        "millebornes/web/static/js/table.js",
+        "millebornes/web/static/css/app.css",
+        "millebornes/web/migrations/versions/0001_first_schema.py",
+        "millebornes/web/migrations/versions/0002_tables_touched.py",
+    ):
         assert needed in names
 
     bin_ = fresh_venv(tmp_path / "venv")
     run(bin_ / "python", "-m", "pip", "install", "-q", f"{wheel}[web]", cwd=tmp_path, env=clean_env())
-    where = run(bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled(), mb.__version__, mb.__file__)",
-                cwd=tmp_path, env=clean_env()).split()
+    where = run(
+        bin_ / "python",
+        "-c",
+        "import millebornes as mb; print(mb.compiled(), mb.__version__, mb.__file__)",
+        cwd=tmp_path,
+        env=clean_env(),
+    ).split()
     assert where[:2] == ["True", millebornes.__version__]
     assert Path(where[2]).is_relative_to(tmp_path / "venv"), where
 
-    summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "5", "--seed", "3", "--json",
-                             cwd=tmp_path, env=clean_env()))
+    summary = json.loads(
+        run(bin_ / "millebornes", "simulate", "--games", "5", "--seed", "3", "--json", cwd=tmp_path, env=clean_env())
+    )
     assert summary["games"] == 5 and summary["hands"] >= 5
-    assert run(bin_ / "python", "-m", "millebornes", "--version", cwd=tmp_path, env=clean_env()).split() == \
-        ["millebornes", millebornes.__version__]
+    assert run(bin_ / "python", "-m", "millebornes", "--version", cwd=tmp_path, env=clean_env()).split() == [
+        "millebornes",
+        millebornes.__version__,
+    ]
     assert "--database-url" in run(bin_ / "millebornes", "serve", "--help", cwd=tmp_path, env=clean_env())
     # the schema's revisions ship in the wheel: an empty database is upgraded from the installed package
-    assert run(bin_ / "millebornes", "db", "upgrade", "--database-url", f"sqlite:///{tmp_path}/up.db", cwd=tmp_path,
-               env=clean_env()).strip().endswith("upgraded from revision none to 0002")
+    assert (
+        run(
+            bin_ / "millebornes",
+            "db",
+            "upgrade",
+            "--database-url",
+            f"sqlite:///{tmp_path}/up.db",
+            cwd=tmp_path,
+            env=clean_env(),
+        )
+        .strip()
+        .endswith("upgraded from revision none to 0002")
+    )
     # the network's weights: the neural bot plays
-    table = run(bin_ / "millebornes", "tournament", "--bots", "neural,random", "--games", "2", "--hands",
-                "--workers", "1", "--quiet", "--json", cwd=tmp_path, env=clean_env())
+    table = run(
+        bin_ / "millebornes",
+        "tournament",
+        "--bots",
+        "neural,random",
+        "--games",
+        "2",
+        "--hands",
+        "--workers",
+        "1",
+        "--quiet",
+        "--json",
+        cwd=tmp_path,
+        env=clean_env(),
+    )
     rows = json.loads(table)["table"]
     assert {row["bot"] for row in rows} == {"neural", "random"} and all(row["forfeits"] == 0 for row in rows)
 
     port = free_port()
-    server = subprocess.Popen([bin_ / "millebornes", "serve", "--port", str(port), "--workers", "0",
-                               "--database-url", f"sqlite:///{tmp_path}/games.db"], cwd=tmp_path, env=clean_env(),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [
+            bin_ / "millebornes",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "0",
+            "--database-url",
+            f"sqlite:///{tmp_path}/games.db",
+        ],
+        cwd=tmp_path,
+        env=clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
@@ -133,17 +185,28 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
     sdist = only(dist, "millebornes-*.tar.gz")
     members = tarfile.open(sdist).getnames()
     root = sdist.name[: -len(".tar.gz")]
-    for needed in ("setup.py", "pyproject.toml", "README.md", "src/millebornes/state.py", "tests/conftest.py",
-                   "src/millebornes/web/static/js/board.js", "src/millebornes/bots/neural_weights.npz",
-                   "src/millebornes/bots/ladder.json", "src/millebornes/web/migrations/versions/0001_first_schema.py"):
+    for needed in (
+        "setup.py",
+        "pyproject.toml",
+        "README.md",
+        "src/millebornes/state.py",
+        "tests/conftest.py",
+        "src/millebornes/web/static/js/board.js",
+        "src/millebornes/bots/neural_weights.npz",
+        "src/millebornes/bots/ladder.json",
+        "src/millebornes/web/migrations/versions/0001_first_schema.py",
+    ):
         assert f"{root}/{needed}" in members
     assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"
 
     bin_ = fresh_venv(tmp_path / "venv")
     # a compiler that always fails: the build must fall back to pure Python, not fail
     run(bin_ / "python", "-m", "pip", "install", "-q", sdist, cwd=tmp_path, env=clean_env(CC="false"))
-    assert run(bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled())", cwd=tmp_path,
-               env=clean_env()).strip() == "False"
-    summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "3", "--json", cwd=tmp_path,
-                             env=clean_env()))
+    assert (
+        run(
+            bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled())", cwd=tmp_path, env=clean_env()
+        ).strip()
+        == "False"
+    )
+    summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "3", "--json", cwd=tmp_path, env=clean_env()))
     assert summary["games"] == 3

@@ -14,10 +14,23 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    CLASSIC_HEAD,
+    DUJARDIN_HEAD,
+    DUJARDIN_WIN,
+    LAST,
+    browser,
+    create_table,
+    join_by_socket,
+    pages,
+    play,
+    seq,
+    server,
+    stacked,
+    wait_turn,
+)
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, CLASSIC_HEAD, DUJARDIN_HEAD, DUJARDIN_WIN, LAST, browser, create_table, join_by_socket,  # noqa: E402,F401
-                      pages, play, seq, server, stacked, wait_turn)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -25,8 +38,14 @@ SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 PHONES = [pytest.param(size, id=f"{size['width']}x{size['height']}") for size in SIZES]
 FINGER = 44  # px: the smallest hand card, a touch target
 # 24 characters, the longest a nickname may be: one without a space (it cannot wrap), others with
-LONG = ["Maximiliansternwolkenxyz", "Wilhelmina Wolkenstein W", "Bartholomew Featherstonx",
-        "Anastasia Konstantinova", "Christophermontgomeryxx", "Guinevere Pendragon-Ash"]
+LONG = [
+    "Maximiliansternwolkenxyz",
+    "Wilhelmina Wolkenstein W",
+    "Bartholomew Featherstonx",
+    "Anastasia Konstantinova",
+    "Christophermontgomeryxx",
+    "Guinevere Pendragon-Ash",
+]
 
 # what the checks measure, in one look at the page; widths are layout widths (a coup fourré's card lies
 # crosswise by a rotation, the same card)
@@ -124,8 +143,9 @@ def join_by_taps(page, url: str, nickname: str, viewport: dict) -> None:
 
 # ---------------------------------------------------------------- the table, 2 to 6 players, long names
 @pytest.mark.parametrize("viewport", PHONES)
-@pytest.mark.parametrize("ruleset,players", [("classic", 2), ("classic", 3), ("classic", 4), ("family", 4),
-                                             ("family", 6), ("classic", 6)])
+@pytest.mark.parametrize(
+    "ruleset,players", [("classic", 2), ("classic", 3), ("classic", 4), ("family", 4), ("family", 6), ("classic", 6)]
+)
 def test_the_table_fits_a_phone(server, pages, viewport, ruleset, players):
     """Every seat human with a nickname of 24 characters; the others join through the socket."""
     made = create_table(server, {"ruleset": ruleset, "players": players, "seats": [{"kind": "human"}] * players})
@@ -138,8 +158,9 @@ def test_the_table_fits_a_phone(server, pages, viewport, ruleset, players):
         tap(page, "#join")
         expect(page.locator("#turn")).to_have_attribute("data-status", "playing")
         page.wait_for_selector("#hand .card")
-        expect(page.locator(".tableau")).to_have_count(players // 2 if players in (4, 6) and ruleset == "classic"
-                                                        else players)
+        expect(page.locator(".tableau")).to_have_count(
+            players // 2 if players in (4, 6) and ruleset == "classic" else players
+        )
         check_table(page, viewport, f"{ruleset} {players}")
     finally:
         for ws in sockets:
@@ -150,8 +171,16 @@ def test_the_table_fits_a_phone(server, pages, viewport, ruleset, players):
 def test_a_hand_by_taps(server, pages):
     """The CLASSIC_HEAD hand between two phones, Ann's 360x640 and Bob's 390x844: a coup fourré, the draw,
     the extension prompt, the end-of-hand panel; every move a tap; each dialog checked at both sizes."""
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 30,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     ann, bob = phone(pages, SIZES[0]), phone(pages, SIZES[1])
     join_by_taps(ann, urls[0], LONG[0], SIZES[0])
@@ -174,8 +203,7 @@ def test_a_hand_by_taps(server, pages):
     wait_turn(ann, "draw", LAST[id(ann)])
     LAST[id(ann)] = seq(ann)
     tap(ann, "#stock")
-    for page, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"),
-                       (ann, "100")]:
+    for page, card in [(ann, "200"), (bob, "roll"), (ann, "100"), (bob, "25"), (ann, "100"), (bob, "50"), (ann, "100")]:
         play(page, card, tap=True)
 
     expect(ann.locator("#ext-dialog")).to_be_visible()
@@ -212,9 +240,16 @@ def test_home_match_over_and_replay_fit(server, pages):
     on_each_phone(page, check_fits, "home with the invite links")
 
     # a one-race dujardin match against a bot, by taps: the match-over panel
-    made = create_table(server, {"ruleset": "dujardin", "players": 2, "public": True,  # listed in the history
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-                                 "deck": stacked("dujardin", 2, DUJARDIN_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "dujardin",
+            "players": 2,
+            "public": True,  # listed in the history
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+            "deck": stacked("dujardin", 2, DUJARDIN_HEAD),
+        },
+    )
     page.goto(server + made["seats"][0]["url"])
     expect(page.locator("#join")).to_be_enabled()
     on_each_phone(page, check_buttons, "join overlay")

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
 from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+from test_axe import audit, axe_source  # noqa: E402,F401
+from test_ladder import gap_ladder  # noqa: E402
+
 from millebornes.bots import LEVELS  # noqa: E402
 from millebornes.bots.ladder import default_level, ladder, offered_levels  # noqa: E402
 from millebornes.tui.words import standing_line  # noqa: E402
-from test_axe import audit, axe_source  # noqa: E402,F401
-from test_ladder import gap_ladder  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -53,8 +53,11 @@ def test_the_pickers_list_the_offered_levels_and_describe_the_chosen_one(server,
     home(page, server)
     assert values(page, "#quick-level") == offered and values(page, "#standin") == offered
     assert values(page, "#seat-kind-0") == ["human"] and values(page, "#seat-kind-1") == ["human"] + offered
-    for select, note in (("#quick-level", "#quick-level-note"), ("#seat-kind-1", "#seat-note-1"),
-                         ("#standin", "#standin-note")):
+    for select, note in (
+        ("#quick-level", "#quick-level-note"),
+        ("#seat-kind-1", "#seat-note-1"),
+        ("#standin", "#standin-note"),
+    ):
         expect(page.locator(select)).to_have_value(default_level())
         assert note[1:] in page.get_attribute(select, "aria-describedby").split()
         for level in offered:

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, browser, create_table, join, pages, seq, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import CHROMIUM, browser, create_table, join, pages, server, seq  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -21,8 +20,17 @@ NAMES = ("Ann", "Bob")
 
 def two_players(server, pages, **options) -> tuple[dict, dict, dict]:
     """Ann and Bob at a classic table, both on their pages: (urls, pages by seat, the seat to act first)."""
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}] * 2,
-                                 "cf_timeout": 0.5, "standin": "easy", **options})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}] * 2,
+            "cf_timeout": 0.5,
+            "standin": "easy",
+            **options,
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     page = {seat: pages.new() for seat in urls}
     for seat in urls:

@@ -15,23 +15,47 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from util import all_cards, configs
 
 import millebornes as mb
-from util import all_cards, configs
 
 CONFIGS = configs()
 CONFIG_IDS = [f"{name}-{players}{'-teams' if teams else ''}" for name, players, teams in CONFIGS]
 SPECIAL = ["draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand"]
 ALL_ACTIONS = sorted(set(mb.ACTION_NAMES.values()))
 OBS_KEYS = {
-    "format", "seat", "side", "ruleset", "options", "players", "teams", "sides", "hand_number", "first_seat",
-    "turn", "to_act", "decision", "legal_actions", "pending_attack", "hand", "hand_sizes", "known_cards",
-    "stock_size", "discard_pile", "target", "extension_open", "extender", "tableaux", "hand_results",
-    "match_scores", "is_over", "winners",
+    "format",
+    "seat",
+    "side",
+    "ruleset",
+    "options",
+    "players",
+    "teams",
+    "sides",
+    "hand_number",
+    "first_seat",
+    "turn",
+    "to_act",
+    "decision",
+    "legal_actions",
+    "pending_attack",
+    "hand",
+    "hand_sizes",
+    "known_cards",
+    "stock_size",
+    "discard_pile",
+    "target",
+    "extension_open",
+    "extender",
+    "tableaux",
+    "hand_results",
+    "match_scores",
+    "is_over",
+    "winners",
 }
 FORBIDDEN_KEYS = {"seed", "deck", "stock", "stock_order", "hands", "history", "actions", "rng"}
-HAND_CAP = 3000          # decisions in one hand: far more than any hand needs
-MATCH_CAP = 100_000      # decisions in one match
+HAND_CAP = 3000  # decisions in one hand: far more than any hand needs
+MATCH_CAP = 100_000  # decisions in one match
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Short histories keep most examples inside hand 0 with a swap to try (about 70% of them).
@@ -58,8 +82,7 @@ def shuffled_game(name, players, teams, seed):
 
 def snapshot(g):
     """Everything public about a game, per seat, plus its record."""
-    return json.dumps({"record": g.record(), "obs": [g.observation(s) for s in range(g.players)]},
-                      sort_keys=True)
+    return json.dumps({"record": g.record(), "obs": [g.observation(s) for s in range(g.players)]}, sort_keys=True)
 
 
 def check_cards(g, deck):
@@ -69,7 +92,7 @@ def check_cards(g, deck):
     want = +want
     seen = all_cards(g)
     if g.hand_number == 0 and deck is not None and not g.is_over:
-        stock = deck[len(deck) - g.stock_size:] if g.stock_size else []
+        stock = deck[len(deck) - g.stock_size :] if g.stock_size else []
         assert seen + Counter(stock) == want, (seen + Counter(stock)) - want or want - (seen + Counter(stock))
     else:
         assert all(seen[c] <= want[c] for c in seen), seen - want
@@ -181,8 +204,12 @@ def test_every_unlisted_action_is_refused_and_changes_nothing(config, seed, step
     for card in mb.CARD_IDS:
         if card not in hand:
             assert_refused(g, f"discard {card}")
-            assert_refused(g, f"play {card} 0" if card in ("stop", "speed-limit", "out-of-gas", "flat-tire",
-                                                           "accident") else f"play {card}")
+            assert_refused(
+                g,
+                f"play {card} 0"
+                if card in ("stop", "speed-limit", "out-of-gas", "flat-tire", "accident")
+                else f"play {card}",
+            )
     # The right action, for the wrong seat.
     for seat in range(players):
         if seat != g.to_act:
@@ -192,12 +219,20 @@ def test_every_unlisted_action_is_refused_and_changes_nothing(config, seed, step
     assert_refused(g, sorted(legal)[0], seat=-1)
 
 
-@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 200),
-       junk=st.one_of(st.text(max_size=30),
-                      st.builds(lambda v, c, t: f"{v} {c} {t}".strip(),
-                                st.sampled_from(["play", "discard", "Play", "", "draw", "pass", "coup"]),
-                                st.sampled_from(list(mb.CARD_IDS) + ["300", "roll2", "", "STOP"]),
-                                st.sampled_from(["", "0", "1", "2", "7", "9", "-1", "x", "1 1"]))))
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 200),
+    junk=st.one_of(
+        st.text(max_size=30),
+        st.builds(
+            lambda v, c, t: f"{v} {c} {t}".strip(),
+            st.sampled_from(["play", "discard", "Play", "", "draw", "pass", "coup"]),
+            st.sampled_from(list(mb.CARD_IDS) + ["300", "roll2", "", "STOP"]),
+            st.sampled_from(["", "0", "1", "2", "7", "9", "-1", "x", "1 1"]),
+        ),
+    ),
+)
 @SETTINGS
 def test_random_strings_are_refused_or_legal(config, seed, steps, junk):
     name, players, teams = config
@@ -243,7 +278,7 @@ def keys_in(value):
 def check_observation(g, seat):
     obs = g.observation(seat)
     json.dumps(obs)  # JSON-ready
-    assert OBS_KEYS <= set(obs), OBS_KEYS - set(obs)   # more public fields may come; the checks below hold
+    assert OBS_KEYS <= set(obs), OBS_KEYS - set(obs)  # more public fields may come; the checks below hold
     assert obs["seat"] == seat and obs["side"] == g.side_of(seat)
     assert obs["hand"] == g.hand(seat)
     assert obs["hand_sizes"] == [g.hand_size(s) for s in range(g.players)]
@@ -256,8 +291,9 @@ def check_observation(g, seat):
             # What the table knows of another hand is only what it saw taken from the discard pile.
             assert Counter(obs["known_cards"][s]) <= Counter(g.hand(s))
     if not g.hand_results or g.hand_results[-1]["hand"] != g.hand_number:
-        others = [g.hand(s) for s in range(g.players) if s != seat and g.hand_size(s) >= 5
-                  and g.hand(s) != g.hand(seat)]
+        others = [
+            g.hand(s) for s in range(g.players) if s != seat and g.hand_size(s) >= 5 and g.hand(s) != g.hand(seat)
+        ]
         for lst in lists_in(obs):
             if lst is obs["hand"]:
                 continue
@@ -338,8 +374,12 @@ def test_other_hands_are_inall_cards(config, seed, steps, data):
     touched = {a.split()[1] for seat, a in played if seat == h and len(a.split()) > 1}
     safeties = {"right-of-way", "extra-tank", "puncture-proof", "driving-ace"}
     n = g.stock_size
-    swaps = [(i, j) for i in range(6 * h, 6 * h + 6) for j in range(len(deck) - n, len(deck))
-             if deck[i] != deck[j] and not {deck[i], deck[j]} & (safeties | touched)]
+    swaps = [
+        (i, j)
+        for i in range(6 * h, 6 * h + 6)
+        for j in range(len(deck) - n, len(deck))
+        if deck[i] != deck[j] and not {deck[i], deck[j]} & (safeties | touched)
+    ]
     if not swaps:
         return
     i, j = data.draw(st.sampled_from(swaps[:200]))
@@ -357,8 +397,7 @@ def test_other_hands_are_inall_cards(config, seed, steps, data):
 
 
 # ------------------------------------------------------------------------------------ records, clones
-@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 600),
-       stacked=st.booleans())
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), steps=st.integers(0, 600), stacked=st.booleans())
 @SETTINGS
 def test_replay_of_a_record_gives_the_same_observations(config, seed, steps, stacked):
     name, players, teams = config

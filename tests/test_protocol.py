@@ -104,6 +104,7 @@ def _number_rule(test, words):
         if TYPES["number"](value) and not test(value, limit):
             return [f"{path}: {value} {words} {limit}"]
         return []
+
     return check
 
 
@@ -113,20 +114,24 @@ CHECKS = {
     "properties": _properties,
     "additionalProperties": lambda v, r, s, root, p: [],  # applied by "properties"
     "required": lambda v, req, s, root, p: [
-        f"{p}: missing member {k!r}" for k in req if isinstance(v, dict) and k not in v],
+        f"{p}: missing member {k!r}" for k in req if isinstance(v, dict) and k not in v
+    ],
     "items": _items,
     "minItems": lambda v, n, s, root, p: [f"{p}: fewer than {n} items"] if isinstance(v, list) and len(v) < n else [],
     "minLength": lambda v, n, s, root, p: [f"{p}: shorter than {n}"] if isinstance(v, str) and len(v) < n else [],
-    "enum": lambda v, options, s, root, p: [] if any(_same(v, o) for o in options) else [
-        f"{p}: {v!r} is not one of {options}"],
+    "enum": lambda v, options, s, root, p: (
+        [] if any(_same(v, o) for o in options) else [f"{p}: {v!r} is not one of {options}"]
+    ),
     "const": lambda v, c, s, root, p: [] if _same(v, c) else [f"{p}: {v!r} is not {c!r}"],
-    "pattern": lambda v, pat, s, root, p: [f"{p}: {v!r} does not match {pat}"] if isinstance(v, str) and not
-    re.search(pat, v) else [],
+    "pattern": lambda v, pat, s, root, p: (
+        [f"{p}: {v!r} does not match {pat}"] if isinstance(v, str) and not re.search(pat, v) else []
+    ),
     "minimum": _number_rule(lambda v, m: v >= m, "is less than"),
     "maximum": _number_rule(lambda v, m: v <= m, "is more than"),
     "multipleOf": _number_rule(lambda v, m: v % m == 0, "is not a multiple of"),
-    "anyOf": lambda v, subs, s, root, p: [] if any(not validate(v, sub, root, p) for sub in subs) else [
-        f"{p}: {v!r:.60} matches none of the choices"],
+    "anyOf": lambda v, subs, s, root, p: (
+        [] if any(not validate(v, sub, root, p) for sub in subs) else [f"{p}: {v!r:.60} matches none of the choices"]
+    ),
 }
 
 OBS_SCHEMA = _load("observation.schema.json")
@@ -168,8 +173,12 @@ def serve_lines(lines: list, bot="random") -> list[dict]:
 
 def decide(rid, game: mb.Game | None = None, **changes) -> dict:
     game = game or mb.new_game("classic", seed=1)
-    request = {"type": "decide", "id": rid, "observation": game.observation(game.to_act),
-               "legal_actions": game.legal_actions()}
+    request = {
+        "type": "decide",
+        "id": rid,
+        "observation": game.observation(game.to_act),
+        "legal_actions": game.legal_actions(),
+    }
     request.update(changes)
     return {k: v for k, v in request.items() if v is not ...}
 
@@ -192,8 +201,9 @@ def test_handshake_names_the_bot_and_bye_ends_the_process_cleanly():
 
 def test_served_hello_and_replies_follow_the_message_schema():
     g = mb.new_game("parker", seed=3)
-    replies = serve_lines([{"type": "hello", "protocol": PROTOCOL, "seed": 9}, decide(1, g), "{", {"type": "bye"},
-                           decide(2, g)])
+    replies = serve_lines(
+        [{"type": "hello", "protocol": PROTOCOL, "seed": 9}, decide(1, g), "{", {"type": "bye"}, decide(2, g)]
+    )
     assert [r["type"] for r in replies] == ["hello", "action", "error"]  # nothing after bye
     assert replies[0] == {"type": "hello", "protocol": PROTOCOL, "name": "random", "version": mb.__version__}
     assert replies[1]["id"] == 1 and replies[1]["action"] in g.legal_actions()
@@ -240,12 +250,17 @@ def test_the_example_bot_does_not_import_millebornes():
 
 def test_the_example_bot_answers_bad_requests_with_errors():
     import subprocess
-    lines = ["hello?", json.dumps([1]), json.dumps({"type": "decide", "id": 3, "observation": {},
-                                                     "legal_actions": []}),
-             json.dumps({"type": "decide", "id": 4, "observation": {}, "legal_actions": ["draw"]}),
-             json.dumps({"type": "bye"})]
-    done = subprocess.run([sys.executable, str(EXAMPLE)], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, timeout=30)
+
+    lines = [
+        "hello?",
+        json.dumps([1]),
+        json.dumps({"type": "decide", "id": 3, "observation": {}, "legal_actions": []}),
+        json.dumps({"type": "decide", "id": 4, "observation": {}, "legal_actions": ["draw"]}),
+        json.dumps({"type": "bye"}),
+    ]
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 0
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["type"] for r in replies] == ["error", "error", "error", "action"]
@@ -260,20 +275,20 @@ def test_malformed_requests_get_error_replies_and_the_server_keeps_going():
         ("not json at all", None, "not valid JSON"),
         ([1, 2, 3], None, "JSON object, not an array"),
         ("42", None, "JSON object, not a number"),
-        ({"id": 5}, 5, "no \"type\""),
+        ({"id": 5}, 5, 'no "type"'),
         ({"type": "fly", "id": 6}, 6, "unknown request type 'fly'"),
         ({"type": 7}, None, "unknown request type 7"),
-        (decide(..., g), None, "\"id\" of a decide request is missing"),
-        (decide("8", g), None, "\"id\" of a decide request must be an integer, not a string"),
+        (decide(..., g), None, '"id" of a decide request is missing'),
+        (decide("8", g), None, '"id" of a decide request must be an integer, not a string'),
         (decide(True, g), None, "must be an integer, not a boolean"),
-        (decide(9, g, observation=...), 9, "\"observation\" is missing"),
-        (decide(10, g, observation=[1]), 10, "\"observation\" must be an object, not an array"),
-        (decide(11, g, legal_actions=...), 11, "\"legal_actions\" is missing"),
+        (decide(9, g, observation=...), 9, '"observation" is missing'),
+        (decide(10, g, observation=[1]), 10, '"observation" must be an object, not an array'),
+        (decide(11, g, legal_actions=...), 11, '"legal_actions" is missing'),
         (decide(12, g, legal_actions="draw"), 12, "must be an array, not a string"),
-        (decide(13, g, legal_actions=[]), 13, "\"legal_actions\" is empty"),
+        (decide(13, g, legal_actions=[]), 13, '"legal_actions" is empty'),
         (decide(14, g, legal_actions=["draw", 3]), 14, "strings only, not a number"),
         ({"type": "hello", "protocol": "millebornes-bot/99"}, None, "speaks millebornes-bot/1, not"),
-        ({"type": "hello", "protocol": PROTOCOL, "seed": "x"}, None, "\"seed\" must be an integer"),
+        ({"type": "hello", "protocol": PROTOCOL, "seed": "x"}, None, '"seed" must be an integer'),
         ("x" * (MAX_LINE + 5), None, f"longer than {MAX_LINE} characters"),
     ]
     lines = []
@@ -321,10 +336,12 @@ def test_the_end_of_input_ends_the_server_with_status_zero():
 
 def test_the_served_process_survives_bytes_that_are_not_utf8():
     import subprocess
+
     data = b"\xff\xfe\x00 not text\n" + json.dumps({"type": "hello", "protocol": PROTOCOL}).encode() + b"\n"
     data += b'{"type": "bye"}\n'
-    done = subprocess.run([sys.executable, "-m", "millebornes.protocol", "random"], input=data,
-                          capture_output=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "millebornes.protocol", "random"], input=data, capture_output=True, timeout=30
+    )
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
     assert [r["type"] for r in replies] == ["error", "hello"]
@@ -364,8 +381,11 @@ def test_a_garbage_bot_raises_bot_error_with_a_clear_message(mode, words):
 
 
 def test_a_bot_that_exits_before_the_hello_or_cannot_start_raises_bot_error():
-    with pytest.raises(BotError, match=r"closed its output before answering the hello: the process exited "
-                                       r"with status 2; the end of its error output:\nno thanks"):
+    with pytest.raises(
+        BotError,
+        match=r"closed its output before answering the hello: the process exited "
+        r"with status 2; the end of its error output:\nno thanks",
+    ):
         ExternalBot([sys.executable, "-c", "import sys; sys.stderr.write('no thanks'); sys.exit(2)"])
     with pytest.raises(BotError, match="answered the hello with a message of type 'action'"):
         ExternalBot([sys.executable, str(GARBAGE), "nohello"])
@@ -374,20 +394,23 @@ def test_a_bot_that_exits_before_the_hello_or_cannot_start_raises_bot_error():
 
 
 def test_a_bot_that_exits_in_the_middle_of_a_match_raises_bot_error():
-    script = ("import json, sys\n"
-              "for n, line in enumerate(sys.stdin):\n"
-              "    m = json.loads(line)\n"
-              "    if m['type'] == 'hello':\n"
-              "        print(json.dumps({'type': 'hello', 'protocol': m['protocol'], 'name': 'quitter'}), flush=True)\n"
-              "    elif n > 3:\n"
-              "        sys.exit(0)\n"
-              "    else:\n"
-              "        print(json.dumps({'type': 'action', 'id': m['id'], 'action': m['legal_actions'][0]}),"
-              " flush=True)\n")
+    script = (
+        "import json, sys\n"
+        "for n, line in enumerate(sys.stdin):\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': m['protocol'], 'name': 'quitter'}), flush=True)\n"
+        "    elif n > 3:\n"
+        "        sys.exit(0)\n"
+        "    else:\n"
+        "        print(json.dumps({'type': 'action', 'id': m['id'], 'action': m['legal_actions'][0]}),"
+        " flush=True)\n"
+    )
     bot = ExternalBot([sys.executable, "-c", script])
     g = mb.new_game("family", seed=3)
-    with pytest.raises(BotError, match="'quitter' closed its output before answering request 4: the process "
-                                       "exited with status 0"):
+    with pytest.raises(
+        BotError, match="'quitter' closed its output before answering request 4: the process exited with status 0"
+    ):
         play(g, {0: bot, 1: bot})
 
 
@@ -422,10 +445,19 @@ def test_the_schema_refuses_observations_that_are_wrong():
         assert obs_errors(wrong), wrong
 
 
-@pytest.mark.parametrize("rules, players, teams, games", [
-    ("classic", 2, None, 1), ("classic", 4, True, 1), ("parker", 2, None, 1), ("parker", 3, None, 1),
-    ("dujardin", 2, None, 4), ("dujardin", 4, True, 2), ("family", 2, None, 4), ("family", 5, None, 2),
-])
+@pytest.mark.parametrize(
+    "rules, players, teams, games",
+    [
+        ("classic", 2, None, 1),
+        ("classic", 4, True, 1),
+        ("parker", 2, None, 1),
+        ("parker", 3, None, 1),
+        ("dujardin", 2, None, 4),
+        ("dujardin", 4, True, 2),
+        ("family", 2, None, 4),
+        ("family", 5, None, 2),
+    ],
+)
 def test_every_observation_of_whole_games_validates_against_the_schema(rules, players, teams, games):
     decisions = 0
     for i in range(games):
@@ -445,8 +477,16 @@ def test_every_observation_of_whole_games_validates_against_the_schema(rules, pl
     assert decisions > 50
 
 
-@pytest.mark.parametrize("rules, kind", [("classic", "draw"), ("classic", "coup-fourre"), ("classic", "extension"),
-                                         ("parker", "coup-fourre"), ("family", "coup-fourre")])
+@pytest.mark.parametrize(
+    "rules, kind",
+    [
+        ("classic", "draw"),
+        ("classic", "coup-fourre"),
+        ("classic", "extension"),
+        ("parker", "coup-fourre"),
+        ("family", "coup-fourre"),
+    ],
+)
 def test_observations_during_every_kind_of_decision_validate(rules, kind):
     """Random games stop at the first decision of this kind; every seat's view of it validates."""
     for seed in range(200):

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
 from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
-from conftest import keep_token  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 from test_axe import Audit, audit, axe_source  # noqa: E402,F401
+
+from conftest import keep_token  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -44,9 +44,17 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
     until it is finished; returns the created table and the last observation."""
     from websockets.sync.client import connect
 
-    made = create_table(base, {"ruleset": "classic", "players": 2, "options": {"match_target": match_target},
-                               "seats": [{"kind": "human"}, {"kind": "human"}], "cf_timeout": 0.05,
-                               "public": True})  # its replay opens to any page (a private one's: tests/test_lobby.py)
+    made = create_table(
+        base,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "options": {"match_target": match_target},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 0.05,
+            "public": True,
+        },
+    )  # its replay opens to any page (a private one's: tests/test_lobby.py)
     rng = random.Random(7)
     socks, states = [], {}
     for seat, name in ((0, "Ann"), (1, "Bob")):
@@ -62,7 +70,9 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
                     frame = json.loads(ws.recv(timeout=0.02 if seat in states else 10))
                 except TimeoutError:
                     break
-                assert frame["type"] != "error" or frame["code"] in ("stale", "not-your-turn", "rate", "finished"), frame
+                assert frame["type"] != "error" or frame["code"] in ("stale", "not-your-turn", "rate", "finished"), (
+                    frame
+                )
                 if frame["type"] == "state":
                     states[seat] = frame
                 if frame["type"] == "welcome":
@@ -73,11 +83,15 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
         for seat, ws in enumerate(socks):
             st = states.get(seat)
             if st and st["status"] == "playing" and st["observation"]["legal_actions"]:
-                ws.send(json.dumps({"type": "act", "action": rng.choice(st["observation"]["legal_actions"]),
-                                    "seq": st["seq"]}))
+                ws.send(
+                    json.dumps(
+                        {"type": "act", "action": rng.choice(st["observation"]["legal_actions"]), "seq": st["seq"]}
+                    )
+                )
                 sent += 1
                 if sent % 15 == 0:
                     import time
+
                     time.sleep(0.4)  # under 20 frames a second per socket
         assert sent < 5000
     for ws in socks:
@@ -87,7 +101,8 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
 
 def sheet_rows(page) -> list[list[str]]:
     return page.eval_on_selector_all(
-        "#match-over .sheet-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent.trim()))")
+        "#match-over .sheet-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent.trim()))"
+    )
 
 
 def test_the_score_sheet_then_both_accept_the_rematch(server, pages):
@@ -172,7 +187,8 @@ def test_a_declined_rematch_and_the_sheet_on_a_phone(server, pages, audit):
     phone.select_option("#lang", "fr")
     expect(phone.locator("#match-over .sheet-goal")).to_have_text("Partie en 1\u202f500\u00a0points")
     expect(phone.locator("#rematch-answers li[data-seat='1']")).to_have_text(
-        "Bob a refusé\u00a0: un robot prend sa place")
+        "Bob a refusé\u00a0: un robot prend sa place"
+    )
     audit(phone, "match over, rematch declined (phone, fr)")
     # the end of the replay shows the same sheet
     total = json.load(urllib.request.urlopen(f"{server}/api/tables/{made['id']}/replay?step=0", timeout=10))["total"]

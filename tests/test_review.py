@@ -8,18 +8,35 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from util import stacked_deck
 
 import millebornes as mb
 from millebornes.bots import make_bot
 from millebornes.cards import CARD_IDS
-from millebornes.review import (CLASSES, DEFAULT_WORLDS, THRESHOLDS, accuracy, classify, decisions, judge,
-                                match_chances, review)
+from millebornes.review import (
+    CLASSES,
+    DEFAULT_WORLDS,
+    THRESHOLDS,
+    accuracy,
+    classify,
+    decisions,
+    judge,
+    match_chances,
+    review,
+)
 
-from util import stacked_deck
-
-
-EARLY = ["right-of-way", "extra-tank", "puncture-proof", "driving-ace", "stop", "speed-limit", "out-of-gas",
-         "flat-tire", "accident", "roll"]
+EARLY = [
+    "right-of-way",
+    "extra-tank",
+    "puncture-proof",
+    "driving-ace",
+    "stop",
+    "speed-limit",
+    "out-of-gas",
+    "flat-tire",
+    "accident",
+    "roll",
+]
 """Dealt first after the plans' cards, so they are drawn and discarded early, not held when it matters."""
 
 
@@ -61,8 +78,12 @@ def judged(g, played: str) -> dict:
 
 def test_discarding_the_only_roll_when_stopped_near_the_end_is_a_blunder():
     """Seat 0 (375 km, with 100, 200, 75, 25s) reaches 700 if it rolls again; seat 1 (100 km) cannot."""
-    g = drive("classic", {0: ["play roll", "play 200", "play 100", "play 75"], 1: ["play roll", "play 100"]},
-              {0: ["roll", "100", "75"], 1: ["stop", "100", "75"]}, stock_left=3)
+    g = drive(
+        "classic",
+        {0: ["play roll", "play 200", "play 100", "play 75"], 1: ["play roll", "play 100"]},
+        {0: ["roll", "100", "75"], 1: ["stop", "100", "75"]},
+        stock_left=3,
+    )
     if g.decision == "draw":
         g.act("draw")
     g.act("play stop 0")
@@ -77,8 +98,9 @@ def test_discarding_the_only_roll_when_stopped_near_the_end_is_a_blunder():
 def test_leaving_a_distance_only_a_25_can_finish_in_dujardin_is_a_blunder():
     """At 900 with a 100 and a 75, the 100 wins at once (exactly 1000); the 75 leaves 25 to find."""
     drive_to = ["play 200", "play 200"] + ["play 100"] * 5
-    g = drive("dujardin", {0: ["play roll"] + drive_to, 1: ["play roll"] + drive_to + ["play 50"]},
-              {0: ["100", "75"], 1: []})
+    g = drive(
+        "dujardin", {0: ["play roll"] + drive_to, 1: ["play roll"] + drive_to + ["play 50"]}, {0: ["100", "75"], 1: []}
+    )
     assert g.to_act == 0 and g.tableau(0)["distance"] == 900 and g.tableau(1)["distance"] == 950
     bad = judged(g, "play 75")
     assert bad["class"] in ("mistake", "blunder") and bad["best"] == "play 100", bad
@@ -88,8 +110,12 @@ def test_leaving_a_distance_only_a_25_can_finish_in_dujardin_is_a_blunder():
 
 
 def test_letting_a_coup_fourre_go_is_a_mistake():
-    g = drive("classic", {0: ["play roll", "play 200", "play 100"], 1: ["play roll", "play 200", "play 100"]},
-              {0: ["puncture-proof", "100", "75"], 1: ["flat-tire", "100", "75"]}, stock_left=6)
+    g = drive(
+        "classic",
+        {0: ["play roll", "play 200", "play 100"], 1: ["play roll", "play 200", "play 100"]},
+        {0: ["puncture-proof", "100", "75"], 1: ["flat-tire", "100", "75"]},
+        stock_left=6,
+    )
     if g.to_act == 0:
         g.act(next(a for a in g.legal_actions() if a.startswith("discard 2")))
     if g.decision == "draw":
@@ -242,8 +268,10 @@ def test_the_match_chance_model():
     assert three[0] > three[1] == pytest.approx(three[2]) and sum(three) == pytest.approx(1)
 
 
-@pytest.mark.parametrize("name,players,teams", [("classic", 3, False), ("classic", 4, True), ("parker", 6, True),
-                                                ("dujardin", 8, True), ("family", 5, False)])
+@pytest.mark.parametrize(
+    "name,players,teams",
+    [("classic", 3, False), ("classic", 4, True), ("parker", 6, True), ("dujardin", 8, True), ("family", 5, False)],
+)
 def test_every_seat_of_every_table_size_is_reviewed(name, players, teams):
     g = mb.new_game(name, players=players, teams=teams, seed=4)
     bots = [make_bot("easy", seed=s) for s in range(players)]

@@ -23,14 +23,14 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
-import millebornes as mb  # noqa: E402
 from browsing import CHROMIUM, browser, create_table, free_port, pages  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
 from serving import Seat  # noqa: E402
 from test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
 from test_phone import check_fits  # noqa: E402
 from test_wording import Reader  # noqa: E402
+
+import millebornes as mb  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -49,9 +49,28 @@ class Served:
         exe = Path(sys.executable).with_name("millebornes")
         self.log = open(tmp / "server.log", "w")
         self.proc = subprocess.Popen(
-            [str(exe), "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.db}", "--test-mode",
-             "--bot-delay", "0.02", "--hand-pause", "0", "--workers", "0", "--tables-per-minute", "1000",
-             "--review-worlds", str(WORLDS)], stdout=self.log, stderr=subprocess.STDOUT)
+            [
+                str(exe),
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                f"sqlite:///{self.db}",
+                "--test-mode",
+                "--bot-delay",
+                "0.02",
+                "--hand-pause",
+                "0",
+                "--workers",
+                "0",
+                "--tables-per-minute",
+                "1000",
+                "--review-worlds",
+                str(WORLDS),
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.time() + 30
         while True:
             try:
@@ -82,8 +101,17 @@ def served(tmp_path_factory):
 
 def random_race(served: Served, seed: int = 13) -> str:
     """A dujardin race: Ann plays random legal moves against an easy bot, to the end (mistakes guaranteed)."""
-    made = create_table(served.base, {"ruleset": "dujardin", "players": 2, "seed": seed, "cf_timeout": 0.3,
-                                      "public": True, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    made = create_table(
+        served.base,
+        {
+            "ruleset": "dujardin",
+            "players": 2,
+            "seed": seed,
+            "cf_timeout": 0.3,
+            "public": True,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        },
+    )
     ann = Seat(served, made, 0, "Ann")
     rng = random.Random(seed)
     while not ann.obs["is_over"]:
@@ -102,10 +130,20 @@ def classic_match(served: Served) -> str:
     game = mb.new_game("classic", players=2, seed=4)
     bots = [make_bot("easy", seed=1), make_bot("medium", seed=2)]
     store = Store(f"sqlite:///{served.db}", "NORMAL")
-    table = SavedTable(id="classic4", ruleset="classic", options={}, players=2, teams=False, seed=4, deck=None,
-                       cf_timeout=5, status=PLAYING, created=now(), public=True,
-                       seats=[SavedSeat(0, "human", nickname="Zoé", joined=True), SavedSeat(1, "bot", level="medium",
-                                                                                               joined=True)])
+    table = SavedTable(
+        id="classic4",
+        ruleset="classic",
+        options={},
+        players=2,
+        teams=False,
+        seed=4,
+        deck=None,
+        cf_timeout=5,
+        status=PLAYING,
+        created=now(),
+        public=True,
+        seats=[SavedSeat(0, "human", nickname="Zoé", joined=True), SavedSeat(1, "bot", level="medium", joined=True)],
+    )
     store.create(table)
     n = 0
     while not game.is_over:
@@ -164,8 +202,11 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     expect(bar).to_be_visible()
     assert int(bar.get_attribute("aria-valuenow")) >= 0 and int(bar.get_attribute("aria-valuemax")) >= 1
     expect(page.locator("#review-title")).to_be_focused()  # the button went: the focus is on the panel's title
-    page.wait_for_function("() => document.querySelector('#review-graph') && !document.querySelector('#review-graph').hidden"
-                           " && document.querySelector('.eval-graph svg')", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelector('#review-graph') && !document.querySelector('#review-graph').hidden"
+        " && document.querySelector('.eval-graph svg')",
+        timeout=60_000,
+    )
     expect(page.locator("#review-status")).to_have_text("The review is ready.")
     review = get(f"{served.base}/api/tables/{tid}/review")["review"]
     moves = {m["index"] + 1: m for m in review["moves"]}
@@ -195,8 +236,9 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     badge = page.locator("#move-review .review-badge")
     expect(badge).to_have_attribute("data-class", m["class"])
     expect(badge.locator(".review-chip")).to_have_text(re.compile(rf"{WORDS[m['class']]}$"))
-    expect(badge).to_contain_text(f"Chance of winning the hand: {pct(m['best_chance'])} before this move, "
-                                  f"{pct(m['chance'])} after it.")
+    expect(badge).to_contain_text(
+        f"Chance of winning the hand: {pct(m['best_chance'])} before this move, {pct(m['chance'])} after it."
+    )
     expect(page.locator("#announce")).to_contain_text(f"{WORDS[m['class']]}.")
 
     # next and previous mistake: buttons and keys N / P
@@ -236,7 +278,9 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     # the graph: a slider over the judged moves; its keys, a click
     graph = page.get_by_role("slider", name="Each side’s chance of winning the hand, move by move")
     expect(graph).to_have_attribute("aria-valuenow", str(mistakes[0]))
-    expect(graph).to_have_attribute("aria-valuetext", re.compile(rf"^Move {mistakes[0]} of {total}: Ann: \d+%, Bot 2 \(easy\): \d+%$"))
+    expect(graph).to_have_attribute(
+        "aria-valuetext", re.compile(rf"^Move {mistakes[0]} of {total}: Ann: \d+%, Bot 2 \(easy\): \d+%$")
+    )
     graph.focus()
     page.keyboard.press("ArrowRight")
     after = min(s for s in moves if s > mistakes[0])
@@ -255,7 +299,8 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     rows = page.locator("#graph-words tbody tr")
     expect(rows).to_have_count(len(moves))
     expect(page.locator("#graph-words caption")).to_have_text(
-        ["Hand 1: each side’s chance of winning the hand after each judged move"])
+        ["Hand 1: each side’s chance of winning the hand after each judged move"]
+    )
     last = rows.nth(len(moves) - 1)
     expect(last.locator("td").nth(3)).to_have_text(re.compile(r"^\d+%$"))
     last.get_by_role("link").click()
@@ -301,8 +346,10 @@ def test_the_review_on_a_phone(served, pages):
         b = page.locator(button).bounding_box()
         assert b["x"] >= 0 and b["x"] + b["width"] <= 360 and b["height"] >= 40, (button, b)
     page.click("#graph-words summary")
-    page.evaluate("() => window.scrollBy(0, document.querySelector('#review-graph').getBoundingClientRect().top - "
-                  "document.querySelector('.topbar').getBoundingClientRect().bottom - 6)")
+    page.evaluate(
+        "() => window.scrollBy(0, document.querySelector('#review-graph').getBoundingClientRect().top - "
+        "document.querySelector('.topbar').getBoundingClientRect().bottom - 6)"
+    )
     page.screenshot(path="/tmp/review-phone.png")
 
 
@@ -324,7 +371,12 @@ def test_a_match_of_several_hands(served, pages):
     page.keyboard.press("End")
     wait_step(page, m["index"] + 1)
     expect(page.locator("#move-review")).to_contain_text(
-        f"Chance of winning the match: {pct(m['best_match_chance'])} before, {pct(m['match_chance'])} after.")
-    expect(graph).to_have_attribute("aria-valuetext", re.compile(
-        rf"^Move {m['index'] + 1} of \d+: Zoé: {pct(m['match_sides'][0] / sum(m['match_sides']))}, "
-        rf"Bot 2 \(medium\): {pct(m['match_sides'][1] / sum(m['match_sides']))}$"))
+        f"Chance of winning the match: {pct(m['best_match_chance'])} before, {pct(m['match_chance'])} after."
+    )
+    expect(graph).to_have_attribute(
+        "aria-valuetext",
+        re.compile(
+            rf"^Move {m['index'] + 1} of \d+: Zoé: {pct(m['match_sides'][0] / sum(m['match_sides']))}, "
+            rf"Bot 2 \(medium\): {pct(m['match_sides'][1] / sum(m['match_sides']))}$"
+        ),
+    )

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from util import configs, go, new
 
 import millebornes as mb
 from millebornes.actions import ACTION_NAMES
 from millebornes.bots import make_bot
 from millebornes.bots.rollout import GreedyBot, greedy_code, play_out
 from millebornes.determinize import Determinizer
-from util import configs, go, new
 
 
 def greedy(g) -> str:
@@ -86,9 +86,17 @@ def test_play_out_plays_one_hand_to_its_end():
 
 
 # ----------------------------------------------------------------------------- honesty
-@pytest.mark.parametrize("name, players, teams", [
-    ("classic", 2, False), ("classic", 4, True), ("parker", 3, False), ("dujardin", 2, False),
-    ("dujardin", 6, True), ("family", 4, False)])
+@pytest.mark.parametrize(
+    "name, players, teams",
+    [
+        ("classic", 2, False),
+        ("classic", 4, True),
+        ("parker", 3, False),
+        ("dujardin", 2, False),
+        ("dujardin", 6, True),
+        ("family", 4, False),
+    ],
+)
 def test_choices_do_not_depend_on_hidden_cards(name, players, teams):
     """In every position, worlds dealt from the seat's observation (other hands and the stock
     re-dealt at random) get the same answer as the real game: the policy reads nothing hidden."""
@@ -130,15 +138,27 @@ def test_greedy_bot_reads_the_observation_only():
 
 # ----------------------------------------------------------------------------- scenarios
 def test_coup_fourre_is_always_called():
-    g = new("classic", 2, hands={0: ["roll", "accident", "75", "25", "50", "end-of-limit"],
-                                 1: ["roll", "driving-ace", "75", "25", "50", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "accident", "75", "25", "50", "end-of-limit"],
+            1: ["roll", "driving-ace", "75", "25", "50", "end-of-limit"],
+        },
+    )
     go(g, "play roll", "play roll", "play accident 1")
     assert g.decision == "coup-fourre" and greedy(g) == "coup-fourre"
 
 
 def test_cures_its_hazard():
-    g = new("classic", 2, hands={0: ["roll", "flat-tire", "75", "25", "50", "end-of-limit"],
-                                 1: ["roll", "spare-tire", "100", "25", "50", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "flat-tire", "75", "25", "50", "end-of-limit"],
+            1: ["roll", "spare-tire", "100", "25", "50", "end-of-limit"],
+        },
+    )
     go(g, "play roll", "play roll", "play flat-tire 1")
     draw_if_asked(g)
     assert greedy(g) == "play spare-tire"
@@ -146,8 +166,14 @@ def test_cures_its_hazard():
 
 def test_takes_the_discard_it_needs():
     """Classic: a seat that must roll, holding no roll, takes the roll just discarded."""
-    g = new("classic", 2, hands={0: ["roll", "roll", "stop", "25", "50", "end-of-limit"],
-                                 1: ["100", "75", "25", "50", "end-of-limit", "gasoline"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "roll", "stop", "25", "50", "end-of-limit"],
+            1: ["100", "75", "25", "50", "end-of-limit", "gasoline"],
+        },
+    )
     go(g, "discard roll")
     assert g.decision == "draw" and greedy(g) == "take-discard"
 
@@ -156,26 +182,41 @@ def test_holds_safeties_where_a_coup_fourre_scores_and_lays_them_where_not():
     """Classic: moving with a 100, it keeps driving-ace for a coup fourré and plays the 100.
     Dujardin: the safety goes down at once (a free turn); then, with no play, the remedy the side
     is now safe without is the card thrown away."""
-    g = new("classic", 2, hands={0: ["roll", "100", "driving-ace", "75", "50", "25"],
-                                 1: ["roll", "100", "75", "25", "50", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "100", "driving-ace", "75", "50", "25"],
+            1: ["roll", "100", "75", "25", "50", "end-of-limit"],
+        },
+    )
     go(g, "play roll", "play roll")
     draw_if_asked(g)
     assert greedy(g) == "play 100"
-    g = new("dujardin", 2, hands={0: ["extra-tank", "gasoline", "75", "75", "50", "25"]},
-            draws={0: ["end-of-limit", "end-of-limit"]})
+    g = new(
+        "dujardin",
+        2,
+        hands={0: ["extra-tank", "gasoline", "75", "75", "50", "25"]},
+        draws={0: ["end-of-limit", "end-of-limit"]},
+    )
     assert greedy(g) == "play extra-tank"
     go(g, "play extra-tank")
     assert greedy(g) == "discard gasoline"
 
 
-@pytest.mark.parametrize("visible, expected", [("gasoline", "play out-of-gas 1"),
-                                               ("spare-tire", "play flat-tire 1")])
+@pytest.mark.parametrize("visible, expected", [("gasoline", "play out-of-gas 1"), ("spare-tire", "play flat-tire 1")])
 def test_attacks_with_the_hazard_the_target_cannot_cure(visible, expected):
     """All six copies of one remedy are in sight (three in hand, three discarded): the hazard that
     remedy cures is the one played."""
-    g = new("classic", 2, hands={0: ["roll", "out-of-gas", "flat-tire", visible, visible, visible],
-                                 1: ["roll", visible, visible, visible, "100", "75"]},
-            draws={0: ["end-of-limit"] * 5, 1: ["25"] * 4})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "out-of-gas", "flat-tire", visible, visible, visible],
+            1: ["roll", visible, visible, visible, "100", "75"],
+        },
+        draws={0: ["end-of-limit"] * 5, 1: ["25"] * 4},
+    )
     go(g, "play roll", "play roll")
     for _ in range(3):
         go(g, "discard end-of-limit", f"discard {visible}")
@@ -184,13 +225,28 @@ def test_attacks_with_the_hazard_the_target_cannot_cure(visible, expected):
 
 
 def test_attacks_the_leader():
-    g = new("dujardin", 3,
-            hands={0: ["flat-tire", "gasoline", "gasoline", "gasoline", "spare-tire", "spare-tire"],
-                   1: ["roll", "100", "end-of-limit", "end-of-limit", "repairs", "repairs"],
-                   2: ["roll", "200", "100", "end-of-limit", "end-of-limit", "repairs"]},
-            draws={0: ["gasoline"] * 3, 1: ["repairs"] * 3, 2: ["end-of-limit"] * 2})
-    go(g, "discard gasoline", "play roll", "play roll", "discard gasoline", "play 100", "play 200",
-       "discard gasoline", "discard repairs", "play 100")
+    g = new(
+        "dujardin",
+        3,
+        hands={
+            0: ["flat-tire", "gasoline", "gasoline", "gasoline", "spare-tire", "spare-tire"],
+            1: ["roll", "100", "end-of-limit", "end-of-limit", "repairs", "repairs"],
+            2: ["roll", "200", "100", "end-of-limit", "end-of-limit", "repairs"],
+        },
+        draws={0: ["gasoline"] * 3, 1: ["repairs"] * 3, 2: ["end-of-limit"] * 2},
+    )
+    go(
+        g,
+        "discard gasoline",
+        "play roll",
+        "play roll",
+        "discard gasoline",
+        "play 100",
+        "play 200",
+        "discard gasoline",
+        "discard repairs",
+        "play 100",
+    )
     assert [g.tableau(s)["distance"] for s in range(3)] == [0, 100, 300]
     assert greedy(g) == "play flat-tire 2"
 
@@ -198,10 +254,17 @@ def test_attacks_the_leader():
 def test_keeps_an_exact_finish_possible():
     """150 to go with 100, 75, 75 in hand and no 25 or 50: a 75 (then the other 75 finishes), not
     the 100 (which would leave 50 it cannot make)."""
-    g = new("dujardin", 2, target=350, extension_target=350,
-            hands={0: ["roll", "200", "100", "75", "75", "end-of-limit"],
-                   1: ["25", "25", "50", "50", "end-of-limit", "gasoline"]},
-            draws={0: ["end-of-limit", "gasoline", "gasoline"], 1: ["end-of-limit", "gasoline", "gasoline"]})
+    g = new(
+        "dujardin",
+        2,
+        target=350,
+        extension_target=350,
+        hands={
+            0: ["roll", "200", "100", "75", "75", "end-of-limit"],
+            1: ["25", "25", "50", "50", "end-of-limit", "gasoline"],
+        },
+        draws={0: ["end-of-limit", "gasoline", "gasoline"], 1: ["end-of-limit", "gasoline", "gasoline"]},
+    )
     go(g, "play roll", "discard 25", "play 200", "discard 25")
     assert g.tableau(0)["distance"] == 200 and greedy(g) == "play 75"
     go(g, "play 75", "discard 50")
@@ -212,10 +275,22 @@ def test_keeps_an_exact_finish_possible():
 def test_extension_banks_a_shutout(opponent_started, expected):
     """Classic with the extension at 100: early, with distance and a safety in hand, it extends;
     but not when ending now scores the 500-point shutout (the opponent has no distance)."""
-    g = new("classic", 2, extension_target=100,
-            hands={0: ["roll", "100", "200", "100", "75", "right-of-way"],
-                   1: ["roll", "50", "25", "end-of-limit", "gasoline", "gasoline"]},
-            draws={0: ["end-of-limit", "gasoline"], 1: ["spare-tire", "repairs"]})
-    go(g, "play roll", "play roll", "discard end-of-limit",
-       "play 50" if opponent_started else "discard gasoline", "play 100")
+    g = new(
+        "classic",
+        2,
+        extension_target=100,
+        hands={
+            0: ["roll", "100", "200", "100", "75", "right-of-way"],
+            1: ["roll", "50", "25", "end-of-limit", "gasoline", "gasoline"],
+        },
+        draws={0: ["end-of-limit", "gasoline"], 1: ["spare-tire", "repairs"]},
+    )
+    go(
+        g,
+        "play roll",
+        "play roll",
+        "discard end-of-limit",
+        "play 50" if opponent_started else "discard gasoline",
+        "play 100",
+    )
     assert g.decision == "extension" and greedy(g) == expected

@@ -11,17 +11,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from util import distances_legal, exhaust, go, legal, new, pass_turn, refused, types_of
 
 import millebornes as mb
-from util import (distances_legal, exhaust, go, legal, new, pass_turn,
-                  refused, types_of)
+
 
 # ------------------------------------------------------------------- section 1: the deck
-@pytest.mark.parametrize("rules, players, size", [
-    ("classic", 2, 101), ("classic", 3, 101), ("classic", 4, 106), ("classic", 6, 106),
-    ("parker", 2, 101), ("parker", 3, 101), ("parker", 4, 106),
-    ("dujardin", 2, 106), ("dujardin", 3, 106), ("family", 2, 106), ("family", 3, 106),
-])
+@pytest.mark.parametrize(
+    "rules, players, size",
+    [
+        ("classic", 2, 101),
+        ("classic", 3, 101),
+        ("classic", 4, 106),
+        ("classic", 6, 106),
+        ("parker", 2, 101),
+        ("parker", 3, 101),
+        ("parker", 4, 106),
+        ("dujardin", 2, 106),
+        ("dujardin", 3, 106),
+        ("family", 2, 106),
+        ("family", 3, 106),
+    ],
+)
 def test_small_game_deck_per_edition(rules, players, size):
     """RULES 1 / small_game_deck: classic and parker with 2-3 players drop one of each hazard (101)."""
     r = mb.ruleset(rules)
@@ -34,7 +45,7 @@ def test_small_game_deck_per_edition(rules, players, size):
         assert counts[hazard] == (2 if small else 3)
     assert (counts["100"], counts["200"], counts["roll"], counts["right-of-way"]) == (12, 4, 14, 1)
     g = mb.new_game(rules, players=players, seed=3)
-    assert g.stock_size == size - 6 * players - 1      # seat 0 has drawn its first card
+    assert g.stock_size == size - 6 * players - 1  # seat 0 has drawn its first card
     assert sum(g.hand_size(s) for s in range(players)) + g.stock_size == size
 
 
@@ -57,23 +68,26 @@ def test_stacked_deck_must_be_the_editions_deck():
 
 
 # ------------------------------------------------------------------ section 2: sides and seats
-@pytest.mark.parametrize("rules, players, teams, sides", [
-    ("classic", 2, None, ((0,), (1,))),
-    ("classic", 3, None, ((0,), (1,), (2,))),
-    ("classic", 4, None, ((0, 2), (1, 3))),
-    ("classic", 6, None, ((0, 3), (1, 4), (2, 5))),
-    ("parker", 4, None, ((0, 2), (1, 3))),
-    ("parker", 6, None, ((0, 3), (1, 4), (2, 5))),
-    ("dujardin", 2, None, ((0,), (1,))),
-    ("dujardin", 3, None, ((0,), (1,), (2,))),
-    ("dujardin", 4, None, ((0,), (1,), (2,), (3,))),
-    ("dujardin", 4, True, ((0, 2), (1, 3))),
-    ("dujardin", 6, None, ((0, 3), (1, 4), (2, 5))),
-    ("dujardin", 8, None, ((0, 4), (1, 5), (2, 6), (3, 7))),
-    ("family", 2, None, ((0,), (1,))),
-    ("family", 5, None, tuple((s,) for s in range(5))),
-    ("family", 6, None, tuple((s,) for s in range(6))),
-])
+@pytest.mark.parametrize(
+    "rules, players, teams, sides",
+    [
+        ("classic", 2, None, ((0,), (1,))),
+        ("classic", 3, None, ((0,), (1,), (2,))),
+        ("classic", 4, None, ((0, 2), (1, 3))),
+        ("classic", 6, None, ((0, 3), (1, 4), (2, 5))),
+        ("parker", 4, None, ((0, 2), (1, 3))),
+        ("parker", 6, None, ((0, 3), (1, 4), (2, 5))),
+        ("dujardin", 2, None, ((0,), (1,))),
+        ("dujardin", 3, None, ((0,), (1,), (2,))),
+        ("dujardin", 4, None, ((0,), (1,), (2,), (3,))),
+        ("dujardin", 4, True, ((0, 2), (1, 3))),
+        ("dujardin", 6, None, ((0, 3), (1, 4), (2, 5))),
+        ("dujardin", 8, None, ((0, 4), (1, 5), (2, 6), (3, 7))),
+        ("family", 2, None, ((0,), (1,))),
+        ("family", 5, None, tuple((s,) for s in range(5))),
+        ("family", 6, None, tuple((s,) for s in range(6))),
+    ],
+)
 def test_allowed_player_counts_and_default_teams(rules, players, teams, sides):
     """RULES 2 and 6 (players): seat s plays on side s mod (number of sides); default teams per count."""
     g = mb.new_game(rules, players=players, teams=teams, seed=2)
@@ -82,17 +96,33 @@ def test_allowed_player_counts_and_default_teams(rules, players, teams, sides):
     for s in range(players):
         assert g.side_of(s) == s % len(sides)
         assert s in sides[g.side_of(s)]
-        assert g.hand_size(s) == (7 if s == 0 else 6)     # each player keeps a hand
+        assert g.hand_size(s) == (7 if s == 0 else 6)  # each player keeps a hand
 
 
-@pytest.mark.parametrize("rules, players, teams", [
-    ("classic", 1, None), ("classic", 5, None), ("classic", 7, None), ("classic", 8, None),
-    ("classic", 4, False), ("classic", 6, False), ("classic", 2, True), ("classic", 3, True),
-    ("parker", 5, None), ("parker", 4, False),
-    ("dujardin", 5, None), ("dujardin", 7, None), ("dujardin", 6, False), ("dujardin", 8, False),
-    ("dujardin", 2, True),
-    ("family", 1, None), ("family", 7, None), ("family", 4, True), ("family", 6, True),
-])
+@pytest.mark.parametrize(
+    "rules, players, teams",
+    [
+        ("classic", 1, None),
+        ("classic", 5, None),
+        ("classic", 7, None),
+        ("classic", 8, None),
+        ("classic", 4, False),
+        ("classic", 6, False),
+        ("classic", 2, True),
+        ("classic", 3, True),
+        ("parker", 5, None),
+        ("parker", 4, False),
+        ("dujardin", 5, None),
+        ("dujardin", 7, None),
+        ("dujardin", 6, False),
+        ("dujardin", 8, False),
+        ("dujardin", 2, True),
+        ("family", 1, None),
+        ("family", 7, None),
+        ("family", 4, True),
+        ("family", 6, True),
+    ],
+)
 def test_refused_player_counts(rules, players, teams):
     """RULES 6 (players): any other count, or teams where the edition has none, is a ValueError."""
     with pytest.raises(ValueError, match="players"):
@@ -113,14 +143,14 @@ def test_partners_share_one_tableau_and_keep_their_own_hands():
     """RULES 2: partners share a tableau (one's Roll lets the other drive) and each keeps a hand."""
     g = new("classic", 4, hands={0: ["roll", "200"], 2: ["100", "200"]})
     go(g, "play roll")
-    pass_turn(g)                                   # seat 1
+    pass_turn(g)  # seat 1
     assert g.turn == 2
     assert g.is_moving(0)
-    assert "play 100" in legal(g)                  # partner's Roll counts for seat 2
+    assert "play 100" in legal(g)  # partner's Roll counts for seat 2
     go(g, "play 100")
     assert g.tableau(0)["distance"] == 100
     assert g.tableau(0)["battle"] == ["roll"]
-    assert "200" in g.hand(0) and "roll" not in g.hand(0)      # each keeps a hand
+    assert "200" in g.hand(0) and "roll" not in g.hand(0)  # each keeps a hand
     assert "200" in g.hand(2) and g.hand(0) != g.hand(2)
     assert g.hand_size(0) == 6 and g.hand_size(2) == 6
 
@@ -144,7 +174,7 @@ def test_a_side_needs_a_roll_to_start(rules):
     assert not g.is_moving(0)
     assert "play 100" not in legal(g)
     refused(g, "play 100", "need a Roll first")
-    assert "play gasoline" not in legal(g)         # a remedy does not start a car
+    assert "play gasoline" not in legal(g)  # a remedy does not start a car
     go(g, "play roll")
     assert g.is_moving(0)
     pass_turn(g)
@@ -170,14 +200,17 @@ def test_right_of_way_moves_without_a_roll(rules):
     assert "play 100" in legal(g)
 
 
-@pytest.mark.parametrize("rules, options, moving", [
-    ("classic", {}, False),
-    ("parker", {}, False),
-    ("family", {}, False),
-    ("dujardin", {}, True),
-    ("dujardin", {"roll_after_remedy": True}, False),
-    ("classic", {"roll_after_remedy": False}, True),
-])
+@pytest.mark.parametrize(
+    "rules, options, moving",
+    [
+        ("classic", {}, False),
+        ("parker", {}, False),
+        ("family", {}, False),
+        ("dujardin", {}, True),
+        ("dujardin", {"roll_after_remedy": True}, False),
+        ("classic", {"roll_after_remedy": False}, True),
+    ],
+)
 def test_roll_after_remedy(rules, options, moving):
     """RULES 2 and 6 (roll_after_remedy): after a remedy classic/parker/family need a Roll;
     dujardin's remedy alone restarts a car that had started."""
@@ -193,7 +226,7 @@ def test_roll_after_remedy(rules, options, moving):
     pass_turn(g)
     assert g.turn == 1
     assert ("play 100" in legal(g)) == moving
-    assert "play roll" in legal(g)                 # a roll on a remedy is legal (needed or useless)
+    assert "play roll" in legal(g)  # a roll on a remedy is legal (needed or useless)
     if not moving:
         refused(g, "play 100", "need a Roll first")
         go(g, "play roll")
@@ -259,8 +292,12 @@ def test_safety_extra_turn_can_be_switched_off():
 # ------------------------------------------------------------------------ distance plays
 def test_distance_never_passes_the_target():
     """RULES 3 (distance) and 5: the total may never pass the target (classic 2 players: 700)."""
-    g = new("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "50"]},
-            draws={0: ["75", "25", "100", "50", "75", "100", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "50"]},
+        draws={0: ["75", "25", "100", "50", "75", "100", "end-of-limit"]},
+    )
     assert g.target == 700
     for a in ("play roll", "play 200", "play 200", "play 100", "play 100", "play 50"):
         go(g, a)
@@ -276,8 +313,12 @@ def test_distance_never_passes_the_target():
 
 def test_under_a_speed_limit_only_25_and_50():
     """RULES 3 (distance): under a speed limit only 25 and 50; End of Limit lifts it."""
-    g = new("classic", 2, hands={0: ["roll", "25", "50", "75", "100", "200"], 1: ["speed-limit"]},
-            draws={0: ["gasoline", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={0: ["roll", "25", "50", "75", "100", "200"], 1: ["speed-limit"]},
+        draws={0: ["gasoline", "end-of-limit"]},
+    )
     go(g, "play roll")
     go(g, "play speed-limit 0")
     assert g.tableau(0)["speed"] == ["speed-limit"]
@@ -309,8 +350,9 @@ def test_at_most_two_200s_per_side(rules):
 # ------------------------------------------------------------------------------ remedies
 def test_remedy_must_match_the_top_hazard():
     """RULES 3 (remedy): a remedy is legal when it matches the hazard on top of the battle pile."""
-    g = new("classic", 2, hands={0: ["flat-tire"],
-                                 1: ["roll", "gasoline", "spare-tire", "repairs", "end-of-limit", "roll"]})
+    g = new(
+        "classic", 2, hands={0: ["flat-tire"], 1: ["roll", "gasoline", "spare-tire", "repairs", "end-of-limit", "roll"]}
+    )
     pass_turn(g)
     go(g, "play roll")
     go(g, "play flat-tire 1")
@@ -327,35 +369,41 @@ def test_remedy_must_match_the_top_hazard():
 def test_roll_legality_on_each_top_card():
     """RULES 3 (remedy): a Roll is legal on an empty pile, a Stop, a remedy other than Roll, a cured
     hazard; never on a Roll or on a hazard in effect."""
-    g = new("classic", 2, hands={0: ["stop", "flat-tire", "flat-tire"],
-                                 1: ["roll", "roll", "roll", "spare-tire", "puncture-proof", "roll"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["stop", "flat-tire", "flat-tire"],
+            1: ["roll", "roll", "roll", "spare-tire", "puncture-proof", "roll"],
+        },
+    )
     pass_turn(g)
-    assert "play roll" in legal(g)                           # empty pile
+    assert "play roll" in legal(g)  # empty pile
     go(g, "play roll")
     go(g, "play stop 1")
-    assert "play roll" in legal(g)                           # on a stop
+    assert "play roll" in legal(g)  # on a stop
     go(g, "play roll")
     assert g.tableau(1)["battle"] == ["roll", "stop", "roll"]
     pass_turn(g, keep=("flat-tire",))
-    assert "play roll" not in legal(g)                       # on a roll
+    assert "play roll" not in legal(g)  # on a roll
     refused(g, "play roll", "already shows a Roll")
     pass_turn(g, keep=("roll", "spare-tire", "puncture-proof"))
     go(g, "play flat-tire 1")
     assert g.decision == "coup-fourre" and g.to_act == 1
     go(g, "pass")
-    assert "play roll" not in legal(g)                       # on a hazard in effect
+    assert "play roll" not in legal(g)  # on a hazard in effect
     refused(g, "play roll", "Spare Tire")
     go(g, "play spare-tire")
     pass_turn(g, keep=("flat-tire",))
-    assert "play roll" in legal(g)                           # on a remedy other than roll
+    assert "play roll" in legal(g)  # on a remedy other than roll
     pass_turn(g, keep=("roll", "puncture-proof"))
     go(g, "play flat-tire 1")
     go(g, "pass")
     assert "play roll" not in legal(g)
-    go(g, "play puncture-proof")                             # cures the flat tire
+    go(g, "play puncture-proof")  # cures the flat tire
     assert g.turn == 1 and g.tableau(1)["battle"][-1] == "flat-tire"
     assert not g.is_moving(1)
-    assert "play roll" in legal(g)                           # on a cured hazard
+    assert "play roll" in legal(g)  # on a cured hazard
     go(g, "play roll")
     assert g.is_moving(1)
 
@@ -374,8 +422,14 @@ def test_roll_is_legal_but_useless_with_right_of_way():
 def test_stacking_classic_hazard_on_any_non_empty_pile():
     """RULES 6 (hazard_target stacking): a battle hazard needs a non-empty pile; it may go on a hazard,
     and only the top hazard needs curing."""
-    g = new("classic", 2, hands={0: ["accident", "out-of-gas", "75", "75"],
-                                 1: ["roll", "roll", "gasoline", "repairs", "100", "end-of-limit"]})
+    g = new(
+        "classic",
+        2,
+        hands={
+            0: ["accident", "out-of-gas", "75", "75"],
+            1: ["roll", "roll", "gasoline", "repairs", "100", "end-of-limit"],
+        },
+    )
     assert "play accident 1" not in legal(g)
     refused(g, "play accident 1", "battle pile is empty")
     pass_turn(g, keep=("accident", "out-of-gas"))
@@ -383,15 +437,15 @@ def test_stacking_classic_hazard_on_any_non_empty_pile():
     assert "play accident 1" in legal(g)
     go(g, "play accident 1")
     pass_turn(g, keep=("roll", "gasoline", "repairs", "100"))
-    assert "play out-of-gas 1" in legal(g)                   # a hazard on a hazard
+    assert "play out-of-gas 1" in legal(g)  # a hazard on a hazard
     go(g, "play out-of-gas 1")
     assert g.tableau(1)["battle"] == ["roll", "accident", "out-of-gas"]
     assert "play gasoline" in legal(g)
-    assert "play repairs" not in legal(g)                    # the buried accident is not showing
+    assert "play repairs" not in legal(g)  # the buried accident is not showing
     go(g, "play gasoline")
     pass_turn(g)
     go(g, "play roll")
-    assert g.is_moving(1)                                    # the buried accident needs no curing
+    assert g.is_moving(1)  # the buried accident needs no curing
     pass_turn(g)
     assert "play 100" in legal(g)
 
@@ -405,18 +459,24 @@ def test_with_right_of_way_a_hazard_may_hit_an_empty_pile(rules):
     pass_turn(g)
     assert g.tableau(1)["battle"] == []
     assert "play accident 1" in legal(g)
-    assert "play stop 1" not in legal(g)                     # right of way protects against stop
+    assert "play stop 1" not in legal(g)  # right of way protects against stop
     go(g, "play accident 1")
     assert g.tableau(1)["battle"] == ["accident"]
 
 
-@pytest.mark.parametrize("rules, options", [
-    ("parker", {}), ("dujardin", {}), ("family", {}), ("classic", {"hazard_target": "moving"}),
-])
+@pytest.mark.parametrize(
+    "rules, options",
+    [
+        ("parker", {}),
+        ("dujardin", {}),
+        ("family", {}),
+        ("classic", {"hazard_target": "moving"}),
+    ],
+)
 def test_moving_target_no_hazard_on_a_hazard(rules, options):
     """RULES 6 (hazard_target moving): a battle hazard only hits a moving side, never a hazard."""
     g = new(rules, 2, hands={0: ["accident", "out-of-gas", "stop"], 1: ["roll"]}, **options)
-    assert "play accident 1" not in legal(g)                 # not started
+    assert "play accident 1" not in legal(g)  # not started
     refused(g, "play accident 1", "not moving")
     pass_turn(g, keep=("accident", "out-of-gas", "stop"))
     go(g, "play roll")
@@ -466,8 +526,9 @@ def test_no_hazard_on_a_side_with_the_safety(rules):
     refused(g, "play accident 1", "Driving Ace in play")
 
 
-@pytest.mark.parametrize("rules, players", [("classic", 2), ("parker", 2), ("dujardin", 2), ("classic", 4),
-                                            ("dujardin", 4)])
+@pytest.mark.parametrize(
+    "rules, players", [("classic", 2), ("parker", 2), ("dujardin", 2), ("classic", 4), ("dujardin", 4)]
+)
 def test_no_hazard_on_your_own_side(rules, players):
     """RULES 3 (battle hazard / speed limit): only on an opponent side, never your own or partner's."""
     teams = True if players == 4 else None
@@ -486,10 +547,10 @@ def test_speed_limit_rules(rules):
     """RULES 3 (speed limit): the target need not have started and may be stopped; never on a speed
     limit already showing; playable again after End of Limit."""
     g = new(rules, 2, hands={0: ["speed-limit", "speed-limit", "stop"], 1: ["roll", "end-of-limit"]})
-    assert "play speed-limit 1" in legal(g)                 # target has not started
+    assert "play speed-limit 1" in legal(g)  # target has not started
     pass_turn(g, keep=("speed-limit", "stop"))
     go(g, "play roll")
-    go(g, "play stop 1")                                    # the target is now stopped
+    go(g, "play stop 1")  # the target is now stopped
     pass_turn(g, keep=("roll", "end-of-limit"))
     assert g.tableau(1)["battle"][-1] == "stop"
     assert "play speed-limit 1" in legal(g)
@@ -524,8 +585,9 @@ def test_safety_any_time_even_before_starting(rules):
     assert g.tableau(0)["safeties"] == ["driving-ace"] and g.turn == 0
 
 
-@pytest.mark.parametrize("rules, moves_at_once", [
-    ("classic", False), ("parker", False), ("family", False), ("dujardin", True)])
+@pytest.mark.parametrize(
+    "rules, moves_at_once", [("classic", False), ("parker", False), ("family", False), ("dujardin", True)]
+)
 def test_safety_cancels_the_showing_hazard(rules, moves_at_once):
     """RULES 3 (safety) and decision 1: a safety cures its showing hazard (which stays, cured) and
     protects for the rest of the hand; classic/parker/family still need a roll, dujardin moves again."""
@@ -539,13 +601,13 @@ def test_safety_cancels_the_showing_hazard(rules, moves_at_once):
     events = go(g, "play puncture-proof")
     assert g.tableau(1)["battle"] == ["roll", "flat-tire"]
     assert g.tableau(1)["safeties"] == ["puncture-proof"] and g.tableau(1)["coups_fourres"] == []
-    assert events[-1]["type"] == "draw" and g.turn == 1            # extra turn
+    assert events[-1]["type"] == "draw" and g.turn == 1  # extra turn
     assert g.is_moving(1) == moves_at_once
     assert ("play 100" in legal(g)) == moves_at_once
     assert "play roll" in legal(g)
     go(g, "play roll")
     assert g.is_moving(1)
-    assert "play flat-tire 1" not in legal(g)                       # protected for the rest of the hand
+    assert "play flat-tire 1" not in legal(g)  # protected for the rest of the hand
     refused(g, "play flat-tire 1", "Puncture-Proof in play")
 
 
@@ -573,8 +635,12 @@ def test_right_of_way_removes_showing_stop_and_speed_limit(rules):
 # ------------------------------------------------------------------------- coup fourré
 def _attack_setup(rules, players, holder, safety="driving-ace", teams=None, **options):
     """Seat 0 attacks side 1 (moving) with the hazard of ``safety``; ``holder`` holds the safety."""
-    hazard = {"driving-ace": "accident", "extra-tank": "out-of-gas", "puncture-proof": "flat-tire",
-              "right-of-way": "stop"}[safety]
+    hazard = {
+        "driving-ace": "accident",
+        "extra-tank": "out-of-gas",
+        "puncture-proof": "flat-tire",
+        "right-of-way": "stop",
+    }[safety]
     hands = {0: [hazard], 1: ["roll"]}
     hands.setdefault(holder, [])
     hands[holder] = hands[holder] + [safety]
@@ -603,11 +669,11 @@ def test_coup_fourre_any_opponent_third_player_declares():
     assert g.stock_size == stock - 2
     assert g.tableau(2)["safeties"] == ["driving-ace"]
     assert g.tableau(2)["coups_fourres"] == ["driving-ace"]
-    assert g.tableau(1)["battle"] == ["roll", "accident"]          # not on the declarer's side: stays
+    assert g.tableau(1)["battle"] == ["roll", "accident"]  # not on the declarer's side: stays
     assert "accident" not in g.discard_pile
     assert (g.turn, g.to_act, g.decision, g.hand_size(2)) == (2, 2, "play", 7)
     pass_turn(g)
-    assert g.turn == 0                                               # seat 1 lost its turn
+    assert g.turn == 0  # seat 1 lost its turn
 
 
 @pytest.mark.parametrize("holder, asked", [(2, False), (1, True), (3, True)])
@@ -622,12 +688,20 @@ def test_coup_fourre_any_opponent_not_the_attackers_partner(holder, asked):
         assert "driving-ace" in g.hand(holder)
 
 
-@pytest.mark.parametrize("rules, players, holder, asked", [
-    ("parker", 3, 2, False), ("parker", 3, 1, True),
-    ("parker", 4, 3, True), ("parker", 4, 1, True), ("parker", 4, 2, False),
-    ("dujardin", 3, 2, False), ("dujardin", 3, 1, True),
-    ("family", 3, 2, False), ("family", 3, 1, True),
-])
+@pytest.mark.parametrize(
+    "rules, players, holder, asked",
+    [
+        ("parker", 3, 2, False),
+        ("parker", 3, 1, True),
+        ("parker", 4, 3, True),
+        ("parker", 4, 1, True),
+        ("parker", 4, 2, False),
+        ("dujardin", 3, 2, False),
+        ("dujardin", 3, 1, True),
+        ("family", 3, 2, False),
+        ("family", 3, 1, True),
+    ],
+)
 def test_coup_fourre_attacked_side_only(rules, players, holder, asked):
     """RULES 4 / coup_fourre attacked-side (parker/dujardin/family): only the attacked side (either
     partner) may declare."""
@@ -651,13 +725,16 @@ def test_coup_fourre_by_the_attacked_partner_in_teams():
     assert (g.turn, g.to_act, g.hand_size(3)) == (3, 3, 7)
     assert g.is_moving(1)
     pass_turn(g)
-    assert g.turn == 0                                               # seats 1 and 2 lost their turn
+    assert g.turn == 0  # seats 1 and 2 lost their turn
 
 
-@pytest.mark.parametrize("rules, options, asked", [
-    ("parker", {"coup_fourre": "any-opponent"}, True),
-    ("classic", {"coup_fourre": "attacked-side"}, False),
-])
+@pytest.mark.parametrize(
+    "rules, options, asked",
+    [
+        ("parker", {"coup_fourre": "any-opponent"}, True),
+        ("classic", {"coup_fourre": "attacked-side"}, False),
+    ],
+)
 def test_coup_fourre_option_switches(rules, options, asked):
     """coup_fourre option: switching it changes who may declare."""
     g, _ = _attack_setup(rules, 3, holder=2, **options)
@@ -741,10 +818,17 @@ def test_take_discard_gives_the_top_discard():
     assert g.hand(0).count("gasoline") == had + 1 and g.discard_pile == ["end-of-limit"]
 
 
-@pytest.mark.parametrize("rules, options, asked", [
-    ("classic", {}, True), ("parker", {}, False), ("dujardin", {}, False), ("family", {}, False),
-    ("classic", {"top_discard_pickup": False}, False), ("parker", {"top_discard_pickup": True}, True),
-])
+@pytest.mark.parametrize(
+    "rules, options, asked",
+    [
+        ("classic", {}, True),
+        ("parker", {}, False),
+        ("dujardin", {}, False),
+        ("family", {}, False),
+        ("classic", {"top_discard_pickup": False}, False),
+        ("parker", {"top_discard_pickup": True}, True),
+    ],
+)
 def test_take_discard_only_where_the_option_allows(rules, options, asked):
     """top_discard_pickup option: only classic offers the draw decision; switching it changes that."""
     g = new(rules, 2, **options)
@@ -759,12 +843,12 @@ def test_take_discard_only_where_the_option_allows(rules, options, asked):
 def test_take_discard_not_after_a_turn_without_discard():
     """top_discard_pickup: only the card discarded on the turn just before may be taken."""
     g = new("classic", 2, hands={0: ["end-of-limit", "roll"], 1: ["right-of-way"]})
-    go(g, "discard end-of-limit", "draw", "play right-of-way")     # seat 1 plays, no discard
-    assert g.turn == 1 and g.decision == "play"                    # extra turn: drawn by the engine
+    go(g, "discard end-of-limit", "draw", "play right-of-way")  # seat 1 plays, no discard
+    assert g.turn == 1 and g.decision == "play"  # extra turn: drawn by the engine
     go(g, "discard gasoline")
     assert g.decision == "draw"
     go(g, "draw", "play roll")
-    assert g.turn == 1 and g.decision == "play"                    # seat 0 played: nothing to take
+    assert g.turn == 1 and g.decision == "play"  # seat 0 played: nothing to take
 
 
 def test_take_discard_not_by_two_players_in_a_row():
@@ -773,9 +857,9 @@ def test_take_discard_not_by_two_players_in_a_row():
     pass_turn(g, draw=False)
     go(g, "take-discard")
     pass_turn(g, draw=False)
-    assert g.turn == 2 and g.decision == "play"                    # seat 1 took: seat 2 may not
+    assert g.turn == 2 and g.decision == "play"  # seat 1 took: seat 2 may not
     pass_turn(g, draw=False)
-    assert g.turn == 0 and g.decision == "draw"                    # seat 2 drew: seat 0 may
+    assert g.turn == 0 and g.decision == "draw"  # seat 2 drew: seat 0 may
 
 
 def test_take_discard_not_when_the_stock_is_empty():
@@ -814,19 +898,31 @@ def test_extension_decision_at_700(rules):
     assert g.target == 1000 and g.extender == 0 and not g.extension_open
     assert g.hand_number == 0 and g.turn == 1
     pass_turn(g)
-    assert g.turn == 0 and distances_legal(g) == {"75", "100"}       # now racing to 1000
+    assert g.turn == 0 and distances_legal(g) == {"75", "100"}  # now racing to 1000
     go(ended, "end-hand")
     assert ended.hand_number == 1
     res = ended.hand_results[0]
     assert res["completed"] == 0 and res["extender"] is None and res["distance"][0] == 700
 
 
-@pytest.mark.parametrize("rules, players, target", [
-    ("classic", 2, 700), ("classic", 3, 700), ("classic", 4, 1000), ("classic", 6, 700),
-    ("parker", 2, 700), ("parker", 3, 700), ("parker", 4, 1000), ("parker", 6, 700),
-    ("dujardin", 2, 1000), ("dujardin", 3, 1000), ("dujardin", 6, 1000),
-    ("family", 2, 1000), ("family", 6, 1000),
-])
+@pytest.mark.parametrize(
+    "rules, players, target",
+    [
+        ("classic", 2, 700),
+        ("classic", 3, 700),
+        ("classic", 4, 1000),
+        ("classic", 6, 700),
+        ("parker", 2, 700),
+        ("parker", 3, 700),
+        ("parker", 4, 1000),
+        ("parker", 6, 700),
+        ("dujardin", 2, 1000),
+        ("dujardin", 3, 1000),
+        ("dujardin", 6, 1000),
+        ("family", 2, 1000),
+        ("family", 6, 1000),
+    ],
+)
 def test_target_per_edition_and_player_count(rules, players, target):
     """RULES 6 (target): classic/parker 700 with 2, 3, 6 players (extension), 1000 with 4; 1000 in
     dujardin and family."""
@@ -846,10 +942,18 @@ def test_extension_can_be_switched_off():
 def test_four_players_no_extension_race_to_1000():
     """RULES 6 (target): with 4 players (2 teams) the target is 1000, reaching 700 asks nothing, and
     reaching 1000 ends the hand at once."""
-    g = new("classic", 4, hands={0: ["roll", "200", "100", "100", "100", "end-of-limit"],
-                                 2: ["200", "100", "100", "100", "end-of-limit", "gasoline"]})
-    plays = {0: ["play roll", "play 200", "play 100", "play 100", "play 100"],
-             2: ["play 200", "play 100", "play 100", "play 100"]}
+    g = new(
+        "classic",
+        4,
+        hands={
+            0: ["roll", "200", "100", "100", "100", "end-of-limit"],
+            2: ["200", "100", "100", "100", "end-of-limit", "gasoline"],
+        },
+    )
+    plays = {
+        0: ["play roll", "play 200", "play 100", "play 100", "play 100"],
+        2: ["play 200", "play 100", "play 100", "play 100"],
+    }
     while g.hand_number == 0:
         seat = g.turn
         if seat in plays and plays[seat]:
@@ -861,7 +965,7 @@ def test_four_players_no_extension_race_to_1000():
     res = g.hand_results[0]
     assert res["completed"] == 0 and res["distance"] == [1000, 0]
     assert not plays[0] and not plays[2]
-    assert g.turn == 1                                               # hand 1 starts with seat 1
+    assert g.turn == 1  # hand 1 starts with seat 1
 
 
 def test_only_the_first_side_at_700_chooses():
@@ -898,7 +1002,7 @@ def test_exhaustion_play_out(rules):
         events = pass_turn(g)
         types = [e["type"] for e in events]
         if "hand-over" in types:
-            types = types[:types.index("hand-over")]
+            types = types[: types.index("hand-over")]
         assert "draw" not in types and "take-discard" not in types
         discards += 1
         if g.hand_number == 0:
@@ -907,9 +1011,14 @@ def test_exhaustion_play_out(rules):
     assert g.hand_results[0]["stock_empty"] and g.hand_results[0]["completed"] is None
 
 
-@pytest.mark.parametrize("rules, options", [
-    ("dujardin", {}), ("family", {}), ("classic", {"exhaustion": "end-of-turn"}),
-])
+@pytest.mark.parametrize(
+    "rules, options",
+    [
+        ("dujardin", {}),
+        ("family", {}),
+        ("classic", {"exhaustion": "end-of-turn"}),
+    ],
+)
 def test_exhaustion_end_of_turn(rules, options):
     """RULES 6 (exhaustion end-of-turn): the hand ends when the turn that drew the last card is over."""
     g = new(rules, 2, **options)
@@ -934,9 +1043,13 @@ def test_exhaustion_play_out_can_be_switched_on_for_dujardin():
 # ------------------------------------------------------------- end of a hand and winner
 def _race_to_1000(rules, **options):
     """Seat 0 drives 200, 200 and six 100s (1000) in dujardin-like editions; seat 1 discards."""
-    g = new(rules, 2, hands={0: ["roll", "200", "200", "100", "100", "100"]},
-            draws={0: ["100", "100", "100", "100", "end-of-limit", "gasoline", "spare-tire", "repairs",
-                       "end-of-limit"]}, **options)
+    g = new(
+        rules,
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"]},
+        draws={0: ["100", "100", "100", "100", "end-of-limit", "gasoline", "spare-tire", "repairs", "end-of-limit"]},
+        **options,
+    )
     plays = ["play roll", "play 200", "play 200"] + ["play 100"] * 6
     for i, a in enumerate(plays):
         go(g, a)
@@ -962,7 +1075,7 @@ def test_first_player_of_hand_k_is_seat_k():
     g = _reach_700("classic", 3)
     go(g, "end-hand")
     assert g.hand_number == 1 and not g.is_over
-    assert g.hand_results[0]["winners"] == [0]          # classic: the most points wins the hand
+    assert g.hand_results[0]["winners"] == [0]  # classic: the most points wins the hand
     assert g.turn == 1 and g.to_act == 1
     exhaust(g)
     while g.hand_number == 1:

@@ -12,17 +12,30 @@ import json
 import random
 
 import pytest
+from util import game_with, play
 
 import millebornes as mb
-from util import game_with, play
 
 SAFETIES = ["right-of-way", "extra-tank", "puncture-proof", "driving-ace"]
 CF_HAZARDS = ["stop", "out-of-gas", "flat-tire", "accident"]
 DISTANCE_VALUES = {"25": 25, "50": 50, "75": 75, "100": 100, "200": 200}
 # Seat 1 draws stock cards 1, 4, 7 and 10 (between the four coups fourrés); seat 0 draws the others:
 # after its roll, each coup fourré gives it a replacement card and a full turn (two draws).
-PERFECT_STOCK = ["100", "end-of-limit", "100", "100", "gasoline", "100", "100", "spare-tire", "100", "100",
-                 "repairs", "100", "100"]
+PERFECT_STOCK = [
+    "100",
+    "end-of-limit",
+    "100",
+    "100",
+    "gasoline",
+    "100",
+    "100",
+    "spare-tire",
+    "100",
+    "100",
+    "repairs",
+    "100",
+    "100",
+]
 
 
 # ------------------------------------------------------------------------------------ drivers
@@ -131,8 +144,9 @@ def attacker(victim_side, hazards=CF_HAZARDS):
     return policy
 
 
-def perfect_game(rules, players, teams=None, extend=True, finish_after_stock=True, stock=PERFECT_STOCK,
-                 cards=("100",), **options):
+def perfect_game(
+    rules, players, teams=None, extend=True, finish_after_stock=True, stock=PERFECT_STOCK, cards=("100",), **options
+):
     """Seat 0 plays a perfect hand (see the module docstring); seats 2 and up are dealt plain distance
     cards and the rest of the stock starts with rolls, remedies and hazards, so that seat 0 never
     draws a distance card it does not need (the family hand penalty stays 0)."""
@@ -141,9 +155,26 @@ def perfect_game(rules, players, teams=None, extend=True, finish_after_stock=Tru
     for seat in range(2, players):
         if len(pool) >= 6:
             hands[seat], pool = pool[:6], pool[6:]
-    g = game_with(rules, players, hands=hands, stock=stock, teams=teams,
-                  filler=["roll", "end-of-limit", "gasoline", "spare-tire", "repairs", "speed-limit", "stop",
-                          "out-of-gas", "flat-tire", "accident"], **options)
+    g = game_with(
+        rules,
+        players,
+        hands=hands,
+        stock=stock,
+        teams=teams,
+        filler=[
+            "roll",
+            "end-of-limit",
+            "gasoline",
+            "spare-tire",
+            "repairs",
+            "speed-limit",
+            "stop",
+            "out-of-gas",
+            "flat-tire",
+            "accident",
+        ],
+        **options,
+    )
     perfect = racer(0, cards=cards, extend=extend, finish_after_stock=finish_after_stock)
     result, last = drive(g, {0: perfect, 1: attacker(g.side_of(0))})
     return g, result, last
@@ -180,8 +211,14 @@ def test_perfect_hand_classic(rules, players, teams, extension, shutouts, total)
     assert result["extender"] == (0 if extension else None)
     assert result["distance"] == [1000] + [0] * (g.nsides - 1)
     want = {
-        "distance": 1000, "safeties": 400, "all_safeties": 300, "coups_fourres": 1200, "trip": 400,
-        "delayed_action": 300, "safe_trip": 300, "shutout": 500 * shutouts,
+        "distance": 1000,
+        "safeties": 400,
+        "all_safeties": 300,
+        "coups_fourres": 1200,
+        "trip": 400,
+        "delayed_action": 300,
+        "safe_trip": 300,
+        "shutout": 500 * shutouts,
     }
     if extension:
         want["extension"] = 200
@@ -211,14 +248,22 @@ def test_perfect_hand_family(players):
     assert distance_in_hands(g, 0) == 0
     # 1000 km + 400 winner + 4 x 100 safeties + 4 x 300 coups fourrés + 200 without a 200.
     assert result["breakdown"][0] == {
-        "distance": 1000, "safeties": 400, "coups_fourres": 1200, "trip": 400, "safe_trip": 200,
+        "distance": 1000,
+        "safeties": 400,
+        "coups_fourres": 1200,
+        "trip": 400,
+        "safe_trip": 200,
         "hand_penalty": 0,
     }
     assert result["points"][0] == 3200
     for side in range(1, players):
         penalty = -distance_in_hands(g, side)
         assert result["breakdown"][side] == {
-            "distance": 0, "safeties": 0, "coups_fourres": 0, "trip": 0, "safe_trip": 0,
+            "distance": 0,
+            "safeties": 0,
+            "coups_fourres": 0,
+            "trip": 0,
+            "safe_trip": 0,
             "hand_penalty": penalty,
         }
         assert result["points"][side] == penalty
@@ -233,8 +278,9 @@ def test_perfect_hand_dujardin(players, teams):
     # eight-player game runs out.
     stock = list(PERFECT_STOCK)
     stock[2] = stock[5] = "200"
-    g, result, last = perfect_game("dujardin", players, teams=teams, finish_after_stock=False, stock=stock,
-                                   cards=("200", "100"))
+    g, result, last = perfect_game(
+        "dujardin", players, teams=teams, finish_after_stock=False, stock=stock, cards=("200", "100")
+    )
     assert result["completed"] == 0
     assert sorted(g.tableau(0)["coups_fourres"]) == sorted(SAFETIES)
     # Only distance counts: no bonus for safeties, coups fourrés, trip or anything else.
@@ -263,14 +309,24 @@ def test_end_hand_at_700_scores_trip_without_extension_bonus():
 
 
 def test_extension_completed_before_stock_runs_out():
-    g = game_with("classic", 2, hands={0: ["roll"] + ["100"] * 5},
-                  stock=["100", "end-of-limit", "100", "gasoline", "100", "gasoline", "100", "gasoline", "100"])
+    g = game_with(
+        "classic",
+        2,
+        hands={0: ["roll"] + ["100"] * 5},
+        stock=["100", "end-of-limit", "100", "gasoline", "100", "gasoline", "100", "gasoline", "100"],
+    )
     result, last = drive(g, {0: racer(0, extend=True)})
     assert result["completed"] == 0 and result["extender"] == 0
     assert result["stock_empty"] is False
     b = result["breakdown"][0]
     assert (b["distance"], b["trip"], b["extension"], b["safe_trip"], b["shutout"], b["delayed_action"]) == (
-        1000, 400, 200, 300, 500, 0)
+        1000,
+        400,
+        200,
+        300,
+        500,
+        0,
+    )
     assert result["points"] == [2400, 0]
     assert result["breakdown"][1]["extension"] == 0
 
@@ -278,8 +334,12 @@ def test_extension_completed_before_stock_runs_out():
 @pytest.mark.parametrize("players", [2, 3])
 def test_failed_extension_gives_200_to_each_other_side(players):
     # Seat 0 reaches 700, extends, then never plays again: the stock runs out and every hand empties.
-    g = game_with("classic", players, hands={0: ["roll"] + ["100"] * 5}, stock=["100"] + ["end-of-limit"] * (
-        players - 1) + ["100"])
+    g = game_with(
+        "classic",
+        players,
+        hands={0: ["roll"] + ["100"] * 5},
+        stock=["100"] + ["end-of-limit"] * (players - 1) + ["100"],
+    )
     result, last = drive(g, {0: racer(0, goal=700, extend=True)})
     assert result["extender"] == 0
     assert result["completed"] is None
@@ -302,9 +362,27 @@ def test_extension_completed_by_another_side():
     (the extender did not complete), seat 0 gets nothing but its distance."""
     # Seat 1 draws its roll on its third turn, so seat 0 reaches 700 first; seat 1 then goes on
     # to 1000 with 200 + 200 + 4 x 100 + 4 x 50.
-    g = game_with("classic", 2, hands={0: ["roll"] + ["100"] * 5, 1: ["200", "200", "100", "100", "100", "100"]},
-                  stock=["100", "gasoline", "100", "gasoline", "end-of-limit", "roll", "end-of-limit", "50",
-                         "end-of-limit", "50", "gasoline", "50", "gasoline", "50"])
+    g = game_with(
+        "classic",
+        2,
+        hands={0: ["roll"] + ["100"] * 5, 1: ["200", "200", "100", "100", "100", "100"]},
+        stock=[
+            "100",
+            "gasoline",
+            "100",
+            "gasoline",
+            "end-of-limit",
+            "roll",
+            "end-of-limit",
+            "50",
+            "end-of-limit",
+            "50",
+            "gasoline",
+            "50",
+            "gasoline",
+            "50",
+        ],
+    )
     result, last = drive(g, {0: racer(0, goal=700, extend=True), 1: racer(1, cards=("200", "100", "50"))})
     assert result["extender"] == 0 and result["completed"] == 1
     assert result["distance"] == [700, 1000]
@@ -317,26 +395,57 @@ def test_extension_completed_by_another_side():
 
 
 def test_exhaustion_classic_scores_distance_and_safeties_but_no_trip():
-    g = game_with("classic", 2, hands={0: ["roll", "100", "100", "100", "driving-ace", "25"],
-                                       1: ["roll", "75", "extra-tank", "spare-tire", "spare-tire", "spare-tire"]})
-    result, last = drive(g, {0: racer(0, cards=("100",), goal=300, safeties_normally=("driving-ace",)),
-                       1: racer(1, cards=("75",), goal=75, safeties_normally=("extra-tank",))})
+    g = game_with(
+        "classic",
+        2,
+        hands={
+            0: ["roll", "100", "100", "100", "driving-ace", "25"],
+            1: ["roll", "75", "extra-tank", "spare-tire", "spare-tire", "spare-tire"],
+        },
+    )
+    result, last = drive(
+        g,
+        {
+            0: racer(0, cards=("100",), goal=300, safeties_normally=("driving-ace",)),
+            1: racer(1, cards=("75",), goal=75, safeties_normally=("extra-tank",)),
+        },
+    )
     assert result["completed"] is None and result["stock_empty"] is True
     assert g.history[-1].startswith("discard ")
     assert sum(last.hand_size(s) for s in range(2)) == 1
     b0, b1 = result["breakdown"]
-    assert b0 == {"distance": 300, "safeties": 100, "all_safeties": 0, "coups_fourres": 0, "trip": 0,
-                  "delayed_action": 0, "safe_trip": 0, "shutout": 0}
-    assert b1 == {"distance": 75, "safeties": 100, "all_safeties": 0, "coups_fourres": 0, "trip": 0,
-                  "delayed_action": 0, "safe_trip": 0, "shutout": 0}
+    assert b0 == {
+        "distance": 300,
+        "safeties": 100,
+        "all_safeties": 0,
+        "coups_fourres": 0,
+        "trip": 0,
+        "delayed_action": 0,
+        "safe_trip": 0,
+        "shutout": 0,
+    }
+    assert b1 == {
+        "distance": 75,
+        "safeties": 100,
+        "all_safeties": 0,
+        "coups_fourres": 0,
+        "trip": 0,
+        "delayed_action": 0,
+        "safe_trip": 0,
+        "shutout": 0,
+    }
     assert result["points"] == [400, 175]
     assert result["winners"] == [0], "classic: the hand winner has the most points"
 
 
 def test_shutout_only_for_opponents_without_distance():
     # Three players: seat 1 travels 25, seat 2 none; seat 0 completes 700 and ends the hand.
-    g = game_with("classic", 3, hands={0: ["roll"] + ["100"] * 5, 1: ["roll", "25"]},
-                  stock=["100", "end-of-limit", "end-of-limit", "100"])
+    g = game_with(
+        "classic",
+        3,
+        hands={0: ["roll"] + ["100"] * 5, 1: ["roll", "25"]},
+        stock=["100", "end-of-limit", "end-of-limit", "100"],
+    )
     result, last = drive(g, {0: racer(0, extend=False), 1: racer(1, cards=("25",), goal=25)})
     assert result["distance"] == [700, 25, 0]
     assert result["breakdown"][0]["shutout"] == 500
@@ -345,16 +454,18 @@ def test_shutout_only_for_opponents_without_distance():
 
 
 def test_no_shutout_when_every_opponent_has_distance():
-    g = game_with("classic", 2, hands={0: ["roll"] + ["100"] * 5, 1: ["roll", "25"]},
-                  stock=["100", "end-of-limit", "100"])
+    g = game_with(
+        "classic", 2, hands={0: ["roll"] + ["100"] * 5, 1: ["roll", "25"]}, stock=["100", "end-of-limit", "100"]
+    )
     result, last = drive(g, {0: racer(0, extend=False), 1: racer(1, cards=("25",), goal=25)})
     assert result["breakdown"][0]["shutout"] == 0
     assert result["points"] == [700 + 400 + 300, 25]
 
 
 def test_safe_trip_lost_with_a_200():
-    g = game_with("classic", 2, hands={0: ["roll", "200", "100", "100", "100", "100"]},
-                  stock=["100", "end-of-limit", "gasoline"])
+    g = game_with(
+        "classic", 2, hands={0: ["roll", "200", "100", "100", "100", "100"]}, stock=["100", "end-of-limit", "gasoline"]
+    )
     result, last = drive(g, {0: racer(0, cards=("200", "100"), extend=False)})
     assert last.tableau(0)["two_hundreds"] == 1
     b = result["breakdown"][0]
@@ -391,10 +502,26 @@ def test_all_safeties_bonus_counts_normal_plays_too():
 
 def test_family_hand_penalty_and_no_200_bonus():
     # Seat 0 reaches 1000 with a 200 while holding 75 + 25 + 50; seat 1 ends holding 100 + 25.
-    g = game_with("family", 2, hands={0: ["roll", "200", "75", "25", "50", "100"],
-                                      1: ["100", "25", "stop", "stop", "stop", "stop"]},
-                  stock=["100", "end-of-limit", "100", "end-of-limit", "100", "gasoline", "100", "gasoline",
-                         "100", "gasoline", "100", "spare-tire", "100"])
+    g = game_with(
+        "family",
+        2,
+        hands={0: ["roll", "200", "75", "25", "50", "100"], 1: ["100", "25", "stop", "stop", "stop", "stop"]},
+        stock=[
+            "100",
+            "end-of-limit",
+            "100",
+            "end-of-limit",
+            "100",
+            "gasoline",
+            "100",
+            "gasoline",
+            "100",
+            "gasoline",
+            "100",
+            "spare-tire",
+            "100",
+        ],
+    )
     result, last = drive(g, {0: racer(0, cards=("200", "100"))})
     assert result["completed"] == 0
     b0, b1 = result["breakdown"]
@@ -421,8 +548,9 @@ def test_family_safety_and_coup_fourre_points_are_not_distance():
 @pytest.mark.parametrize("rules", ["family", "dujardin"])
 def test_exhaustion_end_of_turn_winner_is_greatest_distance(rules):
     # Seats 0 and 1 both travel 300, seat 2 travels 100; nobody completes: a shared win.
-    g = game_with(rules, 3, hands={0: ["roll", "100", "100", "100"], 1: ["roll", "100", "100", "100"],
-                                   2: ["roll", "100"]})
+    g = game_with(
+        rules, 3, hands={0: ["roll", "100", "100", "100"], 1: ["roll", "100", "100", "100"], 2: ["roll", "100"]}
+    )
     result, last = drive(g, {0: racer(0, goal=300), 1: racer(1, goal=300), 2: racer(2, goal=100)})
     assert result["completed"] is None and result["stock_empty"] is True
     assert result["distance"] == [300, 300, 100]
@@ -443,10 +571,15 @@ def test_classic_hand_winner_is_by_points_not_by_completion():
     """Seed 000: the completing side can score fewer points than its opponents."""
     # Seat 1 lays its four safeties normally (extra turns) and travels 500; seat 0 completes 700
     # with two 200s (no safe trip, no shutout) and ends the hand.
-    g = game_with("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "100"], 1: SAFETIES + ["100", "25"]},
-                  stock=["end-of-limit", "100", "100", "100", "100", "gasoline"])
-    result, last = drive(g, {0: racer(0, cards=("200", "100"), extend=False),
-                             1: racer(1, goal=500, safeties_normally=SAFETIES)})
+    g = game_with(
+        "classic",
+        2,
+        hands={0: ["roll", "200", "200", "100", "100", "100"], 1: SAFETIES + ["100", "25"]},
+        stock=["end-of-limit", "100", "100", "100", "100", "gasoline"],
+    )
+    result, last = drive(
+        g, {0: racer(0, cards=("200", "100"), extend=False), 1: racer(1, goal=500, safeties_normally=SAFETIES)}
+    )
     assert result["completed"] == 0
     assert result["distance"] == [700, 500]
     assert result["points"] == [700 + 400, 500 + 400 + 300]
@@ -480,8 +613,11 @@ def check_hand_result(g, res):
         best = max(res["distance"])
         assert res["winners"] == [s for s, d in enumerate(res["distance"]) if d == best]
     if res["completed"] is not None:
-        target = rules.target if res["extender"] is not None or not rules.has_extension(g.players) \
+        target = (
+            rules.target
+            if res["extender"] is not None or not rules.has_extension(g.players)
             else rules.extension_target
+        )
         assert res["distance"][res["completed"]] == target
     assert all(d <= rules.target for d in res["distance"])
 
@@ -568,28 +704,67 @@ def test_later_hands_start_with_seat_hand_mod_players():
 
 
 # ------------------------------------------------------------------------------------ 4. ruleset API
-@pytest.mark.parametrize("option,value", [
-    ("target", 30), ("target", 0), ("target", "1000"), ("target", True),
-    ("extension_target", 1025), ("extension", "yes"), ("small_game_deck", 1),
-    ("top_discard_pickup", None), ("roll_after_remedy", "no"), ("safety_extra_turn", 0),
-    ("hazard_target", "anywhere"), ("coup_fourre", "anyone"), ("exhaustion", "never"),
-    ("winner", "luck"), ("match_target", 0), ("match_target", -5), ("match_target", True),
-    ("match_target", "5000"), ("scoring", "lavish"), ("scoring", {"miles": 1}), ("scoring", 12),
-    ("solo_players", [1, 2]), ("solo_players", [2, 9]), ("team_players", [5]), ("team_players", [2]),
-    ("teams_by_default", "4"), ("extension_players", [0]),
-    # what no edition could mean: beyond the deck's distance, an endless match, huge or repeated lists
-    ("target", 3525), ("target", 10**4299), ("extension_target", 0), ("match_target", 100_001),
-    ("match_target", 10**4299), ("solo_players", [2] * 2_000_000), ("solo_players", [2, 3, 3]),
-    ("team_players", [4, 4]), ("extension_players", [2, 3, 6, 9]),
-])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("target", 30),
+        ("target", 0),
+        ("target", "1000"),
+        ("target", True),
+        ("extension_target", 1025),
+        ("extension", "yes"),
+        ("small_game_deck", 1),
+        ("top_discard_pickup", None),
+        ("roll_after_remedy", "no"),
+        ("safety_extra_turn", 0),
+        ("hazard_target", "anywhere"),
+        ("coup_fourre", "anyone"),
+        ("exhaustion", "never"),
+        ("winner", "luck"),
+        ("match_target", 0),
+        ("match_target", -5),
+        ("match_target", True),
+        ("match_target", "5000"),
+        ("scoring", "lavish"),
+        ("scoring", {"miles": 1}),
+        ("scoring", 12),
+        ("solo_players", [1, 2]),
+        ("solo_players", [2, 9]),
+        ("team_players", [5]),
+        ("team_players", [2]),
+        ("teams_by_default", "4"),
+        ("extension_players", [0]),
+        # what no edition could mean: beyond the deck's distance, an endless match, huge or repeated lists
+        ("target", 3525),
+        ("target", 10**4299),
+        ("extension_target", 0),
+        ("match_target", 100_001),
+        ("match_target", 10**4299),
+        ("solo_players", [2] * 2_000_000),
+        ("solo_players", [2, 3, 3]),
+        ("team_players", [4, 4]),
+        ("extension_players", [2, 3, 6, 9]),
+    ],
+)
 def test_bad_option_value_raises_value_error_naming_it(option, value):
     with pytest.raises(ValueError, match=option) as refused:
         mb.ruleset("classic", **{option: value})
     assert len(str(refused.value)) < 200, "a huge value is described, not echoed"
 
 
-@pytest.mark.parametrize("value", [{"mile": "one"}, {"trip": 4.5}, {"hand_penalty": "yes"}, {"shutout": None},
-                                   {"mile": 10**4299}, {"mile": 11}, {"trip": 10_001}, {"coup_fourre": -300}])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"mile": "one"},
+        {"trip": 4.5},
+        {"hand_penalty": "yes"},
+        {"shutout": None},
+        {"mile": 10**4299},
+        {"mile": 11},
+        {"trip": 10_001},
+        {"coup_fourre": -300},
+    ],
+)
 def test_bad_scoring_field_raises_value_error_naming_scoring(value):
     with pytest.raises(ValueError, match="scoring") as refused:
         mb.ruleset("classic", scoring=value)
@@ -602,8 +777,14 @@ def test_the_largest_options_allowed_still_play_and_score():
 
     assert MAX_TARGET == 3500
     most = {f: MAX_POINTS for f in mb.Scoring().as_dict() if f not in ("hand_penalty", "safe_trip_to_any_winner")}
-    r = mb.ruleset("classic", target=MAX_TARGET, extension_target=MAX_TARGET, match_target=MAX_MATCH_TARGET,
-                   scoring=dict(most, mile=MAX_MILE), solo_players=list(range(2, 9)))
+    r = mb.ruleset(
+        "classic",
+        target=MAX_TARGET,
+        extension_target=MAX_TARGET,
+        match_target=MAX_MATCH_TARGET,
+        scoring=dict(most, mile=MAX_MILE),
+        solo_players=list(range(2, 9)),
+    )
     g = mb.new_game(r, players=2, seed=3)
     rng = random.Random(3)
     while not g.hand_results:
@@ -632,13 +813,16 @@ def test_options_round_trip(name):
     assert r.scoring == mb.RULESETS[name].scoring and isinstance(r.scoring, mb.Scoring)
 
 
-@pytest.mark.parametrize("name,options", [
-    ("classic", {"extension": False}),
-    ("classic", {"hazard_target": "moving", "coup_fourre": "attacked-side", "top_discard_pickup": False}),
-    ("parker", {"match_target": 3000, "scoring": "family"}),
-    ("dujardin", {"exhaustion": "play-out", "roll_after_remedy": True, "scoring": "classic"}),
-    ("family", {"match_target": 2000, "scoring": {"mile": 2, "trip": 100, "hand_penalty": True}}),
-])
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("classic", {"extension": False}),
+        ("classic", {"hazard_target": "moving", "coup_fourre": "attacked-side", "top_discard_pickup": False}),
+        ("parker", {"match_target": 3000, "scoring": "family"}),
+        ("dujardin", {"exhaustion": "play-out", "roll_after_remedy": True, "scoring": "classic"}),
+        ("family", {"match_target": 2000, "scoring": {"mile": 2, "trip": 100, "hand_penalty": True}}),
+    ],
+)
 def test_record_options_round_trip(name, options):
     r = mb.ruleset(name, **options)
     for key, value in options.items():

@@ -11,10 +11,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-
-from browsing import (CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server,  # noqa: E402,F401
-                      stacked)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -22,8 +20,16 @@ HAND = re.compile(r'"(hand|stock)"\s*:\s*\[|"(hands|token|seed|deck)"\s*:')
 
 
 def test_a_spectator_sees_both_players_moves_and_no_hand(server, pages):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-                                 "cf_timeout": 30, "deck": stacked("classic", 2, CLASSIC_HEAD)})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "cf_timeout": 30,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
     urls = {s["seat"]: server + s["url"] for s in made["seats"]}
     watcher = pages.new()
     received: list[str] = []
@@ -47,8 +53,9 @@ def test_a_spectator_sees_both_players_moves_and_no_hand(server, pages):
     log = watcher.locator("#log")
     expect(log).to_contain_text("Bob played Flat Tire on Ann.")
     expect(log).to_contain_text("Coup fourré! Ann laid Puncture-Proof against Bob's Flat Tire.")
-    expect(watcher.locator(".tableau[data-side='0'] .safeties .card.coup-fourre[data-card='puncture-proof']")
-           ).to_have_count(1)
+    expect(
+        watcher.locator(".tableau[data-side='0'] .safeties .card.coup-fourre[data-card='puncture-proof']")
+    ).to_have_count(1)
     expect(watcher.locator(".tableau[data-side='1'] .nick")).to_have_text("Bob")
     expect(watcher.locator(".tableau[data-side='0'] .nick")).to_have_text("Ann")
     expect(watcher.locator("#turn")).to_have_attribute("data-mine", "0")
@@ -69,8 +76,15 @@ def test_a_spectator_sees_both_players_moves_and_no_hand(server, pages):
 
 
 def test_a_table_without_spectators_says_so(server, pages):
-    made = create_table(server, {"ruleset": "classic", "players": 2, "spectators": False,
-                                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "spectators": False,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        },
+    )
     page = pages.new()
     page.goto(f"{server}/t/{made['id']}")
     expect(page.locator("#message")).to_have_text("This table does not allow spectators.")

@@ -26,6 +26,7 @@ def test_every_block_of_the_stylesheet_closes_where_it_should():
                 opened.pop()
         # a rule that starts at the left margin is a top-level one: no block may be open around it
         if line[:1] not in ("", " ", "}", "@") and "{" in line:
-            assert depth == line.count("{") - line.count("}"), \
+            assert depth == line.count("{") - line.count("}"), (
                 f"app.css line {n} starts a top-level rule inside the block opened at line {opened[0]}"
+            )
     assert depth == 0, f"app.css: the block opened at line {opened[-1]} never closes"

@@ -22,8 +22,7 @@ runner = CliRunner()
 
 def strip_times(results):
     """Results without the wall-clock parts, which differ from run to run."""
-    return [{k: v for k, v in r.items() if k != "time"} | {"counts": [t["count"] for t in r["time"]]}
-            for r in results]
+    return [{k: v for k, v in r.items() if k != "time"} | {"counts": [t["count"] for t in r["time"]]} for r in results]
 
 
 def table_without_times(summary):
@@ -50,7 +49,7 @@ def test_schedule_is_seat_balanced_and_paired(nbots, nsides, games):
     for m in matches:
         by_deal.setdefault((m["pairing"], m["deal"]), []).append(m)
         assert m["bots"] == [specs[e] for e in m["entrants"]]
-    for (p, d), ms in by_deal.items():
+    for (p, _deal), ms in by_deal.items():
         assert len(ms) == nsides and len({m["seed"] for m in ms}) == 1
         for side in range(nsides):
             assert Counter(m["entrants"][side] for m in ms) == Counter(groups[p])
@@ -72,7 +71,11 @@ def test_pairings_cover_every_pair_or_combination():
 
 def test_parse_bot_options_keeps_commands_whole():
     assert T.parse_bot_options(["heuristic,ismcts", "cmd:python my_bot.py --x,y", "random"]) == [
-        "heuristic", "ismcts", "cmd:python my_bot.py --x,y", "random"]
+        "heuristic",
+        "ismcts",
+        "cmd:python my_bot.py --x,y",
+        "random",
+    ]
     assert T.parse_bot_options(["heuristic:noise=0.3,random"]) == ["heuristic:noise=0.3", "random"]
 
 
@@ -118,9 +121,15 @@ def test_play_match_plays_a_full_match_from_observations_only():
 # ------------------------------------------------------------------------------------ statistics
 def made(entrants, winners, points=None, forfeit=None, index=0):
     n = len(entrants)
-    return {"index": index, "seed": 0, "entrants": entrants, "winners": winners, "points": points or [0] * n,
-            "time": [{"count": 2, "total": 0.002 * (e + 1), "max": 0.0015 * (e + 1)} for e in entrants],
-            "forfeit": forfeit}
+    return {
+        "index": index,
+        "seed": 0,
+        "entrants": entrants,
+        "winners": winners,
+        "points": points or [0] * n,
+        "time": [{"count": 2, "total": 0.002 * (e + 1), "max": 0.0015 * (e + 1)} for e in entrants],
+        "forfeit": forfeit,
+    }
 
 
 def test_wilson_interval_known_values():
@@ -182,6 +191,7 @@ def test_summary_of_hand_made_results():
 def test_the_head_to_head_interval_paired_by_deal():
     """Each deal played in both seatings: the interval of the deals' mean scores (6 deals won twice, 4 lost twice,
     10 split: mean 0.55, sample variance 2.45 / 19 over 20 deals); when every deal splits, no doubt is left."""
+
     def deal(seed, a_wins):
         first = made([0, 1], [0] if a_wins[0] else [1], index=2 * seed)
         second = made([1, 0], [1] if a_wins[1] else [0], index=2 * seed + 1)
@@ -196,7 +206,8 @@ def test_the_head_to_head_interval_paired_by_deal():
     assert (h["paired_low"], h["paired_high"]) == pytest.approx((0.55 - half, 0.55 + half))
     assert (h["ci_low"], h["ci_high"]) == T.wilson(22, 40)
     assert f"paired by deal (20 deals) {100 * (0.55 - half):.1f}-{100 * (0.55 + half):.1f}%" in T.format_table(
-        T.summarize(results, ["A", "B"]))
+        T.summarize(results, ["A", "B"])
+    )
     split = [r for seed in range(20) for r in deal(seed, (True, False))]
     h = T.summarize(split, ["A", "B"])["head_to_head"][0]
     assert (h["paired_low"], h["paired_high"]) == (0.5, 0.5) and h["ci_low"] < 0.4
@@ -210,8 +221,7 @@ def test_plot_of_a_clean_sweep(tmp_path):
 
 
 def test_three_sided_results_count_every_pair():
-    s = T.summarize([made([0, 1, 0], [2], [10, 30, 50]), made([1, 0, 1], [0, 2], [40, 10, 40], index=1)],
-                    ["A", "B"])
+    s = T.summarize([made([0, 1, 0], [2], [10, 30, 50]), made([1, 0, 1], [0, 2], [40, 10, 40], index=1)], ["A", "B"])
     rows = {row["bot"]: row for row in s["table"]}
     assert rows["A"]["matches"] == 3 and rows["B"]["matches"] == 3
     assert rows["A"]["wins"] == 1 and rows["B"]["wins"] == 1
@@ -251,8 +261,9 @@ def fake_factory(spec, seed):
 
 def test_garbage_bot_forfeits_and_the_tournament_goes_on():
     with LocalExecutor(2) as ex:
-        s = T.run_tournament(["heuristic", "garbage", "random"], "dujardin", games=4, seed=2, executor=ex,
-                             factory=fake_factory)
+        s = T.run_tournament(
+            ["heuristic", "garbage", "random"], "dujardin", games=4, seed=2, executor=ex, factory=fake_factory
+        )
     rows = {row["bot"]: row for row in s["table"]}
     assert s["matches"] == 12
     assert rows["garbage"]["forfeits"] == 8 and rows["garbage"]["wins"] == 0
@@ -261,7 +272,10 @@ def test_garbage_bot_forfeits_and_the_tournament_goes_on():
         if "garbage" in r["bots"]:
             side = r["bots"].index("garbage")
             assert r["forfeit"]["side"] == side and r["winners"] == [1 - side]
-            assert r["forfeit"]["message"] == f"side {side} (garbage) forfeited: answered 'fly' which is not a legal action"
+            assert (
+                r["forfeit"]["message"]
+                == f"side {side} (garbage) forfeited: answered 'fly' which is not a legal action"
+            )
         else:
             assert r["forfeit"] is None and r["decisions"] > 0
     assert "forfeited: answered 'fly' which is not a legal action" in T.format_table(s)
@@ -290,8 +304,10 @@ def test_external_bots_through_the_protocol():
     assert s["matches"] == 6
     assert rows[good]["forfeits"] == 0 and rows[good]["decisions"] > 0 and rows[good]["matches"] == 4
     assert rows[bad]["forfeits"] == 4
-    assert all("forfeited" in f["message"] and "'fly'" in f["message"] and "not a legal action" in f["message"]
-               for f in s["forfeits"])
+    assert all(
+        "forfeited" in f["message"] and "'fly'" in f["message"] and "not a legal action" in f["message"]
+        for f in s["forfeits"]
+    )
 
 
 # -------------------------------------------------------------------------------------- hand mode
@@ -311,8 +327,19 @@ def test_hands_mode_plays_one_hand_and_scores_its_points():
 
 # ------------------------------------------------------------------------------------------ command
 def test_cli_table_json_csv_and_plot(tmp_path):
-    args = ["tournament", "--bots", "heuristic,random", "--ruleset", "dujardin", "--games", "4", "--seed", "1",
-            "--workers", "1"]
+    args = [
+        "tournament",
+        "--bots",
+        "heuristic,random",
+        "--ruleset",
+        "dujardin",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -342,8 +369,22 @@ def test_cli_forfeit_message_with_a_patched_player_factory(monkeypatch):
         return Garbage(seed) if spec.startswith("cmd:") else make_bot(spec, seed)
 
     monkeypatch.setattr(T, "make_player", factory)
-    result = runner.invoke(app, ["tournament", "--bots", "random", "--bots", "cmd:python bad.py --a,b",
-                                 "--ruleset", "dujardin", "--games", "2", "--workers", "1"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "random",
+            "--bots",
+            "cmd:python bad.py --a,b",
+            "--ruleset",
+            "dujardin",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "side 1 (cmd:python bad.py --a,b) forfeited: answered 'fly' which is not a legal action" in result.output
     assert "side 0 (cmd:python bad.py --a,b) forfeited" in result.output

@@ -26,8 +26,7 @@ pytest.importorskip("textual")
 import millebornes as mb  # noqa: E402
 from millebornes.cards import CARD_IDS, NAMES_EN, NAMES_FR  # noqa: E402
 from millebornes.tui import PlaySession, Words, card_label  # noqa: E402
-from millebornes.tui.app import (GameScreen, HandView, MilleBornesApp, PassScreen, QuestionScreen,  # noqa: E402
-                                 ReplayApp)
+from millebornes.tui.app import GameScreen, HandView, MilleBornesApp, PassScreen, QuestionScreen, ReplayApp  # noqa: E402
 from millebornes.tui.render import hand_text  # noqa: E402
 
 BIN = Path(sys.executable).parent / "millebornes"
@@ -187,8 +186,9 @@ def test_a_one_race_match_ends_with_its_breakdown():
 
 def test_keys_out_of_turn_and_attacks_are_explained():
     # Seat 0 holds a Speed Limit; the bot has not started (classic: a speed limit may still go on it).
-    deck = stacked("parker", 2, [["stop", "speed-limit", "roll", "25", "50", "75"],
-                                 ["end-of-limit"] * 6], ["25", "gasoline"])
+    deck = stacked(
+        "parker", 2, [["stop", "speed-limit", "roll", "25", "50", "75"], ["end-of-limit"] * 6], ["25", "gasoline"]
+    )
     game = mb.new_game("parker", players=2, seed=1, deck=deck)
     app = MilleBornesApp(PlaySession(game, ["human", "medium"]), pace=0)
 
@@ -257,7 +257,9 @@ def test_hot_seat_hides_hands_between_turns():
             assert "Pass the keyboard to Seat 2" in screen_text(app)
             await pilot.press("enter")
             await settle(pilot, app)
-            assert app.table.viewer == 1 and Words("en", 3, False, 1).t("replay.hand_of", name="Seat 2") in screen_text(app)
+            assert app.table.viewer == 1 and Words("en", 3, False, 1).t("replay.hand_of", name="Seat 2") in screen_text(
+                app
+            )
             # The log stays on screen: it names seats and never says what anyone drew.
             log = app.table.log_lines
             assert f"Seat 1 discarded {card_label(hand0[0])}" in log
@@ -303,8 +305,12 @@ def test_french_names_for_all_19_cards():
     assert "Bottes" in Words("fr", 2, False, 0).t("table.safeties")
     reason = w.reason("roll_not_now", {"card": "roll", "top": "flat-tire", "need": "spare-tire"})
     assert reason == "Votre pile de bataille montre Crevaison\xa0: il vous faut Roue de secours, pas un Feu vert"
-    assert w.event({"type": "coup-fourre", "seat": 0, "card": "driving-ace", "side": 0, "hazard": "accident",
-                    "attacker": 1}) == "Coup fourré\u202f! Vous posez As du volant contre Accident"
+    assert (
+        w.event(
+            {"type": "coup-fourre", "seat": 0, "card": "driving-ace", "side": 0, "hazard": "accident", "attacker": 1}
+        )
+        == "Coup fourré\u202f! Vous posez As du volant contre Accident"
+    )
 
 
 def test_the_app_in_french():
@@ -456,8 +462,7 @@ def test_a_replay_of_six_shows_the_hands_the_terminal_has_room_for(size, every):
 
 # ------------------------------------------------------------------------- the real command under tmux
 def _tmux(sock: str, *args: str, env=None) -> str:
-    return subprocess.run(["tmux", "-S", sock, *args], check=True, capture_output=True, text=True,
-                          env=env).stdout
+    return subprocess.run(["tmux", "-S", sock, *args], check=True, capture_output=True, text=True, env=env).stdout
 
 
 def _capture_until(sock: str, needle: str, timeout: float = 20) -> str:
@@ -508,8 +513,19 @@ def test_play_command_under_tmux(tmp_path, size):
             assert actions[0] == f"discard {hand[0]}"
             sock += "r"
             socks.append(sock)
-            _tmux(sock, "new-session", "-d", "-s", "mb", "-x", "80", "-y", "24",
-                  f"{BIN} play --resume --save {save} --pace 0", env=env)
+            _tmux(
+                sock,
+                "new-session",
+                "-d",
+                "-s",
+                "mb",
+                "-x",
+                "80",
+                "-y",
+                "24",
+                f"{BIN} play --resume --save {save} --pace 0",
+                env=env,
+            )
             screen = _capture_until(sock, "Your turn")
             for card in mb.replay(json.loads(save.read_text())).hand(0):
                 assert card_label(card) in screen
@@ -529,8 +545,19 @@ def test_quitting_a_finished_match_points_to_its_replay(tmp_path):
     PlaySession(game, ["human", "medium"]).save(save)
     sock = str(tmp_path / "tmux")
     env = {**os.environ, "TERM": "xterm-256color"}
-    _tmux(sock, "new-session", "-d", "-s", "mb", "-x", "100", "-y", "24",
-          f"sh -c '{BIN} play --resume --save {save} --pace 0 --lang en; sleep 30'", env=env)
+    _tmux(
+        sock,
+        "new-session",
+        "-d",
+        "-s",
+        "mb",
+        "-x",
+        "100",
+        "-y",
+        "24",
+        f"sh -c '{BIN} play --resume --save {save} --pace 0 --lang en; sleep 30'",
+        env=env,
+    )
     try:
         _capture_until(sock, "The match is over")
         _tmux(sock, "send-keys", "-t", "mb", "q")

@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("textual")
 
 import millebornes as mb  # noqa: E402
-from millebornes.bots import make_bot  # noqa: E402
 from millebornes import review as R  # noqa: E402
+from millebornes.bots import make_bot  # noqa: E402
 from millebornes.review import decisions, review  # noqa: E402
 from millebornes.tui.app import PromptView, ReplayApp  # noqa: E402
 from millebornes.tui.reviewing import SummaryScreen  # noqa: E402
@@ -218,8 +218,14 @@ def test_a_marked_move_of_a_match_gives_the_match_s_chance_too(match):
     from millebornes.tui.review_text import ReviewWords
 
     record, rv = match
-    move = {**next(m for m in rv["moves"]), "class": "blunder", "best_chance": 1.0, "chance": 0.57,
-            "best_match_chance": 0.47, "match_chance": 0.37}
+    move = {
+        **next(m for m in rv["moves"]),
+        "class": "blunder",
+        "best_chance": 1.0,
+        "chance": 0.57,
+        "best_match_chance": 0.47,
+        "match_chance": 0.37,
+    }
     line = ReviewWords(record, rv).move_line(move).plain
     assert "(chance of the hand 100% → 57%, of the match 47% → 37%)" in line and "better: " in line
     line = ReviewWords(record, rv, "fr").move_line(move).plain

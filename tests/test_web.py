@@ -12,23 +12,30 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from util import stacked_deck  # noqa: E402
+
 import millebornes as mb  # noqa: E402
 from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
-from util import stacked_deck  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 # Seat 0: a Roll, 700 miles (with the first card drawn) and Extra Tank; seat 1: Out of Gas and fillers.
-CF_DECK = stacked_deck("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"],
-                                            1: ["out-of-gas"]}, stock=["100"])
+CF_DECK = stacked_deck(
+    "classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"], 1: ["out-of-gas"]}, stock=["100"]
+)
 
 
 def test_pages_and_reference_data(web):
     c = web.start()
     assert c.get("/healthz").json() == {"ok": True, "rooms": 0}
     cards = c.get("/api/cards").json()["cards"]
-    assert len(cards) == 19 and cards[8] == {"id": "flat-tire", "group": "hazard", "en": "Flat Tire",
-                                              "fr": "Crevaison", "value": 0}
+    assert len(cards) == 19 and cards[8] == {
+        "id": "flat-tire",
+        "group": "hazard",
+        "en": "Flat Tire",
+        "fr": "Crevaison",
+        "value": 0,
+    }
     eds = {e["name"]: e for e in c.get("/api/editions").json()["editions"]}
     assert set(eds) == set(mb.RULESETS)
     assert eds["classic"]["players"] == [2, 3, 4, 6] and eds["classic"]["teams"]["4"] is True
@@ -51,23 +58,26 @@ def test_the_page_gets_its_catalog(web):
     assert set(en["messages"]) == set(body["messages"]) and set(en["plurals"]) == set(body["plurals"])
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"ruleset": "monopoly"}, "ruleset"),
-    ({"players": 5, "seats": [HUMAN] * 5}, "players"),
-    ({"players": 2, "teams": True}, "players"),
-    ({"options": {"stacking": True}}, "options"),
-    ({"options": {"target": 1001}}, "options"),
-    ({"seats": [HUMAN]}, "seats"),
-    ({"seats": [MEDIUM, MEDIUM]}, "seats"),
-    ({"seats": [HUMAN, {"kind": "bot", "level": "godlike"}]}, "seats"),
-    ({"seats": [HUMAN, {"kind": "alien"}]}, "seats"),
-    ({"players": "two"}, "players"),
-    ({"cf_timeout": 0}, "cf_timeout"),
-    ({"cf_timeout": 10_000}, "cf_timeout"),
-    ({"deck": ["25"] * 101}, "deck"),
-    ({"seed": -1}, "seed"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"ruleset": "monopoly"}, "ruleset"),
+        ({"players": 5, "seats": [HUMAN] * 5}, "players"),
+        ({"players": 2, "teams": True}, "players"),
+        ({"options": {"stacking": True}}, "options"),
+        ({"options": {"target": 1001}}, "options"),
+        ({"seats": [HUMAN]}, "seats"),
+        ({"seats": [MEDIUM, MEDIUM]}, "seats"),
+        ({"seats": [HUMAN, {"kind": "bot", "level": "godlike"}]}, "seats"),
+        ({"seats": [HUMAN, {"kind": "alien"}]}, "seats"),
+        ({"players": "two"}, "players"),
+        ({"cf_timeout": 0}, "cf_timeout"),
+        ({"cf_timeout": 10_000}, "cf_timeout"),
+        ({"deck": ["25"] * 101}, "deck"),
+        ({"seed": -1}, "seed"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_create_table_is_validated(web, body, field):
     c = web.start()
     full = {"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], **body}
@@ -79,17 +89,28 @@ def test_create_table_is_validated(web, body, field):
 BIG = "x" * 60_000
 
 
-@pytest.mark.parametrize("body,path", [
-    ({"ruleset": BIG}, None), ({"options": {BIG: 1}}, None), ({"deck": [BIG]}, None), ({BIG: 1}, None),
-    ({"seats": [HUMAN, {"kind": "bot", "level": BIG}]}, None), ({"standin": BIG}, None),
-    (None, f"/api/tables/{BIG[:8000]}"), (None, f"/api/tables/{BIG[:8000]}/replay"),
-    (None, f"/api/tables/{BIG[:8000]}/review"),
-])
+@pytest.mark.parametrize(
+    "body,path",
+    [
+        ({"ruleset": BIG}, None),
+        ({"options": {BIG: 1}}, None),
+        ({"deck": [BIG]}, None),
+        ({BIG: 1}, None),
+        ({"seats": [HUMAN, {"kind": "bot", "level": BIG}]}, None),
+        ({"standin": BIG}, None),
+        (None, f"/api/tables/{BIG[:8000]}"),
+        (None, f"/api/tables/{BIG[:8000]}/replay"),
+        (None, f"/api/tables/{BIG[:8000]}/review"),
+    ],
+)
 def test_a_refusal_quotes_a_huge_value_briefly(web, body, path):
     """A refused value is named, not sent back whole: the answer stays small whatever came in."""
     c = web.start()
-    r = c.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], **body}) \
-        if body is not None else c.get(path)
+    r = (
+        c.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], **body})
+        if body is not None
+        else c.get(path)
+    )
     assert r.status_code in (404, 409, 422) and len(r.content) < 600, (r.status_code, len(r.content))
     assert "xxxx" in r.text or r.json()["field"] in ("seats", "standin")  # recognisable, or not repeated at all
 
@@ -103,7 +124,10 @@ def test_deck_and_seed_need_test_mode(web):
     assert r.status_code == 201
     seats = r.json()["seats"]
     assert seats[0]["url"].startswith(f"/t/{r.json()['id']}#seat=0&token=") and seats[1] == {
-        "seat": 1, "kind": "bot", "level": "medium"}
+        "seat": 1,
+        "kind": "bot",
+        "level": "medium",
+    }
     facts = c.get(f"/api/tables/{r.json()['id']}").json()
     assert facts["status"] == "waiting" and "seed" not in facts and "deck" not in facts
     stored = web.app.state.store.get(r.json()["id"])
@@ -113,9 +137,11 @@ def test_deck_and_seed_need_test_mode(web):
 def test_join_needs_the_right_token(web):
     web.start()
     table = web.create(seats=[HUMAN, HUMAN])
-    for frame in ({"type": "join", "seat": 0, "token": token_of(table, 1), "nickname": "Eve"},
-                  {"type": "join", "seat": 5, "token": token_of(table, 0), "nickname": "Eve"},
-                  {"type": "ping"}):
+    for frame in (
+        {"type": "join", "seat": 0, "token": token_of(table, 1), "nickname": "Eve"},
+        {"type": "join", "seat": 5, "token": token_of(table, 0), "nickname": "Eve"},
+        {"type": "ping"},
+    ):
         c = web.connect(table["id"])
         c.send(frame)
         assert c.recv()["code"] == "auth"
@@ -195,8 +221,14 @@ def test_a_hand_between_two_people(web):
     a.act("coup-fourre")
     sa, _ = both(a, b)
     cf = next(e for e in sa["events"] if e["type"] == "coup-fourre")
-    assert cf == {"type": "coup-fourre", "seat": 0, "card": "extra-tank", "side": 0, "hazard": "out-of-gas",
-                  "attacker": 1}
+    assert cf == {
+        "type": "coup-fourre",
+        "seat": 0,
+        "card": "extra-tank",
+        "side": 0,
+        "hazard": "out-of-gas",
+        "attacker": 1,
+    }
     assert sa["cf_deadline"] is None and sa["observation"]["tableaux"][0]["coups_fourres"] == ["extra-tank"]
 
     for card in ("200", "200", "100", "100", "100"):
@@ -406,11 +438,13 @@ def test_history_and_replay_of_a_finished_table(web):
     assert first["total"] == total and first["action"] is None and first["events"] == []
     assert first["state"]["hands"][0] == states[0]["observation"]["hand"]
     steps = [c.get(f"/api/tables/{table['id']}/replay", params={"step": n}).json() for n in range(1, total + 1)]
-    assert [(r["seat"], r["action"]) for r in steps] == [(e["seat"], e["action"]) for r in steps
-                                                          for e in r["events"][:1]]
+    assert [(r["seat"], r["action"]) for r in steps] == [
+        (e["seat"], e["action"]) for r in steps for e in r["events"][:1]
+    ]
     # the replay shows every action, passes too; the live table showed the same events less the passes
-    assert [e for r in steps for e in r["events"] if e.get("action") != "pass"] == \
-        [e for f in states for e in f["events"]]
+    assert [e for r in steps for e in r["events"] if e.get("action") != "pass"] == [
+        e for f in states for e in f["events"]
+    ]
     assert steps[-1]["state"]["hands"][0] == states[-1]["observation"]["hand"]
     assert steps[-1]["state"]["tableaux"] == states[-1]["observation"]["tableaux"]
     assert c.get(f"/api/tables/{table['id']}/replay?step={total + 1}").status_code == 422
@@ -494,13 +528,23 @@ def test_a_join_that_meets_a_dropped_room_loads_the_table_again(web):
     assert web.app.state.store.get(tid).seats[0].joined
 
 
-@pytest.mark.parametrize("option, value", [("--tables-per-minute", "0"), ("--tables-per-minute", "10001"),
-                                           ("--expire-unjoined", "0"), ("--evict-idle", "-1"),
-                                           ("--sweep-every", "nan"), ("--standby", "-1"), ("--standby", "601"),
-                                           ("--standby", "nan")])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("--tables-per-minute", "0"),
+        ("--tables-per-minute", "10001"),
+        ("--expire-unjoined", "0"),
+        ("--evict-idle", "-1"),
+        ("--sweep-every", "nan"),
+        ("--standby", "-1"),
+        ("--standby", "601"),
+        ("--standby", "nan"),
+    ],
+)
 def test_serve_refuses_a_limit_out_of_range(option, value):
     from typer.testing import CliRunner
 
     from millebornes.cli import app
+
     result = CliRunner().invoke(app, ["serve", option, value], terminal_width=200)
     assert result.exit_code == 2 and f"Invalid value for {option}" in result.output, result.output

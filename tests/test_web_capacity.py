@@ -15,11 +15,11 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 ws_client = pytest.importorskip("websockets.sync.client")
+from serving import Seat, Server, until  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
-from serving import Seat, Server, until  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
@@ -138,8 +138,10 @@ def test_the_per_address_cap_counts_the_address_uvicorn_reports_behind_a_proxy(t
 def stored(db) -> dict[str, tuple[str, int]]:
     """Every stored table: its status and its number of actions, read from the file the server writes."""
     with sqlite3.connect(db) as conn:
-        return {i: (status, conn.execute("SELECT count(*) FROM actions WHERE table_id = ?", (i,)).fetchone()[0])
-                for i, status in conn.execute("SELECT id, status FROM tables")}
+        return {
+            i: (status, conn.execute("SELECT count(*) FROM actions WHERE table_id = ?", (i,)).fetchone()[0])
+            for i, status in conn.execute("SELECT id, status FROM tables")
+        }
 
 
 def refused(server: Server, table_id: str, first: dict) -> tuple[str, int]:

@@ -70,9 +70,14 @@ def test_a_message_goes_to_every_seat_and_spectator_of_the_table_and_no_other(we
 
 def test_an_unknown_key_or_a_wrong_frame_is_malformed_and_tells_nobody(web):
     table, ann, bob = table_of_two(web)
-    for frame in ({"type": "say", "key": "you-lose"}, {"type": "say", "key": "Good game"},
-                  {"type": "say", "key": 3}, {"type": "say"}, {"type": "say", "key": "hello", "text": "hi"},
-                  {"type": "say", "key": "hello", "seat": 1}):
+    for frame in (
+        {"type": "say", "key": "you-lose"},
+        {"type": "say", "key": "Good game"},
+        {"type": "say", "key": 3},
+        {"type": "say"},
+        {"type": "say", "key": "hello", "text": "hi"},
+        {"type": "say", "key": "hello", "seat": 1},
+    ):
         ann.send(frame)
         error = ann.expect("error")
         assert error["code"] == "malformed", (frame, error)

@@ -12,10 +12,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from millebornes.cards import CARD_IDS, GROUP, SAFETY_OF as SAFETY_KIND  # noqa: E402
+from util import stacked_deck  # noqa: E402
+
+from millebornes.cards import CARD_IDS, GROUP  # noqa: E402
+from millebornes.cards import SAFETY_OF as SAFETY_KIND
 from millebornes.web.room import game_of, public_events  # noqa: E402
 from millebornes.web.store import hash_token  # noqa: E402
-from util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
 SAFETY_OF = {CARD_IDS[h]: CARD_IDS[SAFETY_KIND[h]] for h in range(len(CARD_IDS)) if GROUP[h] == "hazard"}
@@ -54,8 +56,11 @@ def shown_steps(saved) -> dict[int, tuple]:
             window = None
         step += 1
         parts = action.split()
-        if (len(parts) == 3 and GROUP[CARD_IDS.index(parts[1])] == "hazard"
-                and any(game.may_coup_fourre(h, seat, int(parts[2])) for h in humans)):
+        if (
+            len(parts) == 3
+            and GROUP[CARD_IDS.index(parts[1])] == "hazard"
+            and any(game.may_coup_fourre(h, seat, int(parts[2])) for h in humans)
+        ):
             window = {"after": (game.clone(), frozen)}
             steps[step] = ("window", before, game.clone(), seat, parts[1], int(parts[2]), frozen)
         else:
@@ -121,15 +126,18 @@ def check_frames(web, table_id: str, clients) -> int:
                 assert pile[-1] == hazard and frame["cf_deadline"] is not None
             checked += 1
         told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
-        assert told == public[:len(told)]
+        assert told == public[: len(told)]
     return checked
 
 
-@pytest.mark.parametrize("ruleset, seats, teams, seed", [
-    ("classic", [HUMAN, HUMAN], None, 31),
-    ("classic", [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}], True, 32),
-    ("family", [HUMAN, {"kind": "bot", "level": "medium"}, HUMAN], None, 33),
-])
+@pytest.mark.parametrize(
+    "ruleset, seats, teams, seed",
+    [
+        ("classic", [HUMAN, HUMAN], None, 31),
+        ("classic", [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}], True, 32),
+        ("family", [HUMAN, {"kind": "bot", "level": "medium"}, HUMAN], None, 33),
+    ],
+)
 def test_each_seat_sees_only_its_own_hand(web, ruleset, seats, teams, seed):
     web.start()
     table = web.create(ruleset=ruleset, seats=seats, teams=teams, seed=seed)

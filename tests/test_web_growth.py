@@ -14,12 +14,11 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 ws_client = pytest.importorskip("websockets.sync.client")
+from serving import Seat, Server, until  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import millebornes as mb  # noqa: E402
-from millebornes.web.store import (FINISHED, SavedSeat, SavedTable, Store, hash_token,  # noqa: E402
-                                   new_token, now)
-from serving import Seat, Server, until  # noqa: E402
+from millebornes.web.store import FINISHED, SavedSeat, SavedTable, Store, hash_token, new_token, now  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
@@ -28,8 +27,7 @@ def stored(db) -> dict[str, int]:
     """Every stored table with its number of seat rows, read from the file the server writes."""
     with sqlite3.connect(db) as conn:
         ids = [row[0] for row in conn.execute("SELECT id FROM tables")]
-        return {i: conn.execute("SELECT count(*) FROM seats WHERE table_id = ?", (i,)).fetchone()[0]
-                for i in ids}
+        return {i: conn.execute("SELECT count(*) FROM seats WHERE table_id = ?", (i,)).fetchone()[0] for i in ids}
 
 
 def refused(server: Server, table_id: str, seat, token: str) -> tuple[str, int]:
@@ -161,11 +159,24 @@ def finished_table(db) -> tuple[str, str]:
     secret = new_token()
     store = Store(f"sqlite:///{db}", "NORMAL")
     try:
-        saved = store.create(SavedTable(
-            id="done", ruleset="classic", options={}, players=2, teams=False, seed=3, deck=None, cf_timeout=10,
-            status="playing", created=now(), seats=[
-                SavedSeat(0, "human", nickname="Ann", token_hash=hash_token(secret), joined=True),
-                SavedSeat(1, "bot", level="medium", joined=True)]))
+        saved = store.create(
+            SavedTable(
+                id="done",
+                ruleset="classic",
+                options={},
+                players=2,
+                teams=False,
+                seed=3,
+                deck=None,
+                cf_timeout=10,
+                status="playing",
+                created=now(),
+                seats=[
+                    SavedSeat(0, "human", nickname="Ann", token_hash=hash_token(secret), joined=True),
+                    SavedSeat(1, "bot", level="medium", joined=True),
+                ],
+            )
+        )
         for n, (seat, action) in enumerate(moves):
             result = (list(game.match_scores), game.winners) if n == len(moves) - 1 else None
             store.append_action(saved.id, n, seat, action, result)
@@ -181,8 +192,7 @@ def test_wrong_links_to_a_finished_table_do_not_load_it(tmp_path):
     server = Server(db, tmp_path / "server.log", 0)
     try:
         assert server.rooms() == 0  # finished tables are not loaded at start
-        for seat, key in ((0, "x" * 32), (0, secret[:-1]), (1, secret), (2, secret), (-1, secret),
-                          (10 ** 30, secret)):
+        for seat, key in ((0, "x" * 32), (0, secret[:-1]), (1, secret), (2, secret), (-1, secret), (10**30, secret)):
             assert refused(server, table_id, seat, key) == ("auth", 4401)
             assert server.rooms() == 0
         ann = Seat(server, {"id": table_id, "seats": [{"seat": 0, "url": f"#token={secret}"}]}, 0)

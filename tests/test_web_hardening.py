@@ -14,8 +14,9 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from millebornes.web.settings import Limits  # noqa: E402
 from serving import Server  # noqa: E402
+
+from millebornes.web.settings import Limits  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 LIMIT = 64 * 1024
@@ -36,11 +37,13 @@ def table_body(pad: int = 0) -> bytes:
 def chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[int, bytes]:
     """POST with Transfer-Encoding: chunked (no Content-Length), by hand: what an attacker's script sends."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
+        s.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode()
+        )
         try:
             for i in range(0, len(body), chunk):
-                part = body[i:i + chunk]
+                part = body[i : i + chunk]
                 s.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
             s.sendall(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
@@ -57,20 +60,27 @@ def test_a_chunked_body_is_counted_as_it_arrives(server):
     assert status == 413, body
     status, body = chunked_post(server.port, "/api/tables", table_body(pad=LIMIT // 2))
     assert status == 201, body
-    r = httpx.post(f"{server.base}/api/tables", content=table_body(pad=LIMIT),
-                   headers={"Content-Type": "application/json"})
+    r = httpx.post(
+        f"{server.base}/api/tables", content=table_body(pad=LIMIT), headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 413
 
 
-@pytest.mark.parametrize("options,field", [
-    ({"solo_players": [2] * 20_000}, "solo_players"),
-    ({"scoring": {"mile": 10**4299}}, "scoring"),
-    ({"target": 10**4299}, "target"),
-    ({"match_target": 10**12}, "match_target"),
-])
+@pytest.mark.parametrize(
+    "options,field",
+    [
+        ({"solo_players": [2] * 20_000}, "solo_players"),
+        ({"scoring": {"mile": 10**4299}}, "scoring"),
+        ({"target": 10**4299}, "target"),
+        ({"match_target": 10**12}, "match_target"),
+    ],
+)
 def test_options_no_edition_could_mean_are_refused(server, options, field):
-    r = httpx.post(f"{server.base}/api/tables", timeout=10,
-                   json={"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM], "options": options})
+    r = httpx.post(
+        f"{server.base}/api/tables",
+        timeout=10,
+        json={"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM], "options": options},
+    )
     assert r.status_code == 422 and r.json()["field"] == "options", r.text
     assert field in r.json()["detail"] and len(r.text) < 400
     assert httpx.get(f"{server.base}/api/history").json() == {"tables": []}
@@ -234,7 +244,7 @@ def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
     table = server.create(ruleset="classic", players=2, seats=[HUMAN, MEDIUM], seed=3)
     ann = Seat(server, table, 0, "Ann")
     answered = refused = 0
-    for burst in range(3):
+    for _burst in range(3):
         for _ in range(25):
             ann.ws.send(json.dumps({"type": "ping"}))
         for frame in frames_until_quiet(ann.ws, 0.3):
@@ -246,13 +256,26 @@ def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
     assert 38 <= answered <= 40 and answered + refused == 75, (answered, refused)
 
 
-@pytest.mark.parametrize("nickname,why", [
-    ("Seat 2", "table's own"), ("bot 1 (hard)", "table's own"), ("Ｐｌａｃｅ１", "table's own"),
-    ("\u0405eat 2", "one alphabet"), ("B\u03bft 1", "one alphabet"), ("\u0405\u0415\u0410\u0422 2", "table's own"),
-    ("\u03a1\u039b\u0391\u0421\u0395 1", "one alphabet"), ("PIace 2", "table's own"), ("R0bot 3", "table's own"),
-    ("A\u200bnn", "invisible"), ("\u202eAnn", "invisible"), ("Bob\u00a0Marley", "plain spaces"),
-    ("...", "letter or digit"), ("😀" * 3, "letter or digit"), ("x" * 25, "24 characters"),
-])
+@pytest.mark.parametrize(
+    "nickname,why",
+    [
+        ("Seat 2", "table's own"),
+        ("bot 1 (hard)", "table's own"),
+        ("Ｐｌａｃｅ１", "table's own"),
+        ("\u0405eat 2", "one alphabet"),
+        ("B\u03bft 1", "one alphabet"),
+        ("\u0405\u0415\u0410\u0422 2", "table's own"),
+        ("\u03a1\u039b\u0391\u0421\u0395 1", "one alphabet"),
+        ("PIace 2", "table's own"),
+        ("R0bot 3", "table's own"),
+        ("A\u200bnn", "invisible"),
+        ("\u202eAnn", "invisible"),
+        ("Bob\u00a0Marley", "plain spaces"),
+        ("...", "letter or digit"),
+        ("😀" * 3, "letter or digit"),
+        ("x" * 25, "24 characters"),
+    ],
+)
 def test_a_nickname_must_read_as_a_name(server, nickname, why):
     table = server.create(ruleset="classic", players=2, seats=[HUMAN, MEDIUM], seed=3)
     token = next(s["url"] for s in table["seats"] if s["seat"] == 0).split("token=")[1]
@@ -283,21 +306,30 @@ def test_pages_set_a_strict_policy_and_nothing_holding_a_token_is_cached(server)
         assert "default-src 'none'" in policy and "script-src 'self'" in policy and "unsafe" not in policy
         assert "frame-ancestors 'none'" in policy
     assert httpx.get(server.base + "/t/abc").headers["cache-control"] == "no-store"
-    made = httpx.post(f"{server.base}/api/tables", json={"ruleset": "classic", "players": 2,
-                                                          "seats": [HUMAN, MEDIUM]})
+    made = httpx.post(f"{server.base}/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, MEDIUM]})
     assert made.status_code == 201 and made.headers["cache-control"] == "no-store"
 
 
 def test_a_failed_statement_never_logs_its_values(tmp_path):
     """A table's row holds its seed: a failed insert's error (which the server logs) must not show it."""
     from sqlalchemy.exc import IntegrityError
-
-    from millebornes.web.store import Store, TableRow, now
     from sqlalchemy.orm import Session
 
+    from millebornes.web.store import Store, TableRow, now
+
     store = Store(f"sqlite:///{tmp_path}/mb.db", "NORMAL")
-    row = dict(id="abc", ruleset="classic", options={}, players=2, teams=False, seed=987654321987,
-               deck=None, cf_timeout=6.0, status="waiting", created=now())
+    row = dict(
+        id="abc",
+        ruleset="classic",
+        options={},
+        players=2,
+        teams=False,
+        seed=987654321987,
+        deck=None,
+        cf_timeout=6.0,
+        status="waiting",
+        created=now(),
+    )
     with Session(store.engine) as s, s.begin():
         s.add(TableRow(**row))
     with pytest.raises(IntegrityError) as failed:
@@ -331,13 +363,30 @@ def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
     assert after["observation"]["decision"] != "coup-fourre"
     kinds = [e["type"] for e in after["events"]]
     assert kinds[:2] == ["action", "play"] and not [e for e in after["events"] if e.get("action") == "pass"]
-    while after["observation"]["to_act"] not in (0, None):  # the bot's turn goes on: count the rows once it is Ann's again
+    while after["observation"]["to_act"] not in (
+        0,
+        None,
+    ):  # the bot's turn goes on: count the rows once it is Ann's again
         after = ann.state_after(after["seq"])
     assert web.hall.rooms[table["id"]].actions == web.app.state.store.action_count(table["id"])
 
 
-@pytest.mark.parametrize("nickname", ["Zoé", "Ива́н", "Σωκράτης", "山田 Taro", "やまだ太郎", "김민준", "Hawaiʻi 2", "Seatbelt",
-                                      "Bob 2", "Placebo 7", "Пётр"])
+@pytest.mark.parametrize(
+    "nickname",
+    [
+        "Zoé",
+        "Ива́н",
+        "Σωκράτης",
+        "山田 Taro",
+        "やまだ太郎",
+        "김민준",
+        "Hawaiʻi 2",
+        "Seatbelt",
+        "Bob 2",
+        "Placebo 7",
+        "Пётр",
+    ],
+)
 def test_a_name_in_one_alphabet_or_in_scripts_written_together_is_a_name(nickname):
     from millebornes.web.frames import clean_nickname
 

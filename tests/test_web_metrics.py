@@ -20,11 +20,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("prometheus_client")
 
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+from serving import MILLEBORNES, Seat, Server, free_port  # noqa: E402
+from test_web_review import finished  # noqa: E402
 
 from millebornes.web import metrics  # noqa: E402
 from millebornes.web.logs import JsonLines  # noqa: E402
-from serving import MILLEBORNES, Seat, Server, free_port  # noqa: E402
-from test_web_review import finished  # noqa: E402
 
 HUMAN = {"kind": "human"}
 
@@ -33,8 +33,11 @@ def scrape(port: int) -> dict[tuple[str, tuple], float]:
     """Every sample of the process's /metrics, by name and sorted labels."""
     r = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain"), r
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(r.text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(r.text)
+        for s in family.samples
+    }
 
 
 def value(samples: dict, name: str, **labels) -> float:
@@ -64,8 +67,9 @@ def test_metrics_count_moves_sockets_thinking_and_refusals_on_their_own_port(tmp
         assert value(before, "millebornes_moves_total", mover="person") == 0
         assert value(before, "millebornes_rooms") == 0
 
-        table = server.create(ruleset="classic", players=2, seed=11, cf_timeout=1.0,
-                              seats=[HUMAN, {"kind": "bot", "level": "hard"}])
+        table = server.create(
+            ruleset="classic", players=2, seed=11, cf_timeout=1.0, seats=[HUMAN, {"kind": "bot", "level": "hard"}]
+        )
         ann = Seat(server, table, 0, "Ann")
         made = play(ann, 6, random.Random(3))
         assert made == 6
@@ -107,10 +111,17 @@ def test_every_option_may_come_from_the_environment(tmp_path):
     """No option on the command line: the port, database, limits, test mode, metrics and log level all come
     from MILLEBORNES_* variables."""
     port, mport = free_port(), free_port()
-    env = {**os.environ, "DATABASE_URL": "", "MILLEBORNES_PORT": str(port),
-           "MILLEBORNES_DATABASE_URL": f"sqlite:///{tmp_path}/env.db", "MILLEBORNES_WORKERS": "0",
-           "MILLEBORNES_TABLES_PER_MINUTE": "1", "MILLEBORNES_TEST_MODE": "1",
-           "MILLEBORNES_METRICS_PORT": str(mport), "MILLEBORNES_LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": "",
+        "MILLEBORNES_PORT": str(port),
+        "MILLEBORNES_DATABASE_URL": f"sqlite:///{tmp_path}/env.db",
+        "MILLEBORNES_WORKERS": "0",
+        "MILLEBORNES_TABLES_PER_MINUTE": "1",
+        "MILLEBORNES_TEST_MODE": "1",
+        "MILLEBORNES_METRICS_PORT": str(mport),
+        "MILLEBORNES_LOG_LEVEL": "warning",
+    }
     log = open(tmp_path / "server.log", "wb")
     proc = subprocess.Popen([str(MILLEBORNES), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -138,14 +149,22 @@ def test_every_option_may_come_from_the_environment(tmp_path):
     assert "GET /healthz" not in text and " INFO " not in text, text  # warning and worse only
 
 
-@pytest.mark.parametrize("env, words", [
-    ({"MILLEBORNES_PORT": "eighty"}, "MILLEBORNES_PORT"),
-    ({"MILLEBORNES_LOG_LEVEL": "chatty"}, "MILLEBORNES_LOG_LEVEL"),
-    ({"MILLEBORNES_TEST_MODE": "maybe"}, "MILLEBORNES_TEST_MODE"),
-])
+@pytest.mark.parametrize(
+    "env, words",
+    [
+        ({"MILLEBORNES_PORT": "eighty"}, "MILLEBORNES_PORT"),
+        ({"MILLEBORNES_LOG_LEVEL": "chatty"}, "MILLEBORNES_LOG_LEVEL"),
+        ({"MILLEBORNES_TEST_MODE": "maybe"}, "MILLEBORNES_TEST_MODE"),
+    ],
+)
 def test_a_bad_variable_is_refused_by_its_name(tmp_path, env, words):
-    done = subprocess.run([str(MILLEBORNES), "serve", "--database-url", f"sqlite:///{tmp_path}/x.db"],
-                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [str(MILLEBORNES), "serve", "--database-url", f"sqlite:///{tmp_path}/x.db"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and words in done.stderr, done.stderr
     assert not (tmp_path / "x.db").exists()
 
@@ -155,18 +174,38 @@ def test_a_metrics_port_taken_stops_the_server_at_once(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([str(MILLEBORNES), "serve", "--database-url", f"sqlite:///{tmp_path}/x.db",
-                               "--port", str(free_port()), "--metrics-port", str(port)],
-                              capture_output=True, text=True, timeout=60, env={**os.environ, "DATABASE_URL": ""})
+        done = subprocess.run(
+            [
+                str(MILLEBORNES),
+                "serve",
+                "--database-url",
+                f"sqlite:///{tmp_path}/x.db",
+                "--port",
+                str(free_port()),
+                "--metrics-port",
+                str(port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "DATABASE_URL": ""},
+        )
     assert done.returncode == 2 and f"cannot serve the metrics on 127.0.0.1 port {port}" in done.stderr, done
 
 
 def test_a_json_log_line_carries_the_exception():
     try:
-        1 / 0
+        _ = 1 / 0
     except ZeroDivisionError:
-        record = logging.LogRecord("millebornes.web", logging.ERROR, __file__, 1, "table %s: it failed",
-                                   ("abc",), exc_info=__import__("sys").exc_info())
+        record = logging.LogRecord(
+            "millebornes.web",
+            logging.ERROR,
+            __file__,
+            1,
+            "table %s: it failed",
+            ("abc",),
+            exc_info=__import__("sys").exc_info(),
+        )
     line = json.loads(JsonLines().format(record))
     assert (line["level"], line["logger"], line["message"]) == ("error", "millebornes.web", "table abc: it failed")
     assert line["exception"].startswith("Traceback") and "ZeroDivisionError" in line["exception"]

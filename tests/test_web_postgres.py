@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 import time
 
-import millebornes as mb
-
 import pytest
+
+import millebornes as mb
 
 pytest.importorskip("fastapi")
 
@@ -189,9 +189,9 @@ def test_a_game_review_lives_in_postgresql(web, postgres_url):
 def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_url):
     """Another process's action arrives in its notice, adopted without a read; after a notice that never
     came (the row written without one), the next notice shows the gap and the room reads what it lacks."""
-    import psycopg
     from datetime import timedelta
 
+    import psycopg
     from sqlalchemy import insert
 
     from millebornes.web.listener import libpq_url
@@ -212,12 +212,14 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
             other.append_action(table["id"], n, seat, action, clock=soon)
         else:
             with other.engine.begin() as c:
-                c.execute(insert(ActionRow.__table__).values(table_id=table["id"], n=n, seat=seat,
-                                                             action=action, time=now()))
+                c.execute(
+                    insert(ActionRow.__table__).values(table_id=table["id"], n=n, seat=seat, action=action, time=now())
+                )
         return seat, action
 
     with psycopg.connect(libpq_url(postgres_url), autocommit=True) as listening:
         listening.execute(f"LISTEN {CHANNEL}")
+
         def actions(timeout: float) -> list[list[str]]:
             heard = [n.payload.split(" ") for n in listening.notifies(timeout=timeout)]
             return [words for words in heard if words[1] == "action"]
@@ -260,8 +262,12 @@ def test_moves_go_on_after_the_database_drops_every_connection(web, postgres_url
 
     admin = create_engine(postgres_url)
     with admin.connect() as c:
-        dropped = c.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                 "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        dropped = c.execute(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ).scalar()
     admin.dispose()
     assert dropped >= 2  # the moves' pool and the notices' connection at least
 

@@ -169,8 +169,14 @@ def test_the_deadline_after_an_action_is_saved_with_it_and_kept_across_a_restart
     nxt = after["observation"]["to_act"]
     saved = web.hall.store.get(table["id"], actions=True)
     room = web.hall.rooms[table["id"]]
-    assert (saved.clock_at, saved.clock_deadline) == (1, room.table.clock_deadline) == (room.actions, room.table.clock_deadline)
-    assert web.hall.store.get(table["id"]).clock_at == 0  # the tables row was not written again: the action row holds it
+    assert (
+        (saved.clock_at, saved.clock_deadline)
+        == (1, room.table.clock_deadline)
+        == (room.actions, room.table.clock_deadline)
+    )
+    assert (
+        web.hall.store.get(table["id"]).clock_at == 0
+    )  # the tables row was not written again: the action row holds it
     web.stop()
     web.start()
     again = web.join(table, nxt, None)
@@ -181,8 +187,15 @@ def test_the_deadline_after_an_action_is_saved_with_it_and_kept_across_a_restart
 def test_clock_and_grace_are_checked_at_creation(web):
     web.start(test_mode=False)
     base = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
-    for field, value in (("clock", 5), ("clock", -1), ("clock", 4000), ("clock", "x"), ("grace", 0),
-                         ("grace", 1), ("standin", "god")):
+    for field, value in (
+        ("clock", 5),
+        ("clock", -1),
+        ("clock", 4000),
+        ("clock", "x"),
+        ("grace", 0),
+        ("grace", 1),
+        ("standin", "god"),
+    ):
         r = web.client.post("/api/tables", json={**base, field: value})
         assert r.status_code == 422, (field, value)
         assert field in r.text
@@ -217,10 +230,17 @@ def presence_columns_survive(web, url: str) -> None:
     store.set_clock(made["id"], 6, datetime(2020, 1, 1))  # an older decision's late write changes nothing
     web.start(url=url)
     saved = web.app.state.store.get(made["id"])
-    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (30, 15, "hard", 7, deadline)
+    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (
+        30,
+        15,
+        "hard",
+        7,
+        deadline,
+    )
     assert [s.standin for s in saved.seats] == [False, True]
     assert saved.notes == [] and web.app.state.store.get(made["id"], actions=True).notes == [
-        (0, {"type": "standin", "seat": 1, "why": "away"})]
+        (0, {"type": "standin", "seat": 1, "why": "away"})
+    ]
     web.stop()
     old = Store(url)
     with old.engine.begin() as c:
@@ -232,7 +252,13 @@ def presence_columns_survive(web, url: str) -> None:
     old.close()
     again = Store(url)
     saved = again.get(made["id"])
-    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (0, 60, "medium", None, None)
+    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (
+        0,
+        60,
+        "medium",
+        None,
+        None,
+    )
     assert [s.standin for s in saved.seats] == [False, False]
     again.close()
 

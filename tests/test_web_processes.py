@@ -12,19 +12,19 @@ import time
 
 import httpx
 import pytest
+from serving import Seat, Server
 from sqlalchemy import create_engine, text
+from util import stacked_deck
 
 import millebornes as mb
-
-from serving import Seat, Server
-from util import stacked_deck
 
 pytestmark = pytest.mark.postgres
 
 HUMAN = {"kind": "human"}
 # Seat 0: a Roll, 700 miles (with the first card drawn) and Extra Tank; seat 1: Out of Gas and fillers.
-CF_DECK = stacked_deck("classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"],
-                                            1: ["out-of-gas"]}, stock=["100"])
+CF_DECK = stacked_deck(
+    "classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"], 1: ["out-of-gas"]}, stock=["100"]
+)
 
 
 @pytest.fixture
@@ -43,13 +43,14 @@ def settle(seats: list[Seat]) -> None:
             s.expect("state")
 
 
-def saved_game(url: str, table: dict, **game) -> tuple[list, "mb.Game"]:
+def saved_game(url: str, table: dict, **game) -> tuple[list, mb.Game]:
     """The table's action rows (numbered 0..n-1: none lost, none written twice) and the classic game they
     replay into, every action in its place."""
     engine = create_engine(url)
     with engine.connect() as c:
-        rows = c.execute(text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"),
-                         {"t": table["id"]}).all()
+        rows = c.execute(
+            text("SELECT n, seat, action FROM actions WHERE table_id = :t ORDER BY n"), {"t": table["id"]}
+        ).all()
     engine.dispose()
     assert [r.n for r in rows] == list(range(len(rows)))
     g = mb.new_game("classic", **game)
@@ -88,8 +89,7 @@ def step(mover: Seat, action: str, seats: list[Seat]) -> None:
 
 def test_two_players_on_two_processes_play_a_hand_with_a_coup_fourre(two, postgres_url):
     a, b = two
-    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=3,
-                     clock=0)
+    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4, cf_timeout=3, clock=0)
     ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
     while ann.state["status"] != "playing":
         ann.expect("state")
@@ -132,8 +132,15 @@ def test_a_bot_at_a_table_held_by_two_processes_moves_once(two, postgres_url, tm
     """Both processes run the bot (the same seed gives the same move); the database takes one, the other
     process adopts it: the record replays, and both processes tell the same game."""
     a, b = two
-    table = a.create(ruleset="classic", players=3, teams=False, seed=8, clock=0, cf_timeout=0.3,
-                     seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}])
+    table = a.create(
+        ruleset="classic",
+        players=3,
+        teams=False,
+        seed=8,
+        clock=0,
+        cf_timeout=0.3,
+        seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}],
+    )
     ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
     rng = random.Random(9)
     moves = 0
@@ -161,8 +168,7 @@ def test_a_killed_process_hands_its_players_over(two, tmp_path):
     process knows who is at the other); a killed with SIGKILL: once it is silent, Bob's process counts Ann away
     and a stand-in plays her seat; she comes back through b, takes her seat back and plays on."""
     a, b = two
-    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], seed=12, clock=0, grace=10,
-                     cf_timeout=0.3)
+    table = a.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], seed=12, clock=0, grace=10, cf_timeout=0.3)
     ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
     rng = random.Random(13)
     moves = 0
@@ -176,16 +182,14 @@ def test_a_killed_process_hands_its_players_over(two, tmp_path):
             time.sleep(0.3)
     drain([ann, bob])
     assert not [e for e in bob.state["events"] if e["type"] == "standin"]
-    assert all(not s["standin"] for s in httpx.get(f"{b.base}/api/tables/{table['id']}",
-                                                    timeout=10).json()["seats"])
+    assert all(not s["standin"] for s in httpx.get(f"{b.base}/api/tables/{table['id']}", timeout=10).json()["seats"])
     a.kill()
     deadline = time.monotonic() + 45
     stood_in = False
     while not stood_in:  # a's silence, then the grace period
         assert time.monotonic() < deadline, "nobody stood in for Ann"
         frame = bob.recv(timeout=45)
-        stood_in = frame["type"] == "state" and any(e["type"] == "standin" and e["seat"] == 0
-                                                   for e in frame["events"])
+        stood_in = frame["type"] == "state" and any(e["type"] == "standin" and e["seat"] == 0 for e in frame["events"])
         if frame["type"] == "state" and bob.obs["legal_actions"]:
             bob.act(rng.choice(bob.obs["legal_actions"]))
     ann = Seat(b, table, 0)  # her page reconnects, to the process that is left
@@ -205,8 +209,14 @@ def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
     loads the table from the database, and the bot, the coup-fourré windows and the game go on: no action
     lost or doubled."""
     a, b = two
-    table = a.create(ruleset="classic", players=2, seed=21, clock=0, cf_timeout=0.3,
-                     seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+    table = a.create(
+        ruleset="classic",
+        players=2,
+        seed=21,
+        clock=0,
+        cf_timeout=0.3,
+        seats=[HUMAN, {"kind": "bot", "level": "medium"}],
+    )
     ann = Seat(a, table, 0, "Ann")
     rng = random.Random(22)
 
@@ -236,8 +246,15 @@ def test_the_bots_of_a_silent_leader_are_moved_by_the_other_process(postgres_url
     a = Server(postgres_url, tmp_path / "a.log", 60.0)
     b = Server(postgres_url, tmp_path / "b.log", 0.0, "--standby", "0.5")
     try:
-        table = a.create(ruleset="classic", players=3, teams=False, seed=8, clock=0, cf_timeout=0.3,
-                         seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}])
+        table = a.create(
+            ruleset="classic",
+            players=3,
+            teams=False,
+            seed=8,
+            clock=0,
+            cf_timeout=0.3,
+            seats=[HUMAN, HUMAN, {"kind": "bot", "level": "medium"}],
+        )
         ann, bob = Seat(a, table, 0, "Ann"), Seat(b, table, 1, "Bob")
         rng = random.Random(10)
         for _ in range(25):
@@ -266,8 +283,14 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
     worked out twice; a killed mid-review, its silent claim is taken over through b, which saves the review."""
     a, b = (Server(postgres_url, tmp_path / f"server{i}.log", 0, "--review-worlds", "400") for i in range(2))
     try:
-        table = a.create(ruleset="dujardin", players=2, seed=31, clock=0, public=True,
-                         seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+        table = a.create(
+            ruleset="dujardin",
+            players=2,
+            seed=31,
+            clock=0,
+            public=True,
+            seats=[HUMAN, {"kind": "bot", "level": "medium"}],
+        )
         ann = Seat(a, table, 0, "Ann")
         rng = random.Random(32)
         while ann.state["status"] != "finished":
@@ -282,8 +305,7 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
 
         def owner() -> str:
             with engine.connect() as c:
-                return c.execute(text("SELECT owner FROM review_jobs WHERE table_id = :t"),
-                                 {"t": table["id"]}).scalar()
+                return c.execute(text("SELECT owner FROM review_jobs WHERE table_id = :t"), {"t": table["id"]}).scalar()
 
         held_by_a = owner()
         deadline = time.monotonic() + 60

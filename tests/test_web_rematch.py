@@ -15,15 +15,45 @@ import pytest
 pytest.importorskip("fastapi")
 
 import millebornes as mb  # noqa: E402
-from millebornes import cards as C  # noqa: E402
 from conftest import Closed, SeatClient  # noqa: E402
+from millebornes import cards as C  # noqa: E402
 
 # Dujardin, two players, one race to exactly 1000 (tests/browsing.py DUJARDIN_HEAD): Ann is dealt roll, 200,
 # 200 and 100s and draws 100s; Bob only discards, so the match ends after Ann's ninth play.
-HEAD = ["roll", "200", "200", "100", "100", "100",
-        "25", "25", "50", "50", "roll", "75",
-        "100", "25", "100", "50", "100", "25", "25", "50", "50", "25", "25", "50",
-        "25", "75", "50", "75", "25", "75", "50", "25"]
+HEAD = [
+    "roll",
+    "200",
+    "200",
+    "100",
+    "100",
+    "100",
+    "25",
+    "25",
+    "50",
+    "50",
+    "roll",
+    "75",
+    "100",
+    "25",
+    "100",
+    "50",
+    "100",
+    "25",
+    "25",
+    "50",
+    "50",
+    "25",
+    "25",
+    "50",
+    "25",
+    "75",
+    "50",
+    "75",
+    "25",
+    "75",
+    "50",
+    "25",
+]
 ANN = ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]
 
 
@@ -41,8 +71,11 @@ def finished(web, **body):
     plays = iter(ANN)
     while not (ann.obs["is_over"] and ann.state["status"] == "finished"):
         mover = ann if ann.obs["to_act"] == 0 else bob
-        action = f"play {next(plays)}" if mover is ann else next(
-            a for a in bob.obs["legal_actions"] if a.startswith("discard"))
+        action = (
+            f"play {next(plays)}"
+            if mover is ann
+            else next(a for a in bob.obs["legal_actions"] if a.startswith("discard"))
+        )
         seq = ann.state["seq"]
         mover.act(action)
         ann.state_after(seq)
@@ -78,8 +111,11 @@ def test_both_accept_one_new_table_each_its_own_seat(web):
     link = ann.expect("rematch-seat")
     told = [rematch_frame(c) for c in (ann, bob)]
     new_id = told[0]["table"]
-    assert told[0] == told[1] == {"type": "rematch", "table": new_id,
-                                  "seats": [{"seat": 0, "answer": "yes"}, {"seat": 1, "answer": None}]}
+    assert (
+        told[0]
+        == told[1]
+        == {"type": "rematch", "table": new_id, "seats": [{"seat": 0, "answer": "yes"}, {"seat": 1, "answer": None}]}
+    )
     assert link["url"].startswith(f"/t/{new_id}#seat=0&token=")
     bob.send({"type": "rematch", "answer": True})
     bob_link = bob.expect("rematch-seat")
@@ -107,7 +143,12 @@ def test_both_accept_one_new_table_each_its_own_seat(web):
     facts = web.client.get(f"/api/tables/{new_id}").json()
     old = web.client.get(f"/api/tables/{table['id']}").json()
     assert (facts["ruleset"], facts["players"], facts["cf_timeout"], facts["spectators"], facts["rematch_of"]) == (
-        "dujardin", 2, 7, False, table["id"])
+        "dujardin",
+        2,
+        7,
+        False,
+        table["id"],
+    )
     assert old["rematch"] == new_id and old["status"] == "finished"
     store = web.app.state.store
     assert store.get(new_id).seed != store.get(table["id"]).seed
@@ -166,7 +207,7 @@ def test_fill_bots_is_for_a_rematch_only(web):
 def test_a_rematch_is_refused_before_the_end_and_to_spectators(web):
     web.start()
     table = web.create(seats=[{"kind": "human"}] * 2)
-    ann, bob = web.join(table, 0), web.join(table, 1, "Bob")
+    ann, _bob = web.join(table, 0), web.join(table, 1, "Bob")
     assert refused(ann, {"type": "rematch", "answer": True}) == "not-finished"
     assert web.app.state.store.get(table["id"]).rematch is None
     assert web.client.get(f"/api/tables/{table['id']}").json()["rematch"] is None
@@ -191,8 +232,11 @@ def test_a_spectator_of_a_finished_match_is_refused(web):
     while not (ann.obs["is_over"] and ann.state["status"] == "finished"):
         mover = ann if ann.obs["to_act"] == 0 else bob
         seq = ann.state["seq"]
-        mover.act(f"play {next(plays)}" if mover is ann else next(
-            a for a in bob.obs["legal_actions"] if a.startswith("discard")))
+        mover.act(
+            f"play {next(plays)}"
+            if mover is ann
+            else next(a for a in bob.obs["legal_actions"] if a.startswith("discard"))
+        )
         ann.state_after(seq)
         bob.state_after(seq)
     assert refused(watcher, {"type": "rematch", "answer": True}) == "spectator"
@@ -214,8 +258,11 @@ def test_answers_at_the_same_moment_make_one_table(web):
     for t in threads:
         t.join()
     assert len(set(made)) == 1 and store.get(table["id"]).rematch == made[0]
-    count = sqlite3.connect(web.url.removeprefix("sqlite:///")).execute(
-        "SELECT count(*) FROM tables WHERE rematch_of = ?", (table["id"],)).fetchone()[0]
+    count = (
+        sqlite3.connect(web.url.removeprefix("sqlite:///"))
+        .execute("SELECT count(*) FROM tables WHERE rematch_of = ?", (table["id"],))
+        .fetchone()[0]
+    )
     assert count == 1
 
 

@@ -25,7 +25,9 @@ SEED = 987_654_321_987
 
 def finished(web, seed: int = SEED, rng: int = 2) -> dict:
     """A dujardin race between random moves and a medium bot, played to its end."""
-    table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=seed, public=True)  # test_web_private: a private one's
+    table = web.create(
+        ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=seed, public=True
+    )  # test_web_private: a private one's
     a = web.join(table, 0, "Ann")
     web.play_random([a], random.Random(rng))
     assert a.state["status"] == "finished"
@@ -74,6 +76,7 @@ def test_unknown_and_live_tables_are_never_reviewed(web, monkeypatch):
 
     def forbidden(*_):
         raise AssertionError("a match that is not over was looked at for a review")
+
     monkeypatch.setattr(R, "decisions", forbidden)
     monkeypatch.setattr(R, "_judge_many", forbidden)
     waiting = web.create(seats=[HUMAN, HUMAN], public=True)
@@ -143,8 +146,7 @@ def test_the_server_takes_so_many_reviews_at_once(web, gate):
     assert c.post(f"/api/tables/{first}/review").status_code == 202
     busy = c.post(f"/api/tables/{second}/review")
     assert busy.status_code == 503 and busy.json()["code"] == "busy" and busy.headers["Retry-After"] == "30"
-    assert busy.json()["detail"] == ("the server is reviewing as many games as it takes at once (1): "
-                                     "ask again in 30 s")
+    assert busy.json()["detail"] == ("the server is reviewing as many games as it takes at once (1): ask again in 30 s")
     assert c.get(f"/api/tables/{second}/review").json()["state"] == "none"  # nothing started
     gate.release(10_000)
     wait_state(web, first, lambda s: s["state"] == "done")
@@ -159,6 +161,7 @@ def test_a_failed_review_says_so_and_may_be_asked_again(web, monkeypatch):
 
     def broken(*_):
         raise RuntimeError("a worker fell over")
+
     monkeypatch.setattr(R, "_judge_many", broken)
     assert web.client.post(f"/api/tables/{tid}/review").status_code == 202
     assert wait_state(web, tid, lambda s: s["state"] != "running") == {"state": "failed", "done": 0, "total": 0}
@@ -176,9 +179,14 @@ def test_review_workers_come_after_bots_and_hints():
 
     thinker = Thinker(1)
     try:
+
         async def ask():
-            return (await thinker.review(os.nice, 0), await thinker.review(os.sched_getscheduler, 0),
-                    await thinker.bot(os.nice, 0))
+            return (
+                await thinker.review(os.nice, 0),
+                await thinker.review(os.sched_getscheduler, 0),
+                await thinker.bot(os.nice, 0),
+            )
+
         nice, policy, bot_nice = asyncio.run(ask())
     finally:
         thinker.close()
@@ -203,11 +211,14 @@ def test_an_older_database_gets_the_reviews_table(tmp_path):
         store.close()
 
 
-@pytest.mark.parametrize("option, value", [("--review-worlds", "1"), ("--review-worlds", "5001"),
-                                           ("--reviews-at-once", "0"), ("--review-workers", "0")])
+@pytest.mark.parametrize(
+    "option, value",
+    [("--review-worlds", "1"), ("--review-worlds", "5001"), ("--reviews-at-once", "0"), ("--review-workers", "0")],
+)
 def test_serve_refuses_a_review_setting_out_of_range(option, value):
     from typer.testing import CliRunner
 
     from millebornes.cli import app
+
     result = CliRunner().invoke(app, ["serve", option, value], terminal_width=200)
     assert result.exit_code == 2 and "Invalid value for" in result.output and option in result.output, result.output

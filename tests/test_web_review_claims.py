@@ -60,15 +60,20 @@ async def until(check, seconds: float = 20.0) -> None:
     async def wait():
         while not await check():
             await asyncio.sleep(0.02)
+
     await asyncio.wait_for(wait(), seconds)
 
 
 def backdate(store: Store, table_id: str, seconds: float) -> None:
     """The claim's holder fell silent ``seconds`` ago (its process was killed)."""
     from sqlalchemy import update
+
     with store.engine.begin() as c:
-        c.execute(update(ReviewJobRow).where(ReviewJobRow.table_id == table_id)
-                  .values(beat=now() - timedelta(seconds=seconds)))
+        c.execute(
+            update(ReviewJobRow)
+            .where(ReviewJobRow.table_id == table_id)
+            .values(beat=now() - timedelta(seconds=seconds))
+        )
 
 
 @pytest.fixture
@@ -141,7 +146,7 @@ def test_on_sqlite_a_claim_left_by_another_process_is_a_dead_ones(web, tmp_path,
     """One process serves an SQLite file, so a claim it did not make was left by a server killed mid-review;
     a failure, though, is still told after a restart."""
     url = f"sqlite:///{tmp_path}/mb.db"
-    tid, = finished_tables(web, url, 1)
+    (tid,) = finished_tables(web, url, 1)
     killed, store = Store(url), Store(url)
     assert killed.claim_review(tid, 5, SILENT) is None
 

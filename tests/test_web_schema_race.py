@@ -12,9 +12,8 @@ import time
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
-
 from serving import Server
+from sqlalchemy import create_engine, text
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

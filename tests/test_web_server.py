@@ -47,8 +47,9 @@ def test_a_killed_server_resumes_every_table(tmp_path):
     try:
         deck = stacked_deck("classic", 2, hands={0: ["roll"]})
         people = server.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], seed=41)
-        versus = server.create(ruleset="classic", players=2, deck=deck, seed=42,
-                               seats=[HUMAN, {"kind": "bot", "level": "hard"}])
+        versus = server.create(
+            ruleset="classic", players=2, deck=deck, seed=42, seats=[HUMAN, {"kind": "bot", "level": "hard"}]
+        )
         a, b = Seat(server, people, 0, "Ann"), Seat(server, people, 1, "Bob")
         a.expect("state")
         rng = random.Random(7)
@@ -93,8 +94,7 @@ def test_a_killed_server_resumes_every_table(tmp_path):
 
 def waiting_for_the_human(server: Server, seed: int) -> dict:
     """A table where seat 0, a human, is to act and the bot waits for it."""
-    return server.create(ruleset="classic", players=2, seed=seed,
-                         seats=[HUMAN, {"kind": "bot", "level": "medium"}])
+    return server.create(ruleset="classic", players=2, seed=seed, seats=[HUMAN, {"kind": "bot", "level": "medium"}])
 
 
 def two_at_once(sockets) -> tuple[dict, Seat]:
@@ -129,8 +129,7 @@ def test_one_hint_at_a_time_per_seat_then_a_cooldown(tmp_path):
 
 
 def test_hints_beyond_the_servers_backlog_are_refused(tmp_path):
-    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-backlog", "1",
-                    "--hint-cooldown", "0")
+    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 60, "--hint-backlog", "1", "--hint-cooldown", "0")
     try:
         busy, refused = two_at_once([Seat(server, waiting_for_the_human(server, seed), 0, "Ann") for seed in (4, 5)])
         assert busy["code"] == "busy" and "ask again" in busy["message"]
@@ -167,8 +166,7 @@ def running(pid: int, start: str) -> bool:
 def test_thinking_processes_go_when_the_server_is_killed(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0, "--hint-cooldown", "0")
     try:
-        table = server.create(ruleset="classic", players=2, seed=9,
-                              seats=[HUMAN, {"kind": "bot", "level": "hard"}])
+        table = server.create(ruleset="classic", players=2, seed=9, seats=[HUMAN, {"kind": "bot", "level": "hard"}])
         c = Seat(server, table, 0, "Cid")
         while not any(e["type"] == "action" and e["seat"] == 1 for e in c.state["events"]):
             if c.obs["to_act"] == 0:

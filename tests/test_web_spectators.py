@@ -12,9 +12,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import Closed, SeatClient  # noqa: E402
 from test_web_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
 from test_web_hardening import cf_twins  # noqa: E402
+
+from conftest import Closed, SeatClient  # noqa: E402
 
 HUMAN = {"kind": "human"}
 ANY_HAND = re.compile(r'"(hands|token|seed|deck|stock_order)"\s*:|"(stock|hand)"\s*:\s*\[')
@@ -86,17 +87,20 @@ def check_spectator(web, table_id: str, c: SeatClient, whole: bool = True) -> in
             assert pile[-1] == hazard and frame["cf_deadline"] is not None
         checked += 1
     told = [e for f in c.frames if f["type"] == "state" for e in f["events"]]
-    assert told == (public if whole else public[:len(told)])
+    assert told == (public if whole else public[: len(told)])
     return checked
 
 
-@pytest.mark.parametrize("ruleset, seats, teams, seed", [
-    ("classic", [HUMAN, HUMAN], None, 41),
-    ("classic", [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}], True, 42),
-    ("family", [HUMAN, {"kind": "bot", "level": "medium"}, HUMAN], None, 43),
-    ("dujardin", [HUMAN, {"kind": "bot", "level": "easy"}], None, 44),
-    ("parker", [HUMAN, HUMAN], None, 45),
-])
+@pytest.mark.parametrize(
+    "ruleset, seats, teams, seed",
+    [
+        ("classic", [HUMAN, HUMAN], None, 41),
+        ("classic", [HUMAN, HUMAN, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}], True, 42),
+        ("family", [HUMAN, {"kind": "bot", "level": "medium"}, HUMAN], None, 43),
+        ("dujardin", [HUMAN, {"kind": "bot", "level": "easy"}], None, 44),
+        ("parker", [HUMAN, HUMAN], None, 45),
+    ],
+)
 def test_a_spectator_sees_the_public_table_and_no_hand(web, ruleset, seats, teams, seed):
     web.start()
     table = web.create(ruleset=ruleset, seats=seats, teams=teams, seed=seed)
@@ -177,13 +181,16 @@ def test_holding_the_safety_shows_nothing_to_a_spectator(web):
 def test_a_spectator_cannot_act_or_ask_for_hints(web):
     web.start()
     table = web.create(seats=[HUMAN, HUMAN], seed=3)
-    ann, bob = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
+    ann, _bob = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
     ann.expect("state")
     spectator = watch(web, table["id"])
     seq = spectator.state["seq"]
     store = web.app.state.store
-    for frame in ({"type": "act", "action": "draw", "seq": seq}, {"type": "hint"},
-                  {"type": "act", "action": ann.obs["legal_actions"][0], "seq": seq}):
+    for frame in (
+        {"type": "act", "action": "draw", "seq": seq},
+        {"type": "hint"},
+        {"type": "act", "action": ann.obs["legal_actions"][0], "seq": seq},
+    ):
         spectator.send(frame)
         error = spectator.expect("error")
         assert error["code"] == "spectator" and "spectator" in error["message"]
@@ -218,8 +225,9 @@ def test_a_table_may_forbid_spectators_and_it_survives_a_restart(web):
     watch(web, open_["id"])
     refused(closed["id"])
     assert web.app.state.store.get(closed["id"]).spectators is False
-    r = web.client.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN],
-                                             "spectators": "no"})
+    r = web.client.post(
+        "/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], "spectators": "no"}
+    )
     assert r.status_code == 422
 
 
@@ -243,6 +251,7 @@ def test_a_table_takes_a_bounded_number_of_spectators(web):
         if len(room.watchers) < 2:
             break
         import time
+
         time.sleep(0.02)
     watch(web, table["id"])  # a place came free
 
@@ -255,9 +264,22 @@ def test_an_older_database_gets_the_spectators_column(tmp_path):
 
     url = f"sqlite:///{tmp_path}/old.db"
     store = Store(url, sqlite_sync="NORMAL")
-    store.create(SavedTable(id="old1", ruleset="classic", options={}, players=2, teams=False, seed=1, deck=None,
-                            cf_timeout=6.0, status="waiting", created=now(),
-                            seats=[SavedSeat(0, "human"), SavedSeat(1, "human")], spectators=False))
+    store.create(
+        SavedTable(
+            id="old1",
+            ruleset="classic",
+            options={},
+            players=2,
+            teams=False,
+            seed=1,
+            deck=None,
+            cf_timeout=6.0,
+            status="waiting",
+            created=now(),
+            seats=[SavedSeat(0, "human"), SavedSeat(1, "human")],
+            spectators=False,
+        )
+    )
     with store.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN spectators"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions

@@ -12,10 +12,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from millebornes import review as R  # noqa: E402
-from millebornes.web import room as room_module  # noqa: E402
 from test_web_hardening import cf_twins  # noqa: E402
 from util import stacked_deck  # noqa: E402
+
+from millebornes import review as R  # noqa: E402
+from millebornes.web import room as room_module  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

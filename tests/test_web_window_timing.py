@@ -17,7 +17,6 @@ import threading
 import time
 
 import pytest
-
 from serving import Server, ws_client
 from test_web_hardening import cf_twins
 
@@ -32,8 +31,7 @@ class Timed:
     """A socket on a table (a seat, or watching) whose frames a thread of its own stamps as they arrive."""
 
     def __init__(self, server: Server, table: dict, seat: int | None = None, nickname: str | None = None):
-        self.ws = ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10,
-                                    legacy=True)
+        self.ws = ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10, legacy=True)
         self.frames: list[tuple[float, dict]] = []
         self.seen = threading.Condition()
         if seat is None:
@@ -62,7 +60,7 @@ class Timed:
                 for i, (at, frame) in enumerate(self.frames):
                     assert frame["type"] != "error", frame
                     if frame["type"] == "state" and frame["seq"] > seq:
-                        del self.frames[:i + 1]
+                        del self.frames[: i + 1]
                         self.at, self.state = at, frame
                         return at, frame
                 assert self.seen.wait(timeout), f"no state after {seq}"
@@ -78,8 +76,9 @@ class Timed:
 def window_length(ann_at: Server, bob_at: Server, deck: list[str], watch_at: Server | None = None) -> list[float]:
     """One table to its Stop: the seconds from the hazard's frame to the closing one, on Ann's socket (and a
     spectator's on ``watch_at``)."""
-    table = ann_at.create(ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=deck, seed=8, cf_timeout=0.05,
-                          clock=0)
+    table = ann_at.create(
+        ruleset="classic", players=2, seats=[HUMAN, HUMAN], deck=deck, seed=8, cf_timeout=0.05, clock=0
+    )
     ann, bob = Timed(ann_at, table, 0, "Ann"), Timed(bob_at, table, 1, "Bob")
     while ann.state["status"] != "playing":
         ann.after(ann.state["seq"] - 1)
@@ -108,6 +107,7 @@ def window_length(ann_at: Server, bob_at: Server, deck: list[str], watch_at: Ser
 
 def leave_one_out(xs: list[float], ys: list[bool]) -> float:
     """The accuracy of a threshold (and its side) chosen on all the other windows, for each window in turn."""
+
     def rule(pairs):
         cuts = sorted(x for x, _ in pairs)
         best = (-1, 0.0, True)
@@ -137,8 +137,10 @@ def classify(measure) -> list[float]:
         accuracy = leave_one_out(xs, kinds)
         held = [x for x, k in zip(xs, kinds) if k]
         free = [x for x, k in zip(xs, kinds) if not k]
-        print(f"socket {n}: median {1000 * statistics.median(held):.2f} ms when held and passed, "
-              f"{1000 * statistics.median(free):.2f} ms when nobody holds it; leave-one-out accuracy {accuracy:.2f}")
+        print(
+            f"socket {n}: median {1000 * statistics.median(held):.2f} ms when held and passed, "
+            f"{1000 * statistics.median(free):.2f} ms when nobody holds it; leave-one-out accuracy {accuracy:.2f}"
+        )
         out.append(accuracy)
     return out
 

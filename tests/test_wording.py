@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
-from browsing import (CHROMIUM, browser, classic_hand_by_clicks, pages, server,  # noqa: E402,F401
-                      won_dujardin_match)
 from millebornes import cards as C  # noqa: E402
 from millebornes.i18n import catalog  # noqa: E402
 
@@ -28,27 +27,134 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chro
 
 CARD_IDS = list(C.CARD_IDS)
 # the engine's action strings: "play 25", "play flat-tire 1", "discard roll"
-ACTION = re.compile(r"\b(?:play|discard) (?:%s)(?: \d)?(?![\w-])" % "|".join(map(re.escape, CARD_IDS)))
+ACTION = re.compile(r"\b(?:play|discard) (?:{})(?: \d)?(?![\w-])".format("|".join(map(re.escape, CARD_IDS))))
 # the engine's words and card ids that are not English words (a card id written in lower case, hyphens kept)
-NOTATION = re.compile(r"(?<![\w-])(?:take-discard|coup-fourre|end-hand|%s)(?![\w-])"
-                      % "|".join(re.escape(c) for c in CARD_IDS if "-" in c))
+NOTATION = re.compile(
+    r"(?<![\w-])(?:take-discard|coup-fourre|end-hand|{})(?![\w-])".format(
+        "|".join(re.escape(c) for c in CARD_IDS if "-" in c)
+    )
+)
 INTERNAL = re.compile(r"\bseeds?\b|encyclop|RULES\.md|\bDESIGN\.md|\bsrc/|\.py\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"\{\w*\}")
 JUNK = re.compile(r"\b(?:undefined|null|NaN|None|\[object \w+\])")
 KEYS = sorted((k for lang in ("en", "fr") for k in catalog(lang).keys() if "." in k), key=len, reverse=True)
 # common English words a French page must not show (none is a French word); names of firms are taken out first
-ENGLISH = ["the", "and", "you", "your", "with", "from", "of", "to", "is", "are", "it", "its", "this", "that",
-           "seat", "seats", "hand", "hands", "card", "cards", "played", "plays", "playing", "discard", "discarded",
-           "draw", "drew", "hint", "hints", "miles", "move", "moves", "next", "previous", "first", "last",
-           "copy", "link", "links", "winner", "winners", "won", "turn", "waiting", "over", "back", "home", "join",
-           "nickname", "language", "finished", "game", "games", "player", "players", "team", "teams", "replay",
-           "deal", "dealt", "bot", "yes", "no", "let", "go", "end", "extend", "trip", "safety",
-           "safeties", "hazard", "remedy", "win", "wins", "need", "first",
-           "roll", "flat", "tire", "speed", "limit", "gas", "gasoline", "spare", "repairs", "right", "way", "extra",
-           "tank", "puncture", "proof", "driving", "ace", "take", "took", "pass", "passed", "empty", "nobody",
-           "choose", "click", "press", "key", "keys", "not", "only", "can", "cannot", "must", "already", "when"]
-ENGLISH_RE = re.compile(r"(?<![\w'’-])(?:%s)(?![\w'’-])" % "|".join(sorted(set(ENGLISH), key=len, reverse=True)),
-                        re.IGNORECASE)
+ENGLISH = [
+    "the",
+    "and",
+    "you",
+    "your",
+    "with",
+    "from",
+    "of",
+    "to",
+    "is",
+    "are",
+    "it",
+    "its",
+    "this",
+    "that",
+    "seat",
+    "seats",
+    "hand",
+    "hands",
+    "card",
+    "cards",
+    "played",
+    "plays",
+    "playing",
+    "discard",
+    "discarded",
+    "draw",
+    "drew",
+    "hint",
+    "hints",
+    "miles",
+    "move",
+    "moves",
+    "next",
+    "previous",
+    "first",
+    "last",
+    "copy",
+    "link",
+    "links",
+    "winner",
+    "winners",
+    "won",
+    "turn",
+    "waiting",
+    "over",
+    "back",
+    "home",
+    "join",
+    "nickname",
+    "language",
+    "finished",
+    "game",
+    "games",
+    "player",
+    "players",
+    "team",
+    "teams",
+    "replay",
+    "deal",
+    "dealt",
+    "bot",
+    "yes",
+    "no",
+    "let",
+    "go",
+    "end",
+    "extend",
+    "trip",
+    "safety",
+    "safeties",
+    "hazard",
+    "remedy",
+    "win",
+    "wins",
+    "need",
+    "first",
+    "roll",
+    "flat",
+    "tire",
+    "speed",
+    "limit",
+    "gas",
+    "gasoline",
+    "spare",
+    "repairs",
+    "right",
+    "way",
+    "extra",
+    "tank",
+    "puncture",
+    "proof",
+    "driving",
+    "ace",
+    "take",
+    "took",
+    "pass",
+    "passed",
+    "empty",
+    "nobody",
+    "choose",
+    "click",
+    "press",
+    "key",
+    "keys",
+    "not",
+    "only",
+    "can",
+    "cannot",
+    "must",
+    "already",
+    "when",
+]
+ENGLISH_RE = re.compile(
+    r"(?<![\w'’-])(?:{})(?![\w'’-])".format("|".join(sorted(set(ENGLISH), key=len, reverse=True))), re.IGNORECASE
+)
 PROPER_NAMES = ["Parker Brothers", "Winning Moves", "Mille Bornes"]
 
 READ = """() => {
@@ -73,10 +179,15 @@ READ = """() => {
 
 def problems(text: str, lang: str) -> list[str]:
     found = []
-    for what, regex in (("action string", ACTION), ("engine notation", NOTATION), ("internal reference", INTERNAL),
-                        ("unfilled placeholder", PLACEHOLDER), ("undefined value", JUNK)):
+    for what, regex in (
+        ("action string", ACTION),
+        ("engine notation", NOTATION),
+        ("internal reference", INTERNAL),
+        ("unfilled placeholder", PLACEHOLDER),
+        ("undefined value", JUNK),
+    ):
         found += [f"{what}: {m.group(0)!r} in {context(text, m)}" for m in regex.finditer(text)]
-    found += [f"message key: {k!r}" for k in KEYS if re.search(r"(?<![\w.-])%s(?![\w-])" % re.escape(k), text)]
+    found += [f"message key: {k!r}" for k in KEYS if re.search(rf"(?<![\w.-]){re.escape(k)}(?![\w-])", text)]
     if lang == "fr":
         plain = text
         for name in PROPER_NAMES:
@@ -86,7 +197,7 @@ def problems(text: str, lang: str) -> list[str]:
 
 
 def context(text: str, m: re.Match) -> str:
-    return repr(text[max(0, m.start() - 40): m.end() + 40])
+    return repr(text[max(0, m.start() - 40) : m.end() + 40])
 
 
 class Reader:
@@ -207,9 +318,12 @@ def test_sides_in_a_tie_and_the_extension_read_right(server, pages):
         return out;
     }""")
     assert said["en"] == {
-        "tie": "Tie: Ann and Cy; Bob and Dee", "soloTie": "Tie: Ann and Bob", "won": "Winner: Bob and Dee",
+        "tie": "Tie: Ann and Cy; Bob and Dee",
+        "soloTie": "Tie: Ann and Bob",
+        "won": "Winner: Bob and Dee",
         "matchTie": "Match over: a tie between Ann and Cy; Bob and Dee (5,000 – 5,000).",
-        "extend": said["en"]["extend"]}
+        "extend": said["en"]["extend"],
+    }
     assert "1,000" in said["en"]["extend"] and "1000" not in said["en"]["extend"]
     assert said["fr"]["tie"] == "Égalité\u00a0: Ann et Cy\u202f; Bob et Dee"
     assert said["fr"]["matchTie"].startswith("Partie terminée\u00a0: égalité entre Ann et Cy\u202f; Bob et Dee")

@@ -8,8 +8,13 @@ import millebornes as mb
 from millebornes.cards import CARD_IDS
 
 
-def stacked_deck(rules, players: int, hands: dict[int, list[str]] | None = None,
-                 stock: list[str] | None = None, filler: list[str] | None = None) -> list[str]:
+def stacked_deck(
+    rules,
+    players: int,
+    hands: dict[int, list[str]] | None = None,
+    stock: list[str] | None = None,
+    filler: list[str] | None = None,
+) -> list[str]:
     """A full deck for ``rules`` and ``players``: the given hands (missing cards of a hand are
     filled), then the given stock cards (drawn first, in order), then every other card.
 
@@ -34,10 +39,27 @@ def stacked_deck(rules, players: int, hands: dict[int, list[str]] | None = None,
             take(c)
     for c in stock:
         take(c)
-    order = list(filler or []) + ["end-of-limit", "gasoline", "spare-tire", "repairs", "25", "50",
-                                  "75", "100", "roll", "200", "speed-limit", "stop", "out-of-gas",
-                                  "flat-tire", "accident", "right-of-way", "extra-tank",
-                                  "puncture-proof", "driving-ace"]
+    order = list(filler or []) + [
+        "end-of-limit",
+        "gasoline",
+        "spare-tire",
+        "repairs",
+        "25",
+        "50",
+        "75",
+        "100",
+        "roll",
+        "200",
+        "speed-limit",
+        "stop",
+        "out-of-gas",
+        "flat-tire",
+        "accident",
+        "right-of-way",
+        "extra-tank",
+        "puncture-proof",
+        "driving-ace",
+    ]
 
     def fill() -> str:
         for c in order:
@@ -58,13 +80,18 @@ def stacked_deck(rules, players: int, hands: dict[int, list[str]] | None = None,
 
 def configs() -> list[tuple[str, int, bool]]:
     """Every (preset, players, teams) setting the presets allow."""
-    return [(name, n, teams) for name, r in mb.RULESETS.items()
-            for teams, counts in ((False, r.solo_players), (True, r.team_players)) for n in counts]
+    return [
+        (name, n, teams)
+        for name, r in mb.RULESETS.items()
+        for teams, counts in ((False, r.solo_players), (True, r.team_players))
+        for n in counts
+    ]
 
 
 def all_cards(g):
     """Every card outside the stock: hands, discard pile and tableaux."""
     from collections import Counter
+
     cards = Counter()
     for s in range(g.players):
         cards.update(g.hand(s))
@@ -75,8 +102,7 @@ def all_cards(g):
     return cards
 
 
-def game_with(rules, players: int, hands=None, stock=None, teams=None, filler=None, seed: int = 1,
-              **options):
+def game_with(rules, players: int, hands=None, stock=None, teams=None, filler=None, seed: int = 1, **options):
     """A new game on a stacked deck; rule options may be switched by keyword."""
     r = mb.ruleset(rules, **options) if options else rules
     deck = stacked_deck(r, players, hands, stock, filler)
@@ -97,8 +123,7 @@ def play(game, *actions: str) -> list[dict]:
 # decision is asked); ``pass_turn`` discards a filler.
 DISTANCES = ("25", "50", "75", "100", "200")
 HARMLESS = ("end-of-limit", "gasoline", "spare-tire", "repairs", "25", "50", "75", "100", "roll", "200")
-DISCARD_FIRST = ("end-of-limit", "gasoline", "spare-tire", "repairs", "75", "25", "50", "100", "200",
-                 "roll")
+DISCARD_FIRST = ("end-of-limit", "gasoline", "spare-tire", "repairs", "75", "25", "50", "100", "200", "roll")
 
 
 def new(rules, players=2, hands=None, draws=None, stock=None, teams=None, **options):
@@ -107,8 +132,9 @@ def new(rules, players=2, hands=None, draws=None, stock=None, teams=None, **opti
     stock = list(stock or [])
     if draws:
         rounds = max(len(v) for v in draws.values())
-        stock = [(draws.get(s, [])[i] if i < len(draws.get(s, [])) else None)
-                 for i in range(rounds) for s in range(players)]
+        stock = [
+            (draws.get(s, [])[i] if i < len(draws.get(s, [])) else None) for i in range(rounds) for s in range(players)
+        ]
         while stock and stock[-1] is None:
             stock.pop()
     left = dict(zip(mb.CARD_IDS, r.deck_counts(players)))

@@ -29,9 +29,11 @@ from .state import Game, new_game
 
 __version__ = "0.1.0"
 
+
 def compiled() -> bool:
     """Whether the engine runs compiled (mypyc, see setup.py) rather than as pure Python."""
     from . import state
+
     return state.__file__.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
 
 
@@ -42,7 +44,7 @@ def _compiled_sources() -> list[str]:
         for name in files:
             for suffix in _machinery.EXTENSION_SUFFIXES:
                 if name.endswith(suffix):
-                    out.append(_os.path.join(folder, name[:-len(suffix)] + ".py"))
+                    out.append(_os.path.join(folder, name[: -len(suffix)] + ".py"))
                     break
     return sorted(out)
 
@@ -51,21 +53,40 @@ def _warn_if_stale() -> None:
     """An extension module is imported before its source: after editing one, rebuild (make build).
     The compiled code itself lives in one shared library beside the package (``millebornes_core``)."""
     here = _os.path.dirname(__file__)
-    core = [_os.path.join(_os.path.dirname(here), "millebornes_core__mypyc" + suffix)
-            for suffix in _machinery.EXTENSION_SUFFIXES]
+    core = [
+        _os.path.join(_os.path.dirname(here), "millebornes_core__mypyc" + suffix)
+        for suffix in _machinery.EXTENSION_SUFFIXES
+    ]
     built = max((_os.path.getmtime(path) for path in core if _os.path.exists(path)), default=None)
     if built is None:
         return
     for source in _compiled_sources():
         if _os.path.getmtime(source) > built:
-            _warnings.warn(f"millebornes: {_os.path.relpath(source, here)} is newer than the compiled engine: "
-                           f"run `make build`", stacklevel=2)
+            _warnings.warn(
+                f"millebornes: {_os.path.relpath(source, here)} is newer than the compiled engine: run `make build`",
+                stacklevel=2,
+            )
             return
 
 
 _warn_if_stale()
 
 __all__ = [
-    "ACTION_CODES", "ACTION_NAMES", "CARD_IDS", "Determinizer", "Game", "IllegalAction", "RECORD_FORMAT", "RULESETS",
-    "Ruleset", "Scoring", "action_code", "card_name", "compiled", "determinize", "new_game", "replay", "ruleset",
+    "ACTION_CODES",
+    "ACTION_NAMES",
+    "CARD_IDS",
+    "Determinizer",
+    "Game",
+    "IllegalAction",
+    "RECORD_FORMAT",
+    "RULESETS",
+    "Ruleset",
+    "Scoring",
+    "action_code",
+    "card_name",
+    "compiled",
+    "determinize",
+    "new_game",
+    "replay",
+    "ruleset",
 ]

@@ -18,8 +18,8 @@ from .cards import CARD_IDS, HAZARDS, KIND_OF, NUM_KINDS
 
 MAX_SIDES: Final = 8
 
-DISCARD_BASE: Final = NUM_KINDS                # play own card k: code k; discard k: 19 + k
-ATTACK_BASE: Final = 2 * NUM_KINDS             # hazard k on side t: 38 + 19 t + k
+DISCARD_BASE: Final = NUM_KINDS  # play own card k: code k; discard k: 19 + k
+ATTACK_BASE: Final = 2 * NUM_KINDS  # hazard k on side t: 38 + 19 t + k
 DRAW: Final = 200
 TAKE_DISCARD: Final = 201
 COUP_FOURRE: Final = 202
@@ -27,8 +27,12 @@ PASS: Final = 203
 EXTEND: Final = 204
 END_HAND: Final = 205
 SPECIAL_NAMES: Final = {
-    DRAW: "draw", TAKE_DISCARD: "take-discard", COUP_FOURRE: "coup-fourre", PASS: "pass",
-    EXTEND: "extend", END_HAND: "end-hand",
+    DRAW: "draw",
+    TAKE_DISCARD: "take-discard",
+    COUP_FOURRE: "coup-fourre",
+    PASS: "pass",
+    EXTEND: "extend",
+    END_HAND: "end-hand",
 }
 
 
@@ -68,9 +72,18 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "wrong_remedy": ("card", "hazard", "top"),
 }
 PARAM_KINDS: Final[dict[str, str]] = {
-    "card": "card", "hazard": "card", "safety": "card", "need": "card", "top": "card",
-    "seat": "seat", "to_act": "seat", "side": "side",
-    "distance": "number", "value": "number", "target": "number", "decision": "decision",
+    "card": "card",
+    "hazard": "card",
+    "safety": "card",
+    "need": "card",
+    "top": "card",
+    "seat": "seat",
+    "to_act": "seat",
+    "side": "side",
+    "distance": "number",
+    "value": "number",
+    "target": "number",
+    "decision": "decision",
 }
 
 
@@ -140,8 +153,7 @@ def normalize(text: Any) -> str:
 def action_code(text: Any) -> int:
     """The code of an action string; IllegalAction explains what is wrong with a bad one."""
     if not isinstance(text, str):
-        raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}",
-                            "action_not_text")
+        raise IllegalAction(f"an action is a string such as 'play 75', not {type(text).__name__}", "action_not_text")
     s = normalize(text)
     code = ACTION_CODES.get(s)
     if code is not None:
@@ -159,17 +171,21 @@ def action_code(text: Any) -> int:
         kind = KIND_OF[card]
         if verb == "play" and kind in HAZARDS:
             if len(words) == 2:
-                raise IllegalAction(f"say which side to attack, for example 'play {card} 1'", "needs_side",
-                                    card=card)
+                raise IllegalAction(f"say which side to attack, for example 'play {card} 1'", "needs_side", card=card)
             if len(words) == 3 and words[2].isdigit():
                 raise IllegalAction(f"there is no side {words[2]}", "no_such_side")
-            raise IllegalAction(f"'play {card}' takes one side number, for example 'play {card} 1'",
-                                "needs_side", card=card)
+            raise IllegalAction(
+                f"'play {card}' takes one side number, for example 'play {card} 1'", "needs_side", card=card
+            )
         if verb == "play":
-            raise IllegalAction(f"{card} is played on your own side: say 'play {card}' with nothing after it",
-                                "not_a_hazard", card=card)
-        raise IllegalAction(f"'discard' takes just a card, for example 'discard {card}'", "discard_just_card",
-                            card=card)
+            raise IllegalAction(
+                f"{card} is played on your own side: say 'play {card}' with nothing after it", "not_a_hazard", card=card
+            )
+        raise IllegalAction(
+            f"'discard' takes just a card, for example 'discard {card}'", "discard_just_card", card=card
+        )
     raise IllegalAction(
         f"unknown action {text!r}: actions are play, discard, draw, take-discard, coup-fourre, pass, "
-        "extend and end-hand", "unknown_action")
+        "extend and end-hand",
+        "unknown_action",
+    )

@@ -34,24 +34,69 @@ DRIVING_ACE: Final = 18
 NUM_KINDS: Final = 19
 
 CARD_IDS: Final[tuple[str, ...]] = (
-    "25", "50", "75", "100", "200",
-    "stop", "speed-limit", "out-of-gas", "flat-tire", "accident",
-    "roll", "end-of-limit", "gasoline", "spare-tire", "repairs",
-    "right-of-way", "extra-tank", "puncture-proof", "driving-ace",
+    "25",
+    "50",
+    "75",
+    "100",
+    "200",
+    "stop",
+    "speed-limit",
+    "out-of-gas",
+    "flat-tire",
+    "accident",
+    "roll",
+    "end-of-limit",
+    "gasoline",
+    "spare-tire",
+    "repairs",
+    "right-of-way",
+    "extra-tank",
+    "puncture-proof",
+    "driving-ace",
 )
 KIND_OF: Final[dict[str, int]] = {card: kind for kind, card in enumerate(CARD_IDS)}
 
 NAMES_EN: Final[tuple[str, ...]] = (
-    "25 miles", "50 miles", "75 miles", "100 miles", "200 miles",
-    "Stop", "Speed Limit", "Out of Gas", "Flat Tire", "Accident",
-    "Roll", "End of Limit", "Gasoline", "Spare Tire", "Repairs",
-    "Right of Way", "Extra Tank", "Puncture-Proof", "Driving Ace",
+    "25 miles",
+    "50 miles",
+    "75 miles",
+    "100 miles",
+    "200 miles",
+    "Stop",
+    "Speed Limit",
+    "Out of Gas",
+    "Flat Tire",
+    "Accident",
+    "Roll",
+    "End of Limit",
+    "Gasoline",
+    "Spare Tire",
+    "Repairs",
+    "Right of Way",
+    "Extra Tank",
+    "Puncture-Proof",
+    "Driving Ace",
 )
 NAMES_FR: Final[tuple[str, ...]] = (
-    "25 bornes", "50 bornes", "75 bornes", "100 bornes", "200 bornes",
-    "Feu rouge", "Limitation de vitesse", "Panne d'essence", "Crevaison", "Accident",
-    "Feu vert", "Fin de limitation", "Essence", "Roue de secours", "Réparations",
-    "Véhicule prioritaire", "Citerne d'essence", "Increvable", "As du volant",
+    "25 bornes",
+    "50 bornes",
+    "75 bornes",
+    "100 bornes",
+    "200 bornes",
+    "Feu rouge",
+    "Limitation de vitesse",
+    "Panne d'essence",
+    "Crevaison",
+    "Accident",
+    "Feu vert",
+    "Fin de limitation",
+    "Essence",
+    "Roue de secours",
+    "Réparations",
+    "Véhicule prioritaire",
+    "Citerne d'essence",
+    "Increvable",
+    "As du volant",
 )
 
 DISTANCE, HAZARD, REMEDY, SAFETY = "distance", "hazard", "remedy", "safety"
@@ -67,20 +112,40 @@ SAFETIES: Final = (RIGHT_OF_WAY, EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE)
 REMEDY_OF: Final[dict[int, int]] = dict(zip(HAZARDS, REMEDIES))
 HAZARD_OF: Final[dict[int, int]] = dict(zip(REMEDIES, HAZARDS))
 SAFETY_OF: Final[dict[int, int]] = {
-    STOP: RIGHT_OF_WAY, SPEED_LIMIT: RIGHT_OF_WAY, OUT_OF_GAS: EXTRA_TANK,
-    FLAT_TIRE: PUNCTURE_PROOF, ACCIDENT: DRIVING_ACE,
+    STOP: RIGHT_OF_WAY,
+    SPEED_LIMIT: RIGHT_OF_WAY,
+    OUT_OF_GAS: EXTRA_TANK,
+    FLAT_TIRE: PUNCTURE_PROOF,
+    ACCIDENT: DRIVING_ACE,
 }
 PROTECTS: Final[dict[int, tuple[int, ...]]] = {
-    RIGHT_OF_WAY: (STOP, SPEED_LIMIT), EXTRA_TANK: (OUT_OF_GAS,),
-    PUNCTURE_PROOF: (FLAT_TIRE,), DRIVING_ACE: (ACCIDENT,),
+    RIGHT_OF_WAY: (STOP, SPEED_LIMIT),
+    EXTRA_TANK: (OUT_OF_GAS,),
+    PUNCTURE_PROOF: (FLAT_TIRE,),
+    DRIVING_ACE: (ACCIDENT,),
 }
 
 # The 106 cards, the same in every edition (RULES.md section 1).
 DECK_COUNTS: Final[tuple[int, ...]] = (
-    10, 10, 10, 12, 4,
-    5, 4, 3, 3, 3,
-    14, 6, 6, 6, 6,
-    1, 1, 1, 1,
+    10,
+    10,
+    10,
+    12,
+    4,
+    5,
+    4,
+    3,
+    3,
+    3,
+    14,
+    6,
+    6,
+    6,
+    6,
+    1,
+    1,
+    1,
+    1,
 )
 
 

@@ -8,34 +8,41 @@ import random
 import shlex
 import shutil
 import time
-from enum import Enum
-from typing import Optional
+from enum import StrEnum
 
 import typer
 
 from .bots.ladder import offered_levels
-from .rules import RULESETS, ruleset as get_ruleset
+from .rules import RULESETS
+from .rules import ruleset as get_ruleset
 from .state import new_game
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="The open Mille Bornes system: rules for every edition, simulation and play.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="The open Mille Bornes system: rules for every edition, simulation and play.",
+)
 
 
 def _version(value: bool) -> None:
     if value:
         from . import __version__
+
         typer.echo(f"millebornes {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                          help="print the version and stop")) -> None:
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print the version and stop"
+    ),
+) -> None:
     """Options that come before any command (the command's help is the app's)."""
 
 
 @app.command()
-def rules(edition: Optional[str] = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
+def rules(edition: str | None = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
     """Print an edition's rule options in words (all editions without an argument)."""
     from .i18n import catalog
 
@@ -53,7 +60,7 @@ def rules(edition: Optional[str] = typer.Argument(None, help="classic, parker, d
             typer.echo(f"  {option:<19} {words}")
 
 
-def random_match(rules, players: int, teams: Optional[bool], seed: int) -> tuple:
+def random_match(rules, players: int, teams: bool | None, seed: int) -> tuple:
     """Play one match with uniformly random legal actions; (game, decisions)."""
     game = new_game(rules, players=players, teams=teams, seed=seed)
     rng = random.Random(seed)
@@ -69,7 +76,7 @@ def random_match(rules, players: int, teams: Optional[bool], seed: int) -> tuple
 def simulate(
     ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
     players: int = typer.Option(2, "--players", "-p"),
-    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
     games: int = typer.Option(100, "--games", "-n", min=1),
     seed: int = typer.Option(0, "--seed", "-s", help="game i uses seed + i"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
@@ -96,9 +103,15 @@ def simulate(
             wins[side] += share
     elapsed = time.perf_counter() - start
     summary = {
-        "ruleset": r.name, "players": players, "games": games, "hands": hands,
-        "hands_per_game": hands / games, "decisions_per_hand": decisions / hands,
-        "win_shares": [w / games for w in wins], "shared_wins": ties, "seconds": round(elapsed, 3),
+        "ruleset": r.name,
+        "players": players,
+        "games": games,
+        "hands": hands,
+        "hands_per_game": hands / games,
+        "decisions_per_hand": decisions / hands,
+        "win_shares": [w / games for w in wins],
+        "shared_wins": ties,
+        "seconds": round(elapsed, 3),
     }
     if as_json:
         typer.echo(json.dumps(summary))
@@ -120,6 +133,7 @@ def bot(
     """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout (docs/protocol.md)."""
     from .bots import make_bot
     from .protocol import serve_stdio
+
     try:
         make_bot(name, seed)
     except ValueError as exc:
@@ -129,21 +143,27 @@ def bot(
 
 @app.command()
 def tournament(
-    bots: list[str] = typer.Option(..., "--bots", "-b", help="bot specs, comma-separated or the option repeated; "
-                                   "a value starting with cmd: is one external bot command"),
+    bots: list[str] = typer.Option(
+        ...,
+        "--bots",
+        "-b",
+        help="bot specs, comma-separated or the option repeated; "
+        "a value starting with cmd: is one external bot command",
+    ),
     ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
     players: int = typer.Option(2, "--players", "-p"),
-    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
-    games: int = typer.Option(100, "--games", "-n", min=1,
-                              help="matches per pairing (rounded up to whole deals x rotations)"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    games: int = typer.Option(
+        100, "--games", "-n", min=1, help="matches per pairing (rounded up to whole deals x rotations)"
+    ),
     seed: int = typer.Option(0, "--seed", "-s"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
     hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
     as_json: bool = typer.Option(False, "--json", help="print everything as one JSON object"),
-    csv_path: Optional[str] = typer.Option(None, "--csv", help="write the per-bot table as CSV (- for stdout)"),
-    plot: Optional[str] = typer.Option(None, "--plot", help="draw win rates with their intervals to this PNG"),
+    csv_path: str | None = typer.Option(None, "--csv", help="write the per-bot table as CSV (- for stdout)"),
+    plot: str | None = typer.Option(None, "--plot", help="draw win rates with their intervals to this PNG"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a seat-balanced, paired tournament between bots and print wins, win rates, points and Elo."""
@@ -172,8 +192,10 @@ def tournament(
 
     def show_progress(done: int, total: int) -> None:
         filled = 30 * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} "
-                         f"{'hands' if hands else 'matches'}  {time.perf_counter() - start:.1f} s")
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} "
+            f"{'hands' if hands else 'matches'}  {time.perf_counter() - start:.1f} s"
+        )
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -184,8 +206,17 @@ def tournament(
     except RuntimeError as exc:
         raise typer.BadParameter(str(exc), param_hint="--backend") from None
     with executor:
-        summary = T.run_tournament(specs, r, players=players, teams=teams, games=games, seed=seed,
-                                   hands=hands, executor=executor, progress=progress)
+        summary = T.run_tournament(
+            specs,
+            r,
+            players=players,
+            teams=teams,
+            games=games,
+            seed=seed,
+            hands=hands,
+            executor=executor,
+            progress=progress,
+        )
     if csv_path and csv_path != "-":
         with open(csv_path, "w", newline="") as f:
             T.write_csv(summary, f)
@@ -205,7 +236,7 @@ def _env(option: str) -> str:
     return "MILLEBORNES_" + option.upper()
 
 
-class LogLevel(str, Enum):
+class LogLevel(StrEnum):
     debug = "debug"
     info = "info"
     warning = "warning"
@@ -216,76 +247,168 @@ class LogLevel(str, Enum):
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", envvar=_env("host"), help="address to listen on"),
     port: int = typer.Option(8000, "--port", min=1, max=65535, envvar=_env("port")),
-    database_url: Optional[str] = typer.Option(
-        None, "--database-url", envvar=[_env("database_url"), "DATABASE_URL"],
-        help="SQLAlchemy URL (default: sqlite:///millebornes.db); PostgreSQL: postgresql+psycopg://user:pw@host/db"),
-    bot_delay: float = typer.Option(0.8, "--bot-delay", min=0, envvar=_env("bot_delay"),
-                                    help="seconds a bot waits before it acts"),
-    hand_pause: float = typer.Option(6.0, "--hand-pause", min=0, envvar=_env("hand_pause"),
-                                     help="seconds a bot waits after a hand ends"),
-    standby: float = typer.Option(5.0, "--standby", envvar=_env("standby"),
-                                  help="with several processes on one PostgreSQL: seconds "
-                                  "a process waits, beyond the time of the one that wrote a table's last "
-                                  "action, before it moves the table's bots and clocks itself (0 to 600)"),
-    window_slack: float = typer.Option(0.05, "--window-slack", envvar=_env("window_slack"),
-                                       help="seconds after a coup-fourré window's "
-                                       "deadline that it closes for everyone, whoever holds the safety: the "
-                                       "holder's pass is saved within them (0 to 5)"),
-    test_mode: bool = typer.Option(False, "--test-mode", envvar=_env("test_mode"),
-                                   help="allow stacked decks and chosen seeds; for tests only"),
-    workers: int = typer.Option(2, "--workers", min=0, max=64, envvar=_env("workers"),
-                                help="processes for hard/expert bots (0: bots and hints think in threads)"),
-    hint_workers: Optional[int] = typer.Option(None, "--hint-workers", min=1, max=64, envvar=_env("hint_workers"),
-                                               help="processes for hints, at the lowest priority "
-                                               "(default: as many as --workers)"),
-    hint_cooldown: float = typer.Option(2.0, "--hint-cooldown", min=0, max=600, envvar=_env("hint_cooldown"),
-                                        help="seconds a seat waits after a hint before the next"),
-    hint_backlog: int = typer.Option(8, "--hint-backlog", min=1, max=1000, envvar=_env("hint_backlog"),
-                                     help="hints waiting or being worked out at once; more are refused"),
-    review_worlds: int = typer.Option(1000, "--review-worlds", envvar=_env("review_worlds"),
-                                      help="the game review's budget: possible "
-                                      "worlds dealt for each decision (2 to 5000; docs/review.md)"),
-    reviews_at_once: int = typer.Option(1, "--reviews-at-once", min=1, max=64, envvar=_env("reviews_at_once"),
-                                        help="game reviews worked out at once; more are refused"),
-    review_workers: Optional[int] = typer.Option(None, "--review-workers", min=1, max=64,
-                                                 envvar=_env("review_workers"),
-                                                 help="processes for game reviews, behind bots and hints "
-                                                 "(default: as many as --hint-workers)"),
-    tables_per_minute: int = typer.Option(10, "--tables-per-minute", envvar=_env("tables_per_minute"),
-                                          help="new tables one client address may create in a minute (1 to 10000)"),
-    expire_unjoined: float = typer.Option(86400.0, "--expire-unjoined", envvar=_env("expire_unjoined"),
-                                          help="seconds after which a table "
-                                          "whose human seats nobody joined is deleted (default 24 h)"),
-    expire_idle: float = typer.Option(604800.0, "--expire-idle", envvar=_env("expire_idle"),
-                                      help="seconds after which an unfinished table "
-                                      "someone joined, with no socket and no move since, expires (default 7 days)"),
-    evict_idle: float = typer.Option(600.0, "--evict-idle", envvar=_env("evict_idle"),
-                                     help="seconds a table's room stays in memory "
-                                     "with nobody connected; the next join loads it again"),
-    sweep_every: float = typer.Option(60.0, "--sweep-every", envvar=_env("sweep_every"),
-                                      help="seconds between two sweeps for --expire-unjoined and --evict-idle"),
-    sockets_per_seat: int = typer.Option(4, "--sockets-per-seat", envvar=_env("sockets_per_seat"),
-                                         help="sockets open on one seat at once (1 to 100000)"),
-    sockets_per_table: int = typer.Option(64, "--sockets-per-table", envvar=_env("sockets_per_table"),
-                                          help="sockets open at one table at once, seats and spectators (1 to 100000)"),
-    sockets_per_address: int = typer.Option(32, "--sockets-per-address", envvar=_env("sockets_per_address"),
-                                            help="table sockets open at once from "
-                                            "one client address, as uvicorn reports it (1 to 100000)"),
-    forwarded_allow_ips: Optional[str] = typer.Option(
-        None, "--forwarded-allow-ips", envvar=[_env("forwarded_allow_ips"), "FORWARDED_ALLOW_IPS"],
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
+        envvar=[_env("database_url"), "DATABASE_URL"],
+        help="SQLAlchemy URL (default: sqlite:///millebornes.db); PostgreSQL: postgresql+psycopg://user:pw@host/db",
+    ),
+    bot_delay: float = typer.Option(
+        0.8, "--bot-delay", min=0, envvar=_env("bot_delay"), help="seconds a bot waits before it acts"
+    ),
+    hand_pause: float = typer.Option(
+        6.0, "--hand-pause", min=0, envvar=_env("hand_pause"), help="seconds a bot waits after a hand ends"
+    ),
+    standby: float = typer.Option(
+        5.0,
+        "--standby",
+        envvar=_env("standby"),
+        help="with several processes on one PostgreSQL: seconds "
+        "a process waits, beyond the time of the one that wrote a table's last "
+        "action, before it moves the table's bots and clocks itself (0 to 600)",
+    ),
+    window_slack: float = typer.Option(
+        0.05,
+        "--window-slack",
+        envvar=_env("window_slack"),
+        help="seconds after a coup-fourré window's "
+        "deadline that it closes for everyone, whoever holds the safety: the "
+        "holder's pass is saved within them (0 to 5)",
+    ),
+    test_mode: bool = typer.Option(
+        False, "--test-mode", envvar=_env("test_mode"), help="allow stacked decks and chosen seeds; for tests only"
+    ),
+    workers: int = typer.Option(
+        2,
+        "--workers",
+        min=0,
+        max=64,
+        envvar=_env("workers"),
+        help="processes for hard/expert bots (0: bots and hints think in threads)",
+    ),
+    hint_workers: int | None = typer.Option(
+        None,
+        "--hint-workers",
+        min=1,
+        max=64,
+        envvar=_env("hint_workers"),
+        help="processes for hints, at the lowest priority (default: as many as --workers)",
+    ),
+    hint_cooldown: float = typer.Option(
+        2.0,
+        "--hint-cooldown",
+        min=0,
+        max=600,
+        envvar=_env("hint_cooldown"),
+        help="seconds a seat waits after a hint before the next",
+    ),
+    hint_backlog: int = typer.Option(
+        8,
+        "--hint-backlog",
+        min=1,
+        max=1000,
+        envvar=_env("hint_backlog"),
+        help="hints waiting or being worked out at once; more are refused",
+    ),
+    review_worlds: int = typer.Option(
+        1000,
+        "--review-worlds",
+        envvar=_env("review_worlds"),
+        help="the game review's budget: possible worlds dealt for each decision (2 to 5000; docs/review.md)",
+    ),
+    reviews_at_once: int = typer.Option(
+        1,
+        "--reviews-at-once",
+        min=1,
+        max=64,
+        envvar=_env("reviews_at_once"),
+        help="game reviews worked out at once; more are refused",
+    ),
+    review_workers: int | None = typer.Option(
+        None,
+        "--review-workers",
+        min=1,
+        max=64,
+        envvar=_env("review_workers"),
+        help="processes for game reviews, behind bots and hints (default: as many as --hint-workers)",
+    ),
+    tables_per_minute: int = typer.Option(
+        10,
+        "--tables-per-minute",
+        envvar=_env("tables_per_minute"),
+        help="new tables one client address may create in a minute (1 to 10000)",
+    ),
+    expire_unjoined: float = typer.Option(
+        86400.0,
+        "--expire-unjoined",
+        envvar=_env("expire_unjoined"),
+        help="seconds after which a table whose human seats nobody joined is deleted (default 24 h)",
+    ),
+    expire_idle: float = typer.Option(
+        604800.0,
+        "--expire-idle",
+        envvar=_env("expire_idle"),
+        help="seconds after which an unfinished table "
+        "someone joined, with no socket and no move since, expires (default 7 days)",
+    ),
+    evict_idle: float = typer.Option(
+        600.0,
+        "--evict-idle",
+        envvar=_env("evict_idle"),
+        help="seconds a table's room stays in memory with nobody connected; the next join loads it again",
+    ),
+    sweep_every: float = typer.Option(
+        60.0,
+        "--sweep-every",
+        envvar=_env("sweep_every"),
+        help="seconds between two sweeps for --expire-unjoined and --evict-idle",
+    ),
+    sockets_per_seat: int = typer.Option(
+        4, "--sockets-per-seat", envvar=_env("sockets_per_seat"), help="sockets open on one seat at once (1 to 100000)"
+    ),
+    sockets_per_table: int = typer.Option(
+        64,
+        "--sockets-per-table",
+        envvar=_env("sockets_per_table"),
+        help="sockets open at one table at once, seats and spectators (1 to 100000)",
+    ),
+    sockets_per_address: int = typer.Option(
+        32,
+        "--sockets-per-address",
+        envvar=_env("sockets_per_address"),
+        help="table sockets open at once from one client address, as uvicorn reports it (1 to 100000)",
+    ),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        envvar=[_env("forwarded_allow_ips"), "FORWARDED_ALLOW_IPS"],
         help="addresses of the reverse proxies whose X-Forwarded-For gives the "
-        "client address (comma-separated, * for any; default: 127.0.0.1,::1)"),
-    no_migrate: bool = typer.Option(False, "--no-migrate", envvar=_env("no_migrate"),
-                                    help="leave the database's schema as it is (the "
-                                    "operator runs `millebornes db upgrade`) and refuse to start if it is behind"),
-    metrics_port: Optional[int] = typer.Option(None, "--metrics-port", min=1, max=65535, envvar=_env("metrics_port"),
-                                               help="serve Prometheus metrics on this port (default: none)"),
-    metrics_host: Optional[str] = typer.Option(None, "--metrics-host", envvar=_env("metrics_host"),
-                                               help="address for --metrics-port (default: --host)"),
-    log_level: LogLevel = typer.Option(LogLevel.info, "--log-level", envvar=_env("log_level"),
-                                       help="the least severe log records written"),
-    log_json: bool = typer.Option(False, "--log-json", envvar=_env("log_json"),
-                                  help="log JSON lines (time, level, logger, message, exception)"),
+        "client address (comma-separated, * for any; default: 127.0.0.1,::1)",
+    ),
+    no_migrate: bool = typer.Option(
+        False,
+        "--no-migrate",
+        envvar=_env("no_migrate"),
+        help="leave the database's schema as it is (the "
+        "operator runs `millebornes db upgrade`) and refuse to start if it is behind",
+    ),
+    metrics_port: int | None = typer.Option(
+        None,
+        "--metrics-port",
+        min=1,
+        max=65535,
+        envvar=_env("metrics_port"),
+        help="serve Prometheus metrics on this port (default: none)",
+    ),
+    metrics_host: str | None = typer.Option(
+        None, "--metrics-host", envvar=_env("metrics_host"), help="address for --metrics-port (default: --host)"
+    ),
+    log_level: LogLevel = typer.Option(
+        LogLevel.info, "--log-level", envvar=_env("log_level"), help="the least severe log records written"
+    ),
+    log_json: bool = typer.Option(
+        False, "--log-json", envvar=_env("log_json"), help="log JSON lines (time, level, logger, message, exception)"
+    ),
 ) -> None:
     """Serve the browser game: tables, invitations, bots, history, replays and game reviews (docs/web.md).
     Every option may come from its environment variable instead (docs/deploy.md, "Configuration")."""
@@ -298,21 +421,37 @@ def serve(
         from .web.app import create_app
         from .web.settings import Limits, Settings, normalize_database_url
     except ImportError as exc:
-        typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
-                   "pip install 'millebornes[web]'", err=True)
+        typer.echo(
+            f"the web app needs the 'web' extra ({exc.name} is not installed): pip install 'millebornes[web]'", err=True
+        )
         raise typer.Exit(1) from None
     try:
-        settings = Settings.from_env(database_url=database_url, bot_delay=bot_delay, hand_pause=hand_pause,
-                                     standby=standby, window_slack=window_slack, test_mode=test_mode,
-                                     workers=workers, hint_workers=hint_workers,
-                                     review_workers=review_workers, review_worlds=review_worlds,
-                                     expire_unjoined=expire_unjoined, expire_idle=expire_idle, evict_idle=evict_idle,
-                                     sweep_every=sweep_every, migrate=not no_migrate,
-                                     limits=Limits(tables_per_minute=tables_per_minute, hint_cooldown=hint_cooldown,
-                                                   hint_backlog=hint_backlog, reviews_at_once=reviews_at_once,
-                                                   sockets_per_seat=sockets_per_seat,
-                                                   sockets_per_table=sockets_per_table,
-                                                   sockets_per_address=sockets_per_address))
+        settings = Settings.from_env(
+            database_url=database_url,
+            bot_delay=bot_delay,
+            hand_pause=hand_pause,
+            standby=standby,
+            window_slack=window_slack,
+            test_mode=test_mode,
+            workers=workers,
+            hint_workers=hint_workers,
+            review_workers=review_workers,
+            review_worlds=review_worlds,
+            expire_unjoined=expire_unjoined,
+            expire_idle=expire_idle,
+            evict_idle=evict_idle,
+            sweep_every=sweep_every,
+            migrate=not no_migrate,
+            limits=Limits(
+                tables_per_minute=tables_per_minute,
+                hint_cooldown=hint_cooldown,
+                hint_backlog=hint_backlog,
+                reviews_at_once=reviews_at_once,
+                sockets_per_seat=sockets_per_seat,
+                sockets_per_table=sockets_per_table,
+                sockets_per_address=sockets_per_address,
+            ),
+        )
     except ValueError as exc:
         field, _, words = str(exc).partition(": ")
         raise typer.BadParameter(words, param_hint=f"--{field.replace('_', '-')}") from None
@@ -339,17 +478,30 @@ def serve(
             try:
                 scraped = metrics.serve(metrics_port, at)
             except OSError as exc:
-                typer.echo(f"millebornes: cannot serve the metrics on {at} port {metrics_port}: {exc.strerror or exc}",
-                           err=True)
+                typer.echo(
+                    f"millebornes: cannot serve the metrics on {at} port {metrics_port}: {exc.strerror or exc}",
+                    err=True,
+                )
                 raise typer.Exit(2) from None
         logging.config.dictConfig(logs.config(log_level.value, log_json))  # uvicorn's loggers follow it
         shown_host = f"[{host}]" if ":" in host else host
         logging.getLogger("millebornes").info(
-            "serving the game at http://%s:%d/ (database %s%s%s); press Ctrl+C to stop it", shown_host, port, shown,
+            "serving the game at http://%s:%d/ (database %s%s%s); press Ctrl+C to stop it",
+            shown_host,
+            port,
+            shown,
             ", test mode" if settings.test_mode else "",
-            f", metrics at http://{metrics_host or host}:{metrics_port}/metrics" if scraped else "")
-        drain.serve(create_app(settings), host=host, port=port, ws_max_size=64 * 1024, log_level=log_level.value,
-                    log_config=None, forwarded_allow_ips=forwarded_allow_ips)
+            f", metrics at http://{metrics_host or host}:{metrics_port}/metrics" if scraped else "",
+        )
+        drain.serve(
+            create_app(settings),
+            host=host,
+            port=port,
+            ws_max_size=64 * 1024,
+            log_level=log_level.value,
+            log_config=None,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
     finally:
         if scraped is not None:
             scraped.shutdown()
@@ -357,12 +509,13 @@ def serve(
 
 
 def _web_missing(exc: ImportError) -> None:
-    typer.echo(f"the web app needs the 'web' extra ({exc.name} is not installed): "
-               "pip install 'millebornes[web]'", err=True)
+    typer.echo(
+        f"the web app needs the 'web' extra ({exc.name} is not installed): pip install 'millebornes[web]'", err=True
+    )
     raise typer.Exit(1) from None
 
 
-def _database_url(given: Optional[str]) -> str:
+def _database_url(given: str | None) -> str:
     from .web.settings import DEFAULT_DATABASE_URL
 
     return given or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -397,13 +550,15 @@ def _database_refused(exc: Exception) -> None:
 
 
 DATABASE_URL_HELP = "SQLAlchemy URL (default: $DATABASE_URL, else sqlite:///millebornes.db)"
-db = typer.Typer(no_args_is_help=True, help="The web server's database: its schema's revision and its upgrade "
-                 "(docs/deploy.md, 'Schema migrations').")
+db = typer.Typer(
+    no_args_is_help=True,
+    help="The web server's database: its schema's revision and its upgrade (docs/deploy.md, 'Schema migrations').",
+)
 app.add_typer(db, name="db")
 
 
 @db.command("upgrade")
-def db_upgrade(database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
+def db_upgrade(database_url: str | None = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
     """Bring the database's schema to this version's, under the lock `serve` takes for it at start."""
     try:
         from sqlalchemy.engine import make_url
@@ -414,12 +569,15 @@ def db_upgrade(database_url: Optional[str] = typer.Option(None, "--database-url"
     url = _database_url(database_url)
     before, after = _schema(url, migrate=True)
     shown = make_url(normalize_database_url(url)).render_as_string(hide_password=True)
-    typer.echo(f"millebornes: {shown} is at revision {after}" if before == after else
-               f"millebornes: {shown} upgraded from revision {before or 'none'} to {after}")
+    typer.echo(
+        f"millebornes: {shown} is at revision {after}"
+        if before == after
+        else f"millebornes: {shown} upgraded from revision {before or 'none'} to {after}"
+    )
 
 
 @db.command("current")
-def db_current(database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
+def db_current(database_url: str | None = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
     """Print the database's schema revision and whether it is this version's; changes nothing."""
     try:
         from .web import onefile, schema
@@ -441,18 +599,20 @@ def db_current(database_url: Optional[str] = typer.Option(None, "--database-url"
     finally:
         engine.dispose()
     head = schema.head()
-    typer.echo(f"{rev} (head)" if rev == head else
-               f"{rev or 'none'} (this version needs {head}: millebornes db upgrade)")
+    typer.echo(
+        f"{rev} (head)" if rev == head else f"{rev or 'none'} (this version needs {head}: millebornes db upgrade)"
+    )
 
 
 @app.command()
 def backup(
     target: str = typer.Argument(..., help="the copy's file; it must not exist yet"),
-    database_url: Optional[str] = typer.Option(None, "--database-url", help=DATABASE_URL_HELP),
+    database_url: str | None = typer.Option(None, "--database-url", help=DATABASE_URL_HELP),
 ) -> None:
     """Copy a served SQLite database while the server runs (PostgreSQL: pg_dump; docs/deploy.md)."""
     try:
-        from .web.backup import BackupRefused, backup as copy
+        from .web.backup import BackupRefused
+        from .web.backup import backup as copy
     except ImportError as exc:
         _web_missing(exc)
     try:
@@ -463,8 +623,10 @@ def backup(
     except OSError as exc:
         typer.echo(f"millebornes: cannot back up: {exc}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"millebornes: backed up to {done.path} ({done.bytes} bytes, {done.tables} tables, "
-               f"{done.actions} actions, schema revision {done.revision or 'none'}; integrity ok)")
+    typer.echo(
+        f"millebornes: backed up to {done.path} ({done.bytes} bytes, {done.tables} tables, "
+        f"{done.actions} actions, schema revision {done.revision or 'none'}; integrity ok)"
+    )
 
 
 def env_lang() -> str:
@@ -520,7 +682,7 @@ def _tui_missing(exc: ImportError, words: Words) -> None:
     raise typer.Exit(1)
 
 
-def _check_new(words: Words, ruleset: str, players: int, teams: Optional[bool], bots: Optional[list[str]]) -> None:
+def _check_new(words: Words, ruleset: str, players: int, teams: bool | None, bots: list[str] | None) -> None:
     """A new table's edition, player count and seats, refused in the player's words."""
     from .tui.session import check_kind
 
@@ -530,9 +692,15 @@ def _check_new(words: Words, ruleset: str, players: int, teams: Optional[bool], 
     counts = sorted(set(r.solo_players) | set(r.team_players))
     if players not in counts or (teams is not None and not r.allows(players, teams)):
         none = words.catalog.t("tui.none")
-        words.stop(words.catalog.n("cli.bad_players", players, edition=words.catalog.t(f"edition.{ruleset}"),
-                                   solo=", ".join(map(str, r.solo_players)) or none,
-                                   teams=", ".join(map(str, r.team_players)) or none))
+        words.stop(
+            words.catalog.n(
+                "cli.bad_players",
+                players,
+                edition=words.catalog.t(f"edition.{ruleset}"),
+                solo=", ".join(map(str, r.solo_players)) or none,
+                teams=", ".join(map(str, r.team_players)) or none,
+            )
+        )
     for item in bots or []:
         for kind in str(item).split(","):
             if kind.strip():
@@ -574,19 +742,27 @@ def _load_record(words: Words, path: str, save: bool = False) -> dict:
 
 @app.command()
 def play(
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", "-r", help="edition; --ruleset, --players or "
-                                          "--bots skip the setup screen"),
-    players: Optional[int] = typer.Option(None, "--players", "-p"),
-    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
-    bots: Optional[list[str]] = typer.Option(None, "--bots", "-b", help="the seats after yours: "
-                                             f"{', '.join(offered_levels())} (millebornes levels) or human "
-                                             "(hot-seat); comma-separated, the last repeats"),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en; "
-                                       "a resumed game keeps its own)"),
-    pace: Optional[float] = typer.Option(None, "--pace", min=0, help="seconds between bot moves (default 1)"),
-    save: Optional[str] = typer.Option(None, "--save", help="the save file (default "
-                                       "~/.local/share/millebornes/save.json)"),
+    ruleset: str | None = typer.Option(
+        None, "--ruleset", "-r", help="edition; --ruleset, --players or --bots skip the setup screen"
+    ),
+    players: int | None = typer.Option(None, "--players", "-p"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    bots: list[str] | None = typer.Option(
+        None,
+        "--bots",
+        "-b",
+        help="the seats after yours: "
+        f"{', '.join(offered_levels())} (millebornes levels) or human "
+        "(hot-seat); comma-separated, the last repeats",
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s"),
+    lang: str | None = typer.Option(
+        None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en; a resumed game keeps its own)"
+    ),
+    pace: float | None = typer.Option(None, "--pace", min=0, help="seconds between bot moves (default 1)"),
+    save: str | None = typer.Option(
+        None, "--save", help="the save file (default ~/.local/share/millebornes/save.json)"
+    ),
     resume: bool = typer.Option(False, "--resume", help="go on with the saved game"),
 ) -> None:
     """Play in the terminal against bots, or hot-seat with several people (saves on quit)."""
@@ -610,24 +786,38 @@ def play(
     elif ruleset or players or bots:
         _check_new(words, ruleset or "classic", players or 2, teams, bots)
         try:
-            session = PlaySession.new(ruleset or "classic", players=players or 2, teams=teams, bots=bots,
-                                      seed=seed, save_path=path)
+            session = PlaySession.new(
+                ruleset or "classic", players=players or 2, teams=teams, bots=bots, seed=seed, save_path=path
+            )
         except ValueError as exc:  # what the checks above cannot tell (a bot spec's options): the engine's words
             words.stop(str(exc))
-    tui = MilleBornesApp(session, lang=words.catalog.lang,
-                         pace=pace if pace is not None else saved.get("pace", 1.0), seed=seed, save_path=path)
+    tui = MilleBornesApp(
+        session,
+        lang=words.catalog.lang,
+        pace=pace if pace is not None else saved.get("pace", 1.0),
+        seed=seed,
+        save_path=path,
+    )
     tui.run()
     if tui.saved_to and tui.session.game.is_over:  # nothing to go on with: the replay shows it
-        typer.echo(words.catalog.t("cli.saved_over", path=tui.saved_to,
-                                   command=f"millebornes replay {shlex.quote(str(tui.saved_to))}"))
+        typer.echo(
+            words.catalog.t(
+                "cli.saved_over", path=tui.saved_to, command=f"millebornes replay {shlex.quote(str(tui.saved_to))}"
+            )
+        )
     elif tui.saved_to:
-        typer.echo(words.catalog.t("cli.saved", path=tui.saved_to,
-                                   command="millebornes play --resume" + (f" --save {save}" if save else "")))
+        typer.echo(
+            words.catalog.t(
+                "cli.saved",
+                path=tui.saved_to,
+                command="millebornes play --resume" + (f" --save {save}" if save else ""),
+            )
+        )
 
 
 @app.command()
 def levels(
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+    lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
 ) -> None:
     """The levels of bots offered to people, weakest first, and how often each beat the one below
     (measured by bench/ladder.py)."""
@@ -641,14 +831,21 @@ def levels(
 @app.command()
 def replay(
     file: str = typer.Argument(..., help="a game record (JSON, as Game.record() gives) or a save file"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+    lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
     step: int = typer.Option(0, "--step", min=0, help="start after this many actions"),
-    review_file: Optional[str] = typer.Option(None, "--review", help="a review of this record, as "
-                                              "'millebornes review --json' writes it; else the r key computes one"),
-    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision for the r key's review, 2 to "
-                                         "5000 (default 1000; 50 is quick and rough)"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes for the r key's review "
-                                          "(default: all cores)"),
+    review_file: str | None = typer.Option(
+        None,
+        "--review",
+        help="a review of this record, as 'millebornes review --json' writes it; else the r key computes one",
+    ),
+    budget: int | None = typer.Option(
+        None,
+        "--budget",
+        help="worlds a decision for the r key's review, 2 to 5000 (default 1000; 50 is quick and rough)",
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=1, help="processes for the r key's review (default: all cores)"
+    ),
 ) -> None:
     """Step through a recorded game with the arrow keys; with a review, each move's verdict."""
     words = Words(_lang_option(lang))
@@ -671,14 +868,18 @@ def replay(
 @app.command()
 def review(
     file: str = typer.Argument(..., help="a finished match's record (JSON, as Game.record() gives)"),
-    seats: Optional[str] = typer.Option(None, "--seats", help="seats to review, comma-separated, numbered from 0 "
-                                        "as in the record (Seat 1 is 0); default: every seat"),
-    budget: Optional[int] = typer.Option(None, "--budget", help="worlds a decision, 2 to 5000 (default 1000): "
-                                         "more is steadier and slower"),
+    seats: str | None = typer.Option(
+        None,
+        "--seats",
+        help="seats to review, comma-separated, numbered from 0 as in the record (Seat 1 is 0); default: every seat",
+    ),
+    budget: int | None = typer.Option(
+        None, "--budget", help="worlds a decision, 2 to 5000 (default 1000): more is steadier and slower"
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="picks the worlds: the same seed gives the same review"),
     as_json: bool = typer.Option(False, "--json", help="print the review as JSON (docs/review.md)"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
 ) -> None:
     """Judge every decision of a finished match as chess sites do: accuracy, mistakes, the better moves."""
     import sys
@@ -712,7 +913,7 @@ def review(
     typer.echo(review_text(record, result, words.catalog.lang, width=width, color=tty))
 
 
-def _review_budget(words: Words, budget: Optional[int]) -> int:
+def _review_budget(words: Words, budget: int | None) -> int:
     from . import review as R
 
     worlds = R.DEFAULT_WORLDS if budget is None else budget
@@ -721,7 +922,7 @@ def _review_budget(words: Words, budget: Optional[int]) -> int:
     return worlds
 
 
-def _review_seats(words: Words, seats: Optional[str], players: int) -> Optional[list[int]]:
+def _review_seats(words: Words, seats: str | None, players: int) -> list[int] | None:
     """--seats "0,1" as seat numbers of the record, or the command stopped with the seats it may name."""
     if seats is None:
         return None
@@ -746,8 +947,9 @@ class _ReviewBar:
         if self.bar is None:
             if not sys.stderr.isatty():
                 return
-            self.bar = typer.progressbar(length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True,
-                                           show_percent=True)
+            self.bar = typer.progressbar(
+                length=max(total, 1), label=self.label, file=sys.stderr, show_pos=True, show_percent=True
+            )
             self.bar.__enter__()
         self.bar.update(done - self.done)
         self.done = done
@@ -760,15 +962,16 @@ class _ReviewBar:
 @app.command()
 def selfplay(
     games: int = typer.Option(100, "--games", "-n", min=1, help="matches to play"),
-    bots: list[str] = typer.Option(["greedy"], "--bots", "-b", help="bot specs, comma-separated or repeated; "
-                                   "they take the sides in turn"),
+    bots: list[str] = typer.Option(
+        ["greedy"], "--bots", "-b", help="bot specs, comma-separated or repeated; they take the sides in turn"
+    ),
     ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
     players: int = typer.Option(2, "--players", "-p"),
-    teams: Optional[bool] = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
     seed: int = typer.Option(0, "--seed", "-s"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
     backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
     hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
     out: str = typer.Option("-", "--out", "-o", help="JSON-lines file to write (- for stdout)"),
 ) -> None:
@@ -797,8 +1000,17 @@ def selfplay(
     stream = sys.stdout if out == "-" else open(out, "w")
     try:
         with executor:
-            n = S.write_selfplay(stream, games, specs, ruleset=ruleset, players=players, teams=teams, seed=seed,
-                                 hands=hands, executor=executor)
+            n = S.write_selfplay(
+                stream,
+                games,
+                specs,
+                ruleset=ruleset,
+                players=players,
+                teams=teams,
+                seed=seed,
+                hands=hands,
+                executor=executor,
+            )
     finally:
         if stream is not sys.stdout:
             stream.close()

@@ -66,8 +66,7 @@ class Determinizer:
             g._to_act = obs["to_act"]
             g._decision = DECISION_NAMES.index(obs["decision"])
         pending = obs["pending_attack"]
-        g._pending = None if pending is None else (
-            pending["attacker"], _KIND[pending["hazard"]], pending["side"])
+        g._pending = None if pending is None else (pending["attacker"], _KIND[pending["hazard"]], pending["side"])
         g._took = obs["took_discard"]
         g._pickup_ok = obs["pickup_available"]
         g._legal = None
@@ -94,7 +93,7 @@ class Determinizer:
         at = 0
         for s, fixed in enumerate(self.fixed):
             need = self.sizes[s] - len(fixed)
-            hand = fixed + pool[at:at + need]
+            hand = fixed + pool[at : at + need]
             at += need
             c = [0] * C.NUM_KINDS
             mask = 0

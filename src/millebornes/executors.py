@@ -12,7 +12,7 @@ function and the items picklable.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Iterator, Optional
+from collections.abc import Callable, Iterable, Iterator
 
 
 class Executor:
@@ -58,7 +58,7 @@ class LocalExecutor(Executor):
     The pool forks where the platform can (cheap start, no re-import), and is started on first use.
     """
 
-    def __init__(self, workers: Optional[int] = None):
+    def __init__(self, workers: int | None = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._pool = None
 
@@ -66,6 +66,7 @@ class LocalExecutor(Executor):
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
+
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
@@ -77,6 +78,7 @@ class LocalExecutor(Executor):
                 yield fn(item)
             return
         from concurrent.futures import as_completed
+
         pool = self._get_pool()
         futures = [pool.submit(fn, item) for item in items]
         try:
@@ -100,7 +102,7 @@ class RayExecutor(Executor):
     to import ``millebornes``.
     """
 
-    def __init__(self, address: Optional[str] = None, num_cpus: Optional[int] = None):
+    def __init__(self, address: str | None = None, num_cpus: int | None = None):
         try:
             import ray
         except ImportError:
@@ -137,7 +139,7 @@ class RayExecutor(Executor):
             self._ray.shutdown()
 
 
-def make_executor(backend: str = "local", workers: Optional[int] = None, address: Optional[str] = None) -> Executor:
+def make_executor(backend: str = "local", workers: int | None = None, address: str | None = None) -> Executor:
     """The executor for a backend name: ``local`` (process pool of ``workers``) or ``ray``."""
     if backend == "local":
         return LocalExecutor(workers)

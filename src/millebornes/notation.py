@@ -31,8 +31,9 @@ def replay(record: dict, upto: int | None = None) -> Game:
         if key not in record:
             raise ValueError(f"a record needs {key!r}")
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
-    game = new_game(rules, players=record["players"], teams=record.get("teams"),
-                    seed=record["seed"], deck=record.get("deck"))
+    game = new_game(
+        rules, players=record["players"], teams=record.get("teams"), seed=record["seed"], deck=record.get("deck")
+    )
     actions = record["actions"]
     if upto is not None:
         actions = actions[:upto]

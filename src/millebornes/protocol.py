@@ -41,7 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, TextIO, Union
+from collections.abc import Callable
+from typing import Any, TextIO
 
 PROTOCOL = "millebornes-bot/1"
 MAX_LINE = 1 << 20
@@ -63,7 +64,7 @@ class RequestError(ValueError):
 
 
 # --------------------------------------------------------------------------------------- bot side
-BotSource = Union[str, Callable[[int], Any], Any]
+BotSource = str | Callable[[int], Any] | Any
 
 
 def _is_int(value: Any) -> bool:
@@ -90,6 +91,7 @@ class _Server:
     def __init__(self, bot: BotSource, seed: int):
         if isinstance(bot, str):
             from .bots import make_bot
+
             spec = bot
             self.factory: Callable[[int], Any] | None = lambda s: make_bot(spec, s)
         elif callable(bot) and not hasattr(bot, "choose"):
@@ -115,9 +117,8 @@ class _Server:
             return None, True
         rid = request.get("id") if _is_int(request.get("id")) else None
         if "type" not in request:
-            raise RequestError("the request has no \"type\": say \"hello\", \"decide\" or \"bye\"", rid)
-        raise RequestError(f"unknown request type {kind!r}: the types are \"hello\", \"decide\" and \"bye\"",
-                           rid)
+            raise RequestError('the request has no "type": say "hello", "decide" or "bye"', rid)
+        raise RequestError(f'unknown request type {kind!r}: the types are "hello", "decide" and "bye"', rid)
 
     def hello(self, request: dict) -> dict:
         protocol = request.get("protocol", PROTOCOL)
@@ -126,36 +127,42 @@ class _Server:
         if "seed" in request:
             seed = request["seed"]
             if not _is_int(seed):
-                raise RequestError(f"\"seed\" must be an integer, not {_json_type(seed)}")
+                raise RequestError(f'"seed" must be an integer, not {_json_type(seed)}')
             if self.factory:
                 self.bot = self.factory(seed)
         from . import __version__
-        return {"type": "hello", "protocol": PROTOCOL, "name": str(getattr(self.bot, "name", "bot")),
-                "version": __version__}
+
+        return {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "name": str(getattr(self.bot, "name", "bot")),
+            "version": __version__,
+        }
 
     def decide(self, request: dict) -> dict:
         rid = request.get("id")
         if not _is_int(rid):
             what = "is missing" if "id" not in request else f"must be an integer, not {_json_type(rid)}"
-            raise RequestError(f"\"id\" of a decide request {what}")
+            raise RequestError(f'"id" of a decide request {what}')
         obs = request.get("observation")
         if not isinstance(obs, dict):
             what = "is missing" if "observation" not in request else f"must be an object, not {_json_type(obs)}"
-            raise RequestError(f"\"observation\" {what}", rid)
+            raise RequestError(f'"observation" {what}', rid)
         legal = request.get("legal_actions")
         if not isinstance(legal, list):
             what = "is missing" if "legal_actions" not in request else f"must be an array, not {_json_type(legal)}"
-            raise RequestError(f"\"legal_actions\" {what}", rid)
+            raise RequestError(f'"legal_actions" {what}', rid)
         if not legal:
-            raise RequestError("\"legal_actions\" is empty: there is nothing to choose", rid)
+            raise RequestError('"legal_actions" is empty: there is nothing to choose', rid)
         for item in legal:
             if not isinstance(item, str):
-                raise RequestError(f"\"legal_actions\" must hold strings only, not {_json_type(item)}", rid)
+                raise RequestError(f'"legal_actions" must hold strings only, not {_json_type(item)}', rid)
         try:
             action = self.bot.choose(obs, list(legal))
         except Exception as exc:  # a bot must not take the server down with it
-            raise RequestError(f"the bot could not decide from this request: {type(exc).__name__}: {exc}",
-                               rid) from None
+            raise RequestError(
+                f"the bot could not decide from this request: {type(exc).__name__}: {exc}", rid
+            ) from None
         if action not in legal:
             raise RequestError(f"the bot chose {action!r}, which is not among the legal actions", rid)
         return {"type": "action", "id": rid, "action": action}
@@ -196,8 +203,13 @@ def serve(bot: BotSource, stdin: TextIO | None = None, stdout: TextIO | None = N
         if line is None:
             return 0
         if too_long:
-            send({"type": "error", "id": None,
-                  "message": f"the request line is longer than {MAX_LINE} characters and was skipped"})
+            send(
+                {
+                    "type": "error",
+                    "id": None,
+                    "message": f"the request line is longer than {MAX_LINE} characters and was skipped",
+                }
+            )
             continue
         if not line.strip():
             continue
@@ -218,6 +230,7 @@ def serve_stdio(bot: BotSource, seed: int = 0) -> int:
     Anything the bot code itself prints goes to stderr, so stdout carries protocol lines only.
     """
     import io
+
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
     out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n", write_through=True)
     saved = sys.stdout
@@ -251,8 +264,16 @@ class ExternalBot:
     ``close()`` (or ``with ExternalBot(...) as bot:``) says bye and ends the process.
     """
 
-    def __init__(self, command: str | list[str], seed: int = 0, timeout: float = 10.0, *,
-                 hello_timeout: float = 30.0, stderr: str = "capture", cwd: str | None = None):
+    def __init__(
+        self,
+        command: str | list[str],
+        seed: int = 0,
+        timeout: float = 10.0,
+        *,
+        hello_timeout: float = 30.0,
+        stderr: str = "capture",
+        cwd: str | None = None,
+    ):
         if stderr not in ("capture", "inherit"):
             raise ValueError(f"stderr must be 'capture' or 'inherit', not {stderr!r}")
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
@@ -272,8 +293,13 @@ class ExternalBot:
         self._errfile = tempfile.TemporaryFile() if stderr == "capture" else None
         try:
             self._proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._errfile if self._errfile is not None else None, cwd=cwd, bufsize=0)
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._errfile if self._errfile is not None else None,
+                cwd=cwd,
+                bufsize=0,
+            )
         except OSError as exc:
             self._close_files()
             raise BotError(f"could not start bot command {self.command!r}: {exc}") from None
@@ -292,8 +318,9 @@ class ExternalBot:
             raise ValueError("choose needs at least one legal action")
         self._next_id += 1
         rid = self._next_id
-        self._send({"type": "decide", "id": rid, "observation": observation, "legal_actions": list(legal)},
-                   f"request {rid}")
+        self._send(
+            {"type": "decide", "id": rid, "observation": observation, "legal_actions": list(legal)}, f"request {rid}"
+        )
         reply = self._receive(self.timeout, f"request {rid}")
         kind = reply.get("type")
         if kind == "error":
@@ -306,8 +333,10 @@ class ExternalBot:
         if not isinstance(action, str):
             self._fail(f"answered request {rid} with an action that is not a string: {action!r}")
         if action not in legal:
-            self._fail(f"answered {action!r} which is not a legal action (request {rid}; legal: "
-                       f"{', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})")
+            self._fail(
+                f"answered {action!r} which is not a legal action (request {rid}; legal: "
+                f"{', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})"
+            )
         return action
 
     def close(self, grace: float = 1.0) -> None:
@@ -335,7 +364,7 @@ class ExternalBot:
                 proc.stdout.close()
         self._close_files()
 
-    def __enter__(self) -> "ExternalBot":
+    def __enter__(self) -> ExternalBot:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -459,7 +488,7 @@ def _write(proc: subprocess.Popen, data: bytes, deadline: float) -> bool:
                     return False
                 if sel.select(left):
                     try:
-                        view = view[os.write(fd, view):]
+                        view = view[os.write(fd, view) :]
                     except BlockingIOError:
                         continue
     except (OSError, ValueError):
@@ -475,12 +504,15 @@ def _clip(data: bytes, size: int = 200) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``python -m millebornes.protocol NAME [--seed S]``: serve a built-in bot (as ``millebornes bot``)."""
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m millebornes.protocol",
-                                     description="Serve a built-in bot over the JSON-lines bot protocol.")
+
+    parser = argparse.ArgumentParser(
+        prog="python -m millebornes.protocol", description="Serve a built-in bot over the JSON-lines bot protocol."
+    )
     parser.add_argument("name", help="a bot spec: random, heuristic, ismcts, easy ... expert, 'ismcts:ms=50'")
     parser.add_argument("--seed", "-s", type=int, default=0, help="the seed until a hello brings one")
     args = parser.parse_args(argv)
     from .bots import make_bot
+
     try:
         make_bot(args.name, args.seed)
     except ValueError as exc:

@@ -29,8 +29,8 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
-from typing import Callable, Iterable, Optional
 
 from .actions import ACTION_CODES
 from .bots.match import match_chances, match_outcome
@@ -61,7 +61,7 @@ def decision_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> Optional[dict]:
+def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict | None:
     """One decision judged from the seat's observation (``played`` is the action taken), or None when
     there was nothing to choose: one legal action, or actions that end every world alike."""
     legal = observation["legal_actions"]
@@ -103,14 +103,21 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
     error = spread / math.sqrt(worlds)
     move = {
-        "index": index, "seat": observation["seat"], "side": side, "hand": hand,
-        "played": played, "best": legal[b], "options": len(legal),
-        "chance": round(means[p], 4), "best_chance": round(means[b], 4),
+        "index": index,
+        "seat": observation["seat"],
+        "side": side,
+        "hand": hand,
+        "played": played,
+        "best": legal[b],
+        "options": len(legal),
+        "chance": round(means[p], 4),
+        "best_chance": round(means[b], 4),
         "match_chance": None if target is None else round(match_sum[p][side] / worlds, 4),
         "best_match_chance": None if target is None else round(match_sum[b][side] / worlds, 4),
         "sides": [round(x / worlds, 4) for x in hand_sum[p]],
         "match_sides": None if target is None else [round(x / worlds, 4) for x in match_sum[p]],
-        "loss": round(loss, 4), "error": round(error, 4),
+        "loss": round(loss, 4),
+        "error": round(error, 4),
     }
     move["class"] = classify(loss, error)
     return move
@@ -128,14 +135,14 @@ def classify(loss: float, error: float = 0.0) -> str:
     return "good"
 
 
-def accuracy(losses: list[float]) -> Optional[float]:
+def accuracy(losses: list[float]) -> float | None:
     """A seat's accuracy in percent from the losses of its judged decisions (None without any)."""
     if not losses:
         return None
     return round(sum(100.0 * math.exp(-ACCURACY_SCALE * 100.0 * x) for x in losses) / len(losses), 1)
 
 
-def decisions(record: dict, seats: Optional[Iterable[int]] = None) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
+def decisions(record: dict, seats: Iterable[int] | None = None) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
     """The decisions of ``seats`` (all by default) in a finished match: (observation, index, action played)
     for each with more than one legal action, and how many forced ones each seat had."""
     game = _start(record)
@@ -165,25 +172,32 @@ def _start(record: dict):
     """The record's game before its first action (the record is checked whole by :func:`replay`)."""
     replay(record)
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
-    return new_game(rules, players=record["players"], teams=record.get("teams"), seed=record["seed"],
-                    deck=record.get("deck"))
+    return new_game(
+        rules, players=record["players"], teams=record.get("teams"), seed=record["seed"], deck=record.get("deck")
+    )
 
 
-def _judge_many(batch: list[tuple[dict, int, str]], worlds: int, seed: int) -> list[tuple[int, Optional[dict]]]:
+def _judge_many(batch: list[tuple[dict, int, str]], worlds: int, seed: int) -> list[tuple[int, dict | None]]:
     return [(index, judge(obs, index, played, worlds, seed)) for obs, index, played in batch]
 
 
-def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DEFAULT_WORLDS, seed: int = 0,
-           progress: Optional[Callable[[int, int], None]] = None, executor: Optional[Executor] = None,
-           batch: int = 4) -> dict:
+def review(
+    record: dict,
+    seats: Iterable[int] | None = None,
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+    batch: int = 4,
+) -> dict:
     """The review of a finished match's record for ``seats`` (all by default); the same for the same
     record, seats, worlds and seed, whatever ``executor`` runs the decisions."""
     if not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
         raise ValueError(f"worlds is a whole number from 2 to {MAX_WORLDS}, not {worlds!r}")
     todo, forced = decisions(record, seats)
     total = len(todo)
-    batches = [todo[i:i + batch] for i in range(0, total, batch)]
-    judged: dict[int, Optional[dict]] = {}
+    batches = [todo[i : i + batch] for i in range(0, total, batch)]
+    judged: dict[int, dict | None] = {}
     done = 0
     if progress:
         progress(0, total)
@@ -199,8 +213,14 @@ def review(record: dict, seats: Optional[Iterable[int]] = None, worlds: int = DE
     return assemble(record, todo, forced, judged, worlds, seed)
 
 
-def assemble(record: dict, todo: list[tuple[dict, int, str]], forced: dict[int, int],
-             judged: dict[int, Optional[dict]], worlds: int, seed: int) -> dict:
+def assemble(
+    record: dict,
+    todo: list[tuple[dict, int, str]],
+    forced: dict[int, int],
+    judged: dict[int, dict | None],
+    worlds: int,
+    seed: int,
+) -> dict:
     """The review from :func:`decisions`' answer and each decision's :func:`judge` (by index), however they
     were computed."""
     forced = dict(forced)
@@ -226,16 +246,34 @@ def summarize(seat: int, moves: list[dict], forced: int) -> dict:
     mine = [m for m in moves if m["seat"] == seat]
     counts = {name: sum(1 for m in mine if m["class"] == name) for name in CLASSES}
     swings = []
-    previous: Optional[dict] = None
+    previous: dict | None = None
     for m in mine:
         after = m["sides"][m["side"]]
         start = previous["sides"][previous["side"]] if previous and previous["hand"] == m["hand"] else m["best_chance"]
         swings.append((abs(after - start), m["index"], round(after - start, 4)))
         previous = m
     key = sorted(swings, key=lambda s: (-s[0], s[1]))[:KEY_MOMENTS]
-    return {"seat": seat, "accuracy": accuracy([m["loss"] for m in mine]), "judged": len(mine), "forced": forced,
-            "counts": counts, "key_moments": [{"index": i, "swing": d} for _, i, d in sorted(key, key=lambda s: s[1])]}
+    return {
+        "seat": seat,
+        "accuracy": accuracy([m["loss"] for m in mine]),
+        "judged": len(mine),
+        "forced": forced,
+        "counts": counts,
+        "key_moments": [{"index": i, "swing": d} for _, i, d in sorted(key, key=lambda s: s[1])],
+    }
 
 
-__all__ = ["CLASSES", "DEFAULT_WORLDS", "REVIEW_FORMAT", "THRESHOLDS", "accuracy", "assemble", "classify", "decisions",
-           "judge", "match_chances", "review", "summarize"]
+__all__ = [
+    "CLASSES",
+    "DEFAULT_WORLDS",
+    "REVIEW_FORMAT",
+    "THRESHOLDS",
+    "accuracy",
+    "assemble",
+    "classify",
+    "decisions",
+    "judge",
+    "match_chances",
+    "review",
+    "summarize",
+]

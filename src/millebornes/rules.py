@@ -28,7 +28,7 @@ WINNER_RULES = ("points", "distance")
 MAX_TARGET = sum(VALUE[k] * DECK_COUNTS[k] for k in DISTANCES)  # all the distance in the deck: 3,500
 MAX_MATCH_TARGET = 100_000
 MAX_POINTS = 10_000  # any one scoring item
-MAX_MILE = 10        # points per mile
+MAX_MILE = 10  # points per mile
 PLAYER_COUNTS = range(2, 9)
 
 
@@ -77,11 +77,19 @@ class Scoring:
 
 
 CLASSIC_SCORING = Scoring(
-    mile=1, safety=100, all_safeties=300, coup_fourre=300, trip=400, delayed_action=300,
-    safe_trip=300, extension=200, shutout=500,
+    mile=1,
+    safety=100,
+    all_safeties=300,
+    coup_fourre=300,
+    trip=400,
+    delayed_action=300,
+    safe_trip=300,
+    extension=200,
+    shutout=500,
 )
-FAMILY_SCORING = Scoring(mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200,
-                         safe_trip_to_any_winner=True, hand_penalty=True)
+FAMILY_SCORING = Scoring(
+    mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200, safe_trip_to_any_winner=True, hand_penalty=True
+)
 DISTANCE_SCORING = Scoring(mile=1)
 SCORINGS = {"classic": CLASSIC_SCORING, "family": FAMILY_SCORING, "distance": DISTANCE_SCORING}
 
@@ -146,8 +154,9 @@ class Ruleset:
             if f.name in ("name", "title"):
                 continue
             value = getattr(self, f.name)
-            out[f.name] = value.as_dict() if isinstance(value, Scoring) else (
-                list(value) if isinstance(value, tuple) else value)
+            out[f.name] = (
+                value.as_dict() if isinstance(value, Scoring) else (list(value) if isinstance(value, tuple) else value)
+            )
         return out
 
     def describe(self) -> list[tuple[str, str]]:
@@ -160,28 +169,35 @@ def _validate(r: Ruleset) -> None:
         if not cond:
             raise ValueError(f"bad value for rule option {option!r}: {msg}, not {_short(getattr(r, option))}")
 
-    for name in ("small_game_deck", "extension", "top_discard_pickup", "roll_after_remedy",
-                 "safety_extra_turn"):
+    for name in ("small_game_deck", "extension", "top_discard_pickup", "roll_after_remedy", "safety_extra_turn"):
         want(isinstance(getattr(r, name), bool), name, "must be true or false")
     for name in ("target", "extension_target"):
         v = getattr(r, name)
-        want(_whole(v) and 0 < v <= MAX_TARGET and v % 25 == 0, name,
-             f"must be a multiple of 25 from 25 to {MAX_TARGET:,} (all the distance in the deck)")
+        want(
+            _whole(v) and 0 < v <= MAX_TARGET and v % 25 == 0,
+            name,
+            f"must be a multiple of 25 from 25 to {MAX_TARGET:,} (all the distance in the deck)",
+        )
     want(r.extension_target <= r.target, "extension_target", "must not exceed target")
     want(r.hazard_target in HAZARD_TARGETS, "hazard_target", f"one of {HAZARD_TARGETS}")
     want(r.coup_fourre in COUP_FOURRE_RIGHTS, "coup_fourre", f"one of {COUP_FOURRE_RIGHTS}")
     want(r.exhaustion in EXHAUSTIONS, "exhaustion", f"one of {EXHAUSTIONS}")
     want(r.winner in WINNER_RULES, "winner", f"one of {WINNER_RULES}")
     mt = r.match_target
-    want(mt is None or (_whole(mt) and 0 < mt <= MAX_MATCH_TARGET), "match_target",
-         f"a number of points from 1 to {MAX_MATCH_TARGET:,}, or null for one race")
+    want(
+        mt is None or (_whole(mt) and 0 < mt <= MAX_MATCH_TARGET),
+        "match_target",
+        f"a number of points from 1 to {MAX_MATCH_TARGET:,}, or null for one race",
+    )
     want(isinstance(r.scoring, Scoring), "scoring", "a Scoring")
     for name in ("solo_players", "team_players", "teams_by_default", "extension_players"):
         v = getattr(r, name)
-        want(isinstance(v, tuple) and all(_whole(n) and n in PLAYER_COUNTS for n in v) and len(set(v)) == len(v),
-             name, "a list of distinct player counts from 2 to 8")
-    want(all(n % 2 == 0 and n >= 4 for n in r.team_players), "team_players",
-         "teams are pairs: 4, 6 or 8 players")
+        want(
+            isinstance(v, tuple) and all(_whole(n) and n in PLAYER_COUNTS for n in v) and len(set(v)) == len(v),
+            name,
+            "a list of distinct player counts from 2 to 8",
+        )
+    want(all(n % 2 == 0 and n >= 4 for n in r.team_players), "team_players", "teams are pairs: 4, 6 or 8 players")
 
 
 def _coerce(name: str, value):
@@ -229,78 +245,115 @@ _WORDS = {
     "players": lambda r: (
         f"{', '.join(map(str, r.solo_players))} players alone"
         + (f"; {', '.join(map(str, r.team_players))} players in teams of two" if r.team_players else "")
-        + (f" (teams by default with {', '.join(map(str, r.teams_by_default))})" if r.teams_by_default else "")),
+        + (f" (teams by default with {', '.join(map(str, r.teams_by_default))})" if r.teams_by_default else "")
+    ),
     "small_game_deck": lambda r: _yes(
-        r.small_game_deck, "with 2 or 3 players one of each hazard is removed (101 cards)",
-        "all 106 cards are always used"),
+        r.small_game_deck,
+        "with 2 or 3 players one of each hazard is removed (101 cards)",
+        "all 106 cards are always used",
+    ),
     "target": lambda r: f"a hand is a race to exactly {r.target}; distance may never pass the target",
     "extension": lambda r: _yes(
         r.extension,
         f"with {', '.join(map(str, r.extension_players))} players the race is to {r.extension_target}; "
         f"the first side there ends the hand or extends it to {r.target}",
-        "no extension: the target is fixed"),
+        "no extension: the target is fixed",
+    ),
     "top_discard_pickup": lambda r: _yes(
         r.top_discard_pickup,
         "instead of drawing, a player may take the card discarded on the turn just before "
         "(not when the stock is empty, not by two players in a row)",
-        "the discard pile is dead: only the stock is drawn from"),
+        "the discard pile is dead: only the stock is drawn from",
+    ),
     "hazard_target": lambda r: (
         "battle hazards go on any non-empty battle pile, a hazard too (stacking; only the top one needs "
-        "curing); with Right of Way also on an empty pile" if r.hazard_target == "stacking" else
-        "battle hazards only hit a moving side (no hazard on a hazard)"),
+        "curing); with Right of Way also on an empty pile"
+        if r.hazard_target == "stacking"
+        else "battle hazards only hit a moving side (no hazard on a hazard)"
+    ),
     "roll_after_remedy": lambda r: _yes(
-        r.roll_after_remedy, "after Gasoline, Spare Tire or Repairs a Roll is needed (not with Right of Way)",
-        "a remedy alone sets the car moving again; a Roll is needed only to start the first time"),
+        r.roll_after_remedy,
+        "after Gasoline, Spare Tire or Repairs a Roll is needed (not with Right of Way)",
+        "a remedy alone sets the car moving again; a Roll is needed only to start the first time",
+    ),
     "coup_fourre": lambda r: (
         "any player not on the attacker's side holding the safety may call coup fourré"
-        if r.coup_fourre == "any-opponent" else
-        "only the attacked side (either partner) may call coup fourré"),
+        if r.coup_fourre == "any-opponent"
+        else "only the attacked side (either partner) may call coup fourré"
+    ),
     "safety_extra_turn": lambda r: _yes(
-        r.safety_extra_turn, "a safety played normally gives an extra turn", "a safety ends the turn"),
+        r.safety_extra_turn, "a safety played normally gives an extra turn", "a safety ends the turn"
+    ),
     "exhaustion": lambda r: (
         "when the stock is empty play goes on without drawing; empty hands are skipped; the hand ends "
-        "when every hand is empty" if r.exhaustion == "play-out" else
-        "the hand ends when the turn that drew the last card is over"),
+        "when every hand is empty"
+        if r.exhaustion == "play-out"
+        else "the hand ends when the turn that drew the last card is over"
+    ),
     "winner": lambda r: (
-        "the side with the most points wins a hand" if r.winner == "points" else
-        "exactly the target wins; otherwise the greatest distance; a tie is shared"),
+        "the side with the most points wins a hand"
+        if r.winner == "points"
+        else "exactly the target wins; otherwise the greatest distance; a tie is shared"
+    ),
     "match_target": lambda r: (
         f"hands are played until a side has {r.match_target} points; the highest total wins"
-        if r.match_target else "one race is the whole match"),
-    "scoring": lambda r: ", ".join(
-        f"{k.replace('_', ' ')} {v}" for k, v in r.scoring.as_dict().items()
-        if v and k not in ("hand_penalty", "safe_trip_to_any_winner")) + (
-        " (the no-200 bonus to any winner of the hand)" if r.scoring.safe_trip_to_any_winner else "") + (
-        "; minus distance cards left in hand" if r.scoring.hand_penalty else ""),
+        if r.match_target
+        else "one race is the whole match"
+    ),
+    "scoring": lambda r: (
+        ", ".join(
+            f"{k.replace('_', ' ')} {v}"
+            for k, v in r.scoring.as_dict().items()
+            if v and k not in ("hand_penalty", "safe_trip_to_any_winner")
+        )
+        + (" (the no-200 bonus to any winner of the hand)" if r.scoring.safe_trip_to_any_winner else "")
+        + ("; minus distance cards left in hand" if r.scoring.hand_penalty else "")
+    ),
 }
 
 
 CLASSIC = Ruleset(
     name="classic",
     title="The US/Parker game as the encyclopedia text (seed 000) plays it: hazards stack, "
-          "the top discard may be taken, anyone but the attacker's side may coup fourré",
+    "the top discard may be taken, anyone but the attacker's side may coup fourré",
 )
 PARKER = dataclasses.replace(
-    CLASSIC, name="parker",
+    CLASSIC,
+    name="parker",
     title="The classic game as the printed Parker Brothers / Winning Moves rules play it: "
-          "no hazard on a hazard, no taking the discard, coup fourré only by the attacked side",
-    top_discard_pickup=False, hazard_target="moving", coup_fourre="attacked-side",
+    "no hazard on a hazard, no taking the discard, coup fourré only by the attacked side",
+    top_discard_pickup=False,
+    hazard_target="moving",
+    coup_fourre="attacked-side",
 )
 DUJARDIN = Ruleset(
     name="dujardin",
     title="The French Dujardin 1954-2014 leaflet: a race to exactly 1000, only distance counts, "
-          "a remedy alone restarts the car",
-    solo_players=(2, 3, 4), team_players=(4, 6, 8), teams_by_default=(6, 8),
-    small_game_deck=False, extension=False, top_discard_pickup=False, hazard_target="moving",
-    roll_after_remedy=False, coup_fourre="attacked-side", exhaustion="end-of-turn",
-    winner="distance", match_target=None, scoring=DISTANCE_SCORING,
+    "a remedy alone restarts the car",
+    solo_players=(2, 3, 4),
+    team_players=(4, 6, 8),
+    teams_by_default=(6, 8),
+    small_game_deck=False,
+    extension=False,
+    top_discard_pickup=False,
+    hazard_target="moving",
+    roll_after_remedy=False,
+    coup_fourre="attacked-side",
+    exhaustion="end-of-turn",
+    winner="distance",
+    match_target=None,
+    scoring=DISTANCE_SCORING,
 )
 FAMILY = dataclasses.replace(
-    DUJARDIN, name="family",
+    DUJARDIN,
+    name="family",
     title="The popular French family rules: a race to exactly 1000 with a simple points count, "
-          "a Roll after every repair",
-    solo_players=(2, 3, 4, 5, 6), team_players=(), teams_by_default=(),
-    roll_after_remedy=True, scoring=FAMILY_SCORING,
+    "a Roll after every repair",
+    solo_players=(2, 3, 4, 5, 6),
+    team_players=(),
+    teams_by_default=(),
+    roll_after_remedy=True,
+    scoring=FAMILY_SCORING,
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, PARKER, DUJARDIN, FAMILY)}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Iterator, Optional, Sequence
+from collections.abc import Iterator, Sequence
 
 from .state import new_game
 from .tournament import close_bots, is_external, make_player  # make_player: re-exported (cli selfplay)
@@ -30,8 +30,7 @@ def _seed(seed: int, index: int) -> int:
     return random.Random(f"millebornes-selfplay/{seed}/{index}").getrandbits(31)
 
 
-def play_record(ruleset, players: int, teams: Optional[bool], seed: int, bots: Sequence[str],
-                hands: bool = False) -> dict:
+def play_record(ruleset, players: int, teams: bool | None, seed: int, bots: Sequence[str], hands: bool = False) -> dict:
     """One match (or its first hand) between ``bots`` (a spec per side): its record and result."""
     game = new_game(ruleset, players=players, teams=teams, seed=seed)
     seat_bots: list = []
@@ -65,11 +64,20 @@ def play_batch(task: tuple) -> list[dict]:
     return out
 
 
-def iter_selfplay(games: int, bots: Sequence[str], ruleset="classic", players: int = 2,
-                  teams: Optional[bool] = None, seed: int = 0, hands: bool = False, executor=None,
-                  batch: int = 8) -> Iterator[dict]:
+def iter_selfplay(
+    games: int,
+    bots: Sequence[str],
+    ruleset="classic",
+    players: int = 2,
+    teams: bool | None = None,
+    seed: int = 0,
+    hands: bool = False,
+    executor=None,
+    batch: int = 8,
+) -> Iterator[dict]:
     """Yield one line (a dict) per match, in match order; see the module docstring."""
     from .executors import LocalExecutor
+
     bots = list(bots)
     if not bots:
         raise ValueError("give at least one bot")
@@ -79,7 +87,7 @@ def iter_selfplay(games: int, bots: Sequence[str], ruleset="classic", players: i
             make_player(spec, 0)  # ValueError for an unknown bot before any work is sent out
     nsides = probe.nsides
     matches = [(i, _seed(seed, i), [bots[(s + i) % len(bots)] for s in range(nsides)]) for i in range(games)]
-    tasks = [(ruleset, players, teams, hands, matches[i:i + batch]) for i in range(0, len(matches), batch)]
+    tasks = [(ruleset, players, teams, hands, matches[i : i + batch]) for i in range(0, len(matches), batch)]
     own = executor is None
     executor = executor or LocalExecutor(1)
     done: dict[int, list[dict]] = {}

@@ -19,11 +19,25 @@ from typing import Any, Final
 
 from . import cards as C
 from .actions import (
-    ACTION_CODES, ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND,
-    MAX_SIDES, PASS, TAKE_DISCARD, IllegalAction, action_code, attack_code, decode,
+    ACTION_CODES,
+    ACTION_NAMES,
+    ATTACK_BASE,
+    COUP_FOURRE,
+    DISCARD_BASE,
+    DRAW,
+    END_HAND,
+    EXTEND,
+    MAX_SIDES,
+    PASS,
+    TAKE_DISCARD,
+    IllegalAction,
+    action_code,
+    attack_code,
+    decode,
 )
 from .observe import observation as _observation
-from .rules import Ruleset, ruleset as _ruleset
+from .rules import Ruleset
+from .rules import ruleset as _ruleset
 
 PLAY: Final = 0
 DRAW_DECISION: Final = 1
@@ -36,8 +50,9 @@ _ROW: Final = C.bit(C.RIGHT_OF_WAY)
 _IS_BATTLE_HAZARD: Final = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
 _SAFETY_BIT: Final = tuple(C.bit(C.SAFETY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
 # the battle hazards that may hit a side, by its safeties (4 bits, right of way first)
-_BATTLE_VULN: Final = tuple(sum(C.bit(h) for h in C.BATTLE_HAZARDS if not (m << C.RIGHT_OF_WAY) & _SAFETY_BIT[h])
-                            for m in range(16))
+_BATTLE_VULN: Final = tuple(
+    sum(C.bit(h) for h in C.BATTLE_HAZARDS if not (m << C.RIGHT_OF_WAY) & _SAFETY_BIT[h]) for m in range(16)
+)
 _REMEDY_BIT: Final = tuple(C.bit(C.REMEDY_OF[k]) if k in C.HAZARDS else 0 for k in range(C.NUM_KINDS))
 _ROLL_BASE: Final = (-1, C.STOP, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)  # tops on which a roll is legal
 _RESTART_TOPS: Final = (C.GASOLINE, C.SPARE_TIRE, C.REPAIRS)
@@ -75,13 +90,57 @@ class Game:
     """One match of Mille Bornes under one ruleset; see :func:`new_game`."""
 
     __slots__ = (
-        "ruleset", "players", "teams", "nsides", "_side_of", "sides", "_opponents", "seed", "deck",
-        "_stacking", "_roll_after", "_cf_any", "_extra_turn", "_playout", "_pickup",
-        "hand_number", "_cnt", "_hmask", "_hsize", "_stock", "_discard", "_battle", "_speed",
-        "_dist", "_n200", "_dcards", "_safe", "_cf", "_safeties", "_started", "_own", "_vuln",
-        "target", "_ext_open", "_extender", "_turn", "_to_act", "_decision", "_pending", "_took",
-        "_pickup_ok", "_legal", "_history", "hand_results", "match_scores", "_over", "_winners",
-        "_known", "_ev", "_halt", "_shown",
+        "ruleset",
+        "players",
+        "teams",
+        "nsides",
+        "_side_of",
+        "sides",
+        "_opponents",
+        "seed",
+        "deck",
+        "_stacking",
+        "_roll_after",
+        "_cf_any",
+        "_extra_turn",
+        "_playout",
+        "_pickup",
+        "hand_number",
+        "_cnt",
+        "_hmask",
+        "_hsize",
+        "_stock",
+        "_discard",
+        "_battle",
+        "_speed",
+        "_dist",
+        "_n200",
+        "_dcards",
+        "_safe",
+        "_cf",
+        "_safeties",
+        "_started",
+        "_own",
+        "_vuln",
+        "target",
+        "_ext_open",
+        "_extender",
+        "_turn",
+        "_to_act",
+        "_decision",
+        "_pending",
+        "_took",
+        "_pickup_ok",
+        "_legal",
+        "_history",
+        "hand_results",
+        "match_scores",
+        "_over",
+        "_winners",
+        "_known",
+        "_ev",
+        "_halt",
+        "_shown",
     )
     # the attributes' types, for mypyc, which compiles this module (setup.py)
     ruleset: Ruleset
@@ -137,8 +196,9 @@ class Game:
     _halt: bool
 
     # ---------------------------------------------------------------- construction
-    def __init__(self, rules: Ruleset | None = None, players: Any = 0, teams: Any = None, seed: Any = None,
-                 deck: Any = None):
+    def __init__(
+        self, rules: Ruleset | None = None, players: Any = 0, teams: Any = None, seed: Any = None, deck: Any = None
+    ):
         """``Game()`` is an empty shell for :meth:`clone` and unpickling to fill in (a compiled
         class has no way around its constructor)."""
         if rules is None:
@@ -152,14 +212,14 @@ class Game:
             team = ", ".join(map(str, rules.team_players)) or "none"
             raise ValueError(
                 f"{rules.name} is played by {alone} players alone and {team} in teams; "
-                f"not {players} {'in teams' if teams else 'alone'}")
+                f"not {players} {'in teams' if teams else 'alone'}"
+            )
         self.ruleset = rules
         self.players = players
         self.teams = bool(teams)
         self.nsides = players // 2 if teams else players
         self._side_of = tuple(s % self.nsides for s in range(players))
-        self.sides = tuple(tuple(s for s in range(players) if s % self.nsides == side)
-                           for side in range(self.nsides))
+        self.sides = tuple(tuple(s for s in range(players) if s % self.nsides == side) for side in range(self.nsides))
         self._opponents = tuple(tuple(t for t in range(self.nsides) if t != s) for s in range(self.nsides))
         if seed is None:
             seed = secrets.randbelow(2**63)
@@ -191,11 +251,13 @@ class Game:
         for k in kinds:
             have[k] += 1
         if have != list(want):
-            diff = [f"{C.CARD_IDS[k]}: {have[k]} instead of {want[k]}" for k in range(C.NUM_KINDS)
-                    if have[k] != want[k]]
+            diff = [
+                f"{C.CARD_IDS[k]}: {have[k]} instead of {want[k]}" for k in range(C.NUM_KINDS) if have[k] != want[k]
+            ]
             raise ValueError(
                 f"a stacked deck must hold exactly the {self.ruleset.name} deck for {self.players} players "
-                f"({sum(want)} cards); " + "; ".join(diff))
+                f"({sum(want)} cards); " + "; ".join(diff)
+            )
         return kinds
 
     def _shuffled(self, hand: int) -> list[int]:
@@ -212,11 +274,11 @@ class Game:
         self._hsize = [0] * n
         for seat in range(n):
             c = self._cnt[seat]
-            for k in cards[HAND_SIZE * seat:HAND_SIZE * seat + HAND_SIZE]:
+            for k in cards[HAND_SIZE * seat : HAND_SIZE * seat + HAND_SIZE]:
                 c[k] += 1
                 self._hmask[seat] |= 1 << k
             self._hsize[seat] = HAND_SIZE
-        self._stock = cards[HAND_SIZE * n:][::-1]
+        self._stock = cards[HAND_SIZE * n :][::-1]
         self._discard = []
         self._shown = [0] * C.NUM_KINDS
         self._battle = [[] for _ in range(nsides)]
@@ -330,10 +392,13 @@ class Game:
         if self._over:
             raise IllegalAction("the match is over", "match_over")
         if seat is not None and seat != self._to_act:
-            raise IllegalAction(f"it is not seat {seat}'s decision: seat {self._to_act} must "
-                                f"{self._decision_words()}", "not_your_decision",
-                                seat=seat if type(seat) is int else None, to_act=self._to_act,
-                                decision=self.decision)
+            raise IllegalAction(
+                f"it is not seat {seat}'s decision: seat {self._to_act} must {self._decision_words()}",
+                "not_your_decision",
+                seat=seat if type(seat) is int else None,
+                to_act=self._to_act,
+                decision=self.decision,
+            )
         code = ACTION_CODES.get(action) if isinstance(action, str) else None
         if code is None:
             code = action_code(action)
@@ -547,8 +612,16 @@ class Game:
         self._lay_safety(d, safety, True)  # refreshes side d
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "coup-fourre", "seat": q, "card": C.CARD_IDS[safety], "side": d,
-                       "hazard": C.CARD_IDS[hazard], "attacker": attacker})
+            ev.append(
+                {
+                    "type": "coup-fourre",
+                    "seat": q,
+                    "card": C.CARD_IDS[safety],
+                    "side": d,
+                    "hazard": C.CARD_IDS[hazard],
+                    "attacker": attacker,
+                }
+            )
         self._pickup_ok = False
         if self._stock:
             self._draw(q)
@@ -614,8 +687,7 @@ class Game:
         self._decision = -1
         self._legal = None
         if ev is not None:
-            ev.append({"type": "match-over", "winners": list(self._winners),
-                       "scores": list(self.match_scores)})
+            ev.append({"type": "match-over", "winners": list(self._winners), "scores": list(self.match_scores)})
 
     def _score(self, completed: int) -> dict:
         """Score the hand as the ruleset's scoring table says; one breakdown per side."""
@@ -659,11 +731,9 @@ class Game:
                 b["shutout"] = shutout * zeros if done else 0
             if extension and self._extender >= 0:
                 ext = self._extender
-                b["extension"] = extension if (
-                    (s == ext and done) or (s != ext and completed != ext)) else 0
+                b["extension"] = extension if ((s == ext and done) or (s != ext and completed != ext)) else 0
             if hand_penalty:
-                b["hand_penalty"] = -sum(
-                    _VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
+                b["hand_penalty"] = -sum(_VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
             breakdowns.append(b)
             points.append(sum(b.values()))
         if self.ruleset.winner == "points":
@@ -672,8 +742,11 @@ class Game:
         else:
             winners = racers
         return {
-            "hand": self.hand_number, "points": points, "breakdown": breakdowns,
-            "distance": list(dist), "winners": winners,
+            "hand": self.hand_number,
+            "points": points,
+            "breakdown": breakdowns,
+            "distance": list(dist),
+            "winners": winners,
             "completed": completed if completed >= 0 else None,
             "extender": self._extender if self._extender >= 0 else None,
             "stock_empty": delayed,
@@ -681,9 +754,12 @@ class Game:
 
     # ---------------------------------------------------------------- explanations
     def _decision_words(self) -> str:
-        return {PLAY: "play or discard a card", DRAW_DECISION: "draw or take the discard",
-                CF_DECISION: "answer the coup fourré (coup-fourre or pass)",
-                EXTENSION_DECISION: "choose extend or end-hand"}.get(self._decision, "nothing")
+        return {
+            PLAY: "play or discard a card",
+            DRAW_DECISION: "draw or take the discard",
+            CF_DECISION: "answer the coup fourré (coup-fourre or pass)",
+            EXTENSION_DECISION: "choose extend or end-hand",
+        }.get(self._decision, "nothing")
 
     def why_illegal(self, code: int) -> str:
         """Say in words why an action is not legal now (only called for a refused action)."""
@@ -697,14 +773,23 @@ class Game:
         name = ACTION_NAMES[code]
         d = self._decision
         if d != PLAY:
-            return IllegalAction(f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}",
-                                 "wrong_decision", to_act=self._to_act, decision=self.decision)
+            return IllegalAction(
+                f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}",
+                "wrong_decision",
+                to_act=self._to_act,
+                decision=self.decision,
+            )
         if what in ("draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand"):
             if what in ("draw", "take-discard"):
-                return IllegalAction(f"'{name}' is not possible now: the card for this turn is already drawn",
-                                     "already_drawn")
-            return IllegalAction(f"'{name}' is not a question now: seat {self._to_act} must play or discard a card",
-                                 "wrong_decision", to_act=self._to_act, decision="play")
+                return IllegalAction(
+                    f"'{name}' is not possible now: the card for this turn is already drawn", "already_drawn"
+                )
+            return IllegalAction(
+                f"'{name}' is not a question now: seat {self._to_act} must play or discard a card",
+                "wrong_decision",
+                to_act=self._to_act,
+                decision="play",
+            )
         p = self._to_act
         card = C.CARD_IDS[k]
         if not self._cnt[p][k]:
@@ -723,17 +808,26 @@ class Game:
         safe = self._safe[t]
         if safe & _SAFETY_BIT[k]:
             safety = C.SAFETY_OF[k]
-            return IllegalAction(f"side {t} has {C.NAMES_EN[safety]} in play: {card} cannot hurt it", "protected",
-                                 side=t, card=cid, safety=C.CARD_IDS[safety])
+            return IllegalAction(
+                f"side {t} has {C.NAMES_EN[safety]} in play: {card} cannot hurt it",
+                "protected",
+                side=t,
+                card=cid,
+                safety=C.CARD_IDS[safety],
+            )
         if k == C.SPEED_LIMIT:
             return IllegalAction(f"side {t} already shows a Speed Limit", "already_limited", side=t, card=cid)
         battle = self._battle[t]
         if self._stacking:
-            return IllegalAction(f"side {t} has not started: its battle pile is empty", "not_started",
-                                 side=t, card=cid)
+            return IllegalAction(f"side {t} has not started: its battle pile is empty", "not_started", side=t, card=cid)
         top = C.NAMES_EN[battle[-1]] if battle else "nothing"
-        return IllegalAction(f"side {t} is not moving (its battle pile shows {top}): a hazard only hits a moving car",
-                             "not_moving", side=t, card=cid, top=C.CARD_IDS[battle[-1]] if battle else None)
+        return IllegalAction(
+            f"side {t} is not moving (its battle pile shows {top}): a hazard only hits a moving car",
+            "not_moving",
+            side=t,
+            card=cid,
+            top=C.CARD_IDS[battle[-1]] if battle else None,
+        )
 
     def _why_not_own(self, s: int, k: int) -> IllegalAction:
         card, cid = C.NAMES_EN[k], C.CARD_IDS[k]
@@ -745,31 +839,57 @@ class Game:
             if not self._moving(s):
                 if battle and _IS_BATTLE_HAZARD[battle[-1]] and not self._safe[s] & _SAFETY_BIT[battle[-1]]:
                     remedy = C.REMEDY_OF[battle[-1]]
-                    return IllegalAction(f"you are stopped: your battle pile shows {top}; you need "
-                                         f"{C.NAMES_EN[remedy]} first", "stopped",
-                                         card=cid, top=top_id, need=C.CARD_IDS[remedy])
-                return IllegalAction(f"you need a Roll first: your battle pile shows {top}", "needs_roll",
-                                     card=cid, top=top_id, need="roll")
+                    return IllegalAction(
+                        f"you are stopped: your battle pile shows {top}; you need {C.NAMES_EN[remedy]} first",
+                        "stopped",
+                        card=cid,
+                        top=top_id,
+                        need=C.CARD_IDS[remedy],
+                    )
+                return IllegalAction(
+                    f"you need a Roll first: your battle pile shows {top}",
+                    "needs_roll",
+                    card=cid,
+                    top=top_id,
+                    need="roll",
+                )
             limited = speed and speed[-1] == C.SPEED_LIMIT and not self._safe[s] & _ROW
             if limited and v > 50:
-                return IllegalAction("you are under a Speed Limit: only 25 and 50 may be played", "speed_limited",
-                                     card=cid)
+                return IllegalAction(
+                    "you are under a Speed Limit: only 25 and 50 may be played", "speed_limited", card=cid
+                )
             if k == C.D200 and self._n200[s] >= 2:
                 return IllegalAction("a side may play at most two 200s in a hand", "two_200s", card=cid)
-            return IllegalAction(f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
-                                 "(distance may never pass the target)", "past_target",
-                                 card=cid, distance=self._dist[s], value=v, target=self.target)
+            return IllegalAction(
+                f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
+                "(distance may never pass the target)",
+                "past_target",
+                card=cid,
+                distance=self._dist[s],
+                value=v,
+                target=self.target,
+            )
         if k == C.ROLL:
             if battle and battle[-1] == C.ROLL:
                 return IllegalAction("your battle pile already shows a Roll", "already_rolling", card=cid)
             remedy = C.REMEDY_OF[battle[-1]]
-            return IllegalAction(f"your battle pile shows {top}: you need {C.NAMES_EN[remedy]}, not a Roll",
-                                 "roll_not_now", card=cid, top=top_id, need=C.CARD_IDS[remedy])
+            return IllegalAction(
+                f"your battle pile shows {top}: you need {C.NAMES_EN[remedy]}, not a Roll",
+                "roll_not_now",
+                card=cid,
+                top=top_id,
+                need=C.CARD_IDS[remedy],
+            )
         if k == C.END_OF_LIMIT:
             return IllegalAction("you are not under a Speed Limit", "not_limited", card=cid)
         hazard = C.HAZARD_OF[k]
-        return IllegalAction(f"{card} cures {C.NAMES_EN[hazard]}, but your battle pile shows {top}", "wrong_remedy",
-                             card=cid, hazard=C.CARD_IDS[hazard], top=top_id)
+        return IllegalAction(
+            f"{card} cures {C.NAMES_EN[hazard]}, but your battle pile shows {top}",
+            "wrong_remedy",
+            card=cid,
+            hazard=C.CARD_IDS[hazard],
+            top=top_id,
+        )
 
     # ---------------------------------------------------------------- public state
     @property
@@ -877,7 +997,7 @@ class Game:
             "actions": self.history,
         }
 
-    def clone(self, halt: bool = False) -> "Game":
+    def clone(self, halt: bool = False) -> Game:
         """An independent copy, built from flat lists (no deepcopy): cheap enough for search.
 
         ``halt=True`` makes a world for a playout: when its hand ends (and the match goes on) it
@@ -939,12 +1059,16 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self._to_act} to {self.decision}"
-        return (f"<Game {self.ruleset.name} {self.players}p hand {self.hand_number} "
-                f"scores {self.match_scores} {state}>")
+        return f"<Game {self.ruleset.name} {self.players}p hand {self.hand_number} scores {self.match_scores} {state}>"
 
 
-def new_game(rules: str | Ruleset = "classic", players: int = 2, teams: bool | None = None,
-             seed: int | None = None, deck: list[str] | None = None) -> Game:
+def new_game(
+    rules: str | Ruleset = "classic",
+    players: int = 2,
+    teams: bool | None = None,
+    seed: int | None = None,
+    deck: list[str] | None = None,
+) -> Game:
     """Deal a new match: a preset name or a Ruleset, the player count, teams (None: the edition's
     default for that count), a seed for the shuffles, and optionally a stacked deck (top first)."""
     return Game(_ruleset(rules), players, teams, seed, deck)

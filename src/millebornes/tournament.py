@@ -25,7 +25,7 @@ import itertools
 import math
 import random
 import time
-from typing import Callable, Iterable, Optional, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .bots import make_bot
 from .state import new_game
@@ -43,6 +43,7 @@ def make_player(spec: str, seed: int = 0):
     """The factory hook: an external bot for ``"cmd:COMMAND"``, a built-in bot otherwise."""
     if is_external(spec):
         from .protocol import ExternalBot  # lazily: the protocol is only needed for external bots
+
         return ExternalBot(spec[4:].strip(), seed=seed)
     return make_bot(spec, seed)
 
@@ -104,13 +105,20 @@ def _derived_seed(*parts) -> int:
 
 
 def _clip(text: str, size: int = 80) -> str:
-    return text if len(text) <= size else text[:size - 3] + "..."
+    return text if len(text) <= size else text[: size - 3] + "..."
 
 
 # ------------------------------------------------------------------------------------------- a match
-def play_match(ruleset, players: int, teams: Optional[bool], seed: int, bots: Sequence[str],
-               hands: bool = False, time_decisions: bool = True,
-               factory: Optional[Callable] = None) -> dict:
+def play_match(
+    ruleset,
+    players: int,
+    teams: bool | None,
+    seed: int,
+    bots: Sequence[str],
+    hands: bool = False,
+    time_decisions: bool = True,
+    factory: Callable | None = None,
+) -> dict:
     """Play one match (or, with ``hands``, its first hand) between ``bots``, one spec per side.
 
     Partners share their side's spec; each seat gets its own bot, built by ``factory(spec, seed)``
@@ -135,8 +143,12 @@ def play_match(ruleset, players: int, teams: Optional[bool], seed: int, bots: Se
 
     def lose(seat: int, words: str) -> dict:
         side = game.side_of(seat)
-        return {"side": side, "seat": seat, "bot": bots[side],
-                "message": f"side {side} ({bots[side]}) forfeited: {words}"}
+        return {
+            "side": side,
+            "seat": seat,
+            "bot": bots[side],
+            "message": f"side {side} ({bots[side]}) forfeited: {words}",
+        }
 
     try:
         for seat in range(players):
@@ -181,8 +193,14 @@ def play_match(ruleset, players: int, teams: Optional[bool], seed: int, bots: Se
     else:
         winners = list(game.winners)
         points = list(game.match_scores)
-    return {"winners": winners, "points": points, "decisions": decisions, "hands": len(game.hand_results),
-            "time": times, "forfeit": forfeit}
+    return {
+        "winners": winners,
+        "points": points,
+        "decisions": decisions,
+        "hands": len(game.hand_results),
+        "time": times,
+        "forfeit": forfeit,
+    }
 
 
 def _words(exc: BaseException) -> str:
@@ -225,8 +243,17 @@ def schedule(specs: Sequence[str], nsides: int, games: int, seed: int = 0) -> li
         for d, deal_seed in enumerate(deal_seeds):
             for r in range(nsides):
                 entrants = [group[(side + r) % nsides] for side in range(nsides)]
-                matches.append({"index": len(matches), "seed": deal_seed, "entrants": entrants,
-                                "bots": [specs[e] for e in entrants], "pairing": p, "deal": d, "rotation": r})
+                matches.append(
+                    {
+                        "index": len(matches),
+                        "seed": deal_seed,
+                        "entrants": entrants,
+                        "bots": [specs[e] for e in entrants],
+                        "pairing": p,
+                        "deal": d,
+                        "rotation": r,
+                    }
+                )
     return matches
 
 
@@ -242,10 +269,19 @@ def play_batch(task: tuple) -> list[dict]:
     return results
 
 
-def run_tournament(specs: Sequence[str], ruleset="classic", players: int = 2, teams: Optional[bool] = None,
-                   games: int = 100, seed: int = 0, hands: bool = False, executor=None,
-                   progress: Optional[Callable[[int, int], None]] = None, batch: Optional[int] = None,
-                   factory: Optional[Callable] = None) -> dict:
+def run_tournament(
+    specs: Sequence[str],
+    ruleset="classic",
+    players: int = 2,
+    teams: bool | None = None,
+    games: int = 100,
+    seed: int = 0,
+    hands: bool = False,
+    executor=None,
+    progress: Callable[[int, int], None] | None = None,
+    batch: int | None = None,
+    factory: Callable | None = None,
+) -> dict:
     """Play a whole tournament and return its results and statistics (see :func:`summarize`).
 
     ``executor`` is a :mod:`millebornes.executors` executor (default: in-process);
@@ -266,8 +302,7 @@ def run_tournament(specs: Sequence[str], ruleset="classic", players: int = 2, te
     workers = max(1, int(getattr(executor, "workers", 1) or 1))
     if batch is None:
         batch = max(1, min(50, math.ceil(len(matches) / (workers * 20))))
-    tasks = [(ruleset, players, teams, hands, factory, matches[i:i + batch])
-             for i in range(0, len(matches), batch)]
+    tasks = [(ruleset, players, teams, hands, factory, matches[i : i + batch]) for i in range(0, len(matches), batch)]
     results: list[dict] = []
     start = time.perf_counter()
     try:
@@ -283,9 +318,18 @@ def run_tournament(specs: Sequence[str], ruleset="classic", players: int = 2, te
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r["index"])
     summary = summarize(results, specs)
-    summary.update(ruleset=probe.ruleset.name, players=players, teams=probe.teams, nsides=probe.nsides,
-                   hands=hands, games=games, seed=seed, matches=len(results), seconds=round(seconds, 3),
-                   results=results)
+    summary.update(
+        ruleset=probe.ruleset.name,
+        players=players,
+        teams=probe.teams,
+        nsides=probe.nsides,
+        hands=hands,
+        games=games,
+        seed=seed,
+        matches=len(results),
+        seconds=round(seconds, 3),
+        results=results,
+    )
     return summary
 
 
@@ -334,8 +378,9 @@ def pair_score(result: dict, a: int, b: int) -> float:
     return 1.0 if pa > pb else 0.0 if pa < pb else 0.5
 
 
-def bradley_terry_elo(nbots: int, outcomes: dict[tuple[int, int], float],
-                      games: dict[tuple[int, int], float], prior: float = 1.0) -> list[float]:
+def bradley_terry_elo(
+    nbots: int, outcomes: dict[tuple[int, int], float], games: dict[tuple[int, int], float], prior: float = 1.0
+) -> list[float]:
     """Elo ratings (mean 1500) from a maximum-likelihood Bradley-Terry fit.
 
     ``outcomes[i, j]`` is i's score against j (i < j) over ``games[i, j]`` games.  ``prior``
@@ -406,8 +451,14 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
         f = r.get("forfeit")
         if f:
             forfeits[entrants[f["side"]]] += 1
-            messages.append({"index": r.get("index"), "seed": r.get("seed"), "bot": labels[entrants[f["side"]]],
-                             "message": f["message"]})
+            messages.append(
+                {
+                    "index": r.get("index"),
+                    "seed": r.get("seed"),
+                    "bot": labels[entrants[f["side"]]],
+                    "message": f["message"],
+                }
+            )
         for a, b in itertools.combinations(range(len(entrants)), 2):
             i, j = entrants[a], entrants[b]
             if i == j:
@@ -424,28 +475,61 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
     table = []
     for e in range(nb):
         low, high = wilson(wins[e], matches[e])
-        table.append({
-            "bot": labels[e], "spec": specs[e], "matches": matches[e], "wins": wins[e],
-            "win_rate": wins[e] / matches[e] if matches[e] else 0.0, "ci_low": low, "ci_high": high,
-            "mean_points": points[e] / matches[e] if matches[e] else 0.0, "elo": elo[e],
-            "ms_mean": 1000 * t_total[e] / t_count[e] if t_count[e] else 0.0, "ms_max": 1000 * t_max[e],
-            "decisions": t_count[e], "forfeits": forfeits[e],
-        })
+        table.append(
+            {
+                "bot": labels[e],
+                "spec": specs[e],
+                "matches": matches[e],
+                "wins": wins[e],
+                "win_rate": wins[e] / matches[e] if matches[e] else 0.0,
+                "ci_low": low,
+                "ci_high": high,
+                "mean_points": points[e] / matches[e] if matches[e] else 0.0,
+                "elo": elo[e],
+                "ms_mean": 1000 * t_total[e] / t_count[e] if t_count[e] else 0.0,
+                "ms_max": 1000 * t_max[e],
+                "decisions": t_count[e],
+                "forfeits": forfeits[e],
+            }
+        )
     head_to_head = []
     for (i, j), g in sorted(h2h_games.items()):
         s = h2h_score[i, j]
         low, high = wilson(s, g)
         deals = h2h_deals[i, j].values()
         paired_low, paired_high = paired_interval([total / count for total, count in deals])
-        head_to_head.append({"a": labels[i], "b": labels[j], "games": int(g), "a_score": s, "b_score": g - s,
-                             "a_rate": s / g, "ci_low": low, "ci_high": high, "deals": len(deals),
-                             "paired_low": paired_low, "paired_high": paired_high})
+        head_to_head.append(
+            {
+                "a": labels[i],
+                "b": labels[j],
+                "games": int(g),
+                "a_score": s,
+                "b_score": g - s,
+                "a_rate": s / g,
+                "ci_low": low,
+                "ci_high": high,
+                "deals": len(deals),
+                "paired_low": paired_low,
+                "paired_high": paired_high,
+            }
+        )
     return {"bots": labels, "table": table, "head_to_head": head_to_head, "forfeits": messages}
 
 
 # ------------------------------------------------------------------------------------------- output
-TABLE_COLUMNS = ["bot", "matches", "wins", "win_rate", "ci_low", "ci_high", "mean_points", "elo",
-                 "ms_mean", "ms_max", "forfeits"]
+TABLE_COLUMNS = [
+    "bot",
+    "matches",
+    "wins",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_points",
+    "elo",
+    "ms_mean",
+    "ms_max",
+    "forfeits",
+]
 
 
 def format_table(summary: dict, max_forfeits: int = 5) -> str:
@@ -456,26 +540,38 @@ def format_table(summary: dict, max_forfeits: int = 5) -> str:
     if "ruleset" in summary:
         what = "hands" if summary["hands"] else "matches"
         teams = " in teams" if summary.get("teams") else ""
-        lines.append(f"{summary['ruleset']}, {summary['players']} players{teams}, {summary['matches']} {what} "
-                     f"(seed {summary['seed']}, {summary['seconds']:.1f} s)")
-    lines.append(f"{'bot':<{width}}  {'matches':>7}  {'wins':>7}  {'win rate':>8}  {'95% CI':>13}  "
-                 f"{'mean pts':>8}  {'Elo':>5}  {'ms/decision':>15}  {'forfeits':>8}")
-    lines.append(f"{'':<{width}}  {'':>7}  {'':>7}  {'':>8}  {'':>13}  {'':>8}  {'':>5}  {'mean':>7} {'max':>7}  "
-                 f"{'':>8}")
+        lines.append(
+            f"{summary['ruleset']}, {summary['players']} players{teams}, {summary['matches']} {what} "
+            f"(seed {summary['seed']}, {summary['seconds']:.1f} s)"
+        )
+    lines.append(
+        f"{'bot':<{width}}  {'matches':>7}  {'wins':>7}  {'win rate':>8}  {'95% CI':>13}  "
+        f"{'mean pts':>8}  {'Elo':>5}  {'ms/decision':>15}  {'forfeits':>8}"
+    )
+    lines.append(
+        f"{'':<{width}}  {'':>7}  {'':>7}  {'':>8}  {'':>13}  {'':>8}  {'':>5}  {'mean':>7} {'max':>7}  {'':>8}"
+    )
     for row in sorted(table, key=lambda r: -r["elo"]):
         ci = f"{100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%"
-        lines.append(f"{row['bot']:<{width}}  {row['matches']:>7}  {row['wins']:>7g}  {100 * row['win_rate']:>7.1f}%"
-                     f"  {ci:>13}  {row['mean_points']:>8.1f}  {row['elo']:>5.0f}  {row['ms_mean']:>7.2f} "
-                     f"{row['ms_max']:>7.1f}  {row['forfeits']:>8}")
+        lines.append(
+            f"{row['bot']:<{width}}  {row['matches']:>7}  {row['wins']:>7g}  {100 * row['win_rate']:>7.1f}%"
+            f"  {ci:>13}  {row['mean_points']:>8.1f}  {row['elo']:>5.0f}  {row['ms_mean']:>7.2f} "
+            f"{row['ms_max']:>7.1f}  {row['forfeits']:>8}"
+        )
     if summary["head_to_head"]:
         lines.append("")
         lines.append("head to head:")
         for h in summary["head_to_head"]:
-            paired = (f"; paired by deal ({h['deals']} deals) {100 * h['paired_low']:.1f}-"
-                      f"{100 * h['paired_high']:.1f}%" if h["deals"] >= 2 and h["deals"] < h["games"] else "")
-            lines.append(f"  {h['a']} vs {h['b']}: {h['a_score']:g}-{h['b_score']:g} in {h['games']} "
-                         f"({100 * h['a_rate']:.1f}%, 95% CI {100 * h['ci_low']:.1f}-{100 * h['ci_high']:.1f}%"
-                         f"{paired})")
+            paired = (
+                f"; paired by deal ({h['deals']} deals) {100 * h['paired_low']:.1f}-{100 * h['paired_high']:.1f}%"
+                if h["deals"] >= 2 and h["deals"] < h["games"]
+                else ""
+            )
+            lines.append(
+                f"  {h['a']} vs {h['b']}: {h['a_score']:g}-{h['b_score']:g} in {h['games']} "
+                f"({100 * h['a_rate']:.1f}%, 95% CI {100 * h['ci_low']:.1f}-{100 * h['ci_high']:.1f}%"
+                f"{paired})"
+            )
     forfeits = summary["forfeits"]
     if forfeits:
         lines.append("")
@@ -489,6 +585,7 @@ def format_table(summary: dict, max_forfeits: int = 5) -> str:
 
 def write_csv(summary: dict, stream) -> None:
     import csv
+
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(TABLE_COLUMNS)
     for row in summary["table"]:
@@ -498,6 +595,7 @@ def write_csv(summary: dict, stream) -> None:
 def plot_win_rates(summary: dict, path: str) -> None:
     """Draw each bot's win rate with its 95% interval to a PNG (matplotlib, Agg backend)."""
     import matplotlib
+
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
@@ -506,8 +604,10 @@ def plot_win_rates(summary: dict, path: str) -> None:
     ax = fig.add_subplot()
     y = list(range(len(rows)))
     rates = [100 * r["win_rate"] for r in rows]
-    err = [[max(0.0, 100 * (r["win_rate"] - r["ci_low"])) for r in rows],
-           [max(0.0, 100 * (r["ci_high"] - r["win_rate"])) for r in rows]]
+    err = [
+        [max(0.0, 100 * (r["win_rate"] - r["ci_low"])) for r in rows],
+        [max(0.0, 100 * (r["ci_high"] - r["win_rate"])) for r in rows],
+    ]
     ax.barh(y, rates, xerr=err, color="#4c78a8", ecolor="black", capsize=4)
     ax.axvline(50, color="grey", linestyle="--", linewidth=1)
     ax.set_yticks(y, [r["bot"] for r in rows])
@@ -515,8 +615,10 @@ def plot_win_rates(summary: dict, path: str) -> None:
     ax.set_xlabel("win rate, % (95% Wilson interval)")
     title = "tournament"
     if "ruleset" in summary:
-        title = f"{summary['ruleset']}, {summary['players']} players, {summary['matches']} " \
-                f"{'hands' if summary['hands'] else 'matches'}"
+        title = (
+            f"{summary['ruleset']}, {summary['players']} players, {summary['matches']} "
+            f"{'hands' if summary['hands'] else 'matches'}"
+        )
     ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -26,10 +26,16 @@ LEVELS: dict[str, str] = {
 def _registry() -> dict[str, type]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
-    from .rollout import GreedyBot
     from .neural import NeuralBot
-    return {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot,
-            "neural": NeuralBot}
+    from .rollout import GreedyBot
+
+    return {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "heuristic": HeuristicBot,
+        "ismcts": IsmctsBot,
+        "neural": NeuralBot,
+    }
 
 
 def bot_names() -> list[str]:
@@ -71,6 +77,7 @@ def analyse(game, seat: int | None = None, iterations: int = 2000, ms: float = 0
     """Hints: each legal action of the seat to act with its estimated win chance, from a game or from the
     seat's observation itself (see ismcts.analyse)."""
     from .ismcts import analyse as _analyse
+
     return _analyse(game, seat, iterations=iterations, ms=ms, seed=seed)
 
 

@@ -20,12 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..actions import ATTACK_BASE, DISCARD_BASE, DRAW
-from ..actions import COUP_FOURRE, END_HAND, EXTEND, PASS, TAKE_DISCARD
+from ..actions import ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, PASS, TAKE_DISCARD
 from ..rules import ruleset
 
-NUM_ACTIONS = 206          # the engine's action codes 0..205 (millebornes.actions)
-SIDE_SLOTS = 6             # the most sides any edition seats (family, six players alone)
+NUM_ACTIONS = 206  # the engine's action codes 0..205 (millebornes.actions)
+SIDE_SLOTS = 6  # the most sides any edition seats (family, six players alone)
 NK = C.NUM_KINDS
 KIND = C.KIND_OF
 DECISIONS = ("play", "draw", "coup-fourre", "extension")
@@ -35,15 +34,21 @@ SAFETY_IDS = tuple(C.CARD_IDS[k] for k in C.SAFETIES)
 _SAFETY_SLOT = {c: i for i, c in enumerate(SAFETY_IDS)}
 HAZARD_IDS = tuple(C.CARD_IDS[k] for k in C.HAZARDS)
 _HAZARD_SLOT = {c: i for i, c in enumerate(HAZARD_IDS)}
-_UNCURED = {"stop": "right-of-way", "out-of-gas": "extra-tank", "flat-tire": "puncture-proof",
-            "accident": "driving-ace"}
-_BATTLE_KIND = tuple(k in (C.STOP, C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.ROLL, C.GASOLINE,
-                           C.SPARE_TIRE, C.REPAIRS) for k in range(NK))
+_UNCURED = {
+    "stop": "right-of-way",
+    "out-of-gas": "extra-tank",
+    "flat-tire": "puncture-proof",
+    "accident": "driving-ace",
+}
+_BATTLE_KIND = tuple(
+    k in (C.STOP, C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.ROLL, C.GASOLINE, C.SPARE_TIRE, C.REPAIRS) for k in range(NK)
+)
 
 SIDE_FIELDS = (
     ["present", "distance", "remaining", "moving"]
     + [f"battle:{b}" for b in BATTLE_TOPS]
-    + ["limited"] + [f"safety:{s}" for s in SAFETY_IDS]
+    + ["limited"]
+    + [f"safety:{s}" for s in SAFETY_IDS]
     + ["coups_fourres", "two_hundreds", "hand_cards", "score", "leader", "stopped", "distance_cards"]
     + [f"known:{s}" for s in SAFETY_IDS]
 )
@@ -54,8 +59,18 @@ GLOBAL_FIELDS = (
     + ["stock", "stock_empty", "pickup_available", "took_discard", "target", "extension_open", "extended"]
     + [f"top_discard:{c}" for c in ("none",) + C.CARD_IDS]
     + [f"pending:{h}" for h in HAZARD_IDS]
-    + ["sides", "teams", "score_lead", "hand_number", "points_decide", "stacking", "roll_after_remedy",
-       "cf_any_opponent", "pickup_rule", "play_out"]
+    + [
+        "sides",
+        "teams",
+        "score_lead",
+        "hand_number",
+        "points_decide",
+        "stacking",
+        "roll_after_remedy",
+        "cf_any_opponent",
+        "pickup_rule",
+        "play_out",
+    ]
 )
 STATE_NAMES = tuple(GLOBAL_FIELDS) + tuple(f"side{r}:{f}" for r in range(SIDE_SLOTS) for f in SIDE_FIELDS)
 STATE_SIZE = len(STATE_NAMES)
@@ -67,11 +82,31 @@ _NSF = len(SIDE_FIELDS)
 ADVISORS = ("greedy", "heuristic")  # hand-written policies whose choices can be action features
 ACTION_TYPES = ("play", "discard", "attack", "draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand")
 ACTION_NAMES = tuple(
-    [f"type:{t}" for t in ACTION_TYPES] + [f"card:{c}" for c in C.CARD_IDS]
+    [f"type:{t}" for t in ACTION_TYPES]
+    + [f"card:{c}" for c in C.CARD_IDS]
     + [f"target:{r}" for r in range(1, SIDE_SLOTS)]
-    + ["in_hand", "unseen", "playable", "miles", "exact", "after", "overshoots", "cures", "protects_unseen",
-       "attackable_sides", "t_remaining", "t_distance", "t_safety_unseen", "t_remedy_unseen", "t_leader",
-       "t_hand", "t_moving", "t_has_remedy_known", "dead", "copies_elsewhere"]
+    + [
+        "in_hand",
+        "unseen",
+        "playable",
+        "miles",
+        "exact",
+        "after",
+        "overshoots",
+        "cures",
+        "protects_unseen",
+        "attackable_sides",
+        "t_remaining",
+        "t_distance",
+        "t_safety_unseen",
+        "t_remedy_unseen",
+        "t_leader",
+        "t_hand",
+        "t_moving",
+        "t_has_remedy_known",
+        "dead",
+        "copies_elsewhere",
+    ]
     + [f"advice:{name}" for name in ADVISORS]
 )
 ACTION_SIZE = len(ACTION_NAMES)
@@ -121,8 +156,23 @@ def unseen_counts(obs: dict, hand: list[int] | None = None) -> list[int]:
 class Context:
     """What the state and action features share, computed once per observation."""
 
-    __slots__ = ("obs", "nsides", "me", "hand", "unseen", "deck", "rel", "target", "seen_safeties", "safe",
-                 "remaining", "leader_side", "tops", "known", "side_hands")
+    __slots__ = (
+        "obs",
+        "nsides",
+        "me",
+        "hand",
+        "unseen",
+        "deck",
+        "rel",
+        "target",
+        "seen_safeties",
+        "safe",
+        "remaining",
+        "leader_side",
+        "tops",
+        "known",
+        "side_hands",
+    )
 
     def __init__(self, obs: dict):
         self.obs = obs
@@ -260,8 +310,9 @@ def action_vector(obs: dict, code: int, ctx: Context, legal: set[int], out: np.n
     a[_A["in_hand"]] = ctx.hand[k] / 4.0
     a[_A["unseen"]] = ctx.unseen[k] / max(1, ctx.deck[k])
     a[_A["copies_elsewhere"]] = ctx.unseen[k] / 4.0
-    a[_A["playable"]] = k in legal or (k in C.HAZARDS and any(
-        ATTACK_BASE + NK * s + k in legal for s in range(ctx.nsides)))
+    a[_A["playable"]] = k in legal or (
+        k in C.HAZARDS and any(ATTACK_BASE + NK * s + k in legal for s in range(ctx.nsides))
+    )
     rem = ctx.remaining[me]
     if k < 5:
         val = C.VALUE[k]
@@ -301,8 +352,9 @@ def action_vector(obs: dict, code: int, ctx: Context, legal: set[int], out: np.n
     return a
 
 
-def action_matrix(obs: dict, codes: list[int], ctx: Context | None = None,
-                  advice: list[int] | None = None) -> np.ndarray:
+def action_matrix(
+    obs: dict, codes: list[int], ctx: Context | None = None, advice: list[int] | None = None
+) -> np.ndarray:
     """The legal actions ``codes`` as a (len(codes), ACTION_SIZE) float32 matrix.
 
     ``advice``: the code each of ``ADVISORS`` would play (see :func:`advice`), marked in the
@@ -329,9 +381,10 @@ class Advisors:
         import random
 
         from ..actions import ACTION_CODES, ACTION_NAMES
+        from ..determinize import determinize
         from .heuristic import HeuristicBot
         from .rollout import greedy_code
-        from ..determinize import determinize
+
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed=seed)
         self._codes, self._names = ACTION_CODES, ACTION_NAMES

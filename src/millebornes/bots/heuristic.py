@@ -40,8 +40,19 @@ from dataclasses import dataclass, replace
 
 from .. import cards as C
 from ..cards import (
-    ACCIDENT, D25, D50, D75, D100, D200, END_OF_LIMIT, FLAT_TIRE, OUT_OF_GAS, RIGHT_OF_WAY, ROLL,
-    SPEED_LIMIT, STOP,
+    ACCIDENT,
+    D25,
+    D50,
+    D75,
+    D100,
+    D200,
+    END_OF_LIMIT,
+    FLAT_TIRE,
+    OUT_OF_GAS,
+    RIGHT_OF_WAY,
+    ROLL,
+    SPEED_LIMIT,
+    STOP,
 )
 
 KIND = C.KIND_OF
@@ -66,20 +77,20 @@ ROW_BIT = 1 << RIGHT_OF_WAY
 class Params:
     """The policy's weights (miles unless said); the bench script plays variants against each other."""
 
-    turn: float = 65.0            # miles a moving side makes in one turn
-    cure: float = 110.0           # a remedy or roll that brings the car closer to moving
-    attack: float = 1.0           # scale of attack values
-    hold_hazard: float = 0.35     # share of an attack's value kept by holding the hazard
-    leader: float = 0.8           # how much more the leading opponent is worth attacking (3+ sides)
-    urgency: float = 1.0          # extra weight on a target close to its target distance
-    safe_trip: float = 0.55       # share of the safe-trip bonus a 200 is charged while it is possible
-    finish: float = 40.0          # penalty (miles) for a distance that leaves an awkward remainder
-    shutout: float = 0.3          # share of the shutout bonus an attack on a side at 0 protects
-    take_margin: float = 12.0     # how much better the top discard must be than an average draw
-    give_weight: float = 0.5      # share of a card's value to the next player charged on a discard
-    lay_instead: float = 25.0     # lay a safety rather than throw away a card worth more than this
-    lay_low_stock: int = 2        # lay safeties when at most this many rounds of stock are left
-    extend_margin: float = 0.0    # extra expected points needed to call the extension
+    turn: float = 65.0  # miles a moving side makes in one turn
+    cure: float = 110.0  # a remedy or roll that brings the car closer to moving
+    attack: float = 1.0  # scale of attack values
+    hold_hazard: float = 0.35  # share of an attack's value kept by holding the hazard
+    leader: float = 0.8  # how much more the leading opponent is worth attacking (3+ sides)
+    urgency: float = 1.0  # extra weight on a target close to its target distance
+    safe_trip: float = 0.55  # share of the safe-trip bonus a 200 is charged while it is possible
+    finish: float = 40.0  # penalty (miles) for a distance that leaves an awkward remainder
+    shutout: float = 0.3  # share of the shutout bonus an attack on a side at 0 protects
+    take_margin: float = 12.0  # how much better the top discard must be than an average draw
+    give_weight: float = 0.5  # share of a card's value to the next player charged on a discard
+    lay_instead: float = 25.0  # lay a safety rather than throw away a card worth more than this
+    lay_low_stock: int = 2  # lay safeties when at most this many rounds of stock are left
+    extend_margin: float = 0.0  # extra expected points needed to call the extension
 
 
 DEFAULT = Params()
@@ -156,11 +167,45 @@ class View:
     """What the bot knows, in small integers: built once per decision from the observation."""
 
     __slots__ = (
-        "obs", "p", "seat", "side", "nsides", "players", "sides", "side_of", "opps", "hand", "unseen",
-        "total_unseen", "hidden", "known", "stock", "target", "full_target", "ext_open",
-        "stacking", "roll_after", "cf_any", "playout", "pickup", "points", "sc", "dist", "rem", "top",
-        "limited", "safe", "moving", "n200", "started", "needs", "rounds_left", "decision",
-        "hand_size", "_wait", "_hold",
+        "obs",
+        "p",
+        "seat",
+        "side",
+        "nsides",
+        "players",
+        "sides",
+        "side_of",
+        "opps",
+        "hand",
+        "unseen",
+        "total_unseen",
+        "hidden",
+        "known",
+        "stock",
+        "target",
+        "full_target",
+        "ext_open",
+        "stacking",
+        "roll_after",
+        "cf_any",
+        "playout",
+        "pickup",
+        "points",
+        "sc",
+        "dist",
+        "rem",
+        "top",
+        "limited",
+        "safe",
+        "moving",
+        "n200",
+        "started",
+        "needs",
+        "rounds_left",
+        "decision",
+        "hand_size",
+        "_wait",
+        "_hold",
     )
 
     def __init__(self, obs: dict, p: Params):
@@ -363,7 +408,7 @@ class HeuristicBot:
         self.debug = False
         self.last_scores: dict | None = None
 
-    def with_params(self, **changes) -> "HeuristicBot":
+    def with_params(self, **changes) -> HeuristicBot:
         """This bot with some weights changed (for experiments)."""
         self.params = replace(self.params, **changes)
         return self
@@ -598,9 +643,17 @@ class HeuristicBot:
         in_hand = sum(VALUE[d] * h[d] for d in DISTANCES if d != D200) + 200 * min(h[D200], 2 - v.n200[me])
         lead = max(v.opps, key=lambda o: v.dist[o])
         mine_saf = bin(v.safe[me]).count("1") + sum(h[k] for k in SAFETIES)
-        ev = (-380.0 + 5.5 * v.stock - 0.65 * v.dist[lead] - (280.0 if v.moving[lead] else 0.0)
-              - 0.6 * safe_trip - 0.83 * shut + 1.2 * min(in_hand, 400)
-              + 175.0 * mine_saf - 47.0 * bin(v.safe[lead]).count("1"))
+        ev = (
+            -380.0
+            + 5.5 * v.stock
+            - 0.65 * v.dist[lead]
+            - (280.0 if v.moving[lead] else 0.0)
+            - 0.6 * safe_trip
+            - 0.83 * shut
+            + 1.2 * min(in_hand, 400)
+            + 175.0 * mine_saf
+            - 47.0 * bin(v.safe[lead]).count("1")
+        )
         return ev > v.p.extend_margin
 
     def _take(self, v: View) -> bool:

@@ -69,8 +69,12 @@ def needed_remedies(observation: dict) -> set[str]:
                 need.add("roll")
         else:
             need.add("roll")
-    if (not right_of_way and t["speed"] and t["speed"][-1] == "speed-limit"
-            and observation["target"] - t["distance"] > 50):
+    if (
+        not right_of_way
+        and t["speed"]
+        and t["speed"][-1] == "speed-limit"
+        and observation["target"] - t["distance"] > 50
+    ):
         need.add("end-of-limit")
     return need
 
@@ -85,11 +89,17 @@ def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int],
     that makes one must win its duel by ``guard`` standard errors (3: one chance in 700 between
     equal moves), not ``confidence`` (0.5: one in three), so that noise alone cannot carry it."""
     names = {ACTION_NAMES[code]: code for code in codes}
-    lays = {names[f"discard {CARD_IDS[k]}"]: names[f"play {CARD_IDS[k]}"] for k in SAFETIES
-            if f"discard {CARD_IDS[k]}" in names and f"play {CARD_IDS[k]}" in names}
+    lays = {
+        names[f"discard {CARD_IDS[k]}"]: names[f"play {CARD_IDS[k]}"]
+        for k in SAFETIES
+        if f"discard {CARD_IDS[k]}" in names and f"play {CARD_IDS[k]}" in names
+    }
     hand = observation["hand"]
-    guarded = {names[f"discard {card}"] for card in needed_remedies(observation)
-               if f"discard {card}" in names and hand.count(card) == 1}
+    guarded = {
+        names[f"discard {card}"]
+        for card in needed_remedies(observation)
+        if f"discard {card}" in names and hand.count(card) == 1
+    }
     return lays, guarded
 
 
@@ -107,11 +117,23 @@ class Search:
     ``guard`` standard errors (:func:`risky_discards`).
     """
 
-    def __init__(self, observation: dict, seed: int = 0, playout: str = "greedy", c: float = 0.7,
-                 baseline: str | None = None, widen: int = 8, confidence: float = 1.0,
-                 scale: float = 700.0, candidates: list[str] | None = None,
-                 prior: dict[str, float] | None = None, prior_weight: float = 0.0, guard: float = 3.0,
-                 match: bool = False, match_chances: bool = False):
+    def __init__(
+        self,
+        observation: dict,
+        seed: int = 0,
+        playout: str = "greedy",
+        c: float = 0.7,
+        baseline: str | None = None,
+        widen: int = 8,
+        confidence: float = 1.0,
+        scale: float = 700.0,
+        candidates: list[str] | None = None,
+        prior: dict[str, float] | None = None,
+        prior_weight: float = 0.0,
+        guard: float = 3.0,
+        match: bool = False,
+        match_chances: bool = False,
+    ):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
         self.prior_weight = prior_weight
@@ -147,8 +169,9 @@ class Search:
             self.root.children[code] = _Node(self.nsides)
         self.samples: dict[int, dict[int, float]] = {code: {} for code in self.actions}
         self.wins: dict[int, float] = {code: 0.0 for code in self.actions}
-        self.match_wins: dict[int, float] | None = ({code: 0.0 for code in self.actions}
-                                                if target and (match or match_chances) else None)
+        self.match_wins: dict[int, float] | None = (
+            {code: 0.0 for code in self.actions} if target and (match or match_chances) else None
+        )
         """With a match to play and ``match`` or ``match_chances``: the summed chance of the match after each
         action, whatever the reward (the hints show it)."""
         self.worlds = 0
@@ -187,7 +210,7 @@ class Search:
                 break
             self._round(survivors, max(1, left // ((rounds - r) * len(survivors))), deadline)
             survivors.sort(key=lambda code: -self.mean(code))
-            survivors = survivors[:max(1, math.ceil(len(survivors) / 2))]
+            survivors = survivors[: max(1, math.ceil(len(survivors) / 2))]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = max(survivors, key=self.mean)
@@ -291,12 +314,14 @@ class Search:
             path.append(node)
         if not world._over and world.hand_number == hand:
             play_out(world, rng, self.playout)
-        rewards = (match_outcome(world, self.match_target) if self.match_target
-                   else hand_rewards(world, hand, self.scale))
+        rewards = (
+            match_outcome(world, self.match_target) if self.match_target else hand_rewards(world, hand, self.scale)
+        )
         self.wins[first] += hand_win_share(world, hand, self.side)
         if self.match_wins is not None:
-            self.match_wins[first] += (rewards[self.side] if self.match_target
-                                       else match_outcome(world, self.match_to)[self.side])
+            self.match_wins[first] += (
+                rewards[self.side] if self.match_target else match_outcome(world, self.match_to)[self.side]
+            )
         for node in path:
             node.visits += 1
             r = node.reward
@@ -307,8 +332,10 @@ class Search:
 
     def stats(self) -> list[tuple[str, int, float]]:
         """(action, visits, mean reward for the side to act) for each root action, the choice first."""
-        out = [(ACTION_NAMES[code], ch.visits, ch.reward[self.side] / ch.visits if ch.visits else 0.0)
-               for code, ch in self.root.children.items()]
+        out = [
+            (ACTION_NAMES[code], ch.visits, ch.reward[self.side] / ch.visits if ch.visits else 0.0)
+            for code, ch in self.root.children.items()
+        ]
         return sorted(out, key=lambda x: (ACTION_CODES[x[0]] != self.best, -x[1], -x[2], x[0]))
 
 
@@ -319,11 +346,14 @@ def _policy(name: str, seed: int):
     """A baseline or challenger policy; the network (NumPy) is loaded only when named."""
     if name == "neural":
         from .neural import NeuralBot
+
         return NeuralBot(seed=seed)
     if name == "heuristic":
         from .heuristic import HeuristicBot
+
         return HeuristicBot(seed=seed)
     from .rollout import GreedyBot
+
     return GreedyBot(seed=seed)
 
 
@@ -343,10 +373,23 @@ class IsmctsBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, ms: float = 0, iterations: int = 0, playout: str = "greedy",
-                 c: float = 0.7, baseline: str = "greedy", confidence: float = 1.0, widen: int = 8,
-                 horizon: int = 1000, scale: float = 700.0,
-                 challenger: str = "none", prior: float = 0.0, guard: float = 3.0, match: int = 0):
+    def __init__(
+        self,
+        seed: int = 0,
+        ms: float = 0,
+        iterations: int = 0,
+        playout: str = "greedy",
+        c: float = 0.7,
+        baseline: str = "greedy",
+        confidence: float = 1.0,
+        widen: int = 8,
+        horizon: int = 1000,
+        scale: float = 700.0,
+        challenger: str = "none",
+        prior: float = 0.0,
+        guard: float = 3.0,
+        match: int = 0,
+    ):
         if not ms and not iterations:
             ms = 50
         if playout not in ("greedy", "random"):
@@ -360,8 +403,9 @@ class IsmctsBot:
         self.prior, self.guard, self.match = prior, guard, bool(match)
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
-            raise ValueError(f"challenger must be 'none' or policies joined by '+' among "
-                             f"{', '.join(_POLICIES)}, not {challenger!r}")
+            raise ValueError(
+                f"challenger must be 'none' or policies joined by '+' among {', '.join(_POLICIES)}, not {challenger!r}"
+            )
         self.decisions = 0
         self.last: Search | None = None
         self.guide = None if baseline == "none" else _policy(baseline, seed)
@@ -397,10 +441,21 @@ class IsmctsBot:
             self.last = None
             if len(candidates) == 1:
                 return base  # the policies agree: nothing to search
-        search = Search(observation, seed=self.seed * 1_000_003 + self.decisions, playout=self.playout,
-                        c=self.c, baseline=base, widen=self.widen, confidence=self.confidence,
-                        scale=self.scale, candidates=candidates, prior=prior, prior_weight=self.prior,
-                        guard=self.guard, match=self.match)
+        search = Search(
+            observation,
+            seed=self.seed * 1_000_003 + self.decisions,
+            playout=self.playout,
+            c=self.c,
+            baseline=base,
+            widen=self.widen,
+            confidence=self.confidence,
+            scale=self.scale,
+            candidates=candidates,
+            prior=prior,
+            prior_weight=self.prior,
+            guard=self.guard,
+            match=self.match,
+        )
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
         search.run(self.iterations, ms)
@@ -409,8 +464,9 @@ class IsmctsBot:
         return action if action in legal else (base or legal[0])
 
 
-def analyse(game: Game | dict, seat: int | None = None, iterations: int = 2000, ms: float = 0,
-            seed: int = 0) -> list[dict]:
+def analyse(
+    game: Game | dict, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0
+) -> list[dict]:
     """Each legal action of the seat to act, the search's choice first, with ``win_chance`` (the
     share of sampled hands the seat's side won after it), ``match_chance`` (in an edition played to a
     match target, the side's mean chance of the match from the totals those hands left, bots/match.py;
@@ -434,17 +490,24 @@ def analyse(game: Game | dict, seat: int | None = None, iterations: int = 2000, 
         obs = game.observation(seat)
     legal = obs["legal_actions"]
     from .heuristic import HeuristicBot
+
     search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal), match_chances=True)
     search.run(iterations, ms, spend_all=True)
     out = []
     for action in legal:
         code = ACTION_CODES[action]
         visits = search.root.children[code].visits
-        out.append({"action": action, "visits": visits,
-                    "win_chance": round(search.wins[code] / visits, 4) if visits else None,
-                    "match_chance": (round(search.match_wins[code] / visits, 4)
-                                     if visits and search.match_wins is not None else None),
-                    "value": round(search.mean(code), 4) if visits else None})
+        out.append(
+            {
+                "action": action,
+                "visits": visits,
+                "win_chance": round(search.wins[code] / visits, 4) if visits else None,
+                "match_chance": (
+                    round(search.match_wins[code] / visits, 4) if visits and search.match_wins is not None else None
+                ),
+                "value": round(search.mean(code), 4) if visits else None,
+            }
+        )
     best = ACTION_NAMES[search.best]
     return sorted(out, key=lambda x: (x["action"] != best, -x["visits"], -(x["value"] or 0)))
 

@@ -39,8 +39,12 @@ def standing(level: str) -> dict | None:
         return None
     for pair in ladder()["pairs"]:
         if pair["level"] == level and pair["earned"]:
-            return {"below": pair["below"], "rate": pair["rate"], "in_ten": round(10 * pair["rate"]),
-                    "matches": pair["matches"]}
+            return {
+                "below": pair["below"],
+                "rate": pair["rate"],
+                "in_ten": round(10 * pair["rate"]),
+                "matches": pair["matches"],
+            }
     return None
 
 

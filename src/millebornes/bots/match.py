@@ -19,8 +19,9 @@ HAND_SPREAD = float(_model["hand_spread"])
 """How far one hand moves the lead (the spread of a normal step), fitted by maximum likelihood."""
 
 
-def match_chances(scores: list[int], target: int, hand_points: float = HAND_POINTS,
-                  hand_spread: float = HAND_SPREAD) -> list[float]:
+def match_chances(
+    scores: list[int], target: int, hand_points: float = HAND_POINTS, hand_spread: float = HAND_SPREAD
+) -> list[float]:
     """Each side's chance to win a match of ``target`` points from ``scores`` between hands.
 
     The hands still to play are about (target - the leader's total) / ``hand_points``, and at least one; each

@@ -11,7 +11,8 @@ and the bot plays the legal action with the highest score (a masked argmax: only
 are ever scored).  Among an action's features are two *advice* flags: whether the greedy policy
 and whether the heuristic bot would play it (both read the same observation); the shipped network
 was trained to pick, from the whole feature vector, between them and the other legal actions the
-way a playout search (the duel of ``examples/train.py``) would.  Scoring actions by their features, rather than a 206-way softmax, lets what is
+way a playout search (the duel of ``examples/train.py``) would.  Scoring actions by their features, rather than a
+206-way softmax, lets what is
 learnt about ``discard 75`` carry over to ``discard 100`` and attacks carry over between sides.
 
 Inference needs NumPy only.  The shipped weights (``neural_weights.npz`` beside this file) were
@@ -60,15 +61,20 @@ def load_params(path: str = WEIGHTS) -> dict[str, np.ndarray]:
         params = {k: data[k].astype(np.float32) for k in PARAMS}
         params["advice"] = np.asarray(data["advice"] if "advice" in data.files else 0, np.float32)
     if params["W1s"].shape[0] != F.STATE_SIZE or params["W1a"].shape[0] != F.ACTION_SIZE:
-        raise ValueError(f"{path}: weights for {params['W1s'].shape[0]} state and {params['W1a'].shape[0]} "
-                         f"action features, but this version has {F.STATE_SIZE} and {F.ACTION_SIZE}")
+        raise ValueError(
+            f"{path}: weights for {params['W1s'].shape[0]} state and {params['W1a'].shape[0]} "
+            f"action features, but this version has {F.STATE_SIZE} and {F.ACTION_SIZE}"
+        )
     return params
 
 
 def save_params(params: dict[str, np.ndarray], path: str, **meta) -> None:
-    np.savez_compressed(path, **{k: np.asarray(params[k], np.float32) for k in PARAMS},
-                        advice=np.asarray(params.get("advice", 0), np.float32),
-                        **{f"meta_{k}": np.asarray(v) for k, v in meta.items()})
+    np.savez_compressed(
+        path,
+        **{k: np.asarray(params[k], np.float32) for k in PARAMS},
+        advice=np.asarray(params.get("advice", 0), np.float32),
+        **{f"meta_{k}": np.asarray(v) for k, v in meta.items()},
+    )
 
 
 def scores(params: dict[str, np.ndarray], state: np.ndarray, actions: np.ndarray) -> np.ndarray:

@@ -38,11 +38,27 @@ from typing import Any, Final
 
 from .. import cards as C
 from ..actions import (
-    ACTION_NAMES, ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, TAKE_DISCARD,
+    ACTION_NAMES,
+    ATTACK_BASE,
+    COUP_FOURRE,
+    DISCARD_BASE,
+    DRAW,
+    END_HAND,
+    EXTEND,
+    TAKE_DISCARD,
 )
 from ..cards import (
-    ACCIDENT, D25, D50, D75, D100, D200, END_OF_LIMIT, FLAT_TIRE, GASOLINE, OUT_OF_GAS, REPAIRS, RIGHT_OF_WAY,
-    ROLL, SPARE_TIRE, SPEED_LIMIT, STOP,
+    D25,
+    D50,
+    D75,
+    D100,
+    D200,
+    END_OF_LIMIT,
+    OUT_OF_GAS,
+    RIGHT_OF_WAY,
+    ROLL,
+    SPEED_LIMIT,
+    STOP,
 )
 from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
@@ -58,29 +74,29 @@ VAL: Final = C.VALUE
 _FVAL: Final = tuple(float(v) for v in VAL)
 
 # ---------------------------------------------------------------------------- weights (miles)
-TURN: Final = 65.0            # what a moving side makes in one turn
-CURE: Final = 110.0           # a remedy that brings the car closer to moving
-HOLD_HAZARD: Final = 0.35     # share of an attack's worth that holding the hazard keeps
-SAFE_TRIP: Final = 0.3        # share of the safe-trip bonus a 200 is charged while that bonus is possible
-FINISH: Final = 40.0          # a distance that leaves a remainder the hand cannot make exactly
-SMALL: Final = 4.0            # per step, for a 25 or a 50 played early (keep them for the end)
-LAY_INSTEAD: Final = 0.0      # lay a safety rather than throw away a card worth more than this
-TAKE: Final = 70.0            # take the top discard when it is worth more than this kept...
-TAKE_DIST_KIND: Final = D75   # ...or when it is distance from this card up that the side can play now
-EXTEND_MARGIN: Final = 0.0    # expected points the extension must gain over ending the hand
-DIST_KEEP: Final = 0.2        # share of its miles a distance card that fits is worth kept
-END_SMALL: Final = 25.0       # more for a 25 or a 50 kept when the side is within 250 of its goal
-END_BIG: Final = 12.0         # more for a 75 or a 100 kept then
-HZ_STOP: Final = 60.0         # a stop kept
-HZ_SL: Final = 30.0           # a speed limit kept
-HZ_RATE: Final = 7.5          # another hazard kept: per round of stock left (at most 320)...
-HZ_CF: Final = 40.0           # ...less this when a coup fourré scores and the safety is not in hand
-ROLL_KEEP: Final = 60.0       # a roll kept while moving (the second one: ROLL_KEEP2)
+TURN: Final = 65.0  # what a moving side makes in one turn
+CURE: Final = 110.0  # a remedy that brings the car closer to moving
+HOLD_HAZARD: Final = 0.35  # share of an attack's worth that holding the hazard keeps
+SAFE_TRIP: Final = 0.3  # share of the safe-trip bonus a 200 is charged while that bonus is possible
+FINISH: Final = 40.0  # a distance that leaves a remainder the hand cannot make exactly
+SMALL: Final = 4.0  # per step, for a 25 or a 50 played early (keep them for the end)
+LAY_INSTEAD: Final = 0.0  # lay a safety rather than throw away a card worth more than this
+TAKE: Final = 70.0  # take the top discard when it is worth more than this kept...
+TAKE_DIST_KIND: Final = D75  # ...or when it is distance from this card up that the side can play now
+EXTEND_MARGIN: Final = 0.0  # expected points the extension must gain over ending the hand
+DIST_KEEP: Final = 0.2  # share of its miles a distance card that fits is worth kept
+END_SMALL: Final = 25.0  # more for a 25 or a 50 kept when the side is within 250 of its goal
+END_BIG: Final = 12.0  # more for a 75 or a 100 kept then
+HZ_STOP: Final = 60.0  # a stop kept
+HZ_SL: Final = 30.0  # a speed limit kept
+HZ_RATE: Final = 7.5  # another hazard kept: per round of stock left (at most 320)...
+HZ_CF: Final = 40.0  # ...less this when a coup fourré scores and the safety is not in hand
+ROLL_KEEP: Final = 60.0  # a roll kept while moving (the second one: ROLL_KEEP2)
 ROLL_KEEP2: Final = 35.0
-EOL_KEEP: Final = 30.0        # an end of limit kept while not limited
-REM_KEEP: Final = 65.0        # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
+EOL_KEEP: Final = 30.0  # an end of limit kept while not limited
+REM_KEEP: Final = 65.0  # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
 REM_KEEP2: Final = 12.0
-GIVE: Final = 0.5             # share of a discard's worth to the next player, who may take it (classic)
+GIVE: Final = 0.5  # share of a discard's worth to the next player, who may take it (classic)
 
 # ---------------------------------------------------------------------------- tables
 _IS_BATTLE: Final = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
@@ -123,8 +139,24 @@ _REACH: Final = _reach_table()
 class _Config:
     """What the policy reads of a ruleset and a table (players, sides) on every call."""
 
-    __slots__ = ("rules", "players", "nsides", "per_side", "points", "deck", "frac", "safety", "cf",
-                 "cf_pts", "safe_trip", "shutout", "trip", "delayed", "match_target", "full_target")
+    __slots__ = (
+        "rules",
+        "players",
+        "nsides",
+        "per_side",
+        "points",
+        "deck",
+        "frac",
+        "safety",
+        "cf",
+        "cf_pts",
+        "safe_trip",
+        "shutout",
+        "trip",
+        "delayed",
+        "match_target",
+        "full_target",
+    )
     rules: Ruleset
     players: int
     nsides: int
@@ -418,17 +450,23 @@ def _extend(g: Game) -> bool:
     if cfg.full_target <= dist[s]:
         return False
     cnt = g._cnt[p]
-    in_hand = 25 * cnt[D25] + 50 * cnt[D50] + 75 * cnt[D75] + 100 * cnt[D100] + 200 * min(
-        cnt[D200], 2 - g._n200[s])
+    in_hand = 25 * cnt[D25] + 50 * cnt[D50] + 75 * cnt[D75] + 100 * cnt[D100] + 200 * min(cnt[D200], 2 - g._n200[s])
     mine_saf = nsaf + cnt[15] + cnt[16] + cnt[17] + cnt[18]
-    ev = (-380.0 + 5.5 * stock - 0.65 * dist[lead] - (280.0 if g._moving(lead) else 0.0)
-          - 0.6 * safe_trip - 0.83 * shut + 1.2 * min(in_hand, 400)
-          + 175.0 * mine_saf - 47.0 * C.SAFETY_COUNT[g._safe[lead] >> RIGHT_OF_WAY])
+    ev = (
+        -380.0
+        + 5.5 * stock
+        - 0.65 * dist[lead]
+        - (280.0 if g._moving(lead) else 0.0)
+        - 0.6 * safe_trip
+        - 0.83 * shut
+        + 1.2 * min(in_hand, 400)
+        + 175.0 * mine_saf
+        - 47.0 * C.SAFETY_COUNT[g._safe[lead] >> RIGHT_OF_WAY]
+    )
     return ev > EXTEND_MARGIN
 
 
-def _keep(g: Game, cfg: _Config, p: int, s: int, k: int, cnt: list[int], need: int, rem: int,
-          n: int) -> float:
+def _keep(g: Game, cfg: _Config, p: int, s: int, k: int, cnt: list[int], need: int, rem: int, n: int) -> float:
     """What the ``n``-th ``k`` (not a safety) in seat ``p``'s hand ``cnt`` is worth kept (miles);
     ``n`` is ``cnt[k]`` for a card in hand, one more for a card it might take."""
     if k < 5:
@@ -502,8 +540,9 @@ def _hazard_keep(g: Game, cfg: _Config, s: int, k: int, cnt: list[int]) -> float
     return 0.0 if v < 0.0 else 320.0 if v > 320.0 else v
 
 
-def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], need: int,
-             rem: int, stock: int) -> tuple[float, int]:
+def _discard(
+    g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], need: int, rem: int, stock: int
+) -> tuple[float, int]:
     """(score, code) of the best discard: minus what the card is worth kept (as :func:`_keep`
     and :func:`_hazard_keep` say, here in one pass) and minus a share of what it would give the
     next player, who may take it (classic).  Ties go to the lowest card kind."""
@@ -524,8 +563,7 @@ def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], nee
             val = VAL[k]
             n = cnt[k]
             if val > rem:
-                keep = 4.0 if (g._ext_open and val <= cfg.full_target - g._dist[s]
-                               and (k != D200 or n200 < 2)) else 0.0
+                keep = 4.0 if (g._ext_open and val <= cfg.full_target - g._dist[s] and (k != D200 or n200 < 2)) else 0.0
             elif k == D200 and n200 >= 2:
                 keep = 0.0
             else:
@@ -608,8 +646,13 @@ def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], nee
                 keep = 0.0
             else:
                 keep = REM_KEEP if n == 1 else REM_KEEP2 if n == 2 else 2.0
-            if (own_n >= 0 and k != END_OF_LIMIT and own_n >> k & 1 and not own_n & 31
-                    and (k != ROLL or not g._safe[ns] & ROW_BIT)):
+            if (
+                own_n >= 0
+                and k != END_OF_LIMIT
+                and own_n >> k & 1
+                and not own_n & 31
+                and (k != ROLL or not g._safe[ns] & ROW_BIT)
+            ):
                 keep += GIVE * 80.0  # a remedy the next player may play at once
             if keep < best:
                 if not keep:
@@ -618,8 +661,9 @@ def _discard(g: Game, cfg: _Config, p: int, s: int, hm: int, cnt: list[int], nee
     return (-best, DISCARD_BASE + worst) if worst >= 0 else (-1e18, -1)
 
 
-def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ...],
-             cnt: list[int]) -> tuple[float, int]:
+def _attacks(
+    g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ...], cnt: list[int]
+) -> tuple[float, int]:
     """The best of the hazards ``kinds`` on side ``t``: (score, kind).  A hazard scores its
     expected worth (miles) now, less the share of its worth on a moving ``t`` that holding it keeps.
 
@@ -711,7 +755,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ..
                 if now_need < 0.0:
                     now_need = 0.0
                     cur, nlen = _need(g, t)
-                    for r in ((cur, ROLL) if nlen == 2 else (cur,)):
+                    for r in (cur, ROLL) if nlen == 2 else (cur,):
                         now_need += _wait(_unseen(g, cnt, r, cfg), total, hidden, wcap)
                 now -= now_need
                 if now <= 0.0:
@@ -740,8 +784,7 @@ def _attacks(g: Game, cfg: _Config, p: int, s: int, t: int, kinds: tuple[int, ..
     return best, best_k
 
 
-def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float,
-                   extra, stock: int) -> int:
+def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float, extra, stock: int) -> int:
     """The safety to lay now, or -1 to keep them all for a coup fourré."""
     cnt = g._cnt[p]
     own = g._own[s]
@@ -833,12 +876,14 @@ def side_reward(world: Game, hand: int, side: int, scale: float = 700.0) -> floa
                 other = pts[o]
         return 0.5 + 0.5 * math.tanh((pts[side] - other) / scale)
     winners = result["winners"]
-    return (0.8 * (1.0 / len(winners) if side in winners else 0.0)
-            + 0.2 * result["distance"][side] / world.ruleset.target)
+    return (
+        0.8 * (1.0 / len(winners) if side in winners else 0.0) + 0.2 * result["distance"][side] / world.ruleset.target
+    )
 
 
-def play_first(world: Game, first: int, side: int, scale: float, rng: random.Random,
-               policy: str = "greedy") -> tuple[float, float]:
+def play_first(
+    world: Game, first: int, side: int, scale: float, rng: random.Random, policy: str = "greedy"
+) -> tuple[float, float]:
     """Play ``first`` in a search world, then the rest of its hand by the policy: (side's
     reward, side's share of the hand's win).  The flat search's whole iteration, compiled."""
     hand = world.hand_number
@@ -867,6 +912,7 @@ class GreedyBot:
 
     def choose(self, observation: dict, legal: list[str]) -> str:
         from ..determinize import determinize
+
         world = determinize(observation, self.rng)
         action = ACTION_NAMES[greedy_code(world, world.legal_codes())]
         return action if action in legal else legal[0]

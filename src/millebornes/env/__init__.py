@@ -14,8 +14,12 @@ importing this package needs neither PettingZoo nor Gymnasium.
 from __future__ import annotations
 
 _LAZY = {
-    "aec_env": "aec", "MilleBornesAEC": "aec", "side_rewards": "aec",
-    "gym_env": "single", "MilleBornesGym": "single", "register": "single",
+    "aec_env": "aec",
+    "MilleBornesAEC": "aec",
+    "side_rewards": "aec",
+    "gym_env": "single",
+    "MilleBornesGym": "single",
+    "register": "single",
 }
 
 
@@ -24,6 +28,7 @@ def __getattr__(name: str):
     if module is None:
         raise AttributeError(f"module 'millebornes.env' has no attribute {name!r}")
     from importlib import import_module
+
     return getattr(import_module(f"{__name__}.{module}"), name)
 
 

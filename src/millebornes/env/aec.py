@@ -29,8 +29,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..state import new_game
 from ..bots.features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
+from ..state import new_game
 
 REWARDS = ("match", "hand")
 
@@ -47,10 +47,12 @@ def side_rewards(winners: list[int], nsides: int) -> list[float]:
 
 
 def observation_space() -> spaces.Dict:
-    return spaces.Dict({
-        "observation": spaces.Box(low=-10.0, high=10.0, shape=(STATE_SIZE,), dtype=np.float32),
-        "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=-10.0, high=10.0, shape=(STATE_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def env_observation(game, seat: int) -> dict:
@@ -64,8 +66,14 @@ class MilleBornesAEC(AECEnv):
 
     metadata = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, ruleset="classic", players: int = 2, teams: bool | None = None, reward: str = "match",
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        ruleset="classic",
+        players: int = 2,
+        teams: bool | None = None,
+        reward: str = "match",
+        render_mode: str | None = None,
+    ):
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
@@ -92,8 +100,7 @@ class MilleBornesAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seed_rng = random.Random(seed)
-        self.game = new_game(self.ruleset, players=self.players, teams=self.teams,
-                             seed=self._seed_rng.getrandbits(63))
+        self.game = new_game(self.ruleset, players=self.players, teams=self.teams, seed=self._seed_rng.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -118,7 +125,7 @@ class MilleBornesAEC(AECEnv):
             self.rewards[a] = 0.0
         scored = len(game.hand_results)
         if self.reward_mode == "hand" and scored > self._hands_scored:
-            for result in game.hand_results[self._hands_scored:]:
+            for result in game.hand_results[self._hands_scored :]:
                 self._give(side_rewards(result["winners"], game.nsides))
         self._hands_scored = scored
         if game.is_over:
@@ -141,8 +148,9 @@ class MilleBornesAEC(AECEnv):
         if self.render_mode is None or self.game is None:
             return None
         g = self.game
-        lines = [repr(g)] + [f"side {s}: {g.tableau(s)['distance']} miles, battle {g.tableau(s)['battle'][-1:]}"
-                             for s in range(g.nsides)]
+        lines = [repr(g)] + [
+            f"side {s}: {g.tableau(s)['distance']} miles, battle {g.tableau(s)['battle'][-1:]}" for s in range(g.nsides)
+        ]
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
@@ -153,7 +161,12 @@ class MilleBornesAEC(AECEnv):
         pass
 
 
-def aec_env(ruleset="classic", players: int = 2, teams: bool | None = None, reward: str = "match",
-            render_mode: str | None = None) -> MilleBornesAEC:
+def aec_env(
+    ruleset="classic",
+    players: int = 2,
+    teams: bool | None = None,
+    reward: str = "match",
+    render_mode: str | None = None,
+) -> MilleBornesAEC:
     """A PettingZoo AEC environment of one match (see :class:`MilleBornesAEC`)."""
     return MilleBornesAEC(ruleset, players=players, teams=teams, reward=reward, render_mode=render_mode)

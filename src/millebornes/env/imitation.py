@@ -24,15 +24,17 @@ import time
 import numpy as np
 
 from ..actions import ACTION_CODES, ACTION_NAMES
-from ..state import new_game
 from ..bots import features as F
+from ..state import new_game
 
 
 def _teacher(spec: str, seed: int):
     if spec == "greedy":
         from ..bots.rollout import greedy_code
+
         return lambda game, obs, codes: greedy_code(game, codes)
     from ..bots import make_bot
+
     bot = make_bot(spec, seed)
     return lambda game, obs, codes: ACTION_CODES[bot.choose(obs, [ACTION_NAMES[c] for c in codes])]
 
@@ -58,8 +60,9 @@ def collect(task: dict) -> dict:
         rng = random.Random(seed * 7919 + 1)
         teacher = None if teacher_spec == "duel" else _teacher(teacher_spec, seed)
         advisors = F.Advisors(seed) if use_advice else None
-        game = new_game(task.get("ruleset", "classic"), players=task.get("players", 2),
-                        teams=task.get("teams"), seed=seed)
+        game = new_game(
+            task.get("ruleset", "classic"), players=task.get("players", 2), teams=task.get("teams"), seed=seed
+        )
         while not game.is_over and not (task.get("hands") and game.hand_results):
             codes = game.legal_codes()
             if len(codes) == 1:
@@ -111,6 +114,7 @@ def duel(obs: dict, candidates: list[int], rng, worlds: int = 32, scale: float =
     of the seat's side wins (ties: the first)."""
     from ..bots.rollout import play_out
     from ..determinize import Determinizer
+
     det = Determinizer(obs)
     side, hand = obs["side"], obs["hand_number"]
     totals = [0.0] * len(candidates)
@@ -135,6 +139,7 @@ def rollout_values(game, codes: list[int], rng, scale: float = 700.0) -> np.ndar
     their true distribution given what the seat saw (the same sample for every action, which pairs
     them); the network that regresses on these values still sees observation features only."""
     from ..bots.rollout import play_out
+
     side = game.side_of(game.to_act)
     hand = game.hand_number
     points = game.ruleset.winner == "points"
@@ -151,7 +156,9 @@ def rollout_values(game, codes: list[int], rng, scale: float = 700.0) -> np.ndar
             margin = pts[side] - max(pts[o] for o in range(len(pts)) if o != side)
             out[i] = np.tanh(margin / scale)
         else:
-            out[i] = (1.0 if side in result["winners"] else -1.0) / (len(result["winners"]) if side in result["winners"] else 1)
+            out[i] = (1.0 if side in result["winners"] else -1.0) / (
+                len(result["winners"]) if side in result["winners"] else 1
+            )
     return out
 
 
@@ -193,8 +200,9 @@ TRAINABLE = ("W1s", "W1a", "b1", "W2", "b2", "w3", "b3", "wq")
 Q_SCALE = 5.0  # the rollout values (tanh of a points margin) are multiplied by this for the regression
 
 
-def loss_and_grads(params: dict, states, acts, seg, starts, target, q=None, qmask=None, grads: bool = True,
-                   q_weight: float = 1.0):
+def loss_and_grads(
+    params: dict, states, acts, seg, starts, target, q=None, qmask=None, grads: bool = True, q_weight: float = 1.0
+):
     """The loss of a minibatch and its gradients.
 
     The main head's scores are trained by cross-entropy against the teacher's choice, under a
@@ -249,9 +257,19 @@ def loss_and_grads(params: dict, states, acts, seg, starts, target, q=None, qmas
     return loss, acc, g, vloss
 
 
-def fit(data: dict, params: dict, steps: int = 1000, batch: int = 256, lr: float = 2e-3, seed: int = 0,
-        weight_decay: float = 1e-5, log=None, log_every: int = 200, holdout: dict | None = None,
-        q_weight: float = 1.0) -> list[dict]:
+def fit(
+    data: dict,
+    params: dict,
+    steps: int = 1000,
+    batch: int = 256,
+    lr: float = 2e-3,
+    seed: int = 0,
+    weight_decay: float = 1e-5,
+    log=None,
+    log_every: int = 200,
+    holdout: dict | None = None,
+    q_weight: float = 1.0,
+) -> list[dict]:
     """Train ``params`` in place with Adam on minibatches of decisions; returns the logged history
     (step, train loss and accuracy over the last ``log_every`` steps, value loss, holdout loss and
     accuracy).  Add a ``wq`` vector to ``params`` (see :func:`add_value_head`) to train the value head."""
@@ -273,8 +291,8 @@ def fit(data: dict, params: dict, steps: int = 1000, batch: int = 256, lr: float
             gk = g[k] + weight_decay * params[k]
             m[k] = b1 * m[k] + (1 - b1) * gk
             v2[k] = b2 * v2[k] + (1 - b2) * gk * gk
-            mh = m[k] / (1 - b1 ** step)
-            vh = v2[k] / (1 - b2 ** step)
+            mh = m[k] / (1 - b1**step)
+            vh = v2[k] / (1 - b2**step)
             params[k] -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
         if step % log_every == 0 or step == steps:
             entry = {"step": step, "loss": run[0] / count, "acc": run[1] / count, "value_loss": run[2] / count}

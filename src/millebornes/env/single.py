@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import ACTION_NAMES
+from ..bots.features import NUM_ACTIONS, mask
 from ..state import new_game
 from .aec import REWARDS, env_observation, observation_space, side_rewards
-from ..bots.features import NUM_ACTIONS, mask
 
 ENV_ID = "millebornes/MilleBornes-v0"
 
@@ -35,9 +35,16 @@ class MilleBornesGym(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, ruleset="classic", players: int = 2, teams: bool | None = None,
-                 opponents="heuristic", seat: int | str = 0, reward: str = "match",
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        ruleset="classic",
+        players: int = 2,
+        teams: bool | None = None,
+        opponents="heuristic",
+        seat: int | str = 0,
+        reward: str = "match",
+        render_mode: str | None = None,
+    ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         probe = new_game(ruleset, players=players, teams=teams, seed=0)
@@ -47,6 +54,7 @@ class MilleBornesGym(gymnasium.Env):
         if len(specs) != players - 1:
             raise ValueError(f"give one opponent spec, or {players - 1} (one per other seat)")
         from ..bots import make_bot
+
         for spec in specs:
             make_bot(spec, 0)  # ValueError for an unknown bot
         self.ruleset, self.players, self.teams = ruleset, players, teams
@@ -63,9 +71,9 @@ class MilleBornesGym(gymnasium.Env):
         super().reset(seed=seed)
         rng = self.np_random
         self.seat = int(rng.integers(self.players)) if self.seat_choice == "random" else self.seat_choice
-        self.game = new_game(self.ruleset, players=self.players, teams=self.teams,
-                             seed=int(rng.integers(2**62)))
+        self.game = new_game(self.ruleset, players=self.players, teams=self.teams, seed=int(rng.integers(2**62)))
         from ..bots import make_bot
+
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = {s: make_bot(spec, int(rng.integers(2**31))) for s, spec in zip(others, self.opponent_specs)}
         self._hands_scored = 0
@@ -84,7 +92,7 @@ class MilleBornesGym(gymnasium.Env):
         side = g.side_of(self.seat)
         r = 0.0
         if self.reward_mode == "hand":
-            for result in g.hand_results[self._hands_scored:]:
+            for result in g.hand_results[self._hands_scored :]:
                 r += side_rewards(result["winners"], g.nsides)[side]
         self._hands_scored = len(g.hand_results)
         if g.is_over and self.reward_mode == "match":
@@ -107,8 +115,7 @@ class MilleBornesGym(gymnasium.Env):
             raise RuntimeError("call reset() first: the match is over")
         code = int(action)
         if code not in g.legal_codes():
-            return self._obs(), -1.0, True, False, {"illegal": True,
-                                                    "action": ACTION_NAMES.get(code, str(code))}
+            return self._obs(), -1.0, True, False, {"illegal": True, "action": ACTION_NAMES.get(code, str(code))}
         g.act_code(code)
         reward = self._rewards_since()
         if not g.is_over:
@@ -123,12 +130,20 @@ class MilleBornesGym(gymnasium.Env):
         return "\n".join([repr(g)] + [f"side {s}: {g.tableau(s)['distance']} miles" for s in range(g.nsides)])
 
 
-def gym_env(ruleset="classic", players: int = 2, teams: bool | None = None, opponents="heuristic",
-            seat: int | str = 0, reward: str = "match", render_mode: str | None = None) -> MilleBornesGym:
+def gym_env(
+    ruleset="classic",
+    players: int = 2,
+    teams: bool | None = None,
+    opponents="heuristic",
+    seat: int | str = 0,
+    reward: str = "match",
+    render_mode: str | None = None,
+) -> MilleBornesGym:
     """The learner in ``seat`` (or ``"random"``: a new seat each reset) against ``opponents`` (one bot
     spec for every other seat, or a list of specs)."""
-    return MilleBornesGym(ruleset, players=players, teams=teams, opponents=opponents, seat=seat,
-                          reward=reward, render_mode=render_mode)
+    return MilleBornesGym(
+        ruleset, players=players, teams=teams, opponents=opponents, seat=seat, reward=reward, render_mode=render_mode
+    )
 
 
 def register() -> None:

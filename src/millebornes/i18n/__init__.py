@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import gettext
 import string
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Callable
 
 from babel import Locale
 from babel.messages.pofile import read_po
@@ -72,8 +72,13 @@ class Catalog:
         """5000 as '5,000' or '5 000' (French groups with a narrow no-break space)."""
         return format_decimal(n, locale=self.locale)
 
-    def reason(self, reason: str, params: dict, seat: Callable[[int], str] | None = None,
-               side: Callable[[int], str] | None = None) -> str:
+    def reason(
+        self,
+        reason: str,
+        params: dict,
+        seat: Callable[[int], str] | None = None,
+        side: Callable[[int], str] | None = None,
+    ) -> str:
         """Why the engine refused an action (``IllegalAction.reason`` and ``.params``) in this language.
 
         Each parameter is rendered by its kind (``millebornes.actions.PARAM_KINDS``): a card id as the
@@ -105,8 +110,11 @@ class Catalog:
 
     def as_json(self) -> dict:
         """What a page needs: {lang, messages: {key: text}, plurals: {key: [one, other]}}."""
-        return {"lang": self.lang, "messages": dict(self.messages),
-                "plurals": {k: list(v) for k, v in self.plurals.items()}}
+        return {
+            "lang": self.lang,
+            "messages": dict(self.messages),
+            "plurals": {k: list(v) for k, v in self.plurals.items()},
+        }
 
 
 def placeholders(text: str) -> set[str]:
@@ -114,6 +122,6 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str | None = "en") -> Catalog:
     return Catalog(lang_of(lang))

@@ -25,7 +25,8 @@ from ..actions import IllegalAction
 from ..bots.ladder import default_level, offered_levels
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
 from ..review import DEFAULT_WORLDS
-from ..rules import RULESETS, ruleset as get_ruleset
+from ..rules import RULESETS
+from ..rules import ruleset as get_ruleset
 from .bindings import localized
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
@@ -116,6 +117,7 @@ class PromptView(Static):
 
 # ------------------------------------------------------------------------- dialogs
 
+
 def table_widgets(nsides: int) -> ComposeResult:
     """The table's layout, shared by play and replay: status, tableaux, hand, prompt, log."""
     yield Static(id="status")
@@ -147,8 +149,7 @@ class PassScreen(Screen):
         self.title_text, self.body = title, body
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((self.title_text, "bold"), "\n\n", self.body), classes="dialog",
-                     id="pass")
+        yield Static(Text.assemble((self.title_text, "bold"), "\n\n", self.body), classes="dialog", id="pass")
 
     def action_go(self) -> None:
         self.dismiss(None)
@@ -157,8 +158,12 @@ class PassScreen(Screen):
 class QuestionScreen(ModalScreen[bool]):
     """A yes/no decision of the seat at the keyboard: coup fourré or extension."""
 
-    BINDINGS = [Binding("y", "answer(True)", "tui.key.yes"), Binding("c", "answer(True)", show=False),
-                Binding("n", "answer(False)", "tui.key.no"), Binding("escape", "answer(False)", show=False)]
+    BINDINGS = [
+        Binding("y", "answer(True)", "tui.key.yes"),
+        Binding("c", "answer(True)", show=False),
+        Binding("n", "answer(False)", "tui.key.no"),
+        Binding("escape", "answer(False)", show=False),
+    ]
 
     def __init__(self, title: str, body: str, keys: str, kind: str):
         super().__init__()
@@ -166,8 +171,11 @@ class QuestionScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         """At the bottom, over the log: the hand and the tableaux stay in sight; its own footer shows its keys."""
-        yield Static(Text.assemble((self.title_text, "bold yellow"), "\n", self.body, "\n\n",
-                                   (self.keys, "bold")), classes="dialog", id=f"ask-{self.kind}")
+        yield Static(
+            Text.assemble((self.title_text, "bold yellow"), "\n", self.body, "\n\n", (self.keys, "bold")),
+            classes="dialog",
+            id=f"ask-{self.kind}",
+        )
         yield Footer()
 
     def action_answer(self, yes: bool) -> None:
@@ -177,8 +185,11 @@ class QuestionScreen(ModalScreen[bool]):
 class HandOverScreen(ModalScreen[None]):
     """The score breakdown of a hand per side, and the match result when it is over."""
 
-    BINDINGS = [Binding("enter", "close", "tui.key.continue"), Binding("escape", "close", show=False),
-                Binding("q", "app.quit", "tui.key.save_quit")]
+    BINDINGS = [
+        Binding("enter", "close", "tui.key.continue"),
+        Binding("escape", "close", show=False),
+        Binding("q", "app.quit", "tui.key.save_quit"),
+    ]
 
     def __init__(self, title: str, lines: list[str], table, keys: str):
         super().__init__()
@@ -186,8 +197,18 @@ class HandOverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         title, lines, table, keys = self.parts
-        yield Static(Group(Text(title, style="bold yellow"), *(Text(s) for s in lines), Text(""), table,
-                           Text(""), Text(keys, style="bold")), classes="dialog", id="breakdown")
+        yield Static(
+            Group(
+                Text(title, style="bold yellow"),
+                *(Text(s) for s in lines),
+                Text(""),
+                table,
+                Text(""),
+                Text(keys, style="bold"),
+            ),
+            classes="dialog",
+            id="breakdown",
+        )
         yield Footer()
 
     def action_close(self) -> None:
@@ -198,9 +219,14 @@ class HandOverScreen(ModalScreen[None]):
 class SetupScreen(Screen):
     """Edition, players, teams, and a kind for each seat after the first; Enter starts."""
 
-    BINDINGS = [Binding("up", "move(-1)", show=False), Binding("down", "move(1)", show=False),
-                Binding("left", "change(-1)", show=False), Binding("right", "change(1)", show=False),
-                Binding("enter", "start", "tui.key.start"), Binding("q", "app.quit", "tui.key.quit")]
+    BINDINGS = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("left", "change(-1)", show=False),
+        Binding("right", "change(1)", show=False),
+        Binding("enter", "start", "tui.key.start"),
+        Binding("q", "app.quit", "tui.key.quit"),
+    ]
 
     def __init__(self, lang: str, ruleset: str = "classic", players: int = 2, kinds: list[str] | None = None):
         super().__init__()
@@ -284,8 +310,9 @@ class SetupScreen(Screen):
             self.edition = names[(names.index(self.edition) + step) % len(names)]
         elif row == "players":
             counts = self._counts()
-            self.players = counts[(counts.index(self.players) + step) % len(counts)] if (
-                self.players in counts) else counts[0]
+            self.players = (
+                counts[(counts.index(self.players) + step) % len(counts)] if (self.players in counts) else counts[0]
+            )
             self.teams = None
         elif row == "teams":
             self.teams = not self.teams
@@ -298,20 +325,30 @@ class SetupScreen(Screen):
         self.draw()
 
     def action_start(self) -> None:
-        self.dismiss({"ruleset": self.edition, "players": self.players, "teams": self.teams,
-                      "bots": self.kinds[:self.players - 1]})
+        self.dismiss(
+            {
+                "ruleset": self.edition,
+                "players": self.players,
+                "teams": self.teams,
+                "bots": self.kinds[: self.players - 1],
+            }
+        )
 
 
 # ------------------------------------------------------------------------- the table
 class GameScreen(Screen):
     """The table: tableaux, the hand of the seat at the keyboard, prompts, the log."""
 
-    BINDINGS = [Binding("q", "app.quit", "tui.key.save_quit"), Binding("h", "hint", "tui.key.hint"),
-                Binding("p", "where('own')", "tui.key.play", show=False),
-                Binding("d", "where('discard')", "tui.key.discard", show=False),
-                Binding("s", "draw('draw')", "tui.key.draw", show=False),
-                Binding("t", "draw('take-discard')", "tui.key.take", show=False),
-                Binding("enter", "confirm", show=False), Binding("escape", "back", show=False)]
+    BINDINGS = [
+        Binding("q", "app.quit", "tui.key.save_quit"),
+        Binding("h", "hint", "tui.key.hint"),
+        Binding("p", "where('own')", "tui.key.play", show=False),
+        Binding("d", "where('discard')", "tui.key.discard", show=False),
+        Binding("s", "draw('draw')", "tui.key.draw", show=False),
+        Binding("t", "draw('take-discard')", "tui.key.take", show=False),
+        Binding("enter", "confirm", show=False),
+        Binding("escape", "back", show=False),
+    ]
     BINDINGS += [Binding(str(n), f"digit({n})", show=False) for n in range(1, 10)]
 
     def __init__(self, session: PlaySession, lang: str = "en", pace: float = 1.0, hint_ms: int = HINT_MS):
@@ -353,8 +390,11 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         g = self.game
         if not g.history:
-            self.note(self.log_words.event({"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players,
-                                   "target": g.target}))
+            self.note(
+                self.log_words.event(
+                    {"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players, "target": g.target}
+                )
+            )
         self.refresh_view()
         self.call_after_refresh(self.advance)
 
@@ -372,9 +412,16 @@ class GameScreen(Screen):
         g, w = self.game, self.w
         obs = self.observation()
         top = obs["discard_pile"][-1] if obs["discard_pile"] else None
-        self.query_one("#status", Static).update(w.t(
-            "tui.status", edition=w.edition(obs["ruleset"]), hand=obs["hand_number"] + 1, target=w.num(obs["target"]),
-            stock=obs["stock_size"], discard=w.card(top) if top else w.t("pile.empty")))
+        self.query_one("#status", Static).update(
+            w.t(
+                "tui.status",
+                edition=w.edition(obs["ruleset"]),
+                hand=obs["hand_number"] + 1,
+                target=w.num(obs["target"]),
+                stock=obs["stock_size"],
+                discard=w.card(top) if top else w.t("pile.empty"),
+            )
+        )
         turn_side = None if obs["is_over"] else g.side_of(obs["turn"])
         for view in self.query(TableauView):
             seats = [s for s in range(g.players) if g.side_of(s) == view.side]
@@ -447,9 +494,10 @@ class GameScreen(Screen):
             self.busy = True
             w = self.w
             name = w.seat(seat)
-            self.app.push_screen(localized(PassScreen, self.lang)(w.t("tui.pass_title", who=name),
-                                                                  w.t("tui.pass_body", who=name)),
-                                 callback=lambda _: self._passed(seat))
+            self.app.push_screen(
+                localized(PassScreen, self.lang)(w.t("tui.pass_title", who=name), w.t("tui.pass_body", who=name)),
+                callback=lambda _: self._passed(seat),
+            )
             return
         if g.decision == "coup-fourre":
             self.ask_coup_fourre()
@@ -466,20 +514,31 @@ class GameScreen(Screen):
         att = obs["pending_attack"]
         safety = CARD_IDS[SAFETY_OF[KIND_OF[att["hazard"]]]]
         self.busy = True
-        body = w.t("cf.text", attacker=w.seat(att["attacker"]), hazard=w.card(att["hazard"]),
-                   side=w.side(att["side"]), safety=w.card(safety))
+        body = w.t(
+            "cf.text",
+            attacker=w.seat(att["attacker"]),
+            hazard=w.card(att["hazard"]),
+            side=w.side(att["side"]),
+            safety=w.card(safety),
+        )
         ask = localized(QuestionScreen, self.lang)
-        self.app.push_screen(ask(w.t("tui.cf_title"), body[:1].upper() + body[1:], w.t("tui.cf_keys"), "cf"),
-                             callback=lambda yes: self._answered("coup-fourre" if yes else "pass"))
+        self.app.push_screen(
+            ask(w.t("tui.cf_title"), body[:1].upper() + body[1:], w.t("tui.cf_keys"), "cf"),
+            callback=lambda yes: self._answered("coup-fourre" if yes else "pass"),
+        )
 
     def ask_extension(self) -> None:
         w, r = self.w, self.game.ruleset
         self.busy = True
         self.app.push_screen(
             localized(QuestionScreen, self.lang)(
-                w.t("ext.title"), w.t("ext.text", target=w.num(self.game.target), full=w.num(r.target)),
-                w.t("tui.ext_keys", long=w.num(r.target)), "extension"),
-            callback=lambda yes: self._answered("extend" if yes else "end-hand"))
+                w.t("ext.title"),
+                w.t("ext.text", target=w.num(self.game.target), full=w.num(r.target)),
+                w.t("tui.ext_keys", long=w.num(r.target)),
+                "extension",
+            ),
+            callback=lambda yes: self._answered("extend" if yes else "end-hand"),
+        )
 
     def _answered(self, action: str) -> None:
         self.busy = False
@@ -537,8 +596,9 @@ class GameScreen(Screen):
         self.busy = True
         self.refresh_view()
         table = breakdown_table(result, g.match_scores, w)
-        self.app.push_screen(localized(HandOverScreen, self.lang)(title, lines, table, keys),
-                             callback=lambda _: self._after_hand())
+        self.app.push_screen(
+            localized(HandOverScreen, self.lang)(title, lines, table, keys), callback=lambda _: self._after_hand()
+        )
 
     def _after_hand(self) -> None:
         self.busy = False
@@ -698,8 +758,11 @@ class GameScreen(Screen):
             self.say(results, "yellow")
             return
         pile = self.observation()["discard_pile"]
-        items = [f"{w.action(r['action'], pile[-1] if pile else None)} ({self._chances(r)})"
-                 for r in results[:3] if r["win_chance"] is not None]
+        items = [
+            f"{w.action(r['action'], pile[-1] if pile else None)} ({self._chances(r)})"
+            for r in results[:3]
+            if r["win_chance"] is not None
+        ]
         self.say(w.t("tui.hint", items=" · ".join(items) or w.action(results[0]["action"])), "yellow")
 
 
@@ -711,9 +774,16 @@ class MilleBornesApp(App):
     TITLE = "Mille Bornes"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: PlaySession | None = None, lang: str = "en", pace: float = 1.0,
-                 seed: int | None = None, save_path=None, setup: dict | None = None,
-                 hint_ms: int = HINT_MS):
+    def __init__(
+        self,
+        session: PlaySession | None = None,
+        lang: str = "en",
+        pace: float = 1.0,
+        seed: int | None = None,
+        save_path=None,
+        setup: dict | None = None,
+        hint_ms: int = HINT_MS,
+    ):
         super().__init__()
         self.session = session
         self.lang = lang
@@ -731,8 +801,14 @@ class MilleBornesApp(App):
             self.push_screen(localized(SetupScreen, self.lang)(self.lang, **self.setup), callback=self.configured)
 
     def configured(self, config: dict) -> None:
-        self.session = PlaySession.new(config["ruleset"], players=config["players"], teams=config["teams"],
-                                       bots=config["bots"], seed=self.seed, save_path=self.save_path)
+        self.session = PlaySession.new(
+            config["ruleset"],
+            players=config["players"],
+            teams=config["teams"],
+            bots=config["bots"],
+            seed=self.seed,
+            save_path=self.save_path,
+        )
         self.start()
 
     def start(self) -> None:
@@ -755,18 +831,33 @@ class ReplayScreen(Reviewing, Screen):
     """Step through a record: every tableau, every hand (it is a replay), the move in words; with a review,
     the verdict on each reviewed move (:mod:`.reviewing`)."""
 
-    BINDINGS = [Binding("right", "step(1)", "tui.key.next"), Binding("space", "step(1)", show=False),
-                Binding("n", "step(1)", show=False), Binding("left", "step(-1)", "tui.key.back"),
-                Binding("b", "step(-1)", show=False), Binding("pagedown", "step(10)", show=False, priority=True),
-                Binding("pageup", "step(-10)", show=False, priority=True),
-                Binding("home", "jump(0)", show=False, priority=True),
-                Binding("end", "jump(-1)", show=False, priority=True), Binding("r", "review", "tui.key.review"),
-                Binding("m", "mistake(1)", "tui.key.mistake"), Binding("M", "mistake(-1)", show=False),
-                Binding("v", "summary", "tui.key.summary"), Binding("a", "hands", "tui.key.hands", show=False),
-                Binding("q", "app.quit", "tui.key.quit")]
+    BINDINGS = [
+        Binding("right", "step(1)", "tui.key.next"),
+        Binding("space", "step(1)", show=False),
+        Binding("n", "step(1)", show=False),
+        Binding("left", "step(-1)", "tui.key.back"),
+        Binding("b", "step(-1)", show=False),
+        Binding("pagedown", "step(10)", show=False, priority=True),
+        Binding("pageup", "step(-10)", show=False, priority=True),
+        Binding("home", "jump(0)", show=False, priority=True),
+        Binding("end", "jump(-1)", show=False, priority=True),
+        Binding("r", "review", "tui.key.review"),
+        Binding("m", "mistake(1)", "tui.key.mistake"),
+        Binding("M", "mistake(-1)", show=False),
+        Binding("v", "summary", "tui.key.summary"),
+        Binding("a", "hands", "tui.key.hands", show=False),
+        Binding("q", "app.quit", "tui.key.quit"),
+    ]
 
-    def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
-                 budget: int = DEFAULT_WORLDS, workers: int | None = None):
+    def __init__(
+        self,
+        record: dict,
+        lang: str = "en",
+        step: int = 0,
+        review: dict | None = None,
+        budget: int = DEFAULT_WORLDS,
+        workers: int | None = None,
+    ):
         super().__init__()
         from ..notation import replay
 
@@ -791,8 +882,11 @@ class ReplayScreen(Reviewing, Screen):
         yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
-        self.note(self.w.t("tui.replay_start") if self.step == 0 else
-                 self.w.t("tui.replay_back", i=self.step, action=self.describe(self.step - 1)))
+        self.note(
+            self.w.t("tui.replay_start")
+            if self.step == 0
+            else self.w.t("tui.replay_back", i=self.step, action=self.describe(self.step - 1))
+        )
         self.draw()
 
     def note(self, line: str | None, badge: Text | None = None) -> None:
@@ -810,10 +904,17 @@ class ReplayScreen(Reviewing, Screen):
         g, w = self.game, self.w
         obs = g.observation(g.to_act if g.to_act is not None else 0)
         top = obs["discard_pile"][-1] if obs["discard_pile"] else None
-        self.query_one("#status", Static).update(w.t(
-            "tui.replay_status", i=self.step, n=self.total, edition=w.edition(obs["ruleset"]),
-            hand=obs["hand_number"] + 1,
-            stock=obs["stock_size"], discard=w.card(top) if top else w.t("pile.empty")))
+        self.query_one("#status", Static).update(
+            w.t(
+                "tui.replay_status",
+                i=self.step,
+                n=self.total,
+                edition=w.edition(obs["ruleset"]),
+                hand=obs["hand_number"] + 1,
+                stock=obs["stock_size"],
+                discard=w.card(top) if top else w.t("pile.empty"),
+            )
+        )
         turn_side = None if g.is_over else g.side_of(g.turn)
         for view in self.query(TableauView):
             view.show(obs, w, turn_side, "")
@@ -822,8 +923,9 @@ class ReplayScreen(Reviewing, Screen):
         mover = g.to_act if g.to_act is not None else 0
         seats = range(g.players) if self.every_hand() else [mover]
         more = "" if len(seats) == g.players else f"   ({w.t('tui.hands_more')})"
-        hands.show([(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}{more}", g.observation(s)["hand"], None, None)
-                    for s in seats])
+        hands.show(
+            [(f"{w.seat(s)}{' ▶' if s == g.to_act else ''}{more}", g.observation(s)["hand"], None, None) for s in seats]
+        )
         self.query_one(PromptView).update(Text("\n").join(self.review_lines()))
         log_to_end(self)
 
@@ -835,15 +937,22 @@ class ReplayScreen(Reviewing, Screen):
                 who = self.game.to_act
                 events = self.game.act(self.record["actions"][i], who)
                 lines = [self.w.event(e) for e in events]
-                self.note(f"{i + 1}. " + " · ".join(s for s in lines if s) if any(lines) else
-                          f"{i + 1}. " + self.w.t("tui.move", who=self.w.seat(who),
-                                                  action=self.w.action(self.record["actions"][i])), self.review_badge(i))
+                self.note(
+                    f"{i + 1}. " + " · ".join(s for s in lines if s)
+                    if any(lines)
+                    else f"{i + 1}. "
+                    + self.w.t("tui.move", who=self.w.seat(who), action=self.w.action(self.record["actions"][i])),
+                    self.review_badge(i),
+                )
             self.step = target
         elif target < self.step:
             self.step = target
             self.game = self.replay(self.record, upto=target)
-            self.note(self.w.t("tui.replay_start") if target == 0 else
-                     self.w.t("tui.replay_back", i=target, action=self.describe(target - 1)))
+            self.note(
+                self.w.t("tui.replay_start")
+                if target == 0
+                else self.w.t("tui.replay_back", i=target, action=self.describe(target - 1))
+            )
         self.draw()
 
     def every_hand(self) -> bool:
@@ -873,8 +982,15 @@ class ReplayApp(App):
     TITLE = "Mille Bornes replay"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, record: dict, lang: str = "en", step: int = 0, review: dict | None = None,
-                 budget: int = DEFAULT_WORLDS, workers: int | None = None):
+    def __init__(
+        self,
+        record: dict,
+        lang: str = "en",
+        step: int = 0,
+        review: dict | None = None,
+        budget: int = DEFAULT_WORLDS,
+        workers: int | None = None,
+    ):
         super().__init__()
         self.record, self.lang, self.step = record, lang, step
         self.options = {"review": review, "budget": budget, "workers": workers}

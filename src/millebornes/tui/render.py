@@ -21,8 +21,7 @@ def bar(distance: int, target: int, width: int) -> str:
     return BAR_FULL * filled + BAR_EMPTY * (width - filled)
 
 
-def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | None,
-                 kinds_line: str = "") -> Text:
+def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | None, kinds_line: str = "") -> Text:
     """Four short lines: title with score, distance bar, battle and speed tops, safeties."""
     t = obs["tableaux"][side]
     title = Text()
@@ -68,8 +67,9 @@ def _style(card: str | None) -> str:
     return "bold red" if group == "hazard" else "green" if group == "remedy" else ""
 
 
-def hand_text(cards: list[str], w: Words, width: int, playable: set[str] | None = None,
-              selected: int | None = None) -> Text:
+def hand_text(
+    cards: list[str], w: Words, width: int, playable: set[str] | None = None, selected: int | None = None
+) -> Text:
     """'1 Roll  2 75 miles ...' packed into lines of ``width`` without ever splitting a card."""
     text = Text()
     col = 0
@@ -81,8 +81,7 @@ def hand_text(cards: list[str], w: Words, width: int, playable: set[str] | None 
             col = 0
         elif col:
             text.append("  ")
-        style = "reverse bold" if i == selected else (
-            "bold" if playable is None or card in playable else "dim")
+        style = "reverse bold" if i == selected else ("bold" if playable is None or card in playable else "dim")
         text.append(f"{i + 1}", style="bold cyan" if i != selected else style)
         text.append(f" {w.card(card)}", style=style)
         col += need if col else len(label)
@@ -102,7 +101,6 @@ def breakdown_table(result: dict, match_scores: list[int], w: Words) -> Table:
                 keys.append(k)
     for k in keys:
         table.add_row(w.item(k), *(w.num(b.get(k, 0)) for b in result["breakdown"]))
-    table.add_row(Text(w.t("over.total"), style="bold"),
-                  *(Text(w.num(p), style="bold") for p in result["points"]))
+    table.add_row(Text(w.t("over.total"), style="bold"), *(Text(w.num(p), style="bold") for p in result["points"]))
     table.add_row(w.t("over.match"), *(w.num(p) for p in match_scores))
     return table

@@ -22,8 +22,13 @@ from ..review import CLASSES, REVIEW_FORMAT
 from .words import Words
 
 MARKED = ("inaccuracy", "mistake", "blunder")
-STYLE = {"best": "bold green", "good": "green", "inaccuracy": "bold yellow", "mistake": "bold dark_orange",
-         "blunder": "bold red"}
+STYLE = {
+    "best": "bold green",
+    "good": "green",
+    "inaccuracy": "bold yellow",
+    "mistake": "bold dark_orange",
+    "blunder": "bold red",
+}
 
 
 def check_review(review: object, record: dict) -> bool:
@@ -44,8 +49,14 @@ def check_review(review: object, record: dict) -> bool:
             return False
         for m in review["moves"]:
             i = m["index"]
-            if not (isinstance(i, int) and 0 <= i < len(actions) and actions[i] == m["played"]
-                    and seats[i] == m["seat"] in reviewed and m["best"] in ACTION_CODES and m["class"] in CLASSES):
+            if not (
+                isinstance(i, int)
+                and 0 <= i < len(actions)
+                and actions[i] == m["played"]
+                and seats[i] == m["seat"] in reviewed
+                and m["best"] in ACTION_CODES
+                and m["class"] in CLASSES
+            ):
                 return False
             float(m["chance"]), float(m["best_chance"]), int(m["hand"])
         judged = {m["index"] for m in review["moves"]}
@@ -131,8 +142,13 @@ class ReviewWords:
     # -- tables ----------------------------------------------------------------------------
     def title(self) -> str:
         budget = self.review["budget"]
-        return self.t("tui.review.title", edition=self.w.edition(self.edition), players=self.players,
-                      worlds=self.w.catalog.number(budget["worlds"]), seed=budget["seed"])
+        return self.t(
+            "tui.review.title",
+            edition=self.w.edition(self.edition),
+            players=self.players,
+            worlds=self.w.catalog.number(budget["worlds"]),
+            seed=budget["seed"],
+        )
 
     def summary_table(self) -> Table:
         """Each reviewed seat's accuracy and how many decisions of each class."""
@@ -143,8 +159,12 @@ class ReviewWords:
         for name in CLASSES:
             table.add_column(self.badge(name), justify="right", min_width=_longest_word(self.klass(name)))
         for s in self.review["summary"]:
-            table.add_row(self.w.seat(s["seat"]), Text(self.accuracy(s["accuracy"]), style="bold"),
-                          str(s["judged"]), *(str(s["counts"][name]) for name in CLASSES))
+            table.add_row(
+                self.w.seat(s["seat"]),
+                Text(self.accuracy(s["accuracy"]), style="bold"),
+                str(s["judged"]),
+                *(str(s["counts"][name]) for name in CLASSES),
+            )
         return table
 
     def moves_table(self, numbered: bool = False, chance: str = "tui.review.col.chance") -> Table:
@@ -157,16 +177,21 @@ class ReviewWords:
             table.add_column(self.t("tui.review.col.hand"), justify="right", no_wrap=True)
         table.add_column(self.t("tui.review.col.who"), no_wrap=True)
         table.add_column(self.t("tui.review.col.played"))
-        table.add_column(self.t(chance), justify="right",
-                         min_width=len(f"{self.percent(1)} → {self.percent(1)}"))
+        table.add_column(self.t(chance), justify="right", min_width=len(f"{self.percent(1)} → {self.percent(1)}"))
         table.add_column(self.t("tui.review.col.class"), no_wrap=True)
         return table
 
     def move_cells(self, move: dict, before: float) -> list:
         i = move["index"]
         hand = [str(move["hand"] + 1)] if self.hands > 1 else []
-        return [str(i + 1), *hand, self.w.seat(move["seat"]), self.action(i, move["played"]),
-                f"{self.percent(before)} → {self.percent(move['chance'])}", self.badge(move["class"])]
+        return [
+            str(i + 1),
+            *hand,
+            self.w.seat(move["seat"]),
+            self.action(i, move["played"]),
+            f"{self.percent(before)} → {self.percent(move['chance'])}",
+            self.badge(move["class"]),
+        ]
 
     def marked_table(self) -> Table | Text:
         """Every inaccuracy, mistake and blunder: when, who, what, how much it cost (the chance of the hand with
@@ -220,8 +245,15 @@ def review_text(record: dict, review: dict, lang: str = "en", width: int = 100, 
     """What ``millebornes review`` prints: the title, the seats' summary, the marked moves, the key moments."""
     words = ReviewWords(record, review, lang)
     out = io.StringIO()
-    console = Console(file=out, width=width, color_system="standard" if color else None, force_terminal=color,
-                      highlight=False, emoji=False, soft_wrap=False)
+    console = Console(
+        file=out,
+        width=width,
+        color_system="standard" if color else None,
+        force_terminal=color,
+        highlight=False,
+        emoji=False,
+        soft_wrap=False,
+    )
     console.print(Text(words.title(), style="bold"))
     console.print()
     console.print(words.summary_table())

@@ -50,8 +50,11 @@ def end_pool(pool: ProcessPoolExecutor, *, at_once: bool) -> None:
 class SummaryScreen(ModalScreen[int | None]):
     """Each reviewed seat's accuracy and classes, and the key moments: a digit goes to one."""
 
-    BINDINGS = [Binding("enter", "close", "tui.key.continue"), Binding("escape", "close", show=False),
-                Binding("v", "close", show=False)]
+    BINDINGS = [
+        Binding("enter", "close", "tui.key.continue"),
+        Binding("escape", "close", show=False),
+        Binding("v", "close", show=False),
+    ]
     BINDINGS += [Binding(str(n), f"go({n})", show=False) for n in range(1, 10)]
 
     def __init__(self, words: ReviewWords):
@@ -61,10 +64,15 @@ class SummaryScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         w = self.words
-        lines = [Text(w.title(), style="bold yellow"),
-                 Text(w.t("tui.review.summary_keys", n=len(self.moments)), style="dim"), Text(""),
-                 w.summary_table(), Text(""), Text(w.t("tui.review.key_title"), style="bold underline"),
-                 w.key_table(numbered=True)]
+        lines = [
+            Text(w.title(), style="bold yellow"),
+            Text(w.t("tui.review.summary_keys", n=len(self.moments)), style="dim"),
+            Text(""),
+            w.summary_table(),
+            Text(""),
+            Text(w.t("tui.review.key_title"), style="bold underline"),
+            w.key_table(numbered=True),
+        ]
         yield Static(Group(*lines), classes="dialog summary", id="review-summary")
 
     def action_close(self) -> None:
@@ -143,6 +151,7 @@ class Reviewing:
         if self.review_words is None:
             self.say_review("tui.review.busy" if self.review_progress else "tui.review.none")
             return
+
         def chosen(index: int | None) -> None:
             if index is not None:
                 self.action_step(index + 1 - self.step)
@@ -160,8 +169,7 @@ class Reviewing:
             self.say_review("tui.review.unfinished", style="bold red")
             return
         record, worlds, workers = self.record, self.review_budget, self.review_workers or os.cpu_count() or 1
-        self.review_progress = Text(self.w.t("tui.review.start", worlds=self.w.catalog.number(worlds)),
-                                    style="yellow")
+        self.review_progress = Text(self.w.t("tui.review.start", worlds=self.w.catalog.number(worlds)), style="yellow")
         self.review_message = None
         self.draw()
 

@@ -72,9 +72,16 @@ class PlaySession:
         however the last one ended."""
 
     @classmethod
-    def new(cls, ruleset: str = "classic", players: int = 2, teams: bool | None = None,
-            bots: list[str] | None = None, seed: int | None = None, deck: list[str] | None = None,
-            save_path: str | Path | None = None) -> "PlaySession":
+    def new(
+        cls,
+        ruleset: str = "classic",
+        players: int = 2,
+        teams: bool | None = None,
+        bots: list[str] | None = None,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        save_path: str | Path | None = None,
+    ) -> PlaySession:
         game = new_game(ruleset, players=players, teams=teams, seed=seed, deck=deck)
         return cls(game, seat_kinds(players, bots), save_path)
 
@@ -101,7 +108,7 @@ class PlaySession:
         return path
 
     @classmethod
-    def load(cls, path: str | Path, save_path: str | Path | None = None) -> tuple["PlaySession", dict]:
+    def load(cls, path: str | Path, save_path: str | Path | None = None) -> tuple[PlaySession, dict]:
         """Rebuild a saved table; (session, the saved 'tui' settings)."""
         path = Path(path)
         try:

@@ -38,15 +38,19 @@ def standing_line(lang: str, level: str) -> str:
     name = cat.t(f"level.{level}")
     if step is None:
         return cat.t("level.lowest", level=name)
-    return cat.n("level.standing", step["in_ten"], level=name, below=cat.t(f"level.{step['below']}"),
-                 matches=cat.n("level.matches", step["matches"]))
+    return cat.n(
+        "level.standing",
+        step["in_ten"],
+        level=name,
+        below=cat.t(f"level.{step['below']}"),
+        matches=cat.n("level.matches", step["matches"]),
+    )
 
 
 class Words:
     """The sentences of one table, seen by one viewer seat, in one language."""
 
-    def __init__(self, lang: str, players: int, teams: bool, viewer: int | None,
-                 kinds: list[str] | None = None):
+    def __init__(self, lang: str, players: int, teams: bool, viewer: int | None, kinds: list[str] | None = None):
         self.lang = lang_of(lang)
         self.catalog = catalog(self.lang)
         self.players = players
@@ -162,8 +166,9 @@ class Words:
         verb = self.t("tui.win_you" if mine else "tui.wins" if len(names) == 1 else "tui.win_plural")
         head = self.t("tui.winners", names=self.names_list(names), verb=verb)
         head = head[0].upper() + head[1:]
-        pts = ", ".join(self.t("tui.points_list", name=self.side_title(s), pts=self.num(p))
-                        for s, p in enumerate(points))
+        pts = ", ".join(
+            self.t("tui.points_list", name=self.side_title(s), pts=self.num(p)) for s, p in enumerate(points)
+        )
         return f"{head} ({pts})"
 
     def drew(self, before: list[str], after: list[str], events: list[dict]) -> str | None:

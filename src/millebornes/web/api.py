@@ -48,28 +48,49 @@ def editions() -> list[dict]:
     for name, r in RULESETS.items():
         counts = sorted(set(r.solo_players) | set(r.team_players))
         # what the pages show comes from the catalog (edition.NAME, edition.NAME.summary), written for players
-        out.append({"name": name, "title": {lang: catalog(lang).t(f"edition.{name}") for lang in LANGS},
-                    "summary": {lang: catalog(lang).t(f"edition.{name}.summary") for lang in LANGS},
-                    "players": counts, "teams": {str(n): r.default_teams(n) for n in counts},
-                    "solo_players": list(r.solo_players), "team_players": list(r.team_players)})
+        out.append(
+            {
+                "name": name,
+                "title": {lang: catalog(lang).t(f"edition.{name}") for lang in LANGS},
+                "summary": {lang: catalog(lang).t(f"edition.{name}.summary") for lang in LANGS},
+                "players": counts,
+                "teams": {str(n): r.default_teams(n) for n in counts},
+                "solo_players": list(r.solo_players),
+                "team_players": list(r.team_players),
+            }
+        )
     return out
 
 
 def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:
-    return JSONResponse({"detail": f"at most {per_minute} {what} a minute from one address; try again in {wait} s"},
-                        status_code=429, headers={"Retry-After": str(wait)})
+    return JSONResponse(
+        {"detail": f"at most {per_minute} {what} a minute from one address; try again in {wait} s"},
+        status_code=429,
+        headers={"Retry-After": str(wait)},
+    )
 
 
 def lobby_entry(saved: SavedTable) -> dict:
     """What the lobby shows of an open public table: its edition and options, who sits where and which
     human seats are free; never a token, nor the nickname of a seat nobody joined."""
     game = game_of(saved)
-    seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname if s.joined else None,
-              "free": s.free} for s in saved.seats]
-    return {"id": saved.id, "ruleset": saved.ruleset, "options": game.ruleset.options(), "players": game.players,
-            "teams": game.teams, "sides": [list(x) for x in game.sides], "cf_timeout": saved.cf_timeout,
-            "spectators": saved.spectators, "seats": seats, "free": sum(s.free for s in saved.seats),
-            "created": iso(saved.created)}
+    seats = [
+        {"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname if s.joined else None, "free": s.free}
+        for s in saved.seats
+    ]
+    return {
+        "id": saved.id,
+        "ruleset": saved.ruleset,
+        "options": game.ruleset.options(),
+        "players": game.players,
+        "teams": game.teams,
+        "sides": [list(x) for x in game.sides],
+        "cf_timeout": saved.cf_timeout,
+        "spectators": saved.spectators,
+        "seats": seats,
+        "free": sum(s.free for s in saved.seats),
+        "created": iso(saved.created),
+    }
 
 
 def open_state(game) -> dict:
@@ -94,8 +115,12 @@ async def healthz(store: StoreDep, hall: HallDep):
 
 @router.get("/api/cards")
 async def cards_list():
-    return {"cards": [{"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k],
-                       "value": C.VALUE[k]} for k in range(C.NUM_KINDS)]}
+    return {
+        "cards": [
+            {"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k], "value": C.VALUE[k]}
+            for k in range(C.NUM_KINDS)
+        ]
+    }
 
 
 @router.get("/api/catalog/{lang}")
@@ -110,8 +135,9 @@ async def editions_list():
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, request: Request, settings: SettingsDep, store: StoreDep,
-                       hall: HallDep, throttle: ThrottleDep):
+async def create_table(
+    body: CreateTable, request: Request, settings: SettingsDep, store: StoreDep, hall: HallDep, throttle: ThrottleDep
+):
     try:
         game, seed = check_table(body, settings)
     except Unprocessable as exc:
@@ -126,11 +152,24 @@ async def create_table(body: CreateTable, request: Request, settings: SettingsDe
             seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
         else:
             seats.append(SavedSeat(i, "bot", level=spec.level or default_level(), joined=True))
-    saved = SavedTable(id=new_table_id(), ruleset=body.ruleset, options=body.options, players=game.players,
-                       teams=game.teams, seed=seed, deck=body.deck, cf_timeout=body.cf_timeout,
-                       status=WAITING, created=now(), seats=seats, spectators=body.spectators,
-                       clock=float(body.clock), grace=float(body.grace), standin=body.standin,
-                       public=body.public)
+    saved = SavedTable(
+        id=new_table_id(),
+        ruleset=body.ruleset,
+        options=body.options,
+        players=game.players,
+        teams=game.teams,
+        seed=seed,
+        deck=body.deck,
+        cf_timeout=body.cf_timeout,
+        status=WAITING,
+        created=now(),
+        seats=seats,
+        spectators=body.spectators,
+        clock=float(body.clock),
+        grace=float(body.grace),
+        standin=body.standin,
+        public=body.public,
+    )
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)
     out = []
@@ -159,14 +198,22 @@ async def table_info(table_id: str, store: StoreDep, hall: HallDep, settings: Se
 async def lobby(store: StoreDep, settings: SettingsDep):
     """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby"); read and described
     in a thread (a page polls it every 10 s)."""
+
     def entries() -> list[dict]:
         return [lobby_entry(t) for t in store.lobby(settings.limits.lobby_max)]
+
     return {"tables": await asyncio.to_thread(entries)}
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/claim")
-async def claim_seat(table_id: str, seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)], request: Request,
-                     store: StoreDep, hall: HallDep, throttle: ClaimThrottleDep):
+async def claim_seat(
+    table_id: str,
+    seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)],
+    request: Request,
+    store: StoreDep,
+    hall: HallDep,
+    throttle: ClaimThrottleDep,
+):
     """A free seat of an open public table for whoever asks first: a new token, its hash stored in place of
     the creation's, and the seat's link.  A private or unknown table is 404 alike (nothing told)."""
     facts = await asyncio.to_thread(store.public_facts, table_id)
@@ -207,5 +254,4 @@ async def replay_step(table_id: str, request: Request, store: StoreDep, step: An
     if step:
         seat, action = saved.actions[step - 1]
         events = public_events(seat, action, game.act(action, seat))
-    return {"step": step, "total": total, "action": action, "seat": seat, "events": events,
-            "state": open_state(game)}
+    return {"step": step, "total": total, "action": action, "seat": seat, "events": events, "state": open_state(game)}

@@ -73,8 +73,10 @@ async def invalid_request(request: Request, exc: RequestValidationError) -> JSON
 
 
 # Pages load scripts, styles and data from this server only, inline nothing, and are framed by nobody.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def holds_a_token(request: Request) -> bool:
@@ -101,8 +103,9 @@ async def guard(request: Request, call_next):
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     # the framework counts the bytes a request body really brings, chunked or not: 413 past MAX_BODY
-    app = FastAPI(title="millebornes", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None,
-                  max_body_size=MAX_BODY)
+    app = FastAPI(
+        title="millebornes", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None, max_body_size=MAX_BODY
+    )
     app.state.settings = settings or Settings()
     app.state.sockets = Sockets()
     app.add_exception_handler(RequestValidationError, invalid_request)

@@ -36,8 +36,9 @@ class Copied:
 def backup(url: str, target: str | Path) -> Copied:
     """Copy the SQLite database of ``url`` to ``target``, a file that must not exist yet."""
     if make_url(normalize_database_url(url)).get_backend_name() != "sqlite":
-        raise BackupRefused("backup copies an SQLite database; back up PostgreSQL with pg_dump "
-                            "(docs/deploy.md, 'Backup and restore')")
+        raise BackupRefused(
+            "backup copies an SQLite database; back up PostgreSQL with pg_dump (docs/deploy.md, 'Backup and restore')"
+        )
     source = sqlite_path(url)
     if source is None:
         raise BackupRefused("an SQLite database in memory has nothing to back up")
@@ -89,8 +90,9 @@ def _check(path: Path) -> tuple[int, int, str | None]:
             raise BackupRefused("not a millebornes database: it has no 'tables' table")
         tables = db.execute("SELECT count(*) FROM tables").fetchone()[0]
         actions = db.execute("SELECT count(*) FROM actions").fetchone()[0] if "actions" in names else 0
-        revision = db.execute("SELECT version_num FROM alembic_version").fetchone()[0] \
-            if "alembic_version" in names else None
+        revision = (
+            db.execute("SELECT version_num FROM alembic_version").fetchone()[0] if "alembic_version" in names else None
+        )
         return tables, actions, revision
     finally:
         db.close()

@@ -14,8 +14,19 @@ from collections import deque
 
 from .settings import Limits
 
-MESSAGES = ("hello", "good-luck", "have-fun", "well-played", "nice-coup-fourre", "oops", "thinking", "sorry",
-            "thanks", "good-game", "bye")
+MESSAGES = (
+    "hello",
+    "good-luck",
+    "have-fun",
+    "well-played",
+    "nice-coup-fourre",
+    "oops",
+    "thinking",
+    "sorry",
+    "thanks",
+    "good-game",
+    "bye",
+)
 EMOTES = ("smile", "laugh", "wow", "sad", "applause")
 KEYS = MESSAGES + EMOTES
 """Every id a seat may say, in the order the page offers them (static/js/chat.js has the same list)."""
@@ -45,11 +56,19 @@ class ChatWindow:
         last = self.last.setdefault(seat, {})
         waits = []
         if len(sent) == lim.chat_messages and sent[0] + lim.chat_seconds > now:
-            waits.append((sent[0] + lim.chat_seconds - now,
-                          f"at most {lim.chat_messages} messages in {lim.chat_seconds:g} seconds"))
+            waits.append(
+                (
+                    sent[0] + lim.chat_seconds - now,
+                    f"at most {lim.chat_messages} messages in {lim.chat_seconds:g} seconds",
+                )
+            )
         if key in last and last[key] + lim.chat_repeat_seconds > now:
-            waits.append((last[key] + lim.chat_repeat_seconds - now,
-                          f"not the same message again within {lim.chat_repeat_seconds:g} seconds"))
+            waits.append(
+                (
+                    last[key] + lim.chat_repeat_seconds - now,
+                    f"not the same message again within {lim.chat_repeat_seconds:g} seconds",
+                )
+            )
         if waits:
             wait, why = max(waits)
             return _tenths_up(wait), why

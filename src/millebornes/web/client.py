@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 import time
-
 from collections import deque
 
 from fastapi import WebSocket
@@ -28,7 +27,6 @@ from .room import Room
 from .settings import Limits
 
 log = logging.getLogger("millebornes.web")
-
 
 
 class MovingWindow:

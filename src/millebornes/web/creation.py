@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from ..actions import IllegalAction
 from ..bots import LEVELS
 from ..bots.ladder import default_level, offered_levels
-from ..rules import RULESETS, ruleset as get_ruleset
+from ..rules import RULESETS
+from ..rules import ruleset as get_ruleset
 from ..state import Game, new_game
 from .settings import Settings
-
 
 TEST_CF_TIMEOUT = 0.05
 """The shortest coup-fourré window, with the server's --test-mode only."""
@@ -68,11 +68,11 @@ MESSAGE = 300
 def shown(value: object) -> str:
     """A refused value as a message repeats it, cut to :data:`SHOWN` characters."""
     text = str(value)
-    return text if len(text) <= SHOWN else text[:SHOWN - 1] + "…"
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 def brief(message: str) -> str:
-    return message if len(message) <= MESSAGE else message[:MESSAGE - 1] + "…"
+    return message if len(message) <= MESSAGE else message[: MESSAGE - 1] + "…"
 
 
 class Unprocessable(Exception):
@@ -114,17 +114,22 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
         if s.level is not None and s.level not in offered:
-            raise Unprocessable("level", f"seat {i}: the level {shown(s.level)!r} is not offered; "
-                                         f"levels are: {', '.join(offered)}")
+            raise Unprocessable(
+                "level", f"seat {i}: the level {shown(s.level)!r} is not offered; levels are: {', '.join(offered)}"
+            )
     if body.standin not in offered:
-        raise Unprocessable("standin", f"the level {shown(body.standin)!r} is not offered; levels are: {', '.join(offered)}")
+        raise Unprocessable(
+            "standin", f"the level {shown(body.standin)!r} is not offered; levels are: {', '.join(offered)}"
+        )
     # a test may want a short window; a real table gets at least cf_timeout_min, so a coup fourré is humanly possible
     low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min
     if not low <= body.cf_timeout <= settings.limits.cf_timeout_max:  # (NaN fails both)
         raise Unprocessable("cf_timeout", f"a number of seconds from {low:g} to {settings.limits.cf_timeout_max:g}")
     limits = settings.limits
-    for name, least, most, none in (("clock", limits.clock_min, limits.clock_max, " (0: no clock)"),
-                                    ("grace", limits.grace_min, limits.grace_max, "")):
+    for name, least, most, none in (
+        ("clock", limits.clock_min, limits.clock_max, " (0: no clock)"),
+        ("grace", limits.grace_min, limits.grace_max, ""),
+    ):
         value, least = getattr(body, name), TEST_SECONDS if settings.test_mode else least
         if not (least <= value <= most or (none and value == 0)):
             raise Unprocessable(name, f"a number of seconds from {least:g} to {most:g}{none}")

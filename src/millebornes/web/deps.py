@@ -1,6 +1,7 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
-``create_app`` sets them on ``app.state`` (the settings and the open table sockets at once, the store, the hall of rooms, the
+``create_app`` sets them on ``app.state`` (the settings and the open table sockets at once, the store, the hall of
+rooms, the
 thinking pool, the reviewer and the creation and claim throttles in the lifespan); a route names the one it needs as
 a parameter, e.g. ``hall: HallDep``, and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """

@@ -7,7 +7,7 @@ nicknames are checked here too, since they arrive in a frame.
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
@@ -47,28 +47,33 @@ class PingFrame(_Frame):
 
 class BackFrame(_Frame):
     """A person takes the seat back from the stand-in bot that played it."""
+
     type: Literal["back"]
 
 
 class SayFrame(_Frame):
     """A quick-chat message: one of the canned ids, never free text."""
+
     type: Literal["say"]
     key: Literal[CHAT_KEYS]
 
 
 class RematchFrame(_Frame):
     """A seat of a finished table accepts (true) or declines (false) the rematch (web/rematch.py)."""
+
     type: Literal["rematch"]
     answer: StrictBool
 
 
 class FillBotsFrame(_Frame):
     """A joined seat of a waiting rematch gives the seats nobody joined to bots (web/rematch.py)."""
+
     type: Literal["fill-bots"]
 
 
-ClientFrame = Union[JoinFrame, WatchFrame, ActFrame, HintFrame, PingFrame, BackFrame, SayFrame, RematchFrame,
-                    FillBotsFrame]
+ClientFrame = (
+    JoinFrame | WatchFrame | ActFrame | HintFrame | PingFrame | BackFrame | SayFrame | RematchFrame | FillBotsFrame
+)
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
 
@@ -81,7 +86,7 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "union_tag_invalid":
             return "unknown frame type (join, watch, act, hint, back, say, ping, rematch or fill-bots)"
         if e["type"] == "union_tag_not_found":
-            return "a frame needs a \"type\""
+            return 'a frame needs a "type"'
         loc = ".".join(str(x) for x in e["loc"])
         parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
     return "; ".join(parts)
@@ -107,8 +112,9 @@ def clean_nickname(raw: str | None) -> str | None:
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise Refused("malformed", "nickname: at least one letter or digit")
     if lookalikes.mixes_scripts(name):
-        raise Refused("malformed", "nickname: letters of one alphabet (Latin with Cyrillic or Greek looks like "
-                      "another name)")
+        raise Refused(
+            "malformed", "nickname: letters of one alphabet (Latin with Cyrillic or Greek looks like another name)"
+        )
     if lookalikes.reads_as_reserved(name):
-        raise Refused("malformed", "nickname: names like \"Seat 2\" or \"Bot 1\" are the table's own")
+        raise Refused("malformed", 'nickname: names like "Seat 2" or "Bot 1" are the table\'s own')
     return name

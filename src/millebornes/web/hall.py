@@ -69,8 +69,11 @@ class Hall:
         since = now() - timedelta(seconds=self.settings.evict_idle)
         for saved in await asyncio.to_thread(self.store.load_used_since, since):
             self._open(saved)
-        log.info("%d unfinished tables used in the last %g s resumed; the others load when asked for",
-                 len(self.rooms), self.settings.evict_idle)
+        log.info(
+            "%d unfinished tables used in the last %g s resumed; the others load when asked for",
+            len(self.rooms),
+            self.settings.evict_idle,
+        )
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def room(self, table_id: str) -> Room | None:
@@ -170,8 +173,9 @@ class Hall:
             raise expired(self.settings)
         return facts is not None and token_opens(facts[1], token)
 
-    async def join(self, conn: Connection, table_id: str, seat: int, nickname: str | None,
-                   token: str | None = None) -> Room | None:
+    async def join(
+        self, conn: Connection, table_id: str, seat: int, nickname: str | None, token: str | None = None
+    ) -> Room | None:
         """Seat an authenticated connection in the table's room, loading it if it is not in memory;
         None when the table is gone (expired).  Refused passes through."""
         while True:
@@ -241,9 +245,15 @@ class Hall:
         purged = await asyncio.to_thread(self.store.purge_expired, self._idle_before())
         evicted = self.evict()
         if unjoined or idle or purged or evicted:
-            log.info("sweep: %d unjoined tables deleted, %d idle tables expired, %d expired tables deleted, "
-                     "%d idle rooms left memory; %d rooms in memory",
-                     len(unjoined), len(idle), purged, len(evicted), len(self.rooms))
+            log.info(
+                "sweep: %d unjoined tables deleted, %d idle tables expired, %d expired tables deleted, "
+                "%d idle rooms left memory; %d rooms in memory",
+                len(unjoined),
+                len(idle),
+                purged,
+                len(evicted),
+                len(self.rooms),
+            )
 
     async def touch(self) -> None:
         """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a
@@ -260,8 +270,9 @@ class Hall:
         """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Store.expire_idle), at
         most EXPIRE_BATCH a call, leaving out those with a room in use here; returns their ids."""
         before = self._idle_before()
-        return await self._drop(lambda: self.store.idle(before), lambda room: room.in_use,
-                                lambda ids: self.store.expire_idle(ids, before))
+        return await self._drop(
+            lambda: self.store.idle(before), lambda room: room.in_use, lambda ids: self.store.expire_idle(ids, before)
+        )
 
     async def expire(self) -> list[str]:
         """Delete the tables created ``expire_unjoined`` seconds ago or more whose human seats nobody
@@ -270,10 +281,12 @@ class Hall:
         return await self._drop(
             lambda: self.store.unjoined(before),
             lambda room: room.in_use or any(s.joined for s in room.table.seats if s.kind == "human"),
-            lambda ids: self.store.delete_unjoined(ids, before))
+            lambda ids: self.store.delete_unjoined(ids, before),
+        )
 
-    async def _drop(self, found: Callable[[], list[str]], kept: Callable[[Room], bool],
-                    gone: Callable[[list[str]], list[str]]) -> list[str]:
+    async def _drop(
+        self, found: Callable[[], list[str]], kept: Callable[[Room], bool], gone: Callable[[list[str]], list[str]]
+    ) -> list[str]:
         """The tables ``found`` lists leave memory, but those whose room is ``kept``, then ``gone`` takes them
         out of the database (and says which it did); under the loading lock, so no join loads one meanwhile."""
         async with self._loading:

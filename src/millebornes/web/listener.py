@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
@@ -40,8 +40,13 @@ class Listener:
     """Calls ``heard(table_id, kind, origin, args)`` for every other process's notice (``origin`` names this
     one's), and ``missed()`` after each reconnection."""
 
-    def __init__(self, url: str, heard: Callable[[str, str, str, list[str]], None],
-                 missed: Callable[[], Awaitable[None]], origin: str):
+    def __init__(
+        self,
+        url: str,
+        heard: Callable[[str, str, str, list[str]], None],
+        missed: Callable[[], Awaitable[None]],
+        origin: str,
+    ):
         self.url = libpq_url(url)
         self.heard, self.missed, self.origin = heard, missed, origin
         self.task: asyncio.Task | None = None
@@ -76,8 +81,9 @@ class Listener:
                 self.ready.clear()
                 wait = RECONNECT[min(tries, len(RECONNECT) - 1)]
                 tries += 1
-                log.warning("lost the other server processes' notices (%s: %s); again in %.1f s",
-                            type(exc).__name__, exc, wait)
+                log.warning(
+                    "lost the other server processes' notices (%s: %s); again in %.1f s", type(exc).__name__, exc, wait
+                )
                 await asyncio.sleep(wait)
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 LEVELS = ("debug", "info", "warning", "error")
 
@@ -24,8 +24,12 @@ class JsonLines(logging.Formatter):
     ``message``, and ``exception`` (the traceback's text) when the record carries one."""
 
     def format(self, record: logging.LogRecord) -> str:
-        line = {"time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
-                "level": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
@@ -51,6 +55,8 @@ def config(level: str = "info", as_json: bool = False) -> dict:
             "errors": {"()": "millebornes.web.metrics.ErrorCounter", "level": "ERROR"},
         },
         "root": {"handlers": ["stderr", "errors"], "level": others},
-        "loggers": {name: {"level": upper, "handlers": [], "propagate": True}
-                    for name in ("millebornes", "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")},
+        "loggers": {
+            name: {"level": upper, "handlers": [], "propagate": True}
+            for name in ("millebornes", "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+        },
     }

@@ -19,17 +19,61 @@ RESERVED = re.compile(r"^(b[o0]t|r[o0]b[o0]t|seat|p[l1|]ace)\W*\d")
 """The table's own names, once read as Latin (``l``, ``1`` and ``|`` look alike, and so do ``o`` and ``0``)."""
 
 # Cyrillic and Greek letters (lower case, after casefold) drawn like a Latin letter in common fonts.
-_LATIN_LOOK = str.maketrans({
-    "а": "a", "в": "b", "ь": "b", "с": "c", "ԁ": "d", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "l", "ї": "l",
-    "ӏ": "l", "ј": "j", "к": "k", "м": "m", "п": "n", "о": "o", "р": "p", "ԛ": "q", "г": "r", "ѕ": "s", "т": "t",
-    "ѵ": "v", "ԝ": "w", "х": "x", "у": "y", "α": "a", "β": "b", "ϲ": "c", "ε": "e", "η": "n", "ι": "l",
-    "κ": "k", "μ": "u", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ζ": "z", "i": "l",
-})
+_LATIN_LOOK = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "ь": "b",
+        "с": "c",
+        "ԁ": "d",
+        "е": "e",
+        "ё": "e",
+        "һ": "h",
+        "н": "h",
+        "і": "l",
+        "ї": "l",
+        "ӏ": "l",
+        "ј": "j",
+        "к": "k",
+        "м": "m",
+        "п": "n",
+        "о": "o",
+        "р": "p",
+        "ԛ": "q",
+        "г": "r",
+        "ѕ": "s",
+        "т": "t",
+        "ѵ": "v",
+        "ԝ": "w",
+        "х": "x",
+        "у": "y",
+        "α": "a",
+        "β": "b",
+        "ϲ": "c",
+        "ε": "e",
+        "η": "n",
+        "ι": "l",
+        "κ": "k",
+        "μ": "u",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "γ": "y",
+        "ζ": "z",
+        "i": "l",
+    }
+)
 
 _NEUTRAL = {"MODIFIER", "COMBINING"}
 """Letters every script borrows (the ʻ of Hawaiʻi)."""
-_WRITTEN_TOGETHER = ({"CJK", "IDEOGRAPHIC", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA"},
-                     {"CJK", "IDEOGRAPHIC", "HANGUL"}, {"CJK", "IDEOGRAPHIC", "BOPOMOFO"})
+_WRITTEN_TOGETHER = (
+    {"CJK", "IDEOGRAPHIC", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA"},
+    {"CJK", "IDEOGRAPHIC", "HANGUL"},
+    {"CJK", "IDEOGRAPHIC", "BOPOMOFO"},
+)
 """Scripts one language writes side by side, each also with Latin."""
 
 

@@ -19,8 +19,17 @@ import logging
 import time
 from concurrent.futures import Future
 
-from prometheus_client import (CollectorRegistry, Counter, GCCollector, Gauge, Histogram, PlatformCollector,
-                               ProcessCollector, disable_created_metrics, start_http_server)
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    disable_created_metrics,
+    start_http_server,
+)
 from prometheus_client.core import GaugeMetricFamily
 
 disable_created_metrics()  # a *_created series beside every counter says only when the process started
@@ -29,26 +38,51 @@ ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
 GCCollector(registry=REGISTRY)
 
-MOVES = Counter("millebornes_moves", "Actions this process wrote to the database, by who decided them "
-                "(person: a player at the table; bot: a bot, a stand-in or a window's answer)",
-                ["mover"], registry=REGISTRY)
-MOVE_SECONDS = Histogram("millebornes_move_seconds", "From a move submitted (a player's frame read, a bot's "
-                         "choice made) to its frames queued for every socket: the table's lock, the save and "
-                         "the frames", ["mover"], registry=REGISTRY,
-                         buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
-REFUSALS = Counter("millebornes_refusals", "Error frames sent on table sockets, by code (docs/web.md)",
-                   ["code"], registry=REGISTRY)
-HTTP = Counter("millebornes_http_responses", "HTTP responses of the app, by status code", ["status"],
-               registry=REGISTRY)
-LOGGED_ERRORS = Counter("millebornes_logged_errors", "Log records at ERROR or worse (failures the server "
-                        "caught and logged, uvicorn's included), by logger", ["logger"], registry=REGISTRY)
-THINKING = Gauge("millebornes_thinking_in_flight", "Work handed to a thinking pool and not done yet "
-                 "(waiting for a worker or being worked out), by pool", ["pool"], registry=REGISTRY)
-THINK_SECONDS = Histogram("millebornes_thinking_seconds", "From work handed to a thinking pool to its answer "
-                          "(the wait for a worker included), by pool", ["pool"], registry=REGISTRY,
-                          buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60))
-REVIEWS = Counter("millebornes_reviews", "Game reviews this process started, finished and saved, or saw fail",
-                  ["outcome"], registry=REGISTRY)
+MOVES = Counter(
+    "millebornes_moves",
+    "Actions this process wrote to the database, by who decided them "
+    "(person: a player at the table; bot: a bot, a stand-in or a window's answer)",
+    ["mover"],
+    registry=REGISTRY,
+)
+MOVE_SECONDS = Histogram(
+    "millebornes_move_seconds",
+    "From a move submitted (a player's frame read, a bot's "
+    "choice made) to its frames queued for every socket: the table's lock, the save and "
+    "the frames",
+    ["mover"],
+    registry=REGISTRY,
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+REFUSALS = Counter(
+    "millebornes_refusals", "Error frames sent on table sockets, by code (docs/web.md)", ["code"], registry=REGISTRY
+)
+HTTP = Counter("millebornes_http_responses", "HTTP responses of the app, by status code", ["status"], registry=REGISTRY)
+LOGGED_ERRORS = Counter(
+    "millebornes_logged_errors",
+    "Log records at ERROR or worse (failures the server caught and logged, uvicorn's included), by logger",
+    ["logger"],
+    registry=REGISTRY,
+)
+THINKING = Gauge(
+    "millebornes_thinking_in_flight",
+    "Work handed to a thinking pool and not done yet (waiting for a worker or being worked out), by pool",
+    ["pool"],
+    registry=REGISTRY,
+)
+THINK_SECONDS = Histogram(
+    "millebornes_thinking_seconds",
+    "From work handed to a thinking pool to its answer (the wait for a worker included), by pool",
+    ["pool"],
+    registry=REGISTRY,
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+REVIEWS = Counter(
+    "millebornes_reviews",
+    "Game reviews this process started, finished and saved, or saw fail",
+    ["outcome"],
+    registry=REGISTRY,
+)
 for _pool in ("bots", "hints", "reviews"):
     THINKING.labels(_pool)
 for _outcome in ("started", "done", "failed"):
@@ -108,8 +142,9 @@ class Live:
         self.apps: list = []
 
     def collect(self):
-        sockets = GaugeMetricFamily("millebornes_sockets", "Table WebSockets open, by role (joining: before "
-                                    "its join or watch)", labels=["role"])
+        sockets = GaugeMetricFamily(
+            "millebornes_sockets", "Table WebSockets open, by role (joining: before its join or watch)", labels=["role"]
+        )
         rooms = GaugeMetricFamily("millebornes_rooms", "Tables held in memory (rooms)")
         running = GaugeMetricFamily("millebornes_reviews_running", "Game reviews being worked out here")
         roles = {"player": 0, "spectator": 0, "joining": 0}

@@ -64,9 +64,11 @@ def hold(url: str) -> str | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise SharedFile(f"another millebornes server serves {path}: an SQLite database is served by one "
-                             "process; several processes share a PostgreSQL database (--database-url "
-                             "postgresql://..., docs/web.md)") from None
+            raise SharedFile(
+                f"another millebornes server serves {path}: an SQLite database is served by one "
+                "process; several processes share a PostgreSQL database (--database-url "
+                "postgresql://..., docs/web.md)"
+            ) from None
         _held[path] = [fd, 1]
         return path
 

@@ -36,8 +36,10 @@ def may_look_back(public: bool, hashes: list[str | None], request: Request) -> b
 
 def private() -> JSONResponse:
     """The answer to a look at a private table without one of its seats' tokens."""
-    return JSONResponse({"detail": "this table is private: its replay and review open to its players only",
-                         "code": "private"}, status_code=403)
+    return JSONResponse(
+        {"detail": "this table is private: its replay and review open to its players only", "code": "private"},
+        status_code=403,
+    )
 
 
 async def refused(store: Store, table_id: str, request: Request) -> JSONResponse | None:

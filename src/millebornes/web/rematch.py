@@ -3,7 +3,8 @@
 The first answer creates the rematch (:meth:`Store.create_rematch`: the same creation options and seats,
 a fresh seed, no human token yet, linked both ways).  A yes issues that seat a token of its own for the
 same seat of the new table (only its hash is stored) and sends the link to that socket alone, until the
-seat's player sits down there or the rematch starts; a no gives the seat to a bot.  Everyone at the finished table hears the answers (``rematch`` frames, worked out from
+seat's player sits down there or the rematch starts; a no gives the seat to a bot.  Everyone at the finished table
+hears the answers (``rematch`` frames, worked out from
 the stored new table, so a restart loses nothing), and a joined seat of the waiting rematch may give the
 seats nobody joined to bots (``fill-bots``), which starts it.  docs/web.md, "Rematch".
 """
@@ -68,8 +69,9 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
             except Gone:
                 continue
         if yes:  # to this socket alone, before everyone hears the answer
-            client.send({"type": "rematch-seat", "table": new_id, "seat": seat,
-                         "url": f"/t/{new_id}#seat={seat}&token={token}"})
+            client.send(
+                {"type": "rematch-seat", "table": new_id, "seat": seat, "url": f"/t/{new_id}#seat={seat}&token={token}"}
+            )
         room.broadcast(await state_frame(hall, room.id))
     await asyncio.to_thread(hall.store.notify, room.id, "rematch")
 
@@ -87,8 +89,10 @@ async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
     if not await asyncio.to_thread(hall.store.issue_token, new.id, seat, hash_token(token)):
         await new._refresh_seats()  # another process seated it or started the table: this copy was behind
         now = new.table.seats[seat]
-        raise Refused("joined" if now.kind == "human" and now.joined else "started",
-                      "this seat of the rematch is taken or the rematch has started")
+        raise Refused(
+            "joined" if now.kind == "human" and now.joined else "started",
+            "this seat of the rematch is taken or the rematch has started",
+        )
     if s.kind == "bot":
         s.kind, s.level, s.joined = "human", None, False
         new.reseat()

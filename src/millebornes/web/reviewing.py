@@ -142,8 +142,10 @@ class Reviewer:
             if running is not None and running["state"] == "running":
                 return running
             if len(self.jobs) >= self.at_once:
-                raise Busy(f"the server is reviewing as many games as it takes at once ({self.at_once}): "
-                           f"ask again in {RETRY_AFTER} s")
+                raise Busy(
+                    f"the server is reviewing as many games as it takes at once ({self.at_once}): "
+                    f"ask again in {RETRY_AFTER} s"
+                )
             record = table.record()
             todo, forced = await asyncio.to_thread(decisions, record)
             other = await asyncio.to_thread(self.store.claim_review, table_id, len(todo), SILENT)
@@ -200,7 +202,7 @@ class Reviewer:
 
         async with asyncio.TaskGroup() as group:  # one batch failing stops the others
             for i in range(0, len(todo), BATCH):
-                group.create_task(one(todo[i:i + BATCH]))
+                group.create_task(one(todo[i : i + BATCH]))
         return judged
 
     def close(self) -> None:

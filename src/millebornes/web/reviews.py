@@ -46,6 +46,7 @@ async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, s
     except NotFinished as exc:
         return JSONResponse({"detail": brief(str(exc)), "code": "not-finished"}, status_code=409)
     except Busy as exc:
-        return JSONResponse({"detail": str(exc), "code": "busy"}, status_code=503,
-                            headers={"Retry-After": str(RETRY_AFTER)})
+        return JSONResponse(
+            {"detail": str(exc), "code": "busy"}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
+        )
     return JSONResponse(state, status_code=200 if state["state"] == "done" else 202)

@@ -24,8 +24,9 @@ import logging
 import math
 import time
 from collections import deque
+from collections.abc import Awaitable
 from datetime import datetime, timedelta
-from typing import Awaitable, Protocol
+from typing import Protocol
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
@@ -34,8 +35,20 @@ from ..state import Game
 from . import metrics
 from .chat import ChatWindow
 from .settings import Settings
-from .store import (BROKEN, EXPIRED, FINISHED, PLAYING, WAITING, SavedTable, Stale, Store, hash_token, new_token,
-                    now, token_opens)
+from .store import (
+    BROKEN,
+    EXPIRED,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    SavedTable,
+    Stale,
+    Store,
+    hash_token,
+    new_token,
+    now,
+    token_opens,
+)
 from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
@@ -85,22 +98,45 @@ def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, fl
     """Who sits where and who is there: ``standin`` when a bot plays for an absent human, ``away`` the
     seconds since a joined human's last socket left (None while connected, or not known)."""
     away = away or {}
-    return [{"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname,
-             "connected": s.kind == "bot" or connected.get(s.seat, False), "standin": s.standin,
-             "away": away.get(s.seat) if s.kind == "human" and s.joined else None} for s in saved.seats]
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "level": s.level,
+            "nickname": s.nickname,
+            "connected": s.kind == "bot" or connected.get(s.seat, False),
+            "standin": s.standin,
+            "away": away.get(s.seat) if s.kind == "human" and s.joined else None,
+        }
+        for s in saved.seats
+    ]
 
 
 def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> dict:
     """What anybody may know of a table: no seed, no deck, no token (docs/web.md, GET /api/tables)."""
     over = saved.status == FINISHED
-    return {"id": saved.id, "ruleset": saved.ruleset, "options": game.ruleset.options(),
-            "players": game.players, "teams": game.teams, "sides": [list(s) for s in game.sides],
-            "status": saved.status, "cf_timeout": saved.cf_timeout, "seats": seat_facts(saved, connected),
-            "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
-            "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
-            "created": iso(saved.created), "finished": iso(saved.finished), "spectators": saved.spectators,
-            "clock": saved.clock, "grace": saved.grace, "standin": saved.standin, "public": saved.public,
-            "rematch": saved.rematch, "rematch_of": saved.rematch_of}
+    return {
+        "id": saved.id,
+        "ruleset": saved.ruleset,
+        "options": game.ruleset.options(),
+        "players": game.players,
+        "teams": game.teams,
+        "sides": [list(s) for s in game.sides],
+        "status": saved.status,
+        "cf_timeout": saved.cf_timeout,
+        "seats": seat_facts(saved, connected),
+        "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
+        "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
+        "created": iso(saved.created),
+        "finished": iso(saved.finished),
+        "spectators": saved.spectators,
+        "clock": saved.clock,
+        "grace": saved.grace,
+        "standin": saved.standin,
+        "public": saved.public,
+        "rematch": saved.rematch,
+        "rematch_of": saved.rematch_of,
+    }
 
 
 async def until(moment: float) -> None:
@@ -239,9 +275,16 @@ class Room:
     def state_frame(self, seat: int | None, events: list[dict]) -> dict:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.spectator_observation() if seat is None else self.observation(seat)
-        return {"type": "state", "seq": self.seq, "observation": obs, "events": events,
-                "seats": self.seat_facts(), "status": self.status, "cf_deadline": self._deadline_left(),
-                "turn": self.turn_facts()}
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "observation": obs,
+            "events": events,
+            "seats": self.seat_facts(),
+            "status": self.status,
+            "cf_deadline": self._deadline_left(),
+            "turn": self.turn_facts(),
+        }
 
     def send_state(self, seat: int, events: list[dict]) -> None:
         if self.conns.get(seat):
@@ -268,8 +311,7 @@ class Room:
         (``rate``, with ``retry_after``) and told to nobody over the seat's chat limits."""
         wait = self.chat_window.take(seat, key, time.monotonic())
         if wait is not None:
-            raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds",
-                          retry_after=wait[0])
+            raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds", retry_after=wait[0])
         self.hear(seat, key)
         self._notify("said", seat, key)
 
@@ -304,9 +346,14 @@ class Room:
             before, was_there, was_named = self.status, self.connected()[seat], s.nickname
             nickname = nickname if nickname is not None else s.nickname
             fresh = None if s.joined else new_token()
-            status = await asyncio.to_thread(self.store.join, self.id, seat, nickname,
-                                             None if token is None else hash_token(token),
-                                             None if fresh is None else hash_token(fresh))
+            status = await asyncio.to_thread(
+                self.store.join,
+                self.id,
+                seat,
+                nickname,
+                None if token is None else hash_token(token),
+                None if fresh is None else hash_token(fresh),
+            )
             if status == EXPIRED:
                 raise expired(self.settings)
             if status is None:
@@ -323,8 +370,13 @@ class Room:
             self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
-            welcome = {"type": "welcome", "seat": seat, "table": self.facts(), "log": list(self.log),
-                       "chat": list(self.said)} | ({"token": fresh} if fresh is not None else {})
+            welcome = {
+                "type": "welcome",
+                "seat": seat,
+                "table": self.facts(),
+                "log": list(self.log),
+                "chat": list(self.said),
+            } | ({"token": fresh} if fresh is not None else {})
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
                 welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
             conn.send(welcome)
@@ -357,8 +409,16 @@ class Room:
             self._make_room(None)
             conn.seat = None
             self.watchers.add(conn)
-            conn.send({"type": "welcome", "seat": None, "spectator": True, "table": self.facts(),
-                       "log": list(self.log), "chat": list(self.said)})
+            conn.send(
+                {
+                    "type": "welcome",
+                    "seat": None,
+                    "spectator": True,
+                    "table": self.facts(),
+                    "log": list(self.log),
+                    "chat": list(self.said),
+                }
+            )
             conn.send(self.state_frame(None, []))
 
     def _make_room(self, seat: int | None) -> None:
@@ -366,12 +426,16 @@ class Room:
         a seat's first socket is let in past the table's, so that spectators never lock a player out."""
         limits = self.settings.limits
         if seat is not None and len(self.conns[seat]) >= limits.sockets_per_seat:
-            raise Refused("seat-full", f"this seat has {limits.sockets_per_seat} sockets open already (other "
-                                       "windows or devices): close one first")
+            raise Refused(
+                "seat-full",
+                f"this seat has {limits.sockets_per_seat} sockets open already (other "
+                "windows or devices): close one first",
+            )
         at_table = sum(map(len, self.conns.values())) + len(self.watchers)
         if at_table >= limits.sockets_per_table and (seat is None or self.conns[seat]):
-            raise Refused("table-full", f"this table has {limits.sockets_per_table} sockets open already, "
-                                        "the most it takes")
+            raise Refused(
+                "table-full", f"this table has {limits.sockets_per_table} sockets open already, the most it takes"
+            )
 
     def leave(self, conn: Connection) -> None:
         if conn in self.watchers:
@@ -492,8 +556,13 @@ class Room:
 
     def _watch_absence(self, seat: int) -> None:
         """Count down the grace period of a human seat with no socket, unless it is counting already."""
-        if (self.status != PLAYING or seat not in self.humans or seat not in self.away_since
-                or seat in self.away_tasks or self.closed):
+        if (
+            self.status != PLAYING
+            or seat not in self.humans
+            or seat not in self.away_since
+            or seat in self.away_tasks
+            or self.closed
+        ):
             return
         left = self.table.grace - (time.monotonic() - self.away_since[seat])
         self.away_tasks[seat] = asyncio.create_task(self._absent(seat, left))
@@ -517,11 +586,20 @@ class Room:
             return
         at = time.monotonic()
         present = {s for s, on in self.connected().items() if on}
-        due = [(s, "away") for s in sorted(self.humans)
-               if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}]
+        due = [
+            (s, "away")
+            for s in sorted(self.humans)
+            if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}
+        ]
         late = self.game.to_act
-        if (self.clock_ends is not None and at >= self.clock_ends and self.window is None
-                and late in self.humans and present - {late} and late not in dict(due)):
+        if (
+            self.clock_ends is not None
+            and at >= self.clock_ends
+            and self.window is None
+            and late in self.humans
+            and present - {late}
+            and late not in dict(due)
+        ):
             due.append((late, "time"))
         told: list[dict] = []
         for seat, why in due:
@@ -644,8 +722,7 @@ class Room:
         else:
             clock = self._deadline(clone, events)
         try:
-            await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result,
-                                    clock=clock)
+            await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result, clock=clock)
         except Stale:
             await self._catch_up()
             raise Refused("stale", "another move came first: the table is shown as it is now") from None
@@ -702,8 +779,12 @@ class Room:
             try:
                 events = self.game.act(action, seat)
             except IllegalAction:
-                log.error("table %s: action %d (%s) saved by another process does not follow from this copy",
-                          self.id, self.actions, action)
+                log.error(
+                    "table %s: action %d (%s) saved by another process does not follow from this copy",
+                    self.id,
+                    self.actions,
+                    action,
+                )
                 raise
             self.actions += 1
             if clock is not None:
@@ -750,8 +831,9 @@ class Room:
             self.table.scores, self.table.winners = result
             self.table.finished = now()
 
-    def _after(self, seat: int, action: str, known: list[list[str]], before, events: list[dict],
-               deadline: float | None) -> list[dict] | None:
+    def _after(
+        self, seat: int, action: str, known: list[list[str]], before, events: list[dict], deadline: float | None
+    ) -> list[dict] | None:
         """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
         self.asked.note(self.game, known)
         if not is_hidden(action):
@@ -786,8 +868,9 @@ class Room:
         so that how long it takes tells nothing."""
         level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
-        return choose(policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat),
-                      self.game.legal_actions())
+        return choose(
+            policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat), self.game.legal_actions()
+        )
 
     # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: list[dict], caller: asyncio.Task | None = None) -> None:
@@ -874,8 +957,13 @@ class Room:
         if not self.leads:
             await asyncio.sleep(self.settings.standby)
             if self.seq == seq:
-                log.warning("table %s: %s after %d actions, made here: its leader wrote nothing in %.1f s",
-                         self.id, what, self.actions, self.settings.standby)
+                log.warning(
+                    "table %s: %s after %d actions, made here: its leader wrote nothing in %.1f s",
+                    self.id,
+                    what,
+                    self.actions,
+                    self.settings.standby,
+                )
 
     async def _bot_move(self, seat: int, seq: int, delay: float) -> None:
         try:
@@ -883,8 +971,12 @@ class Room:
             if self.seq != seq:
                 return
             if not self.leads:
-                log.warning("table %s: a bot's move after %d actions, made here: its leader wrote nothing in "
-                         "%.1f s", self.id, self.actions, self.settings.standby)
+                log.warning(
+                    "table %s: a bot's move after %d actions, made here: its leader wrote nothing in %.1f s",
+                    self.id,
+                    self.actions,
+                    self.settings.standby,
+                )
             if self.game.decision == "coup-fourre":
                 action = self._answer(seat)
             else:
@@ -955,9 +1047,13 @@ class Room:
         is logged, since that close came late enough to be told apart."""
         late = time.monotonic() - moment
         if late > 0:
-            log.warning("table %s: a coup-fourré window closed %.1f ms after its slack of %g s: the save or the "
-                        "other process's notice took that long (raise --window-slack)", self.id, 1000 * late,
-                        self.settings.window_slack)
+            log.warning(
+                "table %s: a coup-fourré window closed %.1f ms after its slack of %g s: the save or the "
+                "other process's notice took that long (raise --window-slack)",
+                self.id,
+                1000 * late,
+                self.settings.window_slack,
+            )
         await until(moment)
 
     async def _retry(self, refused: Refused, seq: int) -> None:
@@ -969,7 +1065,7 @@ class Room:
         if self.save_failures >= limits.save_retries:
             await self._break()
             return
-        await asyncio.sleep(limits.save_backoff * 2 ** self.save_failures)
+        await asyncio.sleep(limits.save_backoff * 2**self.save_failures)
         self.save_failures += 1
         if self.seq == seq:
             self.schedule(self.last_events)
@@ -988,8 +1084,14 @@ class Room:
                 kept = "marked broken in the database"
             except Exception as exc:
                 kept = f"not marked in the database either ({type(exc).__name__}); it will be tried again at start"
-            log.error("table %s is broken: action %d could not be saved after %d tries (%s); %s",
-                      self.id, self.actions, self.save_failures + 1, self.save_error, kept)
+            log.error(
+                "table %s is broken: action %d could not be saved after %d tries (%s); %s",
+                self.id,
+                self.actions,
+                self.save_failures + 1,
+                self.save_error,
+                kept,
+            )
             self.broadcast_state([])
 
     def hint(self, seat: int) -> Awaitable[dict]:
@@ -1006,12 +1108,21 @@ class Room:
         wait = self.hint_ready.get(seat, 0.0) - now
         if wait > 0:
             retry = math.ceil(wait * 10) / 10
-            raise Refused("rate", f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
-                                  f"before the next: ask again in {retry:.1f} seconds", retry_after=retry)
+            raise Refused(
+                "rate",
+                f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
+                f"before the next: ask again in {retry:.1f} seconds",
+                retry_after=retry,
+            )
         seq = self.seq
         try:
-            work = self.thinker.hint(hint, self.observation(seat), self.settings.hint_iterations,
-                                     self.settings.hint_ms, bot_seed(self.table.seed, self.shown_actions))
+            work = self.thinker.hint(
+                hint,
+                self.observation(seat),
+                self.settings.hint_iterations,
+                self.settings.hint_ms,
+                bot_seed(self.table.seed, self.shown_actions),
+            )
         except Busy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:

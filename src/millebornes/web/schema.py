@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, inspect, text
@@ -66,8 +65,7 @@ def current(connection: Connection) -> str | None:
 def engine(url: str) -> Engine:
     """An engine for the ``db`` commands; a busy SQLite file is waited for as the server does."""
     url = normalize_database_url(url)
-    return create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {},
-                         hide_parameters=True)
+    return create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {}, hide_parameters=True)
 
 
 def upgrade(db: Engine) -> tuple[str | None, str]:
@@ -86,8 +84,12 @@ def upgrade(db: Engine) -> tuple[str | None, str]:
         before = current(c)  # again, under the lock: another process may have upgraded meanwhile
         _known(found, before)
         if before != target:
-            with _proxies, EnvironmentContext(Config(), found, fn=lambda rev, _: found._upgrade_revs(target, rev),
-                                              destination_rev=target) as env:
+            with (
+                _proxies,
+                EnvironmentContext(
+                    Config(), found, fn=lambda rev, _: found._upgrade_revs(target, rev), destination_rev=target
+                ) as env,
+            ):
                 env.configure(connection=c)
                 env.run_migrations()
         c.commit()
@@ -102,9 +104,11 @@ def check(db: Engine) -> str:
     if rev == HEAD:
         return rev
     _known(scripts(), rev)
-    raise SchemaError(f"the database is at revision {rev or 'none (empty, or made before revisions)'} and "
-                      f"this version of millebornes needs {HEAD}: run `millebornes db "
-                      "upgrade` with the same --database-url, or serve without --no-migrate")
+    raise SchemaError(
+        f"the database is at revision {rev or 'none (empty, or made before revisions)'} and "
+        f"this version of millebornes needs {HEAD}: run `millebornes db "
+        "upgrade` with the same --database-url, or serve without --no-migrate"
+    )
 
 
 def _lock(c: Connection) -> None:
@@ -116,5 +120,7 @@ def _lock(c: Connection) -> None:
 
 def _known(found: ScriptDirectory, rev: str | None) -> None:
     if rev is not None and rev not in {s.revision for s in found.walk_revisions()}:
-        raise SchemaError(f"the database is at revision {rev}, which this version of millebornes does not know: "
-                          "a newer version upgraded it; serve it with that version (or restore a backup)")
+        raise SchemaError(
+            f"the database is at revision {rev}, which this version of millebornes does not know: "
+            "a newer version upgraded it; serve it with that version (or restore a backup)"
+        )

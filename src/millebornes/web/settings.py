@@ -76,8 +76,10 @@ class Limits:
             if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
                 raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
         if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
-            raise ValueError(f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
-                             f"not {self.chat_messages} and {self.chat_lines}")
+            raise ValueError(
+                f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
+                f"not {self.chat_messages} and {self.chat_lines}"
+            )
         if not 1 <= self.reviews_at_once <= 64:
             raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
         for name in ("sockets_per_seat", "sockets_per_table", "sockets_per_address"):
@@ -132,16 +134,18 @@ class Settings:
             raise ValueError(f"window_slack: seconds, from 0 to {WINDOW_SLACK_MAX:g}, not {self.window_slack}")
         for name in ("expire_unjoined", "expire_idle", "evict_idle", "sweep_every"):
             if not 0 < getattr(self, name) <= SECONDS_MAX:
-                raise ValueError(f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), "
-                                 f"not {getattr(self, name)}")
+                raise ValueError(
+                    f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), not {getattr(self, name)}"
+                )
         if self.expire_idle < 2 * self.sweep_every:
-            raise ValueError(f"expire_idle: seconds, at least twice --sweep-every ({2 * self.sweep_every:g}), "
-                             f"not {self.expire_idle}")
+            raise ValueError(
+                f"expire_idle: seconds, at least twice --sweep-every ({2 * self.sweep_every:g}), not {self.expire_idle}"
+            )
         if not isinstance(self.review_worlds, int) or not 2 <= self.review_worlds <= MAX_WORLDS:
             raise ValueError(f"review_worlds: a whole number from 2 to {MAX_WORLDS}, not {self.review_worlds}")
 
     @classmethod
-    def from_env(cls, **given) -> "Settings":
+    def from_env(cls, **given) -> Settings:
         """Command-line values win; then ``DATABASE_URL`` and ``MILLEBORNES_TEST_MODE``."""
         values = {k: v for k, v in given.items() if v is not None}
         values.setdefault("database_url", os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
@@ -154,5 +158,5 @@ def normalize_database_url(url: str) -> str:
     """``postgres://`` and ``postgresql://`` go through psycopg 3, the driver the `web` extra installs."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url

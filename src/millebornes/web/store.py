@@ -18,10 +18,30 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text,
-                        create_engine, delete, event, exists, false, func, insert, select, text, true, update)
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    exists,
+    false,
+    func,
+    insert,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 
@@ -118,6 +138,7 @@ class ActionRow(Base):
 class NoteRow(Base):
     """What the log tells besides the actions (a stand-in took a seat, its human came back), after ``at``
     actions: kept so a restart shows the same log."""
+
     __tablename__ = "notes"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
@@ -130,6 +151,7 @@ class NoteRow(Base):
 class ReviewRow(Base):
     """A finished table's game review (millebornes.review's JSON, as text), computed once and kept: a second
     view is instant and a restart keeps it (docs/web.md, "Game review")."""
+
     __tablename__ = "reviews"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
@@ -144,6 +166,7 @@ class ReviewJobRow(Base):
     """A review being worked out, so that every server process on the database reports it and none starts it
     twice (docs/web.md, "Game review"); gone once the review is saved.  ``beat`` is its holder's last word:
     a claim that falls silent (its process died) is taken over."""
+
     __tablename__ = "review_jobs"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
@@ -213,9 +236,16 @@ class SavedTable:
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
-        return {"format": "millebornes-record/1", "ruleset": self.ruleset, "options": self.options,
-                "players": self.players, "teams": self.teams, "seed": self.seed, "deck": self.deck,
-                "actions": [a for _, a in self.actions]}
+        return {
+            "format": "millebornes-record/1",
+            "ruleset": self.ruleset,
+            "options": self.options,
+            "players": self.players,
+            "teams": self.teams,
+            "seed": self.seed,
+            "deck": self.deck,
+            "actions": [a for _, a in self.actions],
+        }
 
 
 def hash_token(token: str) -> str:
@@ -233,7 +263,7 @@ def new_token() -> str:
 
 def now() -> datetime:
     """UTC without a zone: SQLite keeps no zones, and both databases then agree."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 CHANNEL = "millebornes_tables"
@@ -242,7 +272,8 @@ CHANNEL = "millebornes_tables"
 _APPEND_NOTIFYING = text(
     "WITH saved AS (INSERT INTO actions (table_id, n, seat, action, time, deadline) "
     "VALUES (:table_id, :n, :seat, :action, :time, :deadline) RETURNING n) "
-    "SELECT pg_notify(:channel, :payload) FROM saved")
+    "SELECT pg_notify(:channel, :payload) FROM saved"
+)
 
 
 def action_notice(n: int, seat: int, action: str, clock: datetime | None) -> list[str]:
@@ -271,15 +302,21 @@ class Store:
         sqlite = url.startswith("sqlite")
         # hide_parameters: a failed statement is logged without its values (a table row holds the seed)
         self.engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS} if sqlite else {},
-            pool_pre_ping=not sqlite, hide_parameters=True)
+            url,
+            connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS} if sqlite else {},
+            pool_pre_ping=not sqlite,
+            hide_parameters=True,
+        )
         if sqlite:
             if sqlite_sync not in ("FULL", "NORMAL"):
                 raise ValueError(f"sqlite_sync is FULL or NORMAL, not {sqlite_sync!r}")
             event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sqlite_sync))
         self.notifies = url.startswith("postgresql")
-        self._hot = create_engine(url, pool_size=5, max_overflow=5, hide_parameters=True,
-                                  isolation_level="AUTOCOMMIT") if self.notifies else None
+        self._hot = (
+            create_engine(url, pool_size=5, max_overflow=5, hide_parameters=True, isolation_level="AUTOCOMMIT")
+            if self.notifies
+            else None
+        )
         """The moves' own pool (PostgreSQL): single statements in autocommit, without the ping before each."""
         self.origin = secrets.token_hex(6)
         """This process's name in its notices, so that it does not adopt its own actions."""
@@ -303,24 +340,48 @@ class Store:
         for _ in range(5):
             try:
                 with Session(self.engine) as s, s.begin():
-                    s.add(TableRow(
-                        id=table.id, ruleset=table.ruleset, options=table.options, players=table.players,
-                        teams=table.teams, seed=table.seed, deck=table.deck, cf_timeout=table.cf_timeout,
-                        status=table.status, created=table.created, spectators=table.spectators,
-                        clock=table.clock, grace=table.grace, standin=table.standin, public=table.public,
-                        rematch_of=table.rematch_of))
+                    s.add(
+                        TableRow(
+                            id=table.id,
+                            ruleset=table.ruleset,
+                            options=table.options,
+                            players=table.players,
+                            teams=table.teams,
+                            seed=table.seed,
+                            deck=table.deck,
+                            cf_timeout=table.cf_timeout,
+                            status=table.status,
+                            created=table.created,
+                            spectators=table.spectators,
+                            clock=table.clock,
+                            grace=table.grace,
+                            standin=table.standin,
+                            public=table.public,
+                            rematch_of=table.rematch_of,
+                        )
+                    )
                     s.flush()
                     for seat in table.seats:
-                        s.add(SeatRow(table_id=table.id, seat=seat.seat, kind=seat.kind, level=seat.level,
-                                      nickname=seat.nickname, token_hash=seat.token_hash, joined=seat.joined,
-                                      standin=seat.standin))
+                        s.add(
+                            SeatRow(
+                                table_id=table.id,
+                                seat=seat.seat,
+                                kind=seat.kind,
+                                level=seat.level,
+                                nickname=seat.nickname,
+                                token_hash=seat.token_hash,
+                                joined=seat.joined,
+                                standin=seat.standin,
+                            )
+                        )
                 return table
             except IntegrityError:
                 table.id = new_table_id()
         raise RuntimeError("could not draw a free table id")
 
-    def join(self, table_id: str, seat: int, nickname: str, token_hash: str | None = None,
-             new_hash: str | None = None) -> str | None:
+    def join(
+        self, table_id: str, seat: int, nickname: str, token_hash: str | None = None, new_hash: str | None = None
+    ) -> str | None:
         """A human took the seat (again): its nickname; the match starts when every human seat has joined,
         decided here, so two joins on two server processes cannot both miss the other.  The table's status.
 
@@ -339,11 +400,15 @@ class Store:
             if s.execute(update(SeatRow).where(*seat_row).values(**values)).rowcount != 1:
                 return None
             s.execute(update(TableRow).where(TableRow.id == table_id).values(touched=now()))
-            missing = s.scalar(select(func.count()).select_from(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false()))
+            missing = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.joined == false())
+            )
             if not missing:
-                s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.status == WAITING)
-                          .values(status=PLAYING))
+                s.execute(
+                    update(TableRow).where(TableRow.id == table_id, TableRow.status == WAITING).values(status=PLAYING)
+                )
             self._notice(s, table_id, "seats")
             return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
 
@@ -363,8 +428,11 @@ class Store:
         """The unfinished tables of ``ids`` are in use now (a socket is on them): not idle, whatever their moves."""
         for at in range(0, len(ids), EXPIRE_BATCH):
             with Session(self.engine) as s, s.begin():
-                s.execute(update(TableRow).where(TableRow.id.in_(ids[at:at + EXPIRE_BATCH]),
-                                                 TableRow.status.in_((WAITING, PLAYING))).values(touched=now()))
+                s.execute(
+                    update(TableRow)
+                    .where(TableRow.id.in_(ids[at : at + EXPIRE_BATCH]), TableRow.status.in_((WAITING, PLAYING)))
+                    .values(touched=now())
+                )
 
     def expire_idle(self, ids: list[str], before: datetime) -> list[str]:
         """Mark those of ``ids`` that are still idle since ``before`` (see :meth:`idle`) expired, and delete their
@@ -375,8 +443,11 @@ class Store:
             if ids:
                 s.execute(delete(ActionRow).where(ActionRow.table_id.in_(ids)))
                 s.execute(delete(NoteRow).where(NoteRow.table_id.in_(ids)))
-                s.execute(update(TableRow).where(TableRow.id.in_(ids))
-                          .values(status=EXPIRED, touched=now(), clock_at=None, clock_deadline=None))
+                s.execute(
+                    update(TableRow)
+                    .where(TableRow.id.in_(ids))
+                    .values(status=EXPIRED, touched=now(), clock_at=None, clock_deadline=None)
+                )
                 for table_id in ids:
                     self._notice(s, table_id, "expired")
             return ids
@@ -384,15 +455,26 @@ class Store:
     def purge_expired(self, before: datetime) -> int:
         """Delete the tables that expired before ``before``, seats included (at most EXPIRE_BATCH); how many."""
         with Session(self.engine) as s, s.begin():
-            ids = list(s.scalars(select(TableRow.id).where(TableRow.status == EXPIRED, TableRow.touched < before)
-                                 .limit(EXPIRE_BATCH)))
+            ids = list(
+                s.scalars(
+                    select(TableRow.id).where(TableRow.status == EXPIRED, TableRow.touched < before).limit(EXPIRE_BATCH)
+                )
+            )
             if ids:
                 s.execute(delete(SeatRow).where(SeatRow.table_id.in_(ids)))
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return len(ids)
 
-    def append_action(self, table_id: str, n: int, seat: int, action: str,
-                      result: tuple[list, list] | None = None, *, clock: datetime | None = None) -> None:
+    def append_action(
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        result: tuple[list, list] | None = None,
+        *,
+        clock: datetime | None = None,
+    ) -> None:
         """Commit action number ``n`` (from 0); with ``result`` (scores, winners) the match ended
         with it, and the table is finished in the same transaction; with ``clock``, the deadline of the
         human decision that follows it, in the action's own row.
@@ -405,8 +487,11 @@ class Store:
                 self._append_notifying(table_id, n, seat, action, clock)
                 return
             with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
-                c.execute(insert(ActionRow.__table__).values(table_id=table_id, n=n, seat=seat, action=action,
-                                                             time=now(), deadline=clock))
+                c.execute(
+                    insert(ActionRow.__table__).values(
+                        table_id=table_id, n=n, seat=seat, action=action, time=now(), deadline=clock
+                    )
+                )
                 if result is not None:
                     c.execute(_finished(table_id, *result))
                 self._notice(c, table_id, "action", *action_notice(n, seat, action, clock))
@@ -418,8 +503,16 @@ class Store:
         BEGIN, no COMMIT, no ping before it.  A connection found dead (the database restarted) is tried
         once more on a new one; had the first try been written after all, the second is :class:`Stale`."""
         payload = " ".join([table_id, "action", self.origin, *action_notice(n, seat, action, clock)])
-        values = {"table_id": table_id, "n": n, "seat": seat, "action": action, "time": now(), "deadline": clock,
-                  "channel": CHANNEL, "payload": payload}
+        values = {
+            "table_id": table_id,
+            "n": n,
+            "seat": seat,
+            "action": action,
+            "time": now(),
+            "deadline": clock,
+            "channel": CHANNEL,
+            "payload": payload,
+        }
         for attempt in (1, 2):
             try:
                 with self._hot.connect() as c:
@@ -444,15 +537,22 @@ class Store:
     def notes_after(self, table_id: str, n: int) -> list[tuple[int, dict]]:
         """The log's notes from number ``n`` on: (actions before it, event)."""
         with Session(self.engine) as s:
-            return [(r.at, r.event) for r in s.scalars(select(NoteRow).where(NoteRow.table_id == table_id,
-                                                                              NoteRow.n >= n).order_by(NoteRow.n))]
+            return [
+                (r.at, r.event)
+                for r in s.scalars(
+                    select(NoteRow).where(NoteRow.table_id == table_id, NoteRow.n >= n).order_by(NoteRow.n)
+                )
+            ]
 
     def actions_after(self, table_id: str, n: int) -> list[tuple[int, str, datetime | None]]:
         """The table's actions from number ``n`` on (seat, action, the deadline written with it), in order:
         what another server process wrote since this one's copy was made."""
         with self.engine.connect() as c:
-            rows = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.deadline)
-                             .where(ActionRow.table_id == table_id, ActionRow.n >= n).order_by(ActionRow.n))
+            rows = c.execute(
+                select(ActionRow.seat, ActionRow.action, ActionRow.deadline)
+                .where(ActionRow.table_id == table_id, ActionRow.n >= n)
+                .order_by(ActionRow.n)
+            )
             return [(r.seat, r.action, r.deadline) for r in rows]
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
@@ -464,16 +564,17 @@ class Store:
         """The deadline of the human decision after ``at`` actions; an older decision's late write
         never replaces a newer one's."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(TableRow).where(TableRow.id == table_id,
-                                              (TableRow.clock_at.is_(None)) | (TableRow.clock_at <= at))
-                      .values(clock_at=at, clock_deadline=deadline))
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, (TableRow.clock_at.is_(None)) | (TableRow.clock_at <= at))
+                .values(clock_at=at, clock_deadline=deadline)
+            )
 
     def set_standin(self, table_id: str, seat: int, on: bool, at: int, note: dict) -> None:
         """A bot starts or stops playing for the human of ``seat``, and the log's ``note`` of it after
         ``at`` actions, in one transaction."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                      .values(standin=on))
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(standin=on))
             n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
             s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
             self._notice(s, table_id, "seats")
@@ -486,10 +587,20 @@ class Store:
         seated = exists().where(other.table_id == table_id, other.kind == "human", other.joined.is_(True))
         open_table = exists().where(TableRow.id == table_id, TableRow.public.is_(True), TableRow.status == WAITING)
         with Session(self.engine) as s, s.begin():
-            done = s.execute(update(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human",
-                SeatRow.joined.is_(False), SeatRow.claimed.is_(False), open_table, seated)
-                .values(token_hash=token_hash, claimed=True).execution_options(synchronize_session=False))
+            done = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.joined.is_(False),
+                    SeatRow.claimed.is_(False),
+                    open_table,
+                    seated,
+                )
+                .values(token_hash=token_hash, claimed=True)
+                .execution_options(synchronize_session=False)
+            )
             if done.rowcount == 1:
                 self._notice(s, table_id, "seats")
             return done.rowcount == 1
@@ -517,19 +628,38 @@ class Store:
                     last = None if old.rematch is None else s.get(TableRow, old.rematch)
                     if last is not None and last.status != EXPIRED:
                         return old.rematch
-                    values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns
-                              if c.key not in NOT_COPIED}
+                    values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns if c.key not in NOT_COPIED}
                     new_id = new_table_id()
-                    s.add(TableRow(id=new_id, seed=seed, deck=None, status=WAITING, created=now(),
-                                   rematch_of=table_id, **values))
+                    s.add(
+                        TableRow(
+                            id=new_id,
+                            seed=seed,
+                            deck=None,
+                            status=WAITING,
+                            created=now(),
+                            rematch_of=table_id,
+                            **values,
+                        )
+                    )
                     s.flush()
                     for seat in s.scalars(select(SeatRow).where(SeatRow.table_id == table_id)):
-                        s.add(SeatRow(table_id=new_id, seat=seat.seat, kind=seat.kind, level=seat.level,
-                                      joined=seat.kind == "bot"))
-                    linked = s.execute(update(TableRow).where(
-                        TableRow.id == table_id,
-                        TableRow.rematch.is_(None) if old.rematch is None else TableRow.rematch == old.rematch)
-                        .values(rematch=new_id))
+                        s.add(
+                            SeatRow(
+                                table_id=new_id,
+                                seat=seat.seat,
+                                kind=seat.kind,
+                                level=seat.level,
+                                joined=seat.kind == "bot",
+                            )
+                        )
+                    linked = s.execute(
+                        update(TableRow)
+                        .where(
+                            TableRow.id == table_id,
+                            TableRow.rematch.is_(None) if old.rematch is None else TableRow.rematch == old.rematch,
+                        )
+                        .values(rematch=new_id)
+                    )
                     if linked.rowcount != 1:
                         raise _Lost  # another answer linked its rematch first: roll back, and take that one
                     return new_id
@@ -558,12 +688,21 @@ class Store:
         (playing) when a human seat is left and every human seat has joined.  Returns its status."""
         with Session(self.engine) as s, s.begin():
             s.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat.in_(seats),
-                                            SeatRow.kind == "human", SeatRow.joined.is_(False))
-                      .values(kind="bot", level=level, token_hash=None, nickname=None, joined=True))
+            s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat.in_(seats),
+                    SeatRow.kind == "human",
+                    SeatRow.joined.is_(False),
+                )
+                .values(kind="bot", level=level, token_hash=None, nickname=None, joined=True)
+            )
             row = s.get(TableRow, table_id)
-            humans = [x.joined for x in s.scalars(select(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.kind == "human"))]
+            humans = [
+                x.joined
+                for x in s.scalars(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.kind == "human"))
+            ]
             if row.status == WAITING and humans and all(humans):
                 row.status = PLAYING
             self._notice(s, table_id, "seats")
@@ -576,11 +715,19 @@ class Store:
         bot), else None (not answered yet)."""
         with Session(self.engine) as s:
             old = s.get(TableRow, table_id)
-            humans = list(s.scalars(select(SeatRow.seat).where(
-                SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
+            humans = list(
+                s.scalars(
+                    select(SeatRow.seat)
+                    .where(SeatRow.table_id == table_id, SeatRow.kind == "human")
+                    .order_by(SeatRow.seat)
+                )
+            )
             last = None if old is None or old.rematch is None else s.get(TableRow, old.rematch)
-            new = {} if last is None or last.status == EXPIRED else {
-                x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == old.rematch))}
+            new = (
+                {}
+                if last is None or last.status == EXPIRED
+                else {x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == old.rematch))}
+            )
             if not new:
                 return {"table": None, "seats": [{"seat": n, "answer": None} for n in humans]}
 
@@ -590,6 +737,7 @@ class Store:
                 if x.kind == "bot":
                     return "no"
                 return "yes" if x.joined or x.token_hash is not None else None
+
             return {"table": old.rematch, "seats": [{"seat": n, "answer": answer(new.get(n))} for n in humans]}
 
     # ---------------------------------------------------------------- game reviews (web/reviewing.py)
@@ -599,9 +747,16 @@ class Store:
         let_go = delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id)
         try:
             with Session(self.engine) as s, s.begin():
-                s.add(ReviewRow(table_id=table_id, format=review["format"], worlds=review["budget"]["worlds"],
-                                seed=review["budget"]["seed"], body=json.dumps(review, separators=(",", ":")),
-                                created=now()))
+                s.add(
+                    ReviewRow(
+                        table_id=table_id,
+                        format=review["format"],
+                        worlds=review["budget"]["worlds"],
+                        seed=review["budget"]["seed"],
+                        body=json.dumps(review, separators=(",", ":")),
+                        created=now(),
+                    )
+                )
                 s.flush()
                 s.execute(let_go)
         except IntegrityError:
@@ -629,8 +784,11 @@ class Store:
         for _ in range(5):
             try:
                 with Session(self.engine) as s, s.begin():
-                    s.add(ReviewJobRow(table_id=table_id, owner=self.origin, done=0, total=total, failed=False,
-                                       beat=now()))
+                    s.add(
+                        ReviewJobRow(
+                            table_id=table_id, owner=self.origin, done=0, total=total, failed=False, beat=now()
+                        )
+                    )
                 return None
             except IntegrityError:
                 pass
@@ -642,9 +800,13 @@ class Store:
             with Session(self.engine) as s, s.begin():
                 taken = s.execute(
                     update(ReviewJobRow)
-                    .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == old.owner,
-                           ReviewJobRow.beat == old.beat)
-                    .values(owner=self.origin, done=0, total=total, failed=False, beat=now())).rowcount
+                    .where(
+                        ReviewJobRow.table_id == table_id,
+                        ReviewJobRow.owner == old.owner,
+                        ReviewJobRow.beat == old.beat,
+                    )
+                    .values(owner=self.origin, done=0, total=total, failed=False, beat=now())
+                ).rowcount
             if taken == 1:
                 return None
         raise RuntimeError(f"table {table_id}: the review's claim kept changing hands")
@@ -652,21 +814,27 @@ class Store:
     def beat_review(self, table_id: str, done: int) -> bool:
         """Say that this process still works the review out, and how far it is; False if it was taken over."""
         with Session(self.engine) as s, s.begin():
-            return s.execute(update(ReviewJobRow)
-                             .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
-                             .values(done=done, beat=now())).rowcount == 1
+            return (
+                s.execute(
+                    update(ReviewJobRow)
+                    .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
+                    .values(done=done, beat=now())
+                ).rowcount
+                == 1
+            )
 
     def fail_review(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
-            s.execute(update(ReviewJobRow)
-                      .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
-                      .values(failed=True, beat=now()))
+            s.execute(
+                update(ReviewJobRow)
+                .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
+                .values(failed=True, beat=now())
+            )
 
     def drop_review(self, table_id: str) -> None:
         """Let go of an unfinished review (the server stops): another process may start it at once."""
         with Session(self.engine) as s, s.begin():
-            s.execute(delete(ReviewJobRow)
-                      .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin))
+            s.execute(delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin))
 
     def get_review(self, table_id: str) -> dict | None:
         with Session(self.engine) as s:
@@ -685,8 +853,11 @@ class Store:
         """The stored hash of a human seat's token (None for a bot's seat or no such seat): enough to
         check a join without loading the table."""
         with Session(self.engine) as s:
-            return s.scalar(select(SeatRow.token_hash).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human"))
+            return s.scalar(
+                select(SeatRow.token_hash).where(
+                    SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == "human"
+                )
+            )
 
     def privacy(self, table_id: str) -> tuple[bool, list[str | None]] | None:
         """Whether the table is public, and its human seats' token hashes (web/privacy.py); None when there
@@ -695,23 +866,34 @@ class Store:
             public = s.scalar(select(TableRow.public).where(TableRow.id == table_id))
             if public is None:
                 return None
-            return bool(public), list(s.scalars(select(SeatRow.token_hash).where(
-                SeatRow.table_id == table_id, SeatRow.kind == "human").order_by(SeatRow.seat)))
+            return bool(public), list(
+                s.scalars(
+                    select(SeatRow.token_hash)
+                    .where(SeatRow.table_id == table_id, SeatRow.kind == "human")
+                    .order_by(SeatRow.seat)
+                )
+            )
 
     def join_facts(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
         """The table's status and the stored hash of the human seat's token (None for a bot's seat or no such
         seat); None when there is no such table.  One small query, so a join is checked without loading."""
         with Session(self.engine) as s:
-            row = s.execute(select(TableRow.status, SeatRow.token_hash).select_from(TableRow).outerjoin(
-                SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human"))
-                .where(TableRow.id == table_id)).first()
+            row = s.execute(
+                select(TableRow.status, SeatRow.token_hash)
+                .select_from(TableRow)
+                .outerjoin(
+                    SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human")
+                )
+                .where(TableRow.id == table_id)
+            ).first()
             return None if row is None else (row[0], row[1])
 
     def unjoined(self, before: datetime) -> list[str]:
         """Tables created before ``before`` whose human seats nobody ever joined (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
-            return list(s.scalars(select(TableRow.id).where(*_unjoined(before))
-                                  .order_by(TableRow.created).limit(EXPIRE_BATCH)))
+            return list(
+                s.scalars(select(TableRow.id).where(*_unjoined(before)).order_by(TableRow.created).limit(EXPIRE_BATCH))
+            )
 
     def ping(self) -> None:
         """Whether a move could be saved now; raises if not.  A database that answers reads may still
@@ -734,37 +916,53 @@ class Store:
         """Unfinished tables someone joined, idle since ``before``: nobody joined them since, no process found a
         socket on them since (:meth:`touch`) and no move was made since (at most EXPIRE_BATCH)."""
         with Session(self.engine) as s:
-            return list(s.scalars(select(TableRow.id).where(*_idle(before))
-                                  .order_by(TableRow.created).limit(EXPIRE_BATCH)))
+            return list(
+                s.scalars(select(TableRow.id).where(*_idle(before)).order_by(TableRow.created).limit(EXPIRE_BATCH))
+            )
 
     def load_used_since(self, since: datetime) -> list[SavedTable]:
         """The tables still waiting or playing that were used since ``since`` (created, joined, found in use or
         moved), with their actions, to be replayed at start: the rooms a running server would still hold."""
         moved = exists().where(ActionRow.table_id == TableRow.id, ActionRow.time >= since)
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(
-                TableRow.status.in_((WAITING, PLAYING)),
-                (func.coalesce(TableRow.touched, TableRow.created) >= since) | moved)
-                .order_by(TableRow.created)).all()
+            rows = s.scalars(
+                select(TableRow)
+                .where(
+                    TableRow.status.in_((WAITING, PLAYING)),
+                    (func.coalesce(TableRow.touched, TableRow.created) >= since) | moved,
+                )
+                .order_by(TableRow.created)
+            ).all()
             return self._saved(s, rows, True)
 
     def history(self, limit: int = 50) -> list[SavedTable]:
         """Finished public tables, newest first: a private one is its players' alone (web/privacy.py)."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status == FINISHED, TableRow.public.is_(True))
-                             .order_by(TableRow.finished.desc(), TableRow.id).limit(limit)).all()
+            rows = s.scalars(
+                select(TableRow)
+                .where(TableRow.status == FINISHED, TableRow.public.is_(True))
+                .order_by(TableRow.finished.desc(), TableRow.id)
+                .limit(limit)
+            ).all()
             return self._saved(s, rows, False)
 
     def lobby(self, limit: int) -> list[SavedTable]:
         """The open public tables, newest first: waiting, someone already sitting (so the creator's own
         seat is theirs before the table is offered) and a human seat free (nobody joined nor claimed it)."""
         seated = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.joined.is_(True))
-        free = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human",
-                              SeatRow.joined.is_(False), SeatRow.claimed.is_(False))
+        free = exists().where(
+            SeatRow.table_id == TableRow.id,
+            SeatRow.kind == "human",
+            SeatRow.joined.is_(False),
+            SeatRow.claimed.is_(False),
+        )
         with Session(self.engine) as s:
-            rows = s.scalars(select(TableRow).where(TableRow.public.is_(True), TableRow.status == WAITING,
-                                                    seated, free)
-                             .order_by(TableRow.created.desc(), TableRow.id).limit(limit)).all()
+            rows = s.scalars(
+                select(TableRow)
+                .where(TableRow.public.is_(True), TableRow.status == WAITING, seated, free)
+                .order_by(TableRow.created.desc(), TableRow.id)
+                .limit(limit)
+            ).all()
             return self._saved(s, rows, False)
 
     def watch_facts(self, table_id: str) -> tuple[bool, str] | None:
@@ -787,9 +985,18 @@ class Store:
         notes: dict[str, list[tuple[int, dict]]] = {i: [] for i in ids}
         if ids:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
-                seats[seat.table_id].append(SavedSeat(seat.seat, seat.kind, seat.level, seat.nickname,
-                                                      seat.token_hash, seat.joined, bool(seat.standin),
-                                                      bool(seat.claimed)))
+                seats[seat.table_id].append(
+                    SavedSeat(
+                        seat.seat,
+                        seat.kind,
+                        seat.level,
+                        seat.nickname,
+                        seat.token_hash,
+                        seat.joined,
+                        bool(seat.standin),
+                        bool(seat.claimed),
+                    )
+                )
             if with_actions:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_id.in_(ids)).order_by(ActionRow.n)):
                     acts[a.table_id].append((a.seat, a.action))
@@ -800,18 +1007,54 @@ class Store:
         for r in rows:  # the clock's deadline: the tables row's if written after the last action, else that action's
             if with_actions and r.clock_at != len(acts[r.id]) and last.get(r.id) is not None:
                 clock[r.id] = len(acts[r.id]), last[r.id]
-        return [SavedTable(
-            id=r.id, ruleset=r.ruleset, options=r.options, players=r.players, teams=r.teams, seed=r.seed,
-            deck=r.deck, cf_timeout=r.cf_timeout, status=r.status, created=r.created, seats=seats[r.id],
-            scores=r.scores, winners=r.winners, finished=r.finished, actions=acts[r.id], notes=notes[r.id],
-            spectators=r.spectators is not False, public=bool(r.public), clock=r.clock or 0.0,
-            grace=r.grace if r.grace is not None else 60.0, standin=r.standin or "medium",
-            clock_at=clock[r.id][0], clock_deadline=clock[r.id][1], rematch=r.rematch, rematch_of=r.rematch_of)
-            for r in rows]
+        return [
+            SavedTable(
+                id=r.id,
+                ruleset=r.ruleset,
+                options=r.options,
+                players=r.players,
+                teams=r.teams,
+                seed=r.seed,
+                deck=r.deck,
+                cf_timeout=r.cf_timeout,
+                status=r.status,
+                created=r.created,
+                seats=seats[r.id],
+                scores=r.scores,
+                winners=r.winners,
+                finished=r.finished,
+                actions=acts[r.id],
+                notes=notes[r.id],
+                spectators=r.spectators is not False,
+                public=bool(r.public),
+                clock=r.clock or 0.0,
+                grace=r.grace if r.grace is not None else 60.0,
+                standin=r.standin or "medium",
+                clock_at=clock[r.id][0],
+                clock_deadline=clock[r.id][1],
+                rematch=r.rematch,
+                rematch_of=r.rematch_of,
+            )
+            for r in rows
+        ]
 
 
-NOT_COPIED = ("id", "seed", "deck", "status", "scores", "winners", "created", "finished", "rematch", "rematch_of",
-              "clock_at", "clock_deadline", "public", "touched")
+NOT_COPIED = (
+    "id",
+    "seed",
+    "deck",
+    "status",
+    "scores",
+    "winners",
+    "created",
+    "finished",
+    "rematch",
+    "rematch_of",
+    "clock_at",
+    "clock_deadline",
+    "public",
+    "touched",
+)
 """The columns of a table's row a rematch does not copy: the match itself, its result and its clock's
 deadline, and ``public`` (a rematch is for the players who played, not for the lobby).  Every other column is
 a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
@@ -820,16 +1063,24 @@ a match rather than how it was created belongs in this list."""
 
 
 def _finished(table_id: str, scores: list, winners: list):
-    return update(TableRow).where(TableRow.id == table_id).values(
-        status=FINISHED, scores=scores, winners=winners, finished=now())
+    return (
+        update(TableRow)
+        .where(TableRow.id == table_id)
+        .values(status=FINISHED, scores=scores, winners=winners, finished=now())
+    )
 
 
 def _idle(before: datetime) -> tuple:
     """An unfinished table someone joined (the others are :func:`_unjoined`'s), not used since ``before``."""
     joined = exists().where(SeatRow.table_id == TableRow.id, SeatRow.kind == "human", SeatRow.joined.is_(True))
     moved = exists().where(ActionRow.table_id == TableRow.id, ActionRow.time >= before)
-    return (TableRow.status.in_((WAITING, PLAYING)), joined, TableRow.created < before,
-            func.coalesce(TableRow.touched, TableRow.created) < before, ~moved)
+    return (
+        TableRow.status.in_((WAITING, PLAYING)),
+        joined,
+        TableRow.created < before,
+        func.coalesce(TableRow.touched, TableRow.created) < before,
+        ~moved,
+    )
 
 
 def _unjoined(before: datetime) -> tuple:

@@ -11,7 +11,8 @@ the hint workers run at the lowest scheduling priority, so when the cores are bu
 (and the server itself) gets the CPU first.  Hints are refused (:class:`Busy`) rather than queued
 without bound.  Game reviews (web/reviewing.py) come last: a pool of their own whose workers run at
 nice 19 under Linux's idle scheduling class, which gets the CPU only when nothing else, hints included,
-wants it; the reviewer limits how many run at once.  Every worker exits when the server is gone, even killed with SIGKILL: an orphan
+wants it; the reviewer limits how many run at once.  Every worker exits when the server is gone, even killed with
+SIGKILL: an orphan
 would keep its memory and its share of the CPU for nothing.
 """
 
@@ -60,9 +61,10 @@ def hint(observation: dict, iterations: int, ms: float, seed: int) -> list[dict]
     """Every legal action of the seat with its chance to win the hand (and the match, where one is played), the
     search's choice first; thought out from the observation the seat's frame showed, never from the game (whose
     observation still knows a safety a coup-fourré window showed the engine alone)."""
-    return [{"action": a["action"], "win_chance": a["win_chance"], "match_chance": a["match_chance"],
-             "visits": a["visits"]}
-            for a in analyse(observation, iterations=iterations, ms=ms, seed=seed)]
+    return [
+        {"action": a["action"], "win_chance": a["win_chance"], "match_chance": a["match_chance"], "visits": a["visits"]}
+        for a in analyse(observation, iterations=iterations, ms=ms, seed=seed)
+    ]
 
 
 def start_worker(niceness: int, idle: bool = False) -> None:
@@ -93,8 +95,9 @@ class Thinker:
     """Runs thinking off the event loop: bots, hints and reviews in process pools of their own (``workers``,
     ``hint_workers`` and ``review_workers`` processes), or in threads when ``workers`` is 0."""
 
-    def __init__(self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8,
-                 review_workers: int | None = None):
+    def __init__(
+        self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8, review_workers: int | None = None
+    ):
         self.workers = workers
         self.hint_workers = workers if hint_workers is None else hint_workers
         self.review_workers = self.hint_workers if review_workers is None else review_workers
@@ -113,11 +116,17 @@ class Thinker:
             if self.workers <= 0:
                 pool = ThreadPoolExecutor(THREADS, thread_name_prefix=f"think-{kind}")
             else:
-                size, niceness, idle = {"bots": (self.workers, 0, False),
-                                        "hints": (self.hint_workers, HINT_NICENESS, False),
-                                        "reviews": (self.review_workers, REVIEW_NICENESS, True)}[kind]
-                pool = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=start_worker, initargs=(niceness, idle))
+                size, niceness, idle = {
+                    "bots": (self.workers, 0, False),
+                    "hints": (self.hint_workers, HINT_NICENESS, False),
+                    "reviews": (self.review_workers, REVIEW_NICENESS, True),
+                }[kind]
+                pool = ProcessPoolExecutor(
+                    size,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_worker,
+                    initargs=(niceness, idle),
+                )
             self._pools[kind] = pool
         return pool
 
@@ -129,6 +138,7 @@ class Thinker:
     def _submit(self, kind: str, fn, *args) -> tuple[Executor, Future]:
         """Hand the work to the pool of its kind, in a new pool if that one lost a worker."""
         from . import metrics  # here, not at the top: a worker imports this module and never counts
+
         for attempt in (1, 2):
             pool = self._pool(kind)
             try:
@@ -168,8 +178,9 @@ class Thinker:
         even if nobody waits for it any more, so hints asked and dropped cannot pile up unseen."""
         self._hints = {f for f in self._hints if not f.done()}
         if len(self._hints) >= self.hint_backlog:
-            raise Busy(f"the server is working out as many hints as it takes ({len(self._hints)}): "
-                       "ask again in a few seconds")
+            raise Busy(
+                f"the server is working out as many hints as it takes ({len(self._hints)}): ask again in a few seconds"
+            )
         _, future = self._submit("hints", fn, *args)
         self._hints.add(future)
         return asyncio.wrap_future(future)

@@ -112,8 +112,14 @@ class Window:
         if seat == self.attacker:
             obs["hand"].remove(self.hazard)
         obs["hand_sizes"][self.attacker] -= 1
-        obs.update(tableaux=self.tableaux, turn=self.attacker, to_act=None, decision="coup-fourre",
-                   legal_actions=legal, known_cards=[k if s != seat else [] for s, k in enumerate(known_cards)],
-                   pending_attack={"attacker": self.attacker, "hazard": self.hazard, "side": self.side},
-                   pickup_available=False)
+        obs.update(
+            tableaux=self.tableaux,
+            turn=self.attacker,
+            to_act=None,
+            decision="coup-fourre",
+            legal_actions=legal,
+            known_cards=[k if s != seat else [] for s, k in enumerate(known_cards)],
+            pending_attack={"attacker": self.attacker, "hazard": self.hazard, "side": self.side},
+            pickup_available=False,
+        )
         return obs

@@ -6,16 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from contextlib import suppress
-from typing import Awaitable
 
 from fastapi import APIRouter, WebSocket
 
+from . import rematch
 from .client import Client
 from .deps import HallDep, SettingsDep, SocketsDep
-from . import rematch
-from .frames import (ActFrame, BackFrame, ClientFrame, HintFrame, JoinFrame, PingFrame, SayFrame, WatchFrame,
-                     clean_nickname)
+from .frames import (
+    ActFrame,
+    BackFrame,
+    ClientFrame,
+    HintFrame,
+    JoinFrame,
+    PingFrame,
+    SayFrame,
+    WatchFrame,
+    clean_nickname,
+)
 from .hall import Hall
 from .room import Refused, Room
 from .settings import Limits
@@ -34,8 +43,7 @@ An ``auth`` refused under the room's lock is a link replaced meanwhile (a first 
 
 
 @router.websocket("/ws/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep,
-                       sockets: SocketsDep):
+async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep, sockets: SocketsDep):
     await ws.accept()
     client = Client(ws, settings.limits)
     pump = asyncio.create_task(client.pump())
@@ -71,7 +79,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
     while room is None:
         try:
             data = await asyncio.wait_for(client.receive(), max(0.0, deadline - loop.time()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             client.turn_away("auth", f"send join within {limits.join_seconds:g} seconds", 4401)
             return
         if data is None:
@@ -124,8 +132,11 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
         say(client, room, frame.key)
     elif client.seat is None:  # a spectator (a seat's socket has joined by now)
         if isinstance(frame, (ActFrame, HintFrame, BackFrame)):
-            client.error("spectator", "a spectator watches: it cannot act, ask for hints or take a seat",
-                         frame.action if isinstance(frame, ActFrame) else None)
+            client.error(
+                "spectator",
+                "a spectator watches: it cannot act, ask for hints or take a seat",
+                frame.action if isinstance(frame, ActFrame) else None,
+            )
         else:
             client.error("malformed", "already watching")
     elif isinstance(frame, ActFrame):

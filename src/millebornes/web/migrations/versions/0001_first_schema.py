@@ -18,15 +18,17 @@ depends_on = None
 
 _FALSE = {"sqlite": "BOOLEAN NOT NULL DEFAULT 0", "postgresql": "BOOLEAN NOT NULL DEFAULT FALSE"}
 ADDED_COLUMNS = {
-    "tables": {"spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1", "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"},
-               "public": _FALSE,
-               "clock": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 0", "sqlite": "FLOAT NOT NULL DEFAULT 0"},
-               "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
-               "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
-               "clock_at": {"postgresql": "INTEGER"},
-               "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"},
-               "rematch": {"postgresql": "VARCHAR(16)"},
-               "rematch_of": {"postgresql": "VARCHAR(16)"}},
+    "tables": {
+        "spectators": {"sqlite": "BOOLEAN NOT NULL DEFAULT 1", "postgresql": "BOOLEAN NOT NULL DEFAULT TRUE"},
+        "public": _FALSE,
+        "clock": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 0", "sqlite": "FLOAT NOT NULL DEFAULT 0"},
+        "grace": {"postgresql": "DOUBLE PRECISION NOT NULL DEFAULT 60", "sqlite": "FLOAT NOT NULL DEFAULT 60"},
+        "standin": {"postgresql": "VARCHAR(16) NOT NULL DEFAULT 'medium'"},
+        "clock_at": {"postgresql": "INTEGER"},
+        "clock_deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"},
+        "rematch": {"postgresql": "VARCHAR(16)"},
+        "rematch_of": {"postgresql": "VARCHAR(16)"},
+    },
     "seats": {"claimed": _FALSE, "standin": _FALSE},
     "actions": {"deadline": {"postgresql": "TIMESTAMP WITHOUT TIME ZONE", "sqlite": "DATETIME"}},
 }
@@ -70,7 +72,8 @@ def _tables() -> dict[str, tuple]:
             sa.Column("public", sa.Boolean(), server_default=sa.false(), nullable=False),
             sa.Column("rematch", sa.String(16), nullable=True),
             sa.Column("rematch_of", sa.String(16), nullable=True),
-            sa.PrimaryKeyConstraint("id")),
+            sa.PrimaryKeyConstraint("id"),
+        ),
         "actions": (
             _table_id(),
             sa.Column("n", sa.Integer(), nullable=False),
@@ -78,14 +81,18 @@ def _tables() -> dict[str, tuple]:
             sa.Column("action", sa.String(40), nullable=False),
             sa.Column("time", sa.DateTime(), nullable=False),
             sa.Column("deadline", sa.DateTime(), nullable=True),
-            sa.PrimaryKeyConstraint("table_id", "n"), _cascade()),
+            sa.PrimaryKeyConstraint("table_id", "n"),
+            _cascade(),
+        ),
         "notes": (
             _table_id(),
             sa.Column("n", sa.Integer(), nullable=False),
             sa.Column("at", sa.Integer(), nullable=False),
             sa.Column("event", sa.JSON(), nullable=False),
             sa.Column("time", sa.DateTime(), nullable=False),
-            sa.PrimaryKeyConstraint("table_id", "n"), _cascade()),
+            sa.PrimaryKeyConstraint("table_id", "n"),
+            _cascade(),
+        ),
         "review_jobs": (
             _table_id(),
             sa.Column("owner", sa.String(16), nullable=False),
@@ -93,7 +100,9 @@ def _tables() -> dict[str, tuple]:
             sa.Column("total", sa.Integer(), nullable=False),
             sa.Column("failed", sa.Boolean(), nullable=False),
             sa.Column("beat", sa.DateTime(), nullable=False),
-            sa.PrimaryKeyConstraint("table_id"), _cascade()),
+            sa.PrimaryKeyConstraint("table_id"),
+            _cascade(),
+        ),
         "reviews": (
             _table_id(),
             sa.Column("format", sa.String(32), nullable=False),
@@ -101,7 +110,9 @@ def _tables() -> dict[str, tuple]:
             sa.Column("seed", sa.BigInteger(), nullable=False),
             sa.Column("body", sa.Text(), nullable=False),
             sa.Column("created", sa.DateTime(), nullable=False),
-            sa.PrimaryKeyConstraint("table_id"), _cascade()),
+            sa.PrimaryKeyConstraint("table_id"),
+            _cascade(),
+        ),
         "seats": (
             _table_id(),
             sa.Column("seat", sa.Integer(), nullable=False),
@@ -112,7 +123,9 @@ def _tables() -> dict[str, tuple]:
             sa.Column("joined", sa.Boolean(), nullable=False),
             sa.Column("standin", sa.Boolean(), server_default=sa.false(), nullable=False),
             sa.Column("claimed", sa.Boolean(), server_default=sa.false(), nullable=False),
-            sa.PrimaryKeyConstraint("table_id", "seat"), _cascade()),
+            sa.PrimaryKeyConstraint("table_id", "seat"),
+            _cascade(),
+        ),
     }
 
 
