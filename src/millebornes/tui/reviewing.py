@@ -10,6 +10,8 @@ processes (spawned, not forked from the app's threads); quitting stops it at its
 from __future__ import annotations
 
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
@@ -41,10 +43,24 @@ class Stopped(Exception):
 def end_pool(pool: ProcessPoolExecutor, *, at_once: bool) -> None:
     """Let go of the review's processes; ``at_once`` ends them now rather than after the decisions they are
     judging, which at a large budget may take many seconds."""
+    processes = getattr(pool, "_processes", None) or {}  # the live dict: shutdown lets go of it, spawns add to it
     if at_once:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in list(processes.values()):
             process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+    if at_once:
+        threading.Thread(target=_reap, args=(processes,), daemon=True, name="review-reaper").start()
+
+
+def _reap(processes: dict, grace: float = 1.0) -> None:
+    """Kill what a terminate missed: a process the pool spawned for a batch submitted meanwhile, or one too
+    busy starting up to act on the signal, so that no review outlives its replay."""
+    time.sleep(grace)
+    for process in list(processes.values()):
+        process.terminate()
+        process.join(grace)
+        if process.is_alive():
+            process.kill()
 
 
 class SummaryScreen(ModalScreen[int | None]):
