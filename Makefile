@@ -3,6 +3,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # `make run` installs what serving needs (the package, its web extra, the compiled engine);
 # `make test` installs everything the tests need. Each stamp says which install is done.
+# Every install takes its exact versions from constraints.txt (the package itself asks for ranges).
+LOCK := constraints.txt
 SERVE := $(VENV)/.serve
 FULL := $(VENV)/.full
 BUILT := $(VENV)/.built
@@ -11,7 +13,7 @@ AXE := node_modules/.installed
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test run bench build clean
+.PHONY: test lint types run bench build lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with; --no-compile leaves
 # each installed module's bytecode to its first import, so modules nobody imports cost nothing.
@@ -20,18 +22,18 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip==26.3
 
 # The install compiles the engine with mypyc (setup.py); MILLEBORNES_PURE=1 keeps it pure Python.
-$(SERVE): pyproject.toml setup.py | $(PY)
-	$(PY) -m pip install --no-compile -e '.[web]'
+$(SERVE): pyproject.toml setup.py $(LOCK) | $(PY)
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install --no-compile -e '.[web]'
 	touch $(SERVE) $(BUILT)
 
-$(FULL): pyproject.toml setup.py | $(PY)
-	$(PY) -m pip install --no-compile -e '.[dev,web,ray,rl]'
+$(FULL): pyproject.toml setup.py $(LOCK) | $(PY)
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install --no-compile -e '.[dev,docs]'
 	touch $(FULL) $(SERVE) $(BUILT)
 
 # An edited engine module is compiled again: its old extension would be imported instead of it.
 # pip builds it (mypy comes with the build requirements), so a serving-only venv can rebuild too.
 $(BUILT): $(COMPILED) | $(SERVE)
-	$(PY) -m pip install -q --no-deps -e .
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install -q --no-deps -e .
 	touch $(BUILT)
 
 build: $(BUILT)
@@ -42,11 +44,29 @@ $(AXE): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $(AXE); \
 	else echo "npm is missing: tests/test_axe.py will skip (Debian: apt-get install npm)"; fi
 
+# The lint and the type check (config in pyproject.toml): the public API under strict flags, the rest plain.
+lint: $(FULL)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: $(FULL)
+	$(VENV)/bin/mypy
+
+# The whole suite on this Python, then the short suite against a wheel built on each other Python (noxfile.py).
 # pytest exit code 5 means "no tests collected": treat it as success.
-test: $(FULL) $(BUILT) $(AXE)
+test: lint types $(FULL) $(BUILT) $(AXE)
 	$(PY) -m pytest; rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; \
-	exit $$rc
+	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
+	[ $$rc -eq 0 ] || exit $$rc
+	$(VENV)/bin/nox
+
+# Resolve every dependency afresh (newest versions in the ranges) into a new constraints.txt.
+lock:
+	rm -rf /tmp/millebornes-lock && $(PYTHON) -m venv /tmp/millebornes-lock
+	/tmp/millebornes-lock/bin/pip install -q --upgrade pip==26.3 setuptools
+	/tmp/millebornes-lock/bin/pip install -q '.[dev,docs]'
+	{ sed -n '1,2p' $(LOCK); /tmp/millebornes-lock/bin/pip freeze --all --exclude millebornes | grep -v '^pip=='; } > $(LOCK).new
+	mv $(LOCK).new $(LOCK)
 
 # The browser game at http://127.0.0.1:8000 (docs/web.md); Ctrl+C stops it.
 run: $(SERVE) $(BUILT)
@@ -56,6 +76,6 @@ bench: $(BUILT)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build dist src/*.egg-info
+	rm -rf $(VENV) node_modules .nox site .pytest_cache .hypothesis build dist src/*.egg-info
 	find src -name '*.so' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -23,10 +23,12 @@ from pathlib import Path
 import pytest
 
 import millebornes
+from millebornes.__main__ import EXTRA_OF
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
+CONSTRAINTS = REPO / "constraints.txt"
 
 
 def run(*cmd, cwd: Path, env: dict | None = None, timeout: float = 600) -> str:
@@ -44,7 +46,9 @@ def fresh_venv(where: Path) -> Path:
 
 
 def clean_env(**extra) -> dict:
+    """The test run's environment without what points at this checkout; installs take the locked versions."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MILLEBORNES_PURE")}
+    env["PIP_CONSTRAINT"] = str(CONSTRAINTS)
     env.update(extra)
     return env
 
@@ -73,12 +77,62 @@ def get(url: str) -> tuple[int, bytes]:
         return resp.status, resp.read()
 
 
+# a match between two bots, then the top-level packages that importing and playing pulled in
+BARE_MATCH = """
+import json, sys
+import millebornes as mb
+from millebornes.bots import make_bot
+
+game = mb.new_game("classic", players=2, seed=11)
+bots = [make_bot("heuristic", seed=1), make_bot("random", seed=2)]
+while not game.is_over:
+    seat = game.to_act
+    game.act(bots[seat].choose(game.observation(seat), game.legal_actions()))
+print(json.dumps({"winners": game.winners, "modules": sorted({name.partition(".")[0] for name in sys.modules})}))
+"""
+
+
+def test_the_bare_wheel_plays_a_match_and_pulls_in_no_extra(dist, tmp_path):
+    wheel = only(dist, "millebornes-*.whl")
+    metadata = zipfile.ZipFile(wheel).read(f"millebornes-{millebornes.__version__}.dist-info/METADATA").decode()
+    core = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert [line.split(":", 1)[1].strip() for line in core] == ["numpy>=2.0"], "the core install is numpy alone"
+    assert not [
+        line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "==" in line.split(";")[0]
+    ], "an exact pin in the package's requirements: pins belong in constraints.txt"
+    assert "License-Expression: MIT" in metadata
+    for extra in ("cli", "tui", "web", "rl", "ray", "plot", "all"):
+        assert f"Provides-Extra: {extra}" in metadata
+
+    bin_ = fresh_venv(tmp_path / "venv")
+    run(bin_ / "python", "-m", "pip", "install", "-q", wheel, cwd=tmp_path, env=clean_env())
+    installed = {
+        line.split("==")[0].lower()
+        for line in run(bin_ / "python", "-m", "pip", "freeze", cwd=tmp_path, env=clean_env()).split()
+    }
+    assert installed == {"millebornes", "numpy"}, installed
+
+    played = json.loads(run(bin_ / "python", "-c", BARE_MATCH, cwd=tmp_path, env=clean_env()))
+    assert played["winners"] and set(played["winners"]) <= {0, 1}
+    assert "millebornes" in played["modules"] and "numpy" in played["modules"]
+    assert not set(played["modules"]) & set(EXTRA_OF), set(played["modules"]) & set(EXTRA_OF)
+
+    # the command says which extra it lacks rather than printing a traceback
+    done = subprocess.run(
+        [bin_ / "millebornes", "--version"], cwd=tmp_path, env=clean_env(), capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "pip install 'millebornes[cli]'" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
 def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tmp_path):
     wheel = only(dist, "millebornes-*.whl")
     assert wheel.name.startswith(f"millebornes-{millebornes.__version__}-")
     assert "none-any" not in wheel.name, "the wheel must be built for this platform: it holds the compiled engine"
     names = zipfile.ZipFile(wheel).namelist()
     for needed in (
+        "millebornes/py.typed",
+        f"millebornes-{millebornes.__version__}.dist-info/licenses/LICENSE",
         "millebornes/bots/neural_weights.npz",
         "millebornes/bots/ladder.json",
         "millebornes/web/static/table.html",
@@ -188,6 +242,9 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
     for needed in (
         "setup.py",
         "pyproject.toml",
+        "constraints.txt",
+        "LICENSE",
+        "CHANGELOG.md",
         "README.md",
         "src/millebornes/state.py",
         "tests/conftest.py",

@@ -27,7 +27,7 @@ from .notation import RECORD_FORMAT, replay
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 
 def compiled() -> bool:

@@ -1,0 +1,93 @@
+"""The other Pythons: on each, the wheel is built and installed into a fresh environment, and the public API's
+tests (the engine, bots, notation, tournaments, environments, the bot protocol) run against that installed
+wheel, short suite only (``-m "not slow and not ray"``: the one Ray test runs on the default Python). ``make test`` runs these after the full suite on the default Python.
+
+Interpreters are found on PATH as ``python3.12``/``python3.13``, or else in pyenv's versions (whose shims do not
+run a version that is not selected), so ``nox`` works on a machine where only pyenv has them.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import nox
+
+PYTHONS = ["3.12", "3.13"]
+ROOT = Path(__file__).parent
+CONSTRAINTS = str(ROOT / "constraints.txt")
+SHORT_SUITE = [
+    "tests/test_actions.py",
+    "tests/test_rules.py",
+    "tests/test_scoring.py",
+    "tests/test_edge_cases.py",
+    "tests/test_properties.py",
+    "tests/test_determinize.py",
+    "tests/test_compiled.py",
+    "tests/test_bots.py",
+    "tests/test_heuristic.py",
+    "tests/test_rollout.py",
+    "tests/test_neural.py",
+    "tests/test_review.py",
+    "tests/test_env.py",
+    "tests/test_tournament.py",
+    "tests/test_protocol.py",
+]
+EXTRAS = "cli,rl,plot"
+
+nox.options.sessions = ["api"]
+nox.options.error_on_missing_interpreters = True
+nox.options.default_venv_backend = "venv"
+
+
+def _runs(python: str) -> bool:
+    try:
+        return subprocess.run([python, "-c", ""], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _interpreters_on_path() -> None:
+    """Put a link to each wanted interpreter pyenv holds on PATH when PATH has none that runs."""
+    links = Path(tempfile.mkdtemp(prefix="millebornes-nox-"))
+    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    for version in PYTHONS:
+        name = f"python{version}"
+        found = shutil.which(name)
+        if found and _runs(found):
+            continue
+        candidates = sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", name)))
+        if candidates:
+            (links / name).symlink_to(candidates[-1])
+    os.environ["PATH"] = f"{links}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+_interpreters_on_path()
+
+
+@nox.session(python=PYTHONS)
+def api(session: nox.Session) -> None:
+    """Build the wheel with this Python, install it bare plus the extras the tests need, run the short suite."""
+    dist = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.install("-c", CONSTRAINTS, "build", "setuptools", "mypy")
+    session.run("python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT))
+    (wheel,) = dist.glob("millebornes-*.whl")
+    session.install("-c", CONSTRAINTS, f"{wheel}[{EXTRAS}]", "pytest", "hypothesis")
+    # the tests import the installed wheel, not src/: confirm it is the compiled one before trusting them
+    session.run("python", "-c", "import millebornes as mb, sys; sys.exit(0 if mb.compiled() else 'not compiled')")
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-m",
+        "not slow and not ray",
+        "-p",
+        "no:cacheprovider",
+        *SHORT_SUITE,
+        *session.posargs,
+    )
