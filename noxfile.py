@@ -1,6 +1,7 @@
 """The other Pythons: on each, the wheel is built and installed into a fresh environment, and the public API's
 tests (the engine, bots, notation, tournaments, environments, the bot protocol) run against that installed
-wheel, short suite only (``-m "not slow and not ray"``: the one Ray test runs on the default Python). ``make test`` runs these after the full suite on the default Python.
+wheel: the short suite (``-m "not slow and not ray"``; the one Ray test runs on the default Python).
+``make test`` runs these after the full suite on the default Python.
 
 Interpreters are found on PATH as ``python3.12``/``python3.13``, or else in pyenv's versions (whose shims do not
 run a version that is not selected), so ``nox`` works on a machine where only pyenv has them.
