@@ -1,4 +1,4 @@
-"""The numbered edge cases of RULES.md section 7, each played out on a stacked deck.
+"""The numbered edge cases of docs/rules.md section 7 ("Edge n" is §7.n), each played out on a stacked deck.
 
 ``hands`` stacks the six dealt cards of a seat; ``draws`` says what each seat draws on its successive
 turns when play simply goes round the table from seat 0 (``None`` = any harmless card); ``go`` plays

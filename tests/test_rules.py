@@ -1,4 +1,6 @@
-"""Every rule and option of RULES.md sections 2-6, played out through the public API on stacked decks.
+"""Every rule and option of docs/rules.md sections 1-6, played out through the public API on stacked decks.
+
+"RULES n" in a docstring cites section n of docs/rules.md, which names each of these tests where its rule is.
 
 Conventions of these tests: a hand is stacked with ``hands`` (seat -> up to six cards); ``draws``
 says what each seat draws on its successive turns when play simply goes round the table from
