@@ -109,7 +109,7 @@ def test_two_humans_play_a_hand_with_a_coup_fourre(server, pages):
     expect(bob.locator("#log")).to_contain_text("Ann ends the hand.")
     expect(bob.locator("#log")).to_contain_text("Hand 1 over: Ann 1,500, Bob 75.")
 
-    # the same log and breakdown in French, card names as RULES.md gives them
+    # the same log and breakdown in French, card names as docs/rules.md §1 gives them
     bob.select_option("#lang", "fr")
     expect(bob.locator("#log")).to_contain_text("Bob a joué Crevaison sur Ann.")
     expect(bob.locator("#hand-over")).to_contain_text("Voyage terminé")

@@ -1,4 +1,4 @@
-"""The numbered edge cases of RULES.md section 7, each played out on a stacked deck.
+"""The numbered edge cases of docs/rules.md section 7 ("Edge n" is §7.n), each played out on a stacked deck.
 
 ``hands`` stacks the six dealt cards of a seat; ``draws`` says what each seat draws on its successive
 turns when play simply goes round the table from seat 0 (``None`` = any harmless card); ``go`` plays
@@ -510,3 +510,67 @@ def test_edge_11_not_when_the_stock_is_empty():
     assert g.stock_size == 0 and g.discard_pile
     assert g.decision == "play" and "take-discard" not in legal(g)
     assert g.hand_size(g.turn) == 6
+
+
+# ------------------------------------------------------------------------------ edge 12
+@pytest.mark.parametrize("rules, moving", [("classic", False), ("dujardin", True)])
+def test_edge_12_a_safety_leaves_its_hazard_cured_on_the_pile(rules, moving):
+    """Edge 12: a safety played normally leaves the hazard it cancels on the battle pile, cured (a roll
+    still needed in classic, none in dujardin); right-of-way alone sends the showing stop away."""
+    g = new(rules, 2, hands={0: ["accident", "stop"], 1: ["roll", "driving-ace", "right-of-way", "roll", "100"]})
+    keep = ("accident", "stop", "roll", "driving-ace", "right-of-way", "100")
+    pass_turn(g, keep)
+    go(g, "play roll")
+    go(g, "play accident 1")
+    go(g, "pass")
+    go(g, "play driving-ace")
+    assert g.tableau(1)["battle"] == ["roll", "accident"] and "accident" not in g.discard_pile
+    assert g.turn == 1 and g.is_moving(1) == moving
+    go(g, "play roll")
+    go(g, "play stop 1")
+    go(g, "pass")
+    go(g, "play right-of-way")
+    assert g.tableau(1)["battle"] == ["roll", "accident", "roll"]
+    assert g.discard_pile[-1] == "stop" and g.is_moving(1)
+
+
+# ------------------------------------------------------------------------------ edge 13
+@pytest.mark.parametrize("rules", ["classic", "dujardin"])
+def test_edge_13_remedy_on_a_cured_hazard_is_legal(rules):
+    """Edge 13: a remedy matching the top hazard stays legal after a safety has cured that hazard
+    (it changes nothing the safety had not already done)."""
+    g = new(rules, 2, hands={0: ["flat-tire"], 1: ["roll", "puncture-proof", "spare-tire", "roll"]})
+    keep = ("flat-tire", "roll", "puncture-proof", "spare-tire")
+    pass_turn(g, keep)
+    go(g, "play roll")
+    go(g, "play flat-tire 1")
+    go(g, "pass")
+    go(g, "play puncture-proof")
+    assert g.tableau(1)["battle"] == ["roll", "flat-tire"] and g.turn == 1
+    moving = g.is_moving(1)
+    assert "play spare-tire" in legal(g)
+    go(g, "play spare-tire")
+    assert g.tableau(1)["battle"] == ["roll", "flat-tire", "spare-tire"]
+    assert g.is_moving(1) == moving == (rules == "dujardin")
+
+
+# ------------------------------------------------------------------------------ edge 14
+def test_edge_14_family_no_200_bonus_to_every_winner_that_travelled():
+    """Edge 14: in family the +200 for no 200 goes to a winner by greatest distance after the stock ran
+    out (the +400 needs exactly 1000); a winner who never travelled gets nothing."""
+    g = new("family", 2, hands={0: ["roll", "100"]})
+    go(g, "play roll")
+    pass_turn(g)
+    go(g, "play 100")
+    exhaust(g)
+    pass_turn(g)
+    res = g.hand_results[0]
+    assert res["completed"] is None and res["winners"] == [0]
+    assert res["breakdown"][0]["safe_trip"] == 200 and res["breakdown"][0]["trip"] == 0
+    assert res["breakdown"][1]["safe_trip"] == 0
+    still = new("family", 2)
+    exhaust(still)
+    pass_turn(still)
+    res = still.hand_results[0]
+    assert res["winners"] == [0, 1] and res["distance"] == [0, 0]
+    assert [b["safe_trip"] for b in res["breakdown"]] == [0, 0]

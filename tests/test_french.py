@@ -2,17 +2,17 @@
 
 - A no-break space (U+00A0) before ":" and inside « »; a narrow no-break space (U+202F) before ";", "!" and "?";
   a no-break space between a number and its unit ("{s} s", "{n} cartes") and before "%".
-- French quotes « » and apostrophes ’ (no straight " or '; the card names are RULES.md's, as the engine writes
-  them in millebornes.cards.NAMES_FR, which the terminal's test compares), "…" rather than "...", no space before
-  "," or ".", no
-  double space, numbers of five digits or more grouped (the pages format the numbers they fill in).
+- French quotes « » and apostrophes ’ (no straight " or '; the card names are those of docs/rules.md §1, as the
+  engine writes them in millebornes.cards.NAMES_FR, which the terminal's test compares), "…" rather than "...", no
+  space before "," or ".", no double space, numbers of five digits or more grouped (the pages format the numbers
+  they fill in).
 - A count is a plural entry: "{n} joueur" / "{n} joueurs", never one text for every n.
 - No assumed gender: no "il" / "elle" standing for a player, no adjective that agrees with one gender only.
 - "{names}" (one player or several) is never the subject of a verb, which would have to agree.
 - A player's name never follows "de", "que", "le" or "la" ("de Ann" must be "d’Ann": the sentence is turned
   another way).
-- One vocabulary: the card names of RULES.md (millebornes.cards.NAMES_FR), "Allonge" for the extension (the
-  word the terminal game used; neither RULES.md nor the French sources name it), "bornes" for distance; and no
+- One vocabulary: the card names of docs/rules.md §1 (millebornes.cards.NAMES_FR), "Allonge" for the extension
+  (the word the terminal game used; neither the rules nor their French sources name it), "bornes" for distance; and no
   English word left.
 
 Pure Python: no browser. A new message (the refusal reasons, the terminal's words...) is checked the same way.

@@ -1,4 +1,6 @@
-"""Every rule and option of RULES.md sections 2-6, played out through the public API on stacked decks.
+"""Every rule and option of docs/rules.md sections 1-6, played out through the public API on stacked decks.
+
+"RULES n" in a docstring cites section n of docs/rules.md, which names each of these tests where its rule is.
 
 Conventions of these tests: a hand is stacked with ``hands`` (seat -> up to six cards); ``draws``
 says what each seat draws on its successive turns when play simply goes round the table from
@@ -11,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from util import distances_legal, exhaust, go, legal, new, pass_turn, refused, types_of
+from util import all_cards, distances_legal, exhaust, go, legal, new, pass_turn, refused, types_of
 
 import millebornes as mb
 
@@ -47,6 +49,80 @@ def test_small_game_deck_per_edition(rules, players, size):
     g = mb.new_game(rules, players=players, seed=3)
     assert g.stock_size == size - 6 * players - 1  # seat 0 has drawn its first card
     assert sum(g.hand_size(s) for s in range(players)) + g.stock_size == size
+
+
+CARD_COUNTS = {
+    "25": 10,
+    "50": 10,
+    "75": 10,
+    "100": 12,
+    "200": 4,
+    "stop": 5,
+    "speed-limit": 4,
+    "out-of-gas": 3,
+    "flat-tire": 3,
+    "accident": 3,
+    "roll": 14,
+    "end-of-limit": 6,
+    "gasoline": 6,
+    "spare-tire": 6,
+    "repairs": 6,
+    "right-of-way": 1,
+    "extra-tank": 1,
+    "puncture-proof": 1,
+    "driving-ace": 1,
+}
+
+
+@pytest.mark.parametrize("rules, players", [("classic", 4), ("parker", 6), ("dujardin", 2), ("family", 5)])
+def test_the_106_cards(rules, players):
+    """RULES 1: every edition deals the same 106 cards (twelve 100s, one of each safety); once the
+    stock is drawn, hands, tableaux and the discard pile hold exactly them."""
+    assert sum(CARD_COUNTS.values()) == 106
+    assert dict(zip(mb.CARD_IDS, mb.ruleset(rules).deck_counts(players))) == CARD_COUNTS
+    g = mb.new_game(rules, players=players, seed=4)
+    rng = random.Random(4)
+    while g.stock_size:
+        g.act(rng.choice(g.legal_actions()))
+    assert g.hand_number == 0
+    assert all_cards(g) == CARD_COUNTS
+
+
+PAIRS = [
+    ("stop", "roll", "right-of-way"),
+    ("speed-limit", "end-of-limit", "right-of-way"),
+    ("out-of-gas", "gasoline", "extra-tank"),
+    ("flat-tire", "spare-tire", "puncture-proof"),
+    ("accident", "repairs", "driving-ace"),
+]
+
+
+@pytest.mark.parametrize("hazard, remedy, safety", PAIRS)
+def test_each_hazard_has_its_remedy_and_its_safety(hazard, remedy, safety):
+    """RULES 1: each hazard has one remedy, the only one that cures it, and one safety, which keeps it
+    off; the speed limit goes on the speed pile, the battle hazards on the battle pile."""
+    g = new(
+        "classic",
+        2,
+        hands={0: [hazard, hazard], 1: ["roll", "roll", "end-of-limit", "gasoline", "spare-tire", "repairs"]},
+        draws={1: [None, None, safety]},
+    )
+    remedies = {"roll", "end-of-limit", "gasoline", "spare-tire", "repairs"}
+    pass_turn(g, keep=(hazard,))
+    go(g, "play roll")
+    go(g, f"play {hazard} 1")
+    pile = "speed" if hazard == "speed-limit" else "battle"
+    assert g.tableau(1)[pile][-1] == hazard
+    assert g.turn == 1
+    assert {c for c in remedies if f"play {c}" in legal(g)} == {remedy}
+    go(g, f"play {remedy}")
+    pass_turn(g, keep=(hazard,))
+    assert safety in g.hand(1)
+    go(g, f"play {safety}")
+    pass_turn(g)
+    assert g.turn == 0 and hazard in g.hand(0)
+    assert f"play {hazard} 1" not in legal(g)
+    refused(g, f"play {hazard} 1", "in play")
 
 
 def test_small_game_deck_can_be_switched_off():
@@ -1127,6 +1203,21 @@ def test_classic_match_until_5000_highest_total_wins():
     best = max(g.match_scores)
     assert g.winners == [s for s in range(2) if g.match_scores[s] == best]
     assert last_scores is None or max(last_scores) < 5000
+
+
+def test_classic_match_tie_is_shared():
+    """RULES 6 (match, classic): when the match ends with equal totals at the top, the win is shared."""
+    g = new("classic", 2, hands={0: ["roll", "25"], 1: ["roll", "25"]}, match_target=25)
+    go(g, "play roll")
+    go(g, "play roll")
+    go(g, "play 25")
+    go(g, "play 25")
+    exhaust(g, keep=())
+    while not g.is_over:
+        assert g.hand_number == 0
+        pass_turn(g)
+    assert g.hand_results[0]["points"] == [25, 25]
+    assert g.match_scores == [25, 25] and g.winners == [0, 1]
 
 
 # ----------------------------------------------------------------------- illegal actions

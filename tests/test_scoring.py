@@ -1,6 +1,6 @@
-"""Scoring, hand winners, matches and the rule-option API (RULES.md sections 5 and 6).
+"""Scoring, hand winners, matches and the rule-option API (docs/rules.md sections 5 and 6).
 
-The perfect hands reproduce seed 000's maxima (4,600 / 4,400 / 5,100 / 5,100) by playing a stacked
+The perfect hands reproduce the classic maxima of docs/rules.md §6.13 (4,600 / 4,400 / 5,100 / 5,100) by playing a stacked
 deck through ``act`` with small scripted policies: the perfect seat (seat 0) holds the four safeties
 from the deal, seat 1 holds the four hazards and plays them on the perfect side one after another,
 so each safety comes down as a coup fourré; everyone else only discards.
@@ -235,7 +235,8 @@ def test_perfect_hand_classic(rules, players, teams, extension, shutouts, total)
 
 
 def test_perfect_hand_totals_match_seed_000():
-    """Seed 000: 4,600 with 2 players, 4,400 with 4 (no extension), 5,100 with 3 or 6 players."""
+    """docs/rules.md §6.13, as the classic source has it: 4,600 with 2 players, 4,400 with 4 (no extension), 5,100
+    with 3 or 6 players."""
     totals = {players: perfect_game("classic", players)[1]["points"][0] for players in (2, 3, 4, 6)}
     assert totals == {2: 4600, 3: 5100, 4: 4400, 6: 5100}
 
@@ -561,14 +562,14 @@ def test_exhaustion_end_of_turn_winner_is_greatest_distance(rules):
     if rules == "dujardin":
         assert result["points"] == [300, 300, 100]
     else:
-        # RULES.md family: +400 only for exactly 1000, but +200 to *a winner* who played no 200,
+        # docs/rules.md §7.14, family: +400 only for exactly 1000, but +200 to *a winner* who played no 200,
         # and after exhaustion the greatest distance wins (shared here).
         assert [b["safe_trip"] for b in result["breakdown"]] == [200, 200, 0]
         assert [b["trip"] for b in result["breakdown"]] == [0, 0, 0]
 
 
 def test_classic_hand_winner_is_by_points_not_by_completion():
-    """Seed 000: the completing side can score fewer points than its opponents."""
+    """docs/rules.md §6.10: the completing side can score fewer points than its opponents."""
     # Seat 1 lays its four safeties normally (extra turns) and travels 500; seat 0 completes 700
     # with two 200s (no safe trip, no shutout) and ends the hand.
     g = game_with(

@@ -4,8 +4,8 @@ Chromium visits the home page, the table (join, play, a refused move, a hint, th
 dialogs, the end-of-hand panel, match over) and the replay (start, middle, end) in English and in French, and
 reads what a person reads there: the page's text (`innerText`), its title, and the names and help a screen
 reader gives (aria-label, title, aria-valuetext, placeholder, alt). None of it may hold an action string
-("play 25 1", "take-discard"), a card id ("flat-tire"), "seed", "encyclopedia", "RULES.md", a message key, a
-{placeholder}, "undefined", "null" or "NaN"; in French, no common English word either. Text marked as written
+("play 25 1", "take-discard"), a card id ("flat-tire"), "seed", "encyclopedia", a file name ("rules.md"), a message
+key, a {placeholder}, "undefined", "null" or "NaN"; in French, no common English word either. Text marked as written
 in another language (the language menu's "English") is left out.
 """
 
@@ -34,7 +34,7 @@ NOTATION = re.compile(
         "|".join(re.escape(c) for c in CARD_IDS if "-" in c)
     )
 )
-INTERNAL = re.compile(r"\bseeds?\b|encyclop|RULES\.md|\bDESIGN\.md|\bsrc/|\.py\b", re.IGNORECASE)
+INTERNAL = re.compile(r"\bseeds?\b|encyclop|rules\.md|\bDESIGN\.md|\bsrc/|\.py\b", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"\{\w*\}")
 JUNK = re.compile(r"\b(?:undefined|null|NaN|None|\[object \w+\])")
 KEYS = sorted((k for lang in ("en", "fr") for k in catalog(lang).keys() if "." in k), key=len, reverse=True)
