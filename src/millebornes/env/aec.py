@@ -87,6 +87,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
     """See the module docstring; build it with :func:`aec_env`."""
 
     metadata: dict[str, Any] = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    """What PettingZoo and its wrappers read: the name, the render modes, and that no parallel API is offered."""
 
     def __init__(
         self,

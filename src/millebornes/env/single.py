@@ -47,6 +47,7 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
     """One seat of a match against bots; see the module docstring and :func:`gym_env`."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    """What Gymnasium reads: the text rendering is the only one."""
 
     def __init__(
         self,
