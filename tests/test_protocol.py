@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import millebornes as mb
+from millebornes import protocol as P
 from millebornes.bots import make_bot
 from millebornes.cli import app
 from millebornes.protocol import MAX_LINE, PROTOCOL, BotError, ExternalBot, serve
@@ -211,6 +212,53 @@ def test_served_hello_and_replies_follow_the_message_schema():
         assert msg_errors(message) == [], message
     assert msg_errors({"type": "action", "id": "1", "action": "draw"})  # the schema can fail
     assert msg_errors({"type": "decide", "id": 1, "observation": {}, "legal_actions": ["draw"]})
+
+
+# ------------------------------------------------------------------------- the message types
+HOST_TYPES = {"hello": P.HostHello, "decide": P.Decide, "bye": P.Bye}
+BOT_TYPES = {"hello": P.BotHello, "action": P.ActionReply, "error": P.ErrorReply}
+
+
+def _declared(kind) -> set[str]:
+    return set(kind.__required_keys__ | kind.__optional_keys__)
+
+
+def test_the_message_types_declare_the_members_of_the_schema():
+    defs = MSG_SCHEMA["$defs"]
+    named = {"host_hello": P.HostHello, "decide": P.Decide, "bye": P.Bye}
+    named |= {"bot_hello": P.BotHello, "action": P.ActionReply, "error": P.ErrorReply}
+    for name, kind in named.items():
+        assert _declared(kind) == set(defs[name]["properties"]), name
+        assert set(kind.__required_keys__) == set(defs[name]["required"]), name
+
+
+def test_a_real_exchange_sends_exactly_the_declared_keys(monkeypatch):
+    """Every line the host writes and the served bot answers, read off the pipes of a real session."""
+    sent, received = [], []
+    write, read_line = P._write, ExternalBot._read_line
+
+    def spy_write(stdin, data, deadline):
+        sent.append(json.loads(data))
+        return write(stdin, data, deadline)
+
+    def spy_read_line(self, timeout, what):
+        line = read_line(self, timeout, what)
+        received.append(json.loads(line))
+        return line
+
+    monkeypatch.setattr(P, "_write", spy_write)
+    monkeypatch.setattr(ExternalBot, "_read_line", spy_read_line)
+    g = mb.new_game("classic", seed=4)
+    with ExternalBot([sys.executable, "-m", "millebornes.protocol", "random"], seed=2) as bot:
+        for _ in range(3):
+            g.act(bot.choose(g.observation(g.to_act), g.legal_actions()))
+    received += serve_lines(["not JSON", {"type": "decide", "id": 7}])  # the server's error replies
+    assert [m["type"] for m in sent] == ["hello", "decide", "decide", "decide", "bye"]
+    assert [m["type"] for m in received] == ["hello", "action", "action", "action", "error", "error"]
+    for message in sent:
+        assert set(message) == _declared(HOST_TYPES[message["type"]]), message
+    for message in received:
+        assert set(message) == _declared(BOT_TYPES[message["type"]]), message
 
 
 # ------------------------------------------------------------------------------- whole games

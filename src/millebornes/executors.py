@@ -13,42 +13,52 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Generic, Self, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+_T = TypeVar("_T")  # an item of work
+_R = TypeVar("_R")  # the result of one
 
 
 class Executor:
-    workers = 1
+    """The interface every backend keeps, so tournaments and self-play need not know where they run."""
 
-    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+    workers = 1
+    """How many items run at once: callers size their batches from it."""
+
+    def map_unordered(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+        """``fn(item)`` for every item, yielded as each finishes: the fastest way to consume results."""
         raise NotImplementedError
 
-    def map(self, fn: Callable, items: Iterable) -> list:
+    def map(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> list[_R]:
         """Results in the order of ``items``."""
-        items = list(items)
         indexed = list(self.map_unordered(_Indexed(fn), list(enumerate(items))))
         return [result for _, result in sorted(indexed, key=lambda pair: pair[0])]
 
     def close(self) -> None:
-        pass
+        """Release the workers; the executor is not used afterwards."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-class _Indexed:
+class _Indexed(Generic[_T, _R]):
     """``fn`` applied to the item of an ``(index, item)`` pair, keeping the index (picklable)."""
 
-    def __init__(self, fn: Callable):
+    def __init__(self, fn: Callable[[_T], _R]):
         self.fn = fn
 
-    def __call__(self, pair):
+    def __call__(self, pair: tuple[int, _T]) -> tuple[int, _R]:
         index, item = pair
         return index, self.fn(item)
 
 
-def _call(fn: Callable, item):
+def _call(fn: Callable[[_T], _R], item: _T) -> _R:
     return fn(item)
 
 
@@ -60,9 +70,9 @@ class LocalExecutor(Executor):
 
     def __init__(self, workers: int | None = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
-    def _get_pool(self):
+    def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -72,7 +82,9 @@ class LocalExecutor(Executor):
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         return self._pool
 
-    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+    def map_unordered(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+        """Items run in the pool (or here, one after the other, with one worker); unsent work is cancelled
+        when the caller stops early."""
         if self.workers == 1:
             for item in items:
                 yield fn(item)
@@ -89,6 +101,7 @@ class LocalExecutor(Executor):
                 future.cancel()
 
     def close(self) -> None:
+        """Shut the pool down (waiting for running work, cancelling the rest); it restarts on next use."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -110,15 +123,16 @@ class RayExecutor(Executor):
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
-            kwargs = {"include_dashboard": False, "log_to_driver": False}
             if address:
-                ray.init(address=address, **kwargs)
-            else:
-                ray.init(address="local", num_cpus=num_cpus, **kwargs)  # a new local instance, never a stray one
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:  # a new local instance, never a stray one
+                ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
             self._started = True
-        self.workers = max(1, int(ray.cluster_resources().get("CPU", num_cpus or 1)))
+        resources = ray.cluster_resources()  # type: ignore[no-untyped-call]  # Ray leaves it unannotated
+        self.workers = max(1, int(resources.get("CPU", num_cpus or 1)))
 
-    def map_unordered(self, fn: Callable, items: Iterable) -> Iterator:
+    def map_unordered(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+        """Every item a Ray task; the tasks left are cancelled when the caller stops early."""
         ray = self._ray
         remote = ray.remote(_call)  # ray.remote takes functions, not callable objects such as _Indexed
         pending = [remote.remote(fn, item) for item in items]
@@ -134,6 +148,7 @@ class RayExecutor(Executor):
                     pass
 
     def close(self) -> None:
+        """Shut down the local cluster this executor started; a cluster it joined is left running."""
         if self._started:
             self._started = False
             self._ray.shutdown()

@@ -10,7 +10,9 @@ the bot answers one JSON object per line.  ``docs/protocol.md`` is the full desc
     host -> bot  {"type": "bye"}                       (the bot exits with status 0)
 
 A request the bot cannot use gets ``{"type": "error", "id": <id or null>, "message": "..."}`` and
-the bot goes on reading.
+the bot goes on reading.  The messages as this module writes them are typed: :class:`HostHello`,
+:class:`Decide` and :class:`Bye` from the host, :class:`BotHello`, :class:`ActionReply` and
+:class:`ErrorReply` from the bot.
 
 :func:`serve` is the bot side for the built-in bots (``millebornes bot NAME``), and
 :class:`ExternalBot` is the host side: it looks like any other bot (``.name``, ``.choose``) but
@@ -42,13 +44,77 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import IO, Any, Literal, NoReturn, TextIO, TypedDict, TypeGuard, cast
+
+from .bots import Bot
 
 PROTOCOL = "millebornes-bot/1"
+"""The protocol and its version, as both hellos carry it."""
 MAX_LINE = 1 << 20
 """The longest line either side accepts (characters for the server, bytes for the host)."""
 
 STDERR_TAIL = 2000
+"""How many characters of a failed bot's error output go into its BotError message."""
+
+
+# ---------------------------------------------------------------------------------------- messages
+# docs/protocol.schema.json describes the same messages; tests/test_protocol.py checks they agree
+class HostHello(TypedDict):
+    """host -> bot, the first message of a session: the seed makes the bot's randomness the host's."""
+
+    type: Literal["hello"]
+    protocol: str
+    seed: int
+
+
+class Decide(TypedDict):
+    """host -> bot: choose one of ``legal_actions`` for the seat of ``observation``."""
+
+    type: Literal["decide"]
+    id: int
+    observation: dict[str, Any]
+    legal_actions: list[str]
+
+
+class Bye(TypedDict):
+    """host -> bot: the session is over, the bot exits with status 0."""
+
+    type: Literal["bye"]
+
+
+class _BotHelloName(TypedDict):
+    type: Literal["hello"]
+    protocol: str
+    name: str
+
+
+# total=False rather than NotRequired: postponed annotations would hide NotRequired from __optional_keys__
+class BotHello(_BotHelloName, total=False):
+    """bot -> host, the answer to the host's hello: the name shown in tournament tables."""
+
+    version: str
+
+
+class ActionReply(TypedDict):
+    """bot -> host, the answer to a decide request: one of its legal actions, copied exactly."""
+
+    type: Literal["action"]
+    id: int
+    action: str
+
+
+class ErrorReply(TypedDict):
+    """bot -> host: a request the bot could not use; ``id`` is None when the request had no usable one."""
+
+    type: Literal["error"]
+    id: int | None
+    message: str
+
+
+HostMessage = HostHello | Decide | Bye
+"""A message the host sends."""
+BotMessage = BotHello | ActionReply | ErrorReply
+"""A message the bot sends."""
 
 
 class BotError(RuntimeError):
@@ -64,14 +130,15 @@ class RequestError(ValueError):
 
 
 # --------------------------------------------------------------------------------------- bot side
-BotSource = str | Callable[[int], Any] | Any
+BotSource = str | Callable[[int], Bot] | Bot
+"""What :func:`serve` plays: a bot spec, a function ``seed -> bot``, or a bot."""
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -89,18 +156,22 @@ class _Server:
     """The state of one served session: the bot (rebuilt on each hello seed when it comes from a spec)."""
 
     def __init__(self, bot: BotSource, seed: int):
+        self.factory: Callable[[int], Bot] | None
+        self.bot: Bot
         if isinstance(bot, str):
             from .bots import make_bot
 
             spec = bot
-            self.factory: Callable[[int], Any] | None = lambda s: make_bot(spec, s)
+            self.factory = lambda s: make_bot(spec, s)
+            self.bot = self.factory(seed)
         elif callable(bot) and not hasattr(bot, "choose"):
             self.factory = bot
+            self.bot = bot(seed)
         else:
             self.factory = None
-        self.bot = self.factory(seed) if self.factory else bot
+            self.bot = cast(Bot, bot)  # it has a choose
 
-    def handle(self, line: str) -> tuple[dict | None, bool]:
+    def handle(self, line: str) -> tuple[BotMessage | None, bool]:
         """(the reply or None, whether to stop)."""
         try:
             request = json.loads(line)
@@ -120,7 +191,7 @@ class _Server:
             raise RequestError('the request has no "type": say "hello", "decide" or "bye"', rid)
         raise RequestError(f'unknown request type {kind!r}: the types are "hello", "decide" and "bye"', rid)
 
-    def hello(self, request: dict) -> dict:
+    def hello(self, request: dict[str, Any]) -> BotHello:
         protocol = request.get("protocol", PROTOCOL)
         if protocol != PROTOCOL:
             raise RequestError(f"this bot speaks {PROTOCOL}, not {protocol!r}")
@@ -139,7 +210,7 @@ class _Server:
             "version": __version__,
         }
 
-    def decide(self, request: dict) -> dict:
+    def decide(self, request: dict[str, Any]) -> ActionReply:
         rid = request.get("id")
         if not _is_int(rid):
             what = "is missing" if "id" not in request else f"must be an integer, not {_json_type(rid)}"
@@ -194,7 +265,7 @@ def serve(bot: BotSource, stdin: TextIO | None = None, stdout: TextIO | None = N
     stdout = sys.stdout if stdout is None else stdout
     server = _Server(bot, seed)
 
-    def send(message: dict) -> None:
+    def send(message: BotMessage) -> None:
         stdout.write(json.dumps(message) + "\n")
         stdout.flush()
 
@@ -287,12 +358,12 @@ class ExternalBot:
         self._next_id = 0
         self._buffer = b""
         self._failure: str | None = None
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self.returncode: int | None = None  # the exit status once closed (negative: killed by a signal)
         self._selector: selectors.BaseSelector | None = None
         self._errfile = tempfile.TemporaryFile() if stderr == "capture" else None
         try:
-            self._proc = subprocess.Popen(
+            self._proc = proc = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -303,13 +374,17 @@ class ExternalBot:
         except OSError as exc:
             self._close_files()
             raise BotError(f"could not start bot command {self.command!r}: {exc}") from None
-        os.set_blocking(self._proc.stdin.fileno(), False)
+        assert proc.stdin is not None and proc.stdout is not None  # both are pipes
+        self._stdin: IO[bytes] = proc.stdin
+        self._stdout: IO[bytes] = proc.stdout
+        os.set_blocking(self._stdin.fileno(), False)
         self._selector = selectors.DefaultSelector()
-        self._selector.register(self._proc.stdout, selectors.EVENT_READ)
+        self._selector.register(self._stdout, selectors.EVENT_READ)
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        """The process's answer to a decide request; BotError when it breaks the protocol."""
         if self._failure is not None:
             raise BotError(f"bot {self.name!r} was stopped after an earlier error: {self._failure}")
         if self._proc is None:
@@ -346,9 +421,9 @@ class ExternalBot:
             self._proc = None
             try:
                 if proc.poll() is None and grace > 0:
-                    _write(proc, b'{"type":"bye"}\n', time.monotonic() + min(grace, 0.5))
+                    _write(self._stdin, b'{"type":"bye"}\n', time.monotonic() + min(grace, 0.5))
                 try:
-                    proc.stdin.close()
+                    self._stdin.close()
                 except OSError:
                     pass
                 try:
@@ -361,7 +436,7 @@ class ExternalBot:
                 if self._selector is not None:
                     self._selector.close()
                     self._selector = None
-                proc.stdout.close()
+                self._stdout.close()
         self._close_files()
 
     def __enter__(self) -> ExternalBot:
@@ -395,12 +470,13 @@ class ExternalBot:
         version = reply.get("version")
         self.version = None if version is None else str(version)
 
-    def _send(self, message: dict, what: str) -> None:
+    def _send(self, message: HostMessage, what: str) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
-        if self._proc is None or not _write(self._proc, data, time.monotonic() + self.timeout):
+        if self._proc is None or not _write(self._stdin, data, time.monotonic() + self.timeout):
             self._fail(f"did not read {what}: {self._exit_words()}")
 
-    def _receive(self, timeout: float, what: str) -> dict:
+    def _receive(self, timeout: float, what: str) -> dict[str, Any]:
+        """The next reply, parsed: any JSON object (the callers check its members)."""
         line = self._read_line(timeout, what)
         try:
             reply = json.loads(line.decode("utf-8"))
@@ -412,7 +488,9 @@ class ExternalBot:
 
     def _read_line(self, timeout: float, what: str) -> bytes:
         deadline = time.monotonic() + timeout
-        fd = self._proc.stdout.fileno()
+        fd = self._stdout.fileno()
+        selector = self._selector
+        assert selector is not None  # open while the process runs, and the caller checked it does
         while True:
             while b"\n" in self._buffer:
                 line, _, self._buffer = self._buffer.partition(b"\n")
@@ -423,7 +501,7 @@ class ExternalBot:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._fail(f"did not answer {what} within {timeout:g} s")
-            if not self._selector.select(left):
+            if not selector.select(left):
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -454,7 +532,7 @@ class ExternalBot:
         except (OSError, ValueError):
             return ""
 
-    def _fail(self, words: str):
+    def _fail(self, words: str) -> NoReturn:
         """Stop the process and raise BotError; the end of its error output is added when there is one."""
         self._failure = words
         message = f"bot {self.name!r} {words}"
@@ -474,11 +552,11 @@ class ExternalBot:
             self._errfile = None
 
 
-def _write(proc: subprocess.Popen, data: bytes, deadline: float) -> bool:
+def _write(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
     """Write to the process's stdin without blocking past the deadline (a bot that stops reading
     fills the pipe); False if that failed."""
     try:
-        fd = proc.stdin.fileno()
+        fd = stdin.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
             view = memoryview(data)

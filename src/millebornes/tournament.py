@@ -25,21 +25,151 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NotRequired, TextIO, TypedDict
 
-from .bots import make_bot
+from .bots import Bot, make_bot
+from .rules import Ruleset
 from .state import new_game
 
+if TYPE_CHECKING:
+    from .executors import Executor
+
 Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
 ELO_BASE = 1500.0
+"""The mean of every tournament's Elo ratings, so ratings read as above or below an average entrant."""
+
+Factory = Callable[[str, int], Bot]
+"""Builds a seat's bot from its spec and a seed, as :func:`make_player` does."""
+
+
+class Scheduled(TypedDict):
+    """One match of the schedule: which deal, and which bot plays each side."""
+
+    index: int
+    seed: int
+    entrants: list[int]
+    """The bot index per side."""
+    bots: list[str]
+    """The bot spec per side."""
+    pairing: int
+    deal: int
+    rotation: int
+
+
+class DecisionTimes(TypedDict):
+    """The seconds a side's bot spent in ``choose`` over one match."""
+
+    count: int
+    total: float
+    max: float
+
+
+class Forfeit(TypedDict):
+    """Who broke a match, and how, in words for the table."""
+
+    side: int
+    seat: int
+    bot: str
+    message: str
+
+
+class MatchResult(TypedDict):
+    """What :func:`play_match` returns; JSON-ready."""
+
+    winners: list[int]
+    points: list[int]
+    decisions: int
+    hands: int
+    time: list[DecisionTimes]
+    """Per side."""
+    forfeit: Forfeit | None
+
+
+class PlayedMatch(MatchResult):
+    """A match result with its place in the schedule, as tournaments keep them."""
+
+    index: int
+    seed: int
+    entrants: list[int]
+    bots: list[str]
+
+
+class BotRow(TypedDict):
+    """One bot's line of the table: its results over every side it took."""
+
+    bot: str
+    spec: str
+    matches: int
+    wins: float
+    """Ties count as shares: a win shared by two sides is half a win."""
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_points: float
+    elo: float
+    ms_mean: float
+    ms_max: float
+    decisions: int
+    forfeits: int
+
+
+class HeadToHead(TypedDict):
+    """Two bots' results against each other, with the single-game and the paired-by-deal interval."""
+
+    a: str
+    b: str
+    games: int
+    a_score: float
+    b_score: float
+    a_rate: float
+    ci_low: float
+    ci_high: float
+    deals: int
+    paired_low: float
+    paired_high: float
+
+
+class ForfeitNote(TypedDict):
+    """A forfeit as the table lists it, with the match to replay it."""
+
+    index: int | None
+    seed: int | None
+    bot: str
+    message: str
+
+
+class Summary(TypedDict):
+    """The statistics of a set of results (:func:`summarize`); :func:`run_tournament` adds how it was run."""
+
+    bots: list[str]
+    table: list[BotRow]
+    head_to_head: list[HeadToHead]
+    forfeits: list[ForfeitNote]
+    ruleset: NotRequired[str]
+    players: NotRequired[int]
+    teams: NotRequired[bool]
+    nsides: NotRequired[int]
+    hands: NotRequired[bool]
+    games: NotRequired[int]
+    seed: NotRequired[int]
+    matches: NotRequired[int]
+    seconds: NotRequired[float]
+    results: NotRequired[list[PlayedMatch]]
+
+
+BatchTask = tuple[str | Ruleset, int, bool | None, bool, Factory | None, list[Scheduled]]
+"""What :func:`play_batch` gets: the table (ruleset, players, teams), hand mode, the factory and the matches."""
 
 
 # ----------------------------------------------------------------------------------------- players
 def is_external(spec: str) -> bool:
+    """Whether a spec names a program that speaks the bot protocol (``cmd:COMMAND``)."""
     return spec.startswith("cmd:")
 
 
-def make_player(spec: str, seed: int = 0):
+def make_player(spec: str, seed: int = 0) -> Bot:
     """The factory hook: an external bot for ``"cmd:COMMAND"``, a built-in bot otherwise."""
     if is_external(spec):
         from .protocol import ExternalBot  # lazily: the protocol is only needed for external bots
@@ -48,7 +178,7 @@ def make_player(spec: str, seed: int = 0):
     return make_bot(spec, seed)
 
 
-def close_bots(bots: Iterable) -> None:
+def close_bots(bots: Iterable[object]) -> None:
     """Close every bot that has a ``close`` (external programs), ignoring errors and ``None`` slots."""
     for bot in bots:
         close = getattr(bot, "close", None)
@@ -92,14 +222,14 @@ def parse_bot_options(values: Iterable[str]) -> list[str]:
 def bot_labels(specs: Sequence[str]) -> list[str]:
     """Names for the table: the specs, with ``#2``, ``#3`` added to repeated ones."""
     seen: dict[str, int] = {}
-    labels = []
+    labels: list[str] = []
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
     return labels
 
 
-def _derived_seed(*parts) -> int:
+def _derived_seed(*parts: object) -> int:
     """A 31-bit seed from a tuple of values, the same in every process and Python version."""
     return random.Random("millebornes-tournament/" + "/".join(map(str, parts))).getrandbits(31)
 
@@ -110,15 +240,15 @@ def _clip(text: str, size: int = 80) -> str:
 
 # ------------------------------------------------------------------------------------------- a match
 def play_match(
-    ruleset,
+    ruleset: str | Ruleset,
     players: int,
     teams: bool | None,
     seed: int,
     bots: Sequence[str],
     hands: bool = False,
     time_decisions: bool = True,
-    factory: Callable | None = None,
-) -> dict:
+    factory: Factory | None = None,
+) -> MatchResult:
     """Play one match (or, with ``hands``, its first hand) between ``bots``, one spec per side.
 
     Partners share their side's spec; each seat gets its own bot, built by ``factory(spec, seed)``
@@ -136,12 +266,12 @@ def play_match(
     nsides = game.nsides
     if len(bots) != nsides:
         raise ValueError(f"this table has {nsides} sides, but {len(bots)} bots were given")
-    times = [{"count": 0, "total": 0.0, "max": 0.0} for _ in range(nsides)]
-    seat_bots: list = [None] * players
-    forfeit = None
+    times: list[DecisionTimes] = [{"count": 0, "total": 0.0, "max": 0.0} for _ in range(nsides)]
+    seat_bots: list[Bot | None] = [None] * players
+    forfeit: Forfeit | None = None
     decisions = 0
 
-    def lose(seat: int, words: str) -> dict:
+    def lose(seat: int, words: str) -> Forfeit:
         side = game.side_of(seat)
         return {
             "side": side,
@@ -151,17 +281,19 @@ def play_match(
         }
 
     try:
-        for seat in range(players):
+        for s in range(players):
             try:
-                seat_bots[seat] = factory(bots[game.side_of(seat)], _derived_seed("bot", seed, seat))
+                seat_bots[s] = factory(bots[game.side_of(s)], _derived_seed("bot", seed, s))
             except Exception as exc:  # an external program that does not start or greet
-                forfeit = lose(seat, _words(exc))
+                forfeit = lose(s, _words(exc))
                 break
         perf = time.perf_counter
         while forfeit is None and not game.is_over and not (hands and game.hand_results):
             seat = game.to_act
+            assert seat is not None  # someone acts while the match is on
             legal = game.legal_actions()
             bot = seat_bots[seat]
+            assert bot is not None  # every seat got its bot, or the match was forfeited
             start = perf()
             try:
                 action = bot.choose(game.observation(seat), list(legal))
@@ -233,12 +365,12 @@ def deals_per_pairing(games: int, nsides: int) -> int:
     return max(1, math.ceil(games / nsides))
 
 
-def schedule(specs: Sequence[str], nsides: int, games: int, seed: int = 0) -> list[dict]:
+def schedule(specs: Sequence[str], nsides: int, games: int, seed: int = 0) -> list[Scheduled]:
     """Every match of the tournament, in a fixed order: ``index``, ``seed``, ``entrants`` (bot index
     per side), ``bots`` (spec per side), ``pairing``, ``deal`` and ``rotation``."""
     deals = deals_per_pairing(games, nsides)
     deal_seeds = [_derived_seed("deal", seed, d) for d in range(deals)]
-    matches = []
+    matches: list[Scheduled] = []
     for p, group in enumerate(pairings(len(specs), nsides)):
         for d, deal_seed in enumerate(deal_seeds):
             for r in range(nsides):
@@ -258,35 +390,42 @@ def schedule(specs: Sequence[str], nsides: int, games: int, seed: int = 0) -> li
 
 
 # ------------------------------------------------------------------------------------------- running
-def play_batch(task: tuple) -> list[dict]:
+def play_batch(task: BatchTask) -> list[PlayedMatch]:
     """Play a batch of scheduled matches (the unit of work sent to an executor)."""
     ruleset, players, teams, hands, factory, matches = task
-    results = []
+    results: list[PlayedMatch] = []
     for m in matches:
         r = play_match(ruleset, players, teams, m["seed"], m["bots"], hands=hands, factory=factory)
-        r.update(index=m["index"], seed=m["seed"], entrants=list(m["entrants"]), bots=list(m["bots"]))
-        results.append(r)
+        results.append(
+            {**r, "index": m["index"], "seed": m["seed"], "entrants": list(m["entrants"]), "bots": list(m["bots"])}
+        )
     return results
 
 
 def run_tournament(
     specs: Sequence[str],
-    ruleset="classic",
+    ruleset: str | Ruleset = "classic",
     players: int = 2,
     teams: bool | None = None,
     games: int = 100,
     seed: int = 0,
     hands: bool = False,
-    executor=None,
+    executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
     batch: int | None = None,
-    factory: Callable | None = None,
-) -> dict:
+    factory: Factory | None = None,
+) -> Summary:
     """Play a whole tournament and return its results and statistics (see :func:`summarize`).
 
     ``executor`` is a :mod:`millebornes.executors` executor (default: in-process);
     ``progress(done, total)`` is called as matches finish; ``factory(spec, seed)`` builds bots
     (default :func:`make_player`; it must be picklable for a process pool).
+
+    Four hands, two deals each played in both seatings; :func:`format_table` prints the summary:
+
+    >>> summary = run_tournament(["random", "heuristic"], games=4, hands=True, seed=1)
+    >>> summary["matches"], [(row["bot"], row["matches"]) for row in summary["table"]]
+    (4, [('random', 4), ('heuristic', 4)])
     """
     from .executors import LocalExecutor
 
@@ -302,8 +441,10 @@ def run_tournament(
     workers = max(1, int(getattr(executor, "workers", 1) or 1))
     if batch is None:
         batch = max(1, min(50, math.ceil(len(matches) / (workers * 20))))
-    tasks = [(ruleset, players, teams, hands, factory, matches[i : i + batch]) for i in range(0, len(matches), batch)]
-    results: list[dict] = []
+    tasks: list[BatchTask] = [
+        (ruleset, players, teams, hands, factory, matches[i : i + batch]) for i in range(0, len(matches), batch)
+    ]
+    results: list[PlayedMatch] = []
     start = time.perf_counter()
     try:
         if progress:
@@ -318,18 +459,16 @@ def run_tournament(
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r["index"])
     summary = summarize(results, specs)
-    summary.update(
-        ruleset=probe.ruleset.name,
-        players=players,
-        teams=probe.teams,
-        nsides=probe.nsides,
-        hands=hands,
-        games=games,
-        seed=seed,
-        matches=len(results),
-        seconds=round(seconds, 3),
-        results=results,
-    )
+    summary["ruleset"] = probe.ruleset.name
+    summary["players"] = players
+    summary["teams"] = probe.teams
+    summary["nsides"] = probe.nsides
+    summary["hands"] = hands
+    summary["games"] = games
+    summary["seed"] = seed
+    summary["matches"] = len(results)
+    summary["seconds"] = round(seconds, 3)
+    summary["results"] = results
     return summary
 
 
@@ -362,7 +501,7 @@ def paired_interval(deal_scores: Sequence[float], z: float = Z95) -> tuple[float
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
-def pair_score(result: dict, a: int, b: int) -> float:
+def pair_score(result: MatchResult, a: int, b: int) -> float:
     """Side ``a``'s score against side ``b`` in one match: 1 a win, 0 a loss, 0.5 a tie.
 
     One of them among the winners beats the other, both among them tie; when neither won (a match
@@ -416,7 +555,7 @@ def bradley_terry_elo(
     return [ELO_BASE + e - mean for e in elo]
 
 
-def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
+def summarize(results: Sequence[PlayedMatch], specs: Sequence[str]) -> Summary:
     """Per-bot table, head-to-head lines, Elo ratings and forfeit messages from match results.
 
     Each result needs ``entrants`` (bot index per side), ``winners``, ``points``, ``time`` and
@@ -433,8 +572,8 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
     forfeits = [0] * nb
     h2h_games: dict[tuple[int, int], float] = {}
     h2h_score: dict[tuple[int, int], float] = {}
-    h2h_deals: dict[tuple[int, int], dict] = {}
-    messages = []
+    h2h_deals: dict[tuple[int, int], dict[int | None, list[float]]] = {}
+    messages: list[ForfeitNote] = []
     for r in sorted(results, key=lambda r: r.get("index", 0)):
         entrants = r["entrants"]
         winners = r["winners"]
@@ -472,7 +611,7 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
             deal[0] += s
             deal[1] += 1
     elo = bradley_terry_elo(nb, h2h_score, h2h_games)
-    table = []
+    table: list[BotRow] = []
     for e in range(nb):
         low, high = wilson(wins[e], matches[e])
         table.append(
@@ -492,7 +631,7 @@ def summarize(results: Sequence[dict], specs: Sequence[str]) -> dict:
                 "forfeits": forfeits[e],
             }
         )
-    head_to_head = []
+    head_to_head: list[HeadToHead] = []
     for (i, j), g in sorted(h2h_games.items()):
         s = h2h_score[i, j]
         low, high = wilson(s, g)
@@ -530,13 +669,14 @@ TABLE_COLUMNS = [
     "ms_max",
     "forfeits",
 ]
+"""The columns of :func:`write_csv`, in order: the table's keys a spreadsheet needs."""
 
 
-def format_table(summary: dict, max_forfeits: int = 5) -> str:
+def format_table(summary: Summary, max_forfeits: int = 5) -> str:
     """The per-bot table, the head-to-head lines and the first forfeit messages, as text."""
     table = summary["table"]
     width = max([len("bot")] + [len(row["bot"]) for row in table])
-    lines = []
+    lines: list[str] = []
     if "ruleset" in summary:
         what = "hands" if summary["hands"] else "matches"
         teams = " in teams" if summary.get("teams") else ""
@@ -583,16 +723,18 @@ def format_table(summary: dict, max_forfeits: int = 5) -> str:
     return "\n".join(lines)
 
 
-def write_csv(summary: dict, stream) -> None:
+def write_csv(summary: Summary, stream: TextIO) -> None:
+    """The per-bot table as CSV (the columns of ``TABLE_COLUMNS``), floats rounded to six places."""
     import csv
 
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(TABLE_COLUMNS)
     for row in summary["table"]:
-        writer.writerow([round(row[c], 6) if isinstance(row[c], float) else row[c] for c in TABLE_COLUMNS])
+        cells: Mapping[str, object] = row
+        writer.writerow([round(x, 6) if isinstance(x, float) else x for x in (cells[c] for c in TABLE_COLUMNS)])
 
 
-def plot_win_rates(summary: dict, path: str) -> None:
+def plot_win_rates(summary: Summary, path: str) -> None:
     """Draw each bot's win rate with its 95% interval to a PNG (matplotlib, Agg backend)."""
     import matplotlib
 

@@ -13,6 +13,16 @@ importing this package needs neither PettingZoo nor Gymnasium.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names as __getattr__ gives them, for the type checker
+    from .aec import MilleBornesAEC as MilleBornesAEC
+    from .aec import aec_env as aec_env
+    from .aec import side_rewards as side_rewards
+    from .single import MilleBornesGym as MilleBornesGym
+    from .single import gym_env as gym_env
+    from .single import register as register
+
 _LAZY = {
     "aec_env": "aec",
     "MilleBornesAEC": "aec",
@@ -23,7 +33,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'millebornes.env' has no attribute {name!r}")

@@ -19,20 +19,41 @@ An illegal action raises ``millebornes.IllegalAction`` (use the mask).
 >>> obs, reward, term, trunc, info = env.last()
 >>> obs["observation"].shape == (STATE_SIZE,), int(obs["action_mask"].sum()) == len(env.game.legal_codes())
 (True, True)
+
+An agent steps with one of its legal codes, and the turn passes on (or the same seat decides again):
+
+>>> first = env.agent_selection
+>>> env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+>>> env.agent_selection in env.agents, env.rewards[first]
+(True, 0.0)
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any, TypedDict
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..bots.features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
-from ..state import new_game
+from ..rules import Ruleset
+from ..state import Game, new_game
 
 REWARDS = ("match", "hand")
+"""The reward modes: at the end of the match, or at the end of every hand."""
+
+Action = int | np.integer[Any]
+"""An action as learners send it: an engine code, a Python or a NumPy integer."""
+
+
+class EnvObservation(TypedDict):
+    """What an agent observes: the feature vector of its seat's observation and the mask of its legal codes."""
+
+    observation: npt.NDArray[np.float32]
+    action_mask: npt.NDArray[np.int8]
 
 
 def side_rewards(winners: list[int], nsides: int) -> list[float]:
@@ -47,6 +68,7 @@ def side_rewards(winners: list[int], nsides: int) -> list[float]:
 
 
 def observation_space() -> spaces.Dict:
+    """The space of :class:`EnvObservation`, the same for every seat and both environments."""
     return spaces.Dict(
         {
             "observation": spaces.Box(low=-10.0, high=10.0, shape=(STATE_SIZE,), dtype=np.float32),
@@ -55,20 +77,21 @@ def observation_space() -> spaces.Dict:
     )
 
 
-def env_observation(game, seat: int) -> dict:
+def env_observation(game: Game, seat: int) -> EnvObservation:
     """A seat's observation as the environments give it: the vector and the mask of its legal codes."""
     codes = game.legal_codes() if game.to_act == seat and not game.is_over else []
     return {"observation": state_vector(game.observation(seat)), "action_mask": mask(codes)}
 
 
-class MilleBornesAEC(AECEnv):
+class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is untyped (Any)
     """See the module docstring; build it with :func:`aec_env`."""
 
-    metadata = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    """What PettingZoo and its wrappers read: the name, the render modes, and that no parallel API is offered."""
 
     def __init__(
         self,
-        ruleset="classic",
+        ruleset: str | Ruleset = "classic",
         players: int = 2,
         teams: bool | None = None,
         reward: str = "match",
@@ -87,17 +110,20 @@ class MilleBornesAEC(AECEnv):
         self._obs_space = {a: observation_space() for a in self.possible_agents}
         self._act_space = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.nsides = probe.nsides
-        self.game = None
+        self.game: Game | None = None
         self._seed_rng = random.Random()
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The agent's observation space (see :func:`observation_space`)."""
         return self._obs_space[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The engine's action codes, ``Discrete(206)``; the mask says which are legal."""
         return self._act_space[agent]
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new match; a seed makes the deals of this and the following resets reproducible."""
         if seed is not None:
             self._seed_rng = random.Random(seed)
         self.game = new_game(self.ruleset, players=self.players, teams=self.teams, seed=self._seed_rng.getrandbits(63))
@@ -106,19 +132,27 @@ class MilleBornesAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._hands_scored = 0
+        assert self.game.to_act is not None  # a new match has someone to act
         self.agent_selection = self.possible_agents[self.game.to_act]
 
-    def observe(self, agent):
-        return env_observation(self.game, self.agent_name_mapping[agent])
+    def observe(self, agent: str) -> EnvObservation:
+        """The agent's observation now (its mask is empty unless it is the one to act)."""
+        game = self.game
+        assert game is not None, "call reset() first"
+        return env_observation(game, self.agent_name_mapping[agent])
 
-    def step(self, action) -> None:
+    def step(self, action: Action | None) -> None:
+        """Play the selected agent's action (``None`` for an agent whose episode is over, as PettingZoo asks)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self.game
+        assert game is not None, "call reset() first"
+        if action is None:
+            raise TypeError(f"{agent} is to act: give it an action code, not None")
         self._cumulative_rewards[agent] = 0.0
         game.act_code(int(action))
         for a in self.agents:
@@ -135,16 +169,20 @@ class MilleBornesAEC(AECEnv):
                 self.terminations[a] = True
                 self.infos[a] = {"winners": game.winners, "match_scores": list(game.match_scores)}
         else:
+            assert game.to_act is not None  # someone acts while the match is on
             self.agent_selection = self.possible_agents[game.to_act]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _give(self, per_side: list[float]) -> None:
+        game = self.game
+        assert game is not None
         for a in self.agents:
-            self.rewards[a] += per_side[self.game.side_of(self.agent_name_mapping[a])]
+            self.rewards[a] += per_side[game.side_of(self.agent_name_mapping[a])]
 
-    def render(self):
+    def render(self) -> str | None:
+        """``ansi``: the match as text (each side's miles and battle top); ``human``: the same, printed."""
         if self.render_mode is None or self.game is None:
             return None
         g = self.game
@@ -158,11 +196,11 @@ class MilleBornesAEC(AECEnv):
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the environment holds no process or file."""
 
 
 def aec_env(
-    ruleset="classic",
+    ruleset: str | Ruleset = "classic",
     players: int = 2,
     teams: bool | None = None,
     reward: str = "match",

@@ -20,15 +20,92 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..bots import features as F
-from ..state import new_game
+from ..state import Game, new_game
+
+Params = dict[str, npt.NDArray[np.float32]]
+"""The network's weights by name, as :mod:`millebornes.bots.neural` stores them."""
+_Teacher = Callable[[Game, dict[str, Any], list[int]], int]  # (the real game, the observation, legal codes) -> code
+_Ints = npt.NDArray[np.int64]
 
 
-def _teacher(spec: str, seed: int):
+class CollectTask(TypedDict):
+    """The unit of work of :func:`collect`: the seeds to play and how (everything but ``seeds`` has a default)."""
+
+    seeds: list[int]
+    """One match (or hand) per seed."""
+    ruleset: NotRequired[str]
+    players: NotRequired[int]
+    teams: NotRequired[bool | None]
+    hands: NotRequired[bool]
+    """Play one hand per seed rather than a match."""
+    teacher: NotRequired[str]
+    """``greedy`` (the default), ``duel`` or a bot spec."""
+    student: NotRequired[Params | None]
+    """The network that plays ``student_share`` of the moves (DAgger)."""
+    student_share: NotRequired[float]
+    q_share: NotRequired[float]
+    """The share of decisions that also get rollout values (:func:`rollout_values`)."""
+    q_scale: NotRequired[float]
+    advice: NotRequired[bool]
+    """Fill the advice columns of the action features (the default with the ``duel`` teacher)."""
+    duel_worlds: NotRequired[int]
+    agree_keep: NotRequired[float]
+    """With the ``duel`` teacher, the share of decisions kept where greedy and heuristic agree."""
+
+
+class Decisions(TypedDict):
+    """Labelled decisions, as :func:`collect` returns them and :func:`fit` trains on them.
+
+    Decision i's legal actions are the rows ``offsets[i]:offsets[i + 1]`` of ``actions``, and ``labels[i]``
+    is the teacher's choice as a row within them."""
+
+    states: npt.NDArray[np.float32]
+    """(N, STATE_SIZE)"""
+    actions: npt.NDArray[np.float16]
+    """(the sum of the legal counts, ACTION_SIZE)"""
+    offsets: _Ints
+    labels: _Ints
+    q: NotRequired[npt.NDArray[np.float32]]
+    """Per action row, the rollout value where ``has_q`` (zeros elsewhere)."""
+    has_q: NotRequired[npt.NDArray[np.bool_]]
+    """Per decision, whether it has rollout values."""
+    seeds: NotRequired[list[int]]
+    seconds: float
+
+
+class FitLog(TypedDict):
+    """One line of :func:`fit`'s history: the means over the steps since the line before."""
+
+    step: int
+    loss: float
+    acc: float
+    value_loss: float
+    holdout_loss: NotRequired[float]
+    holdout_acc: NotRequired[float]
+
+
+Batch = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    _Ints,
+    _Ints,
+    _Ints,
+    npt.NDArray[np.float32] | None,
+    npt.NDArray[np.bool_] | None,
+]
+"""A minibatch as :func:`loss_and_grads` takes it: states, action rows, each row's decision, each decision's first
+row, the labels' rows, and the centred rollout values with their mask (None without values)."""
+
+
+def _teacher(spec: str, seed: int) -> _Teacher:
     if spec == "greedy":
         from ..bots.rollout import greedy_code
 
@@ -39,7 +116,7 @@ def _teacher(spec: str, seed: int):
     return lambda game, obs, codes: ACTION_CODES[bot.choose(obs, [ACTION_NAMES[c] for c in codes])]
 
 
-def collect(task: dict) -> dict:
+def collect(task: CollectTask) -> Decisions:
     """Play ``task["seeds"]`` (one match each, or one hand each with ``hands``) and return the
     labelled decisions: ``states`` (N, STATE_SIZE), ``actions`` (sum of legal counts, ACTION_SIZE),
     ``offsets`` (N + 1: decision i's actions are rows offsets[i]:offsets[i+1]), ``labels`` (N, the
@@ -55,7 +132,11 @@ def collect(task: dict) -> dict:
     use_advice = bool(task.get("advice", teacher_spec == "duel"))
     duel_worlds = int(task.get("duel_worlds", 32))
     agree_keep = float(task.get("agree_keep", 1.0))
-    states, actions, offsets, labels, qs, has_q = [], [], [0], [], [], []
+    states: list[npt.NDArray[np.float32]] = []
+    actions: list[npt.NDArray[np.float32]] = []
+    offsets, labels = [0], []
+    qs: list[npt.NDArray[np.float32]] = []
+    has_q: list[bool] = []
     for seed in task["seeds"]:
         rng = random.Random(seed * 7919 + 1)
         teacher = None if teacher_spec == "duel" else _teacher(teacher_spec, seed)
@@ -68,9 +149,12 @@ def collect(task: dict) -> dict:
             if len(codes) == 1:
                 game.act_code(codes[0])
                 continue
-            obs = game.observation(game.to_act)
+            seat = game.to_act
+            assert seat is not None  # someone acts while the match is on
+            obs = game.observation(seat)
             advice = advisors(obs, codes, game) if advisors is not None else None
             if teacher is None:  # the duel: greedy's and heuristic's choices, settled by playouts
+                assert advice is not None, "the duel teacher needs the advice"
                 g_code, h_code = advice
                 best = g_code if g_code == h_code else duel(obs, [g_code, h_code], rng, duel_worlds, scale)
                 if g_code == h_code and agree_keep < 1.0 and rng.random() >= agree_keep:
@@ -107,7 +191,7 @@ def collect(task: dict) -> dict:
     }
 
 
-def duel(obs: dict, candidates: list[int], rng, worlds: int = 32, scale: float = 700.0) -> int:
+def duel(obs: dict[str, Any], candidates: list[int], rng: random.Random, worlds: int = 32, scale: float = 700.0) -> int:
     """The better of ``candidates`` (codes) for the seat of ``obs``: each is played in the same
     ``worlds`` possible worlds dealt from the observation (:class:`millebornes.Determinizer`), the
     hand played out by the greedy policy, and the one with the best mean tanh(margin / ``scale``)
@@ -130,7 +214,7 @@ def duel(obs: dict, candidates: list[int], rng, worlds: int = 32, scale: float =
     return candidates[int(np.argmax(totals))]
 
 
-def rollout_values(game, codes: list[int], rng, scale: float = 700.0) -> np.ndarray:
+def rollout_values(game: Game, codes: list[int], rng: random.Random, scale: float = 700.0) -> npt.NDArray[np.float32]:
     """For each legal code, the acting side's result of the hand when that action is played and the
     greedy policy plays every seat to the end of the hand: tanh(points margin / ``scale``), or the
     hand won (1) or lost (-1) when distance decides.
@@ -140,7 +224,9 @@ def rollout_values(game, codes: list[int], rng, scale: float = 700.0) -> np.ndar
     them); the network that regresses on these values still sees observation features only."""
     from ..bots.rollout import play_out
 
-    side = game.side_of(game.to_act)
+    seat = game.to_act
+    assert seat is not None, "nobody acts: the match is over"
+    side = game.side_of(seat)
     hand = game.hand_number
     points = game.ruleset.winner == "points"
     out = np.zeros(len(codes), np.float32)
@@ -162,7 +248,7 @@ def rollout_values(game, codes: list[int], rng, scale: float = 700.0) -> np.ndar
     return out
 
 
-def merge(parts: list[dict]) -> dict:
+def merge(parts: list[Decisions]) -> Decisions:
     """One data set from several ``collect`` results."""
     offsets, base = [np.zeros(1, np.int64)], 0
     for p in parts:
@@ -179,7 +265,7 @@ def merge(parts: list[dict]) -> dict:
     }
 
 
-def _batch(data: dict, idx: np.ndarray):
+def _batch(data: Decisions, idx: _Ints) -> Batch:
     off = data["offsets"]
     lo, hi = off[idx], off[idx + 1]
     counts = hi - lo
@@ -197,12 +283,23 @@ def _batch(data: dict, idx: np.ndarray):
 
 
 TRAINABLE = ("W1s", "W1a", "b1", "W2", "b2", "w3", "b3", "wq")
-Q_SCALE = 5.0  # the rollout values (tanh of a points margin) are multiplied by this for the regression
+"""The parameters :func:`fit` trains; any other entry of a parameter set is left as it is."""
+Q_SCALE = 5.0
+"""The rollout values (tanh of a points margin) are multiplied by this for the regression."""
 
 
 def loss_and_grads(
-    params: dict, states, acts, seg, starts, target, q=None, qmask=None, grads: bool = True, q_weight: float = 1.0
-):
+    params: Params,
+    states: npt.NDArray[np.float32],
+    acts: npt.NDArray[np.float32],
+    seg: _Ints,
+    starts: _Ints,
+    target: _Ints,
+    q: npt.NDArray[np.float32] | None = None,
+    qmask: npt.NDArray[np.bool_] | None = None,
+    grads: bool = True,
+    q_weight: float = 1.0,
+) -> tuple[float, float, Params | None, float]:
     """The loss of a minibatch and its gradients.
 
     The main head's scores are trained by cross-entropy against the teacher's choice, under a
@@ -225,10 +322,9 @@ def loss_and_grads(
     counts = np.diff(np.append(starts, len(seg)))
     loss = float(-np.mean(np.log(p[target] + 1e-12)))
     acc = float(np.mean(mx == logit[target]))
-    use_q = q is not None and "wq" in params and qmask is not None and qmask.any()
     vloss = 0.0
-    dq = None
-    if use_q:
+    dq = None  # the value loss's gradient, with rollout values and a value head
+    if q is not None and "wq" in params and qmask is not None and qmask.any():
         y = h2 @ params["wq"]
         yc = y - (np.add.reduceat(y, starts) / counts)[seg]
         err = (yc - q) * qmask
@@ -242,7 +338,7 @@ def loss_and_grads(
     d /= n
     g = {"b3": np.array([d.sum()], np.float32), "w3": h2.T @ d}
     dh2 = np.outer(d, params["w3"])
-    if use_q:
+    if dq is not None:
         g["wq"] = h2.T @ dq
         dh2 += np.outer(dq, params["wq"])
     elif "wq" in params:
@@ -258,32 +354,34 @@ def loss_and_grads(
 
 
 def fit(
-    data: dict,
-    params: dict,
+    data: Decisions,
+    params: Params,
     steps: int = 1000,
     batch: int = 256,
     lr: float = 2e-3,
     seed: int = 0,
     weight_decay: float = 1e-5,
-    log=None,
+    log: Callable[[FitLog], object] | None = None,
     log_every: int = 200,
-    holdout: dict | None = None,
+    holdout: Decisions | None = None,
     q_weight: float = 1.0,
-) -> list[dict]:
+) -> list[FitLog]:
     """Train ``params`` in place with Adam on minibatches of decisions; returns the logged history
     (step, train loss and accuracy over the last ``log_every`` steps, value loss, holdout loss and
     accuracy).  Add a ``wq`` vector to ``params`` (see :func:`add_value_head`) to train the value head."""
     rng = np.random.default_rng(seed)
     n = len(data["labels"])
     keys = [k for k in params if k in TRAINABLE]
-    m = {k: np.zeros_like(params[k]) for k in keys}
-    v2 = {k: np.zeros_like(params[k]) for k in keys}
+    m: dict[str, npt.NDArray[np.floating[Any]]] = {k: np.zeros_like(params[k]) for k in keys}  # Adam's moments
+    v2: dict[str, npt.NDArray[np.floating[Any]]] = {k: np.zeros_like(params[k]) for k in keys}
     b1, b2, eps = 0.9, 0.999, 1e-8
-    history, run = [], np.zeros(3)
+    history: list[FitLog] = []
+    run = np.zeros(3)
     count = 0
     for step in range(1, steps + 1):
         idx = rng.integers(0, n, size=min(batch, n))
         loss, acc, g, vloss = loss_and_grads(params, *_batch(data, idx), q_weight=q_weight)
+        assert g is not None  # asked for
         run += (loss, acc, vloss)
         count += 1
         rate = lr * min(1.0, step / 50) * (0.5 * (1 + np.cos(np.pi * step / steps)) * 0.9 + 0.1)
@@ -295,7 +393,7 @@ def fit(
             vh = v2[k] / (1 - b2**step)
             params[k] -= (rate * mh / (np.sqrt(vh) + eps)).astype(np.float32)
         if step % log_every == 0 or step == steps:
-            entry = {"step": step, "loss": run[0] / count, "acc": run[1] / count, "value_loss": run[2] / count}
+            entry: FitLog = {"step": step, "loss": run[0] / count, "acc": run[1] / count, "value_loss": run[2] / count}
             if holdout is not None:
                 entry["holdout_loss"], entry["holdout_acc"] = evaluate(params, holdout)
             history.append(entry)
@@ -306,13 +404,13 @@ def fit(
     return history
 
 
-def add_value_head(params: dict, seed: int = 0) -> dict:
+def add_value_head(params: Params, seed: int = 0) -> Params:
     """Add the value head ``wq`` (zeros) to a parameter set, for :func:`fit` with rollout values."""
     params["wq"] = np.zeros_like(params["w3"])
     return params
 
 
-def fold(params: dict, alpha: float) -> dict:
+def fold(params: Params, alpha: float) -> Params:
     """The shipped network: the policy head plus ``alpha`` times the value head, one score per action."""
     out = {k: v for k, v in params.items() if k != "wq"}
     if "wq" in params:
@@ -320,7 +418,7 @@ def fold(params: dict, alpha: float) -> dict:
     return out
 
 
-def evaluate(params: dict, data: dict, limit: int = 20000) -> tuple[float, float]:
+def evaluate(params: Params, data: Decisions, limit: int = 20000) -> tuple[float, float]:
     """(loss, accuracy) of ``params`` on the first ``limit`` decisions of ``data``."""
     idx = np.arange(min(limit, len(data["labels"])))
     loss, acc, _, _ = loss_and_grads(params, *_batch(data, idx), grads=False)

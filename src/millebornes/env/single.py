@@ -14,33 +14,47 @@ mask a learner never sends one.
 >>> obs, info = env.reset(seed=1)
 >>> obs["action_mask"][env.game.legal_codes()].all()
 np.True_
+
+A step plays the learner's action and the bots' answers, and returns at the learner's next decision:
+
+>>> obs, reward, terminated, truncated, info = env.step(env.game.legal_codes()[0])
+>>> terminated or env.game.to_act == env.seat
+True
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, cast
+
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from ..actions import ACTION_NAMES
+from ..bots import Bot
 from ..bots.features import NUM_ACTIONS, mask
-from ..state import new_game
-from .aec import REWARDS, env_observation, observation_space, side_rewards
+from ..rules import Ruleset
+from ..state import Game, new_game
+from .aec import REWARDS, Action, EnvObservation, env_observation, observation_space, side_rewards
 
 ENV_ID = "millebornes/MilleBornes-v0"
+"""The id :func:`register` gives the environment, for ``gymnasium.make``."""
 
 
-class MilleBornesGym(gymnasium.Env):
+class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
     """One seat of a match against bots; see the module docstring and :func:`gym_env`."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    """What Gymnasium reads: the text rendering is the only one."""
 
     def __init__(
         self,
-        ruleset="classic",
+        ruleset: str | Ruleset = "classic",
         players: int = 2,
         teams: bool | None = None,
-        opponents="heuristic",
+        opponents: str | Sequence[str] = "heuristic",
         seat: int | str = 0,
         reward: str = "match",
         render_mode: str | None = None,
@@ -61,16 +75,21 @@ class MilleBornesGym(gymnasium.Env):
         self.opponent_specs, self.seat_choice, self.reward_mode = specs, seat, reward
         self.render_mode = render_mode
         self.nsides = probe.nsides
-        self.observation_space = observation_space()
+        # a Dict space's samples are plain dicts, here of the two keys of EnvObservation
+        self.observation_space = cast("spaces.Space[EnvObservation]", observation_space())
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game = None
+        self.game: Game | None = None
         self.seat = 0
-        self._bots: dict[int, object] = {}
+        self._bots: dict[int, Bot] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[EnvObservation, dict[str, Any]]:
+        """Deal a new match and let the bots act up to the learner's first decision (``skipped_reward``:
+        what the learner's side earned on the way, in hand mode)."""
         super().reset(seed=seed)
         rng = self.np_random
-        self.seat = int(rng.integers(self.players)) if self.seat_choice == "random" else self.seat_choice
+        self.seat = self.seat_choice if isinstance(self.seat_choice, int) else int(rng.integers(self.players))
         self.game = new_game(self.ruleset, players=self.players, teams=self.teams, seed=int(rng.integers(2**62)))
         from ..bots import make_bot
 
@@ -80,15 +99,20 @@ class MilleBornesGym(gymnasium.Env):
         reward = self._advance()
         return self._obs(), {"seat": self.seat, "skipped_reward": reward}
 
-    def _obs(self) -> dict:
-        return env_observation(self.game, self.seat)
+    def _live(self) -> Game:
+        assert self.game is not None, "call reset() first"
+        return self.game
 
-    def action_masks(self) -> np.ndarray:
-        g = self.game
+    def _obs(self) -> EnvObservation:
+        return env_observation(self._live(), self.seat)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal codes of the learner's decision as booleans (empty when the match is over)."""
+        g = self._live()
         return mask(g.legal_codes() if not g.is_over and g.to_act == self.seat else []).astype(bool)
 
     def _rewards_since(self) -> float:
-        g = self.game
+        g = self._live()
         side = g.side_of(self.seat)
         r = 0.0
         if self.reward_mode == "hand":
@@ -101,15 +125,17 @@ class MilleBornesGym(gymnasium.Env):
 
     def _advance(self) -> float:
         """Let the bots act until the learner decides or the match ends; the reward on the way."""
-        g = self.game
+        g = self._live()
         while not g.is_over and g.to_act != self.seat:
             seat = g.to_act
+            assert seat is not None  # someone acts while the match is on
             legal = g.legal_actions()
             action = legal[0] if len(legal) == 1 else self._bots[seat].choose(g.observation(seat), legal)
             g.act(action, seat)
         return self._rewards_since()
 
-    def step(self, action):
+    def step(self, action: Action) -> tuple[EnvObservation, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' up to the learner's next decision or the end of the match."""
         g = self.game
         if g is None or g.is_over:
             raise RuntimeError("call reset() first: the match is over")
@@ -120,10 +146,11 @@ class MilleBornesGym(gymnasium.Env):
         reward = self._rewards_since()
         if not g.is_over:
             reward += self._advance()
-        info = {"winners": g.winners, "match_scores": list(g.match_scores)} if g.is_over else {}
+        info: dict[str, Any] = {"winners": g.winners, "match_scores": list(g.match_scores)} if g.is_over else {}
         return self._obs(), float(reward), g.is_over, False, info
 
-    def render(self):
+    def render(self) -> str | None:
+        """``ansi``: the match as text, each side's miles (``None`` in any other mode)."""
         if self.render_mode != "ansi" or self.game is None:
             return None
         g = self.game
@@ -131,10 +158,10 @@ class MilleBornesGym(gymnasium.Env):
 
 
 def gym_env(
-    ruleset="classic",
+    ruleset: str | Ruleset = "classic",
     players: int = 2,
     teams: bool | None = None,
-    opponents="heuristic",
+    opponents: str | Sequence[str] = "heuristic",
     seat: int | str = 0,
     reward: str = "match",
     render_mode: str | None = None,
