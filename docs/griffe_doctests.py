@@ -19,14 +19,8 @@ _FENCE = "```"
 def fenced(text: str) -> str:
     """The text with every doctest session (a ``>>>`` line at the margin, to the next blank line) fenced.
 
-    >>> print(fenced("Play:\\n>>> 1 + 1\\n2\\n\\nDone."))
-    Play:
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    Done.
+    >>> fenced("Play:\\n>>> 1 + 1\\n2\\n\\nDone.").splitlines()
+    ['Play:', '```pycon', '>>> 1 + 1', '2', '```', '', 'Done.']
     """
     out: list[str] = []
     in_session = in_fence = False
