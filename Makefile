@@ -13,7 +13,7 @@ AXE := node_modules/.installed
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test lint types run bench build lock clean
+.PHONY: test lint types docs run bench build lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with; --no-compile leaves
 # each installed module's bytecode to its first import, so modules nobody imports cost nothing.
@@ -52,9 +52,13 @@ lint: $(FULL)
 types: $(FULL)
 	$(VENV)/bin/mypy
 
+# The documentation site (mkdocs.yml) into site/: a broken link or reference, or any other warning, fails it.
+docs: $(FULL)
+	$(VENV)/bin/mkdocs build --strict
+
 # The whole suite on this Python, then the short suite against a wheel built on each other Python (noxfile.py).
 # pytest exit code 5 means "no tests collected": treat it as success.
-test: lint types $(FULL) $(BUILT) $(AXE)
+test: lint types docs $(FULL) $(BUILT) $(AXE)
 	$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc

@@ -1,0 +1,287 @@
+"""The documentation site (mkdocs.yml): it builds with --strict, a page loads nothing from the internet, every
+public name of the API reference has a docstring, and the examples of its pages run as shown."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+# A link (not a load: nothing is fetched until a reader follows it) out of the site is kept only with its reason.
+EXTERNAL_LINKS = {
+    "https://babel.pocoo.org": "i18n.md names the library the message catalog is read with",
+}
+
+# The theme's script names a few URLs, each fetched only on a condition: what a built page would hold to meet it,
+# which no page may hold (None: the condition is the browser's, not the site's).
+_SOURCE = re.compile(r'data-md-component="source"')  # the repository's stars and forks, with repo_url set
+THEME_FETCHES = {
+    "https://unpkg.com/mermaid": re.compile(r'<pre[^>]*class="[^"]*\bmermaid\b'),  # a Mermaid diagram
+    "https://api.github.com/": _SOURCE,
+    "https://${": _SOURCE,  # the same from a GitLab host
+    # only a browser without ResizeObserver (none since 2020) asks for the polyfill
+    "https://unpkg.com/resize-observer-polyfill": None,
+}
+
+_REMOTE = re.compile(r"\s*(https?:)?//", re.I)
+_CSS_LOADS = re.compile(r"""url\(\s*['"]?\s*((?:https?:)?//[^'")\s]*)|@import\s+['"]\s*((?:https?:)?//[^'"]*)""", re.I)
+_JS_URLS = re.compile(r"""["'`](https?://[^"'`\s]*)""")
+_NAMESPACES = ("http://www.w3.org/",)
+
+
+def _build(target: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    pytest.importorskip("mkdocs")
+    target = tmp_path_factory.mktemp("site")
+    built = _build(target)
+    assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stderr[-4000:]}"
+    return target
+
+
+@pytest.mark.slow
+def test_the_site_builds_strictly_with_every_page(site):
+    for page in ("index", "players", "library", "researchers", "operators", "rules", "api/millebornes"):
+        assert (site / page / "index.html" if page != "index" else site / "index.html").is_file(), page
+    assert "Game" in (site / "api" / "millebornes" / "index.html").read_text(encoding="utf-8")
+
+
+class _Page(HTMLParser):
+    """What a page makes the browser fetch (src, srcset, link href, CSS and script in it) and where it links."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.loads: list[str] = []
+        self.links: list[str] = []
+        self.styles: list[str] = []
+        self.scripts: list[str] = []
+        self._inside: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            value = value or ""
+            if name in ("src", "poster", "data", "background") or (name == "href" and tag in ("link", "use", "image")):
+                self.loads.append(value)
+            elif name == "srcset":
+                self.loads += [part.split()[0] for part in value.split(",") if part.strip()]
+            elif name == "xlink:href":
+                self.loads.append(value)
+            elif name == "href" and tag == "a":
+                self.links.append(value)
+            elif name == "style":
+                self.styles.append(value)
+        self._inside = tag if tag in ("style", "script") else None
+
+    def handle_endtag(self, tag: str) -> None:
+        self._inside = None
+
+    def handle_data(self, data: str) -> None:
+        if self._inside == "style":
+            self.styles.append(data)
+        elif self._inside == "script":
+            self.scripts.append(data)
+
+
+def _css_loads(text: str) -> list[str]:
+    return [a or b for a, b in _CSS_LOADS.findall(text)]
+
+
+def _js_fetches(text: str) -> list[str]:
+    return [url for url in _JS_URLS.findall(text) if not url.startswith(_NAMESPACES)]
+
+
+@pytest.mark.slow
+def test_no_page_loads_anything_from_the_internet(site):
+    loads: list[str] = []
+    links: set[str] = set()
+    fetches: set[str] = set()
+    pages = []
+    for path in sorted(site.rglob("*")):
+        where = str(path.relative_to(site))
+        if path.suffix == ".html":
+            text = path.read_text(encoding="utf-8")
+            pages.append(text)
+            page = _Page()
+            page.feed(text)
+            loads += [f"{where}: {url}" for url in page.loads if _REMOTE.match(url)]
+            loads += [f"{where}: {url}" for css in page.styles for url in _css_loads(css)]
+            fetches.update(url for script in page.scripts for url in _js_fetches(script))
+            links.update(url for url in page.links if _REMOTE.match(url))
+        elif path.suffix == ".css":
+            loads += [f"{where}: {url}" for url in _css_loads(path.read_text(encoding="utf-8"))]
+        elif path.suffix == ".js":
+            fetches.update(_js_fetches(path.read_text(encoding="utf-8")))
+    assert pages, "no page built"
+    assert not loads, f"fetched from the internet: {loads}"
+    unknown = sorted(url for url in fetches if not url.startswith(tuple(THEME_FETCHES)))
+    assert not unknown, f"a script fetches from the internet: {unknown}"
+    for prefix, marker in THEME_FETCHES.items():
+        if marker and any(url.startswith(prefix) for url in fetches):
+            assert not [page for page in pages if marker.search(page)], f"a page would make the theme fetch {prefix}"
+    unexplained = sorted(links - set(EXTERNAL_LINKS))
+    assert not unexplained, f"links out of the site without a reason (EXTERNAL_LINKS): {unexplained}"
+
+
+def test_the_checks_catch_what_they_look_for():
+    page = _Page()
+    page.feed(
+        '<link rel="stylesheet" href="https://fonts.example/css"><img srcset="a.png 1x, //cdn.example/b.png 2x">'
+        '<a href="https://example.org">x</a><style>@import "https://cdn.example/x.css";</style>'
+        "<script>fetch('https://api.example/v1')</script>"
+    )
+    assert [url for url in page.loads if _REMOTE.match(url)] == ["https://fonts.example/css", "//cdn.example/b.png"]
+    assert page.links == ["https://example.org"]
+    assert _css_loads(page.styles[0]) == ["https://cdn.example/x.css"]
+    assert _css_loads("a{background:url( 'http://x.example/i.png' )} b{background:url(data:image/png;base64,AA)}") == [
+        "http://x.example/i.png"
+    ]
+    assert _js_fetches(page.scripts[0] + ' e.setAttribute("xmlns", "http://www.w3.org/2000/svg")') == [
+        "https://api.example/v1"
+    ]
+
+
+def _reference_modules() -> list[str]:
+    """The modules the API reference pages show (their `::: name` lines)."""
+    names = []
+    for page in sorted((DOCS / "api").glob("*.md")):
+        names += re.findall(r"^::: ([\w.]+)", page.read_text(encoding="utf-8"), re.M)
+    return names
+
+
+def _documented_in(parent, name: str) -> bool:
+    """Whether the parent's docstring has an Attributes section that names ``name`` (Google style)."""
+    import griffe
+
+    if parent.docstring is None:
+        return False
+    sections = parent.docstring.parse(griffe.Parser.google, warnings=False)
+    return any(
+        section.kind is griffe.DocstringSectionKind.attributes and name in {item.name for item in section.value}
+        for section in sections
+    )
+
+
+def _public(module, name: str, member) -> bool:
+    """Public in a module: listed in its ``__all__`` when it has one, else its own (not imported) and not _-named."""
+    if module.exports is not None:
+        return name in module.exports
+    return not name.startswith("_") and not member.is_alias
+
+
+def _undocumented(obj) -> list[str]:
+    """The public names under a class that have no docstring, members declared on it (not inherited) included."""
+    missing = []
+    for name, member in obj.members.items():
+        if name.startswith("_") or member.is_alias:
+            continue
+        if not member.docstring and not _documented_in(obj, name):
+            missing.append(member.path)
+        if member.is_class:
+            missing += _undocumented(member)
+    return missing
+
+
+def test_every_public_name_of_the_api_reference_has_a_docstring():
+    griffe = pytest.importorskip("griffe")
+    modules = _reference_modules()
+    assert "millebornes" in modules and "millebornes.state" in modules
+    package = griffe.load("millebornes", search_paths=[str(ROOT / "src")], resolve_aliases=True)
+    missing: list[str] = []
+    for dotted in modules:
+        module = package[dotted.removeprefix("millebornes").lstrip(".")] if dotted != "millebornes" else package
+        if not module.docstring:
+            missing.append(f"{dotted} (the module)")
+        for name, member in module.members.items():
+            if not _public(module, name, member):
+                continue
+            try:
+                target = member.final_target if member.is_alias else member
+            except griffe.AliasResolutionError:
+                missing.append(f"{dotted}.{name} (the reference cannot find where it is defined)")
+                continue
+            if target.is_module:
+                continue
+            if not target.docstring and not _documented_in(target.parent, target.name):
+                missing.append(target.path)
+            if target.is_class:
+                missing += _undocumented(target)
+    missing = list(dict.fromkeys(missing))  # a name the package re-exports is told once, where it is defined
+    assert not missing, f"{len(missing)} public names without a docstring:\n" + "\n".join(missing)
+
+
+def test_the_docstring_check_reads_attributes_sections():
+    griffe = pytest.importorskip("griffe")
+    code = '''
+    """Cars.
+
+    Attributes:
+        LIMIT: the most a car may carry.
+    """
+
+    LIMIT = 4
+    OTHER = 2
+
+
+    class Car:
+        """A car.
+
+        Attributes:
+            speed: how fast it goes.
+        """
+
+        speed: int
+        colour: str
+
+        def drive(self) -> None:
+            """Go."""
+
+        def stop(self) -> None:
+            pass
+    '''
+    with griffe.temporary_visited_module(textwrap.dedent(code), module_name="cars") as module:
+        assert _documented_in(module, "LIMIT") and not _documented_in(module, "OTHER")
+        assert _public(module, "OTHER", module["OTHER"]) and not _public(module, "_x", module["OTHER"])
+        assert _undocumented(module["Car"]) == ["cars.Car.colour", "cars.Car.stop"]
+
+
+def _pages_with_examples() -> list[Path]:
+    return [page for page in sorted(DOCS.glob("*.md")) if re.search(r"^>>> ", page.read_text(encoding="utf-8"), re.M)]
+
+
+def test_the_library_guide_has_examples():
+    assert DOCS / "library.md" in _pages_with_examples()
+
+
+@pytest.mark.parametrize("page", _pages_with_examples(), ids=lambda page: page.name)
+def test_the_examples_of_a_page_run_as_shown(page):
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.attempted and not result.failed, f"{result.failed} of {result.attempted} examples of {page.name}"
+
+
+def test_the_reference_fences_doctest_sessions():
+    spec = importlib.util.spec_from_file_location("griffe_doctests", DOCS / "griffe_doctests.py")
+    assert spec and spec.loader
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    result = doctest.testmod(extension)
+    assert result.attempted and not result.failed
+    assert (
+        extension.fenced("See :func:`new_game` and :class:`~millebornes.Game`.")
+        == "See `new_game` and `millebornes.Game`."
+    )
