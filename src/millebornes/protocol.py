@@ -4,7 +4,7 @@ The host (a tournament, an app) starts the bot as a process and writes one JSON 
 the bot answers one JSON object per line.  ``docs/protocol.md`` is the full description; in short::
 
     host -> bot  {"type": "hello", "protocol": "millebornes-bot/1", "seed": 7}
-    bot -> host  {"type": "hello", "protocol": "millebornes-bot/1", "name": "heuristic", "version": "0.1.0"}
+    bot -> host  {"type": "hello", "protocol": "millebornes-bot/1", "name": "heuristic", "version": "1.0.0"}
     host -> bot  {"type": "decide", "id": 1, "observation": {...}, "legal_actions": ["play 75", ...]}
     bot -> host  {"type": "action", "id": 1, "action": "play 75"}
     host -> bot  {"type": "bye"}                       (the bot exits with status 0)
