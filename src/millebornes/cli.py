@@ -9,6 +9,7 @@ import shlex
 import shutil
 import time
 from enum import StrEnum
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
@@ -16,6 +17,11 @@ from .bots.ladder import offered_levels
 from .rules import RULESETS
 from .rules import ruleset as get_ruleset
 from .state import new_game
+
+if TYPE_CHECKING:
+    from typer._click._termui_impl import ProgressBar
+
+    from .tui.session import PlaySession
 
 app = typer.Typer(
     add_completion=False,
@@ -89,11 +95,11 @@ def simulate(
         raise typer.BadParameter(str(exc)) from None
     start = time.perf_counter()
     hands = decisions = 0
-    wins = None
+    wins: list[float] = []
     ties = 0
     for i in range(games):
         game, n = random_match(r, players, teams, seed + i)
-        if wins is None:
+        if not wins:
             wins = [0.0] * game.nsides
         hands += len(game.hand_results)
         decisions += n
@@ -170,6 +176,7 @@ def tournament(
     import sys
 
     from . import tournament as T
+    from .bots import make_bot
     from .executors import make_executor
 
     specs = T.parse_bot_options(bots)
@@ -184,7 +191,7 @@ def tournament(
         new_game(r, players=players, teams=teams, seed=0)
         for spec in specs:
             if not T.is_external(spec):
-                T.make_bot(spec, 0)
+                make_bot(spec, 0)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
@@ -508,7 +515,7 @@ def serve(
         onefile.release(held)
 
 
-def _web_missing(exc: ImportError) -> None:
+def _web_missing(exc: ImportError) -> NoReturn:
     typer.echo(
         f"the web app needs the 'web' extra ({exc.name} is not installed): pip install 'millebornes[web]'", err=True
     )
@@ -543,7 +550,7 @@ def _schema(url: str, migrate: bool) -> tuple[str | None, str]:
         engine.dispose()
 
 
-def _database_refused(exc: Exception) -> None:
+def _database_refused(exc: Exception) -> NoReturn:
     """The database's own words (a connection refused, a file that cannot be opened), without the SQL."""
     typer.echo(f"millebornes: the database refused: {str(getattr(exc, 'orig', None) or exc).strip()}", err=True)
     raise typer.Exit(2) from None
@@ -651,11 +658,11 @@ class Words:
 
         self.catalog = catalog(lang or env_lang())
 
-    def fail(self, key: str, **params) -> None:
+    def fail(self, key: str, **params) -> NoReturn:
         """Stop the command with the catalog's message (exit status 2, as for a bad option)."""
         self.stop(self.catalog.t(key, **params))
 
-    def stop(self, message: str) -> None:
+    def stop(self, message: str) -> NoReturn:
         typer.echo(self.catalog.t("cli.error", message=message), err=True)
         raise typer.Exit(2)
 
@@ -677,7 +684,7 @@ def _lang_option(lang: str | None) -> str | None:
     return lang
 
 
-def _tui_missing(exc: ImportError, words: Words) -> None:
+def _tui_missing(exc: ImportError, words: Words) -> NoReturn:
     typer.echo(words.catalog.t("cli.needs_textual", module=exc.name, command="pip install 'textual==8.2.8'"), err=True)
     raise typer.Exit(1)
 
@@ -774,7 +781,8 @@ def play(
         _tui_missing(exc, words)
 
     path = save or default_save_path()
-    session, saved = None, {}
+    session: PlaySession | None = None
+    saved: dict = {}
     if resume:
         _load_record(words, str(path), save=True)
         try:
@@ -799,7 +807,7 @@ def play(
         save_path=path,
     )
     tui.run()
-    if tui.saved_to and tui.session.game.is_over:  # nothing to go on with: the replay shows it
+    if tui.saved_to and tui.session and tui.session.game.is_over:  # nothing to go on with: the replay shows it
         typer.echo(
             words.catalog.t(
                 "cli.saved_over", path=tui.saved_to, command=f"millebornes replay {shlex.quote(str(tui.saved_to))}"
@@ -939,7 +947,8 @@ class _ReviewBar:
     """Click's progress bar on stderr (shown on a terminal only), started when the review knows its total."""
 
     def __init__(self, label: str):
-        self.label, self.bar, self.done = label, None, 0
+        self.label, self.done = label, 0
+        self.bar: ProgressBar[int] | None = None
 
     def __call__(self, done: int, total: int) -> None:
         import sys

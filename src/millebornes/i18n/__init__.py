@@ -46,12 +46,13 @@ class Catalog:
         self.messages: dict[str, str] = {}
         self.plurals: dict[str, tuple[str, ...]] = {}
         for message in po:
-            if not message.id:
+            key, text = message.id, message.string or ""
+            if not key:
                 continue
-            if message.pluralizable:
-                self.plurals[message.id[0]] = tuple(message.string)
+            if isinstance(key, str):
+                self.messages[key] = text if isinstance(text, str) else text[0]
             else:
-                self.messages[message.id] = message.string
+                self.plurals[key[0]] = (text,) if isinstance(text, str) else tuple(text)
         self._plural = gettext.c2py(po.plural_expr)
 
     def keys(self) -> set[str]:

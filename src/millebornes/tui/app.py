@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from rich.console import Group
 from rich.text import Text
@@ -87,7 +88,7 @@ class TableauView(Widget):
 class HandView(Widget):
     """The hand of the seat at the keyboard (or all hands, in a replay)."""
 
-    def __init__(self, **kw):
+    def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.rows: list[tuple[str, list[str], set | None, int | None]] = []
         self.hidden = ""
@@ -103,6 +104,8 @@ class HandView(Widget):
             return Text(self.hidden, style="italic")
         width = self.content_size.width or (self.app.size.width - 2)
         out = Text()
+        if self.words is None:  # before the first show: no rows either
+            return out
         for i, (title, cards, playable, selected) in enumerate(self.rows):
             if i:
                 out.append("\n")
@@ -466,6 +469,8 @@ class GameScreen(Screen):
         return Text(w.t("tui.chosen_hazard", card=w.card(card), targets=targets), style="bold")
 
     def opponents(self) -> list[int]:
+        """The sides the seat at the keyboard may attack, asked for while it has the move."""
+        assert self.viewer is not None  # nobody else is asked for a target
         own = self.game.side_of(self.viewer)
         return [t for t in range(self.game.nsides) if t != own]
 
@@ -480,9 +485,9 @@ class GameScreen(Screen):
             return
         g = self.game
         self.refresh_view()
-        if g.is_over:
-            return
         seat = g.to_act
+        if seat is None:  # the match is over
+            return
         if not self.session.is_human(seat):
             self.start_bot(seat)
             return
@@ -544,8 +549,9 @@ class GameScreen(Screen):
         self.busy = False
         self.apply(self.viewer, action)
 
-    def apply(self, seat: int, action: str) -> bool:
-        """Act for a seat; a refusal is explained, never ignored.  True if the move was made."""
+    def apply(self, seat: int | None, action: str) -> bool:
+        """Act for a seat (None: the seat to act); a refusal is explained, never ignored.  True if the move was
+        made."""
         g = self.game
         w = self.w
         before = self.observation()["hand"] if self.viewer is not None else []
@@ -647,12 +653,13 @@ class GameScreen(Screen):
         g = self.game
         if self.busy:
             return False
-        if g.is_over:
+        seat = g.to_act
+        if seat is None:  # the match is over
             self.say(self.w.t("tui.match_over"))
             return False
-        if g.to_act != self.viewer:
+        if seat != self.viewer:
             if not quiet:
-                self.say(self.w.t("tui.wait", who=self.w.seat(g.to_act)))
+                self.say(self.w.t("tui.wait", who=self.w.seat(seat)))
             return False
         return g.decision in ("play", "draw")
 
@@ -696,6 +703,7 @@ class GameScreen(Screen):
         if where == "discard":
             self.apply(self.viewer, f"discard {card}")
         elif _is_hazard(card):
+            assert self.viewer is not None  # my_turn: the seat at the keyboard has the move
             self.apply(self.viewer, f"play {card} {self.game.side_of(self.viewer)}")
         else:
             self.apply(self.viewer, f"play {card}")
@@ -732,6 +740,7 @@ class GameScreen(Screen):
         self.say(self.w.t("tui.hint_running"), "yellow")
 
         def work() -> None:
+            results: list[dict] | str
             try:
                 results = analyse(game, seat, iterations=0, ms=ms)
             except Exception as exc:  # pragma: no cover - shown, not raised
@@ -792,7 +801,7 @@ class MilleBornesApp(App):
         self.save_path = save_path
         self.setup = setup or {}
         self.hint_ms = hint_ms
-        self.saved_to = None
+        self.saved_to: Path | None = None
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -800,7 +809,9 @@ class MilleBornesApp(App):
         else:
             self.push_screen(localized(SetupScreen, self.lang)(self.lang, **self.setup), callback=self.configured)
 
-    def configured(self, config: dict) -> None:
+    def configured(self, config: dict | None) -> None:
+        if config is None:  # never: the setup screen is left by Enter, or by quitting the app
+            return
         self.session = PlaySession.new(
             config["ruleset"],
             players=config["players"],
@@ -898,7 +909,9 @@ class ReplayScreen(Reviewing, Screen):
         action = self.record["actions"][i]
         g = self.replay(self.record, upto=i)
         top = g.discard_pile[-1] if g.discard_pile else None
-        return self.w.t("tui.move", who=self.w.seat(g.to_act), action=self.w.action(action, top))
+        who = g.to_act
+        assert who is not None  # action i of the record was someone's
+        return self.w.t("tui.move", who=self.w.seat(who), action=self.w.action(action, top))
 
     def draw(self) -> None:
         g, w = self.game, self.w
@@ -915,7 +928,7 @@ class ReplayScreen(Reviewing, Screen):
                 discard=w.card(top) if top else w.t("pile.empty"),
             )
         )
-        turn_side = None if g.is_over else g.side_of(g.turn)
+        turn_side = None if g.turn is None else g.side_of(g.turn)
         for view in self.query(TableauView):
             view.show(obs, w, turn_side, "")
         hands = self.query_one(HandView)
@@ -936,6 +949,7 @@ class ReplayScreen(Reviewing, Screen):
             for i in range(self.step, target):
                 who = self.game.to_act
                 events = self.game.act(self.record["actions"][i], who)
+                assert who is not None  # act refuses a finished match
                 lines = [self.w.event(e) for e in events]
                 self.note(
                     f"{i + 1}. " + " · ".join(s for s in lines if s)

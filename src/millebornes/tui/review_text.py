@@ -84,8 +84,10 @@ class ReviewWords:
         self.seats: list[int] = []
         for action in record["actions"]:
             self.tops.append(game.discard_pile[-1] if game.discard_pile else None)
-            self.seats.append(game.to_act)
+            seat = game.to_act
             game.act(action)
+            assert seat is not None  # act refuses a finished match
+            self.seats.append(seat)
         self.hands = game.hand_number + 1
         self.by_index = {m["index"]: m for m in review["moves"]}
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,6 +28,16 @@ from .. import review as R
 from .bindings import localized
 from .render import bar
 from .review_text import MARKED, ReviewWords
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from ..state import Game
+    from .words import Words
+
+    _Screen = Screen
+else:
+    _Screen = object
 
 
 def prepare_processes() -> None:
@@ -80,7 +92,7 @@ class SummaryScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         w = self.words
-        lines = [
+        lines: list[RenderableType] = [
             Text(w.title(), style="bold yellow"),
             Text(w.t("tui.review.summary_keys", n=len(self.moments)), style="dim"),
             Text(""),
@@ -99,9 +111,22 @@ class SummaryScreen(ModalScreen[int | None]):
             self.dismiss(self.moments[n - 1])
 
 
-class Reviewing:
+class Reviewing(_Screen):
     """The review side of the replay screen (which has ``record``, ``step``, ``lang``, ``w``, ``draw``,
-    ``action_step``)."""
+    ``action_step``); a screen to the type checker only, the replay screen being the one at run time."""
+
+    if TYPE_CHECKING:
+        record: dict
+        step: int
+        lang: str
+        replay: Callable[..., Game]
+
+        @property
+        def w(self) -> Words: ...
+
+        def draw(self) -> None: ...
+
+        def action_step(self, n: int) -> None: ...
 
     review: dict | None = None
     review_words: ReviewWords | None = None
@@ -127,23 +152,24 @@ class Reviewing:
 
     def step_line(self) -> Text | None:
         """The verdict on the move that led to this step, if its seat was reviewed."""
-        words = self.review_words
-        if words is None or self.step == 0:
+        words, review = self.review_words, self.review
+        if words is None or review is None or self.step == 0:
             return None
         i = self.step - 1
         move = words.by_index.get(i)
         if move is not None:
             return words.move_line(move)
         seat = words.seat_at(i)
-        if seat not in self.review["seats"]:
+        if seat not in review["seats"]:
             return None
         said = self.w.t("tui.move", who=self.w.seat(seat), action=words.action(i, self.record["actions"][i]))
         return Text(self.w.t("tui.review.forced", move=said), style="dim")
 
     def review_badge(self, index: int) -> Text | None:
         """The class of move ``index`` for the log, when it was an inaccuracy or worse."""
-        move = self.review_words.by_index.get(index) if self.review_words else None
-        return self.review_words.badge(move["class"]) if move and move["class"] in MARKED else None
+        words = self.review_words
+        move = words.by_index.get(index) if words else None
+        return words.badge(move["class"]) if words and move and move["class"] in MARKED else None
 
     def say_review(self, key: str, style: str = "bold yellow", **kw) -> None:
         self.review_message = Text(self.w.t(key, **kw), style=style)
@@ -199,6 +225,7 @@ class Reviewing:
 
         def work() -> None:
             pool, finished = None, False
+            result: dict | str
             try:
                 if workers > 1:
                     pool = self.review_pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))

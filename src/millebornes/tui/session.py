@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ..bots import LEVELS, make_bot
+from ..bots.base import Bot
 from ..bots.ladder import default_level
 from ..notation import replay
 from ..state import Game, new_game
@@ -53,7 +54,7 @@ class PlaySession:
             raise ValueError(f"{game.players} seats need {game.players} kinds, not {len(kinds)}")
         self.game = game
         self.kinds: list[str] = []
-        self.bots: dict[int, object] = {}
+        self.bots: dict[int, Bot] = {}
         for seat, kind in enumerate(kinds):
             if isinstance(kind, str):
                 kind = check_kind(kind)

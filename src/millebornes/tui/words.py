@@ -23,7 +23,7 @@ LANGS = ("en", "fr")
 
 
 def card_label(card: str, lang: str = "en") -> str:
-    """The printed name of a card (the names of RULES.md): '25 miles', 'Feu vert'..."""
+    """The printed name of a card (the names of docs/rules.md): '25 miles', 'Feu vert'..."""
     return catalog(lang).t(f"card.{card}")
 
 
@@ -177,8 +177,8 @@ class Words:
             return None
         if not any(e["type"] == "draw" and e["seat"] == self.viewer for e in events):
             return None
-        gone = Counter()
-        came = Counter()
+        gone: Counter[str] = Counter()
+        came: Counter[str] = Counter()
         for e in events:
             if e.get("seat") != self.viewer:
                 continue
@@ -197,8 +197,10 @@ class Words:
         """Why the engine refused an action (an IllegalAction, or its reason code and parameters), in this
         language, seats and sides by their names at this table."""
         if isinstance(refusal, IllegalAction):
-            refusal, params = refusal.reason, refusal.params
-        text = self.catalog.reason(refusal, params or {}, seat=self.seat, side=self.side_title)
+            code, params = refusal.reason, refusal.params
+        else:
+            code = refusal
+        text = self.catalog.reason(code, params or {}, seat=self.seat, side=self.side_title)
         return text[:1].upper() + text[1:]
 
     # -- scores --------------------------------------------------------------------------

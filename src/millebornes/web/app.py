@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings or Settings()
     app.state.sockets = Sockets()
-    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
     app.include_router(pages.router)
     app.include_router(api.router)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from typing import Literal, get_args
 
 from .settings import Limits
 
-MESSAGES = (
+Message = Literal[
     "hello",
     "good-luck",
     "have-fun",
@@ -26,8 +27,12 @@ MESSAGES = (
     "thanks",
     "good-game",
     "bye",
-)
-EMOTES = ("smile", "laugh", "wow", "sad", "applause")
+]
+Emote = Literal["smile", "laugh", "wow", "sad", "applause"]
+Key = Literal[Message, Emote]
+"""What a ``say`` frame may name: a type, so that the frame's schema is checked against it too."""
+MESSAGES: tuple[str, ...] = get_args(Message)
+EMOTES: tuple[str, ...] = get_args(Emote)
 KEYS = MESSAGES + EMOTES
 """Every id a seat may say, in the order the page offers them (static/js/chat.js has the same list)."""
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from . import lookalikes
-from .chat import KEYS as CHAT_KEYS
+from .chat import Key as ChatKey
 from .room import Refused
 
 
@@ -55,7 +55,7 @@ class SayFrame(_Frame):
     """A quick-chat message: one of the canned ids, never free text."""
 
     type: Literal["say"]
-    key: Literal[CHAT_KEYS]
+    key: ChatKey
 
 
 class RematchFrame(_Frame):

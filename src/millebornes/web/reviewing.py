@@ -186,7 +186,8 @@ class Reviewer:
                 continue
             if not held:
                 log.warning("table %s: the review was taken over by another process; stopped here", job.table_id)
-                job.task.cancel()
+                if job.task is not None:
+                    job.task.cancel()
                 return
 
     async def _judge(self, job: Job, todo: list) -> dict:

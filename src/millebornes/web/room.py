@@ -340,11 +340,12 @@ class Room:
             if token is not None and not self.authenticate(seat, token):
                 raise Refused("auth", "this link does not open that seat")
             s = self.table.seats[seat]
-            if nickname is None and s.nickname is None:
-                raise Refused("malformed", "a nickname is needed to take a seat the first time")
+            if nickname is None:
+                if s.nickname is None:
+                    raise Refused("malformed", "a nickname is needed to take a seat the first time")
+                nickname = s.nickname
             self._make_room(seat)
             before, was_there, was_named = self.status, self.connected()[seat], s.nickname
-            nickname = nickname if nickname is not None else s.nickname
             fresh = None if s.joined else new_token()
             status = await asyncio.to_thread(
                 self.store.join,
@@ -852,6 +853,7 @@ class Room:
         return shown + self._tell(told)
 
     def _close_window(self) -> list[dict]:
+        assert self.window is not None  # its callers close an open one
         told = self.window.deferred
         self.window = None
         self.seq += 1
@@ -895,6 +897,7 @@ class Room:
             self.task = asyncio.create_task(self._window_ends(self.seq, 0.0))
             return
         seat = g.to_act
+        assert seat is not None  # a match not over has a seat to act
         if not self._plays_itself(seat):
             self._start_clock(seat, events)
             return
@@ -928,7 +931,7 @@ class Room:
         wall = now()
         deadline = self.table.clock_deadline if self.table.clock_at == self.actions else None
         fresh = deadline is None
-        if fresh:
+        if deadline is None:
             deadline = self._deadline(self.game, events) or wall + timedelta(seconds=self.table.clock)
             self.table.clock_at, self.table.clock_deadline = self.actions, deadline
         self.clock_ends = time.monotonic() + (deadline - wall).total_seconds()

@@ -19,6 +19,7 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
 from sqlalchemy import (
     JSON,
@@ -42,8 +43,10 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy.engine import CursorResult, Engine, Result
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
+from sqlalchemy.sql import ColumnElement
 
 from . import schema
 from .settings import normalize_database_url
@@ -393,11 +396,11 @@ class Store:
             status = s.scalar(select(TableRow.status).where(TableRow.id == table_id).with_for_update())
             if status == EXPIRED:
                 return status
-            seat_row = (SeatRow.table_id == table_id, SeatRow.seat == seat)
+            seat_row: tuple[ColumnElement[bool], ...] = (SeatRow.table_id == table_id, SeatRow.seat == seat)
             if token_hash is not None:
                 seat_row += (SeatRow.token_hash == token_hash,)
             values = {"nickname": nickname, "joined": True} | ({"token_hash": new_hash} if new_hash else {})
-            if s.execute(update(SeatRow).where(*seat_row).values(**values)).rowcount != 1:
+            if _rowcount(s.execute(update(SeatRow).where(*seat_row).values(**values))) != 1:
                 return None
             s.execute(update(TableRow).where(TableRow.id == table_id).values(touched=now()))
             missing = s.scalar(
@@ -483,12 +486,12 @@ class Store:
         written and :class:`Stale` is raised.  On PostgreSQL the commit also tells every process listening
         (:data:`CHANNEL`) the row it wrote, so that they need not read it back."""
         try:
-            if self.notifies and result is None:
-                self._append_notifying(table_id, n, seat, action, clock)
+            if self._hot is not None and result is None:
+                self._append_notifying(self._hot, table_id, n, seat, action, clock)
                 return
             with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
                 c.execute(
-                    insert(ActionRow.__table__).values(
+                    insert(Base.metadata.tables[ActionRow.__tablename__]).values(
                         table_id=table_id, n=n, seat=seat, action=action, time=now(), deadline=clock
                     )
                 )
@@ -498,7 +501,9 @@ class Store:
         except IntegrityError:
             raise Stale(f"action {n} of table {table_id} was written by another server process") from None
 
-    def _append_notifying(self, table_id: str, n: int, seat: int, action: str, clock: datetime | None) -> None:
+    def _append_notifying(
+        self, hot: Engine, table_id: str, n: int, seat: int, action: str, clock: datetime | None
+    ) -> None:
         """The row and its notice in one statement and one round trip (most moves of a busy server): no
         BEGIN, no COMMIT, no ping before it.  A connection found dead (the database restarted) is tried
         once more on a new one; had the first try been written after all, the second is :class:`Stale`."""
@@ -515,7 +520,7 @@ class Store:
         }
         for attempt in (1, 2):
             try:
-                with self._hot.connect() as c:
+                with hot.connect() as c:
                     c.execute(_APPEND_NOTIFYING, values)
                 return
             except DBAPIError as exc:
@@ -601,9 +606,9 @@ class Store:
                 .values(token_hash=token_hash, claimed=True)
                 .execution_options(synchronize_session=False)
             )
-            if done.rowcount == 1:
+            if _rowcount(done) == 1:
                 self._notice(s, table_id, "seats")
-            return done.rowcount == 1
+            return _rowcount(done) == 1
 
     def public_facts(self, table_id: str) -> tuple[bool, str] | None:
         """Whether the table is public, and its status; None when there is no such table (one small query)."""
@@ -624,10 +629,10 @@ class Store:
         for _ in range(5):
             try:
                 with Session(self.engine) as s, s.begin():
-                    old = s.get(TableRow, table_id)
+                    old = _table(s, table_id)
                     last = None if old.rematch is None else s.get(TableRow, old.rematch)
                     if last is not None and last.status != EXPIRED:
-                        return old.rematch
+                        return last.id
                     values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns if c.key not in NOT_COPIED}
                     new_id = new_table_id()
                     s.add(
@@ -660,7 +665,7 @@ class Store:
                         )
                         .values(rematch=new_id)
                     )
-                    if linked.rowcount != 1:
+                    if _rowcount(linked) != 1:
                         raise _Lost  # another answer linked its rematch first: roll back, and take that one
                     return new_id
             except (_Lost, IntegrityError):  # (or the short id was taken)
@@ -698,7 +703,7 @@ class Store:
                 )
                 .values(kind="bot", level=level, token_hash=None, nickname=None, joined=True)
             )
-            row = s.get(TableRow, table_id)
+            row = _table(s, table_id)
             humans = [
                 x.joined
                 for x in s.scalars(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.kind == "human"))
@@ -722,11 +727,12 @@ class Store:
                     .order_by(SeatRow.seat)
                 )
             )
-            last = None if old is None or old.rematch is None else s.get(TableRow, old.rematch)
+            rematch = None if old is None else old.rematch
+            last = None if rematch is None else s.get(TableRow, rematch)
             new = (
                 {}
                 if last is None or last.status == EXPIRED
-                else {x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == old.rematch))}
+                else {x.seat: x for x in s.scalars(select(SeatRow).where(SeatRow.table_id == rematch))}
             )
             if not new:
                 return {"table": None, "seats": [{"seat": n, "answer": None} for n in humans]}
@@ -738,7 +744,7 @@ class Store:
                     return "no"
                 return "yes" if x.joined or x.token_hash is not None else None
 
-            return {"table": old.rematch, "seats": [{"seat": n, "answer": answer(new.get(n))} for n in humans]}
+            return {"table": rematch, "seats": [{"seat": n, "answer": answer(new.get(n))} for n in humans]}
 
     # ---------------------------------------------------------------- game reviews (web/reviewing.py)
     def save_review(self, table_id: str, review: dict) -> None:
@@ -798,15 +804,17 @@ class Store:
             if self.review_alive(old, silent):
                 return old
             with Session(self.engine) as s, s.begin():
-                taken = s.execute(
-                    update(ReviewJobRow)
-                    .where(
-                        ReviewJobRow.table_id == table_id,
-                        ReviewJobRow.owner == old.owner,
-                        ReviewJobRow.beat == old.beat,
+                taken = _rowcount(
+                    s.execute(
+                        update(ReviewJobRow)
+                        .where(
+                            ReviewJobRow.table_id == table_id,
+                            ReviewJobRow.owner == old.owner,
+                            ReviewJobRow.beat == old.beat,
+                        )
+                        .values(owner=self.origin, done=0, total=total, failed=False, beat=now())
                     )
-                    .values(owner=self.origin, done=0, total=total, failed=False, beat=now())
-                ).rowcount
+                )
             if taken == 1:
                 return None
         raise RuntimeError(f"table {table_id}: the review's claim kept changing hands")
@@ -815,11 +823,13 @@ class Store:
         """Say that this process still works the review out, and how far it is; False if it was taken over."""
         with Session(self.engine) as s, s.begin():
             return (
-                s.execute(
-                    update(ReviewJobRow)
-                    .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
-                    .values(done=done, beat=now())
-                ).rowcount
+                _rowcount(
+                    s.execute(
+                        update(ReviewJobRow)
+                        .where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin)
+                        .values(done=done, beat=now())
+                    )
+                )
                 == 1
             )
 
@@ -905,6 +915,7 @@ class Store:
                     raise RuntimeError("the database takes no writes")
                 return
             raw = c.connection.dbapi_connection
+            assert raw is not None  # a connection just checked out of the pool is live
             raw.execute(f"PRAGMA busy_timeout={int(PING_WRITE_WAIT * 1000)}")
             try:
                 raw.execute("BEGIN IMMEDIATE")  # the write lock, taken and let go: nothing is written
@@ -974,7 +985,7 @@ class Store:
 
     def action_count(self, table_id: str) -> int:
         with Session(self.engine) as s:
-            return s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id))
+            return s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id)) or 0
 
     @staticmethod
     def _saved(s: Session, rows, with_actions: bool) -> list[SavedTable]:
@@ -1060,6 +1071,19 @@ deadline, and ``public`` (a rematch is for the players who played, not for the l
 a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
 copied, so an option added later is kept by a rematch without a change here; a column that holds the state of
 a match rather than how it was created belongs in this list."""
+
+
+def _rowcount(result: Result) -> int:
+    """The rows an UPDATE changed: the session hands back the cursor's own result, though typed as any result."""
+    return cast(CursorResult, result).rowcount
+
+
+def _table(s: Session, table_id: str) -> TableRow:
+    """The row of a table that its caller knows is there."""
+    row = s.get(TableRow, table_id)
+    if row is None:
+        raise LookupError(f"no table {table_id}")
+    return row
 
 
 def _finished(table_id: str, scores: list, winners: list):

@@ -69,12 +69,11 @@ class Asked:
                     known[card] -= 1
                     kept.append(card)
             self.safeties[seat] = kept
-        pending = game.pending_attack
-        if game.decision == "coup-fourre" and pending is not None:
-            seat = game.to_act
+        pending, asker = game.pending_attack, game.to_act
+        if game.decision == "coup-fourre" and pending is not None and asker is not None:
             safety = C.CARD_IDS[C.SAFETY_OF[C.CARD_IDS.index(pending["hazard"])]]
-            if safety not in known_before[seat] and safety in game.known_cards(seat):
-                self.safeties[seat].append(safety)
+            if safety not in known_before[asker] and safety in game.known_cards(asker):
+                self.safeties[asker].append(safety)
 
     def known_cards(self, game: Game) -> list[list[str]]:
         out = []
@@ -94,7 +93,10 @@ class Window:
     (the hazard played on a copy that stops at the end of the hand), so no rule is written twice."""
 
     def __init__(self, before: Game, attacker: int, action: str, deadline: float | None):
-        hazard, side = hazard_of(action)
+        played_hazard = hazard_of(action)
+        if played_hazard is None:
+            raise ValueError(f"{action!r} plays no hazard: it opens no window")
+        hazard, side = played_hazard
         self.before = before
         self.attacker = attacker
         self.hazard = hazard

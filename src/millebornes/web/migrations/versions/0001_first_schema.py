@@ -139,9 +139,9 @@ def upgrade() -> None:
             for index, columns in INDEXES.get(name, []):
                 op.create_index(index, name, columns)
             continue
-        columns = {c["name"] for c in found.get_columns(name)}
+        present = {c["name"] for c in found.get_columns(name)}
         for column, kinds in ADDED_COLUMNS.get(name, {}).items():
-            if column not in columns:
+            if column not in present:
                 kind = kinds.get(bind.dialect.name, kinds["postgresql"])
                 op.execute(f"ALTER TABLE {name} ADD COLUMN {column} {kind}")
         indexed = {i["name"] for i in found.get_indexes(name)}
