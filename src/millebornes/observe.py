@@ -8,12 +8,76 @@ Search bots rebuild full games from it, so it must be complete as well as safe.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from .cards import CARD_IDS
-from .rules import Ruleset, ruleset
+from .events import HandResult
+from .rules import RuleOptions, Ruleset, ruleset
 
 OBSERVATION_FORMAT = "millebornes-observation/1"
+"""The format and version an observation names (docs/observation.schema.json)."""
+
+
+class PendingAttack(TypedDict):
+    """The hazard a coup-fourré question is about: who played it, which, on which side."""
+
+    attacker: int
+    hazard: str
+    side: int
+
+
+class Tableau(TypedDict):
+    """One side's cards on the table; piles bottom first, so the last card is the one showing."""
+
+    distance: int
+    battle: list[str]
+    speed: list[str]
+    safeties: list[str]
+    coups_fourres: list[str]
+    two_hundreds: int
+    distance_cards: list[str]
+
+
+class ObservedTableau(Tableau):
+    """A tableau as an observation shows it, with whether the side may play distance now."""
+
+    moving: bool
+
+
+class Observation(TypedDict):
+    """All that one seat may see, as :func:`observation` builds it and the bot protocol sends it
+    (docs/observation.schema.json says what each key means)."""
+
+    format: str
+    seat: int
+    side: int
+    ruleset: str
+    options: RuleOptions
+    players: int
+    teams: bool
+    sides: list[list[int]]
+    hand_number: int
+    first_seat: int
+    turn: int | None
+    to_act: int | None
+    decision: str | None
+    legal_actions: list[str]
+    pending_attack: PendingAttack | None
+    pickup_available: bool
+    took_discard: bool
+    hand: list[str]
+    hand_sizes: list[int]
+    known_cards: list[list[str]]
+    stock_size: int
+    discard_pile: list[str]
+    target: int
+    extension_open: bool
+    extender: int | None
+    tableaux: list[ObservedTableau]
+    hand_results: list[HandResult]
+    match_scores: list[int]
+    is_over: bool
+    winners: list[int]
 
 
 class Table(Protocol):
@@ -39,7 +103,7 @@ class Table(Protocol):
     @property
     def decision(self) -> str | None: ...
     @property
-    def pending_attack(self) -> dict | None: ...
+    def pending_attack(self) -> PendingAttack | None: ...
     @property
     def pickup_available(self) -> bool: ...
     @property
@@ -55,7 +119,7 @@ class Table(Protocol):
     @property
     def extender(self) -> int | None: ...
     @property
-    def hand_results(self) -> list[dict]: ...
+    def hand_results(self) -> list[HandResult]: ...
     @property
     def match_scores(self) -> list[int]: ...
     @property
@@ -68,11 +132,12 @@ class Table(Protocol):
     def hand(self, seat: int) -> list[str]: ...
     def hand_size(self, seat: int) -> int: ...
     def known_cards(self, seat: int) -> list[str]: ...
-    def tableau(self, side: int) -> dict: ...
+    def tableau(self, side: int) -> Tableau: ...
     def is_moving(self, side: int) -> bool: ...
 
 
-def observation(game: Table, seat: int) -> dict:
+def observation(game: Table, seat: int) -> Observation:
+    """What ``seat`` may see of the game: the public state and its own hand (ValueError: no such seat)."""
     if not isinstance(seat, int) or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat!r}: seats are 0 to {game.players - 1}")
     to_act = game.to_act
@@ -103,15 +168,15 @@ def observation(game: Table, seat: int) -> dict:
         "target": game.target,
         "extension_open": game.extension_open,
         "extender": game.extender,
-        "tableaux": [dict(game.tableau(side), moving=game.is_moving(side)) for side in range(game.nsides)],
-        "hand_results": [dict(r) for r in game.hand_results],
+        "tableaux": [{**game.tableau(side), "moving": game.is_moving(side)} for side in range(game.nsides)],
+        "hand_results": [r.copy() for r in game.hand_results],
         "match_scores": list(game.match_scores),
         "is_over": game.is_over,
         "winners": game.winners,
     }
 
 
-def unseen_counts(obs: dict) -> dict[str, int]:
+def unseen_counts(obs: Observation) -> dict[str, int]:
     """How many of each card the observing seat cannot see (other hands and the stock)."""
     rules = ruleset(obs["ruleset"], **obs["options"])
     left = dict(zip(CARD_IDS, rules.deck_counts(obs["players"])))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .state import new_game
 from .tournament import close_bots, is_external, make_player  # make_player: re-exported (cli selfplay)
@@ -40,12 +41,14 @@ def play_record(ruleset, players: int, teams: bool | None, seed: int, bots: Sequ
             seat_bots.append(make_player(bots[game.side_of(s)], _seed(seed, 1000 + s)))
         while not game.is_over and not (hands and game.hand_results):
             seat = game.to_act
+            assert seat is not None  # the match goes on: a seat acts
             legal = game.legal_actions()
             action = legal[0] if len(legal) == 1 else seat_bots[seat].choose(game.observation(seat), legal)
             game.act(action, seat)
             decisions += 1
     finally:
         close_bots(seat_bots)
+    result: dict[str, Any]
     if hands:
         result = {"winners": list(game.hand_results[0]["winners"]), "match_scores": list(game.match_scores)}
     else:

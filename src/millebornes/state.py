@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from . import cards as C
 from .actions import (
@@ -35,6 +35,22 @@ from .actions import (
     attack_code,
     decode,
 )
+from .events import (
+    Breakdown,
+    CoupFourreEvent,
+    DealEvent,
+    DiscardEvent,
+    DrawEvent,
+    EndHandEvent,
+    Event,
+    ExtendEvent,
+    HandOverEvent,
+    HandResult,
+    MatchOverEvent,
+    PlayEvent,
+    TakeDiscardEvent,
+)
+from .observe import Observation, PendingAttack, Tableau
 from .observe import observation as _observation
 from .rules import Ruleset
 from .rules import ruleset as _ruleset
@@ -180,24 +196,29 @@ class Game:
     _ext_open: bool
     _extender: int
     _turn: int
-    _to_act: Any  # a seat, or None when nobody acts
+    _to_act: int | None  # None when nobody acts
     _decision: int
     _pending: tuple[int, int, int] | None
     _took: bool
     _pickup_ok: bool
-    _legal: Any
+    _legal: list[int] | None
     _history: list[int]
-    hand_results: list[dict]
+    hand_results: list[HandResult]
     match_scores: list[int]
     _over: bool
     _winners: list[int]
     _known: list[list[int]]
-    _ev: Any
+    _ev: list[Event] | None
     _halt: bool
 
     # ---------------------------------------------------------------- construction
     def __init__(
-        self, rules: Ruleset | None = None, players: Any = 0, teams: Any = None, seed: Any = None, deck: Any = None
+        self,
+        rules: Ruleset | None = None,
+        players: object = 0,
+        teams: object = None,
+        seed: object = None,
+        deck: object = None,
     ):
         """``Game()`` is an empty shell for :meth:`clone` and unpickling to fill in (a compiled
         class has no way around its constructor)."""
@@ -234,7 +255,7 @@ class Game:
         self._playout = rules.exhaustion == "play-out"
         self._pickup = rules.top_discard_pickup
         self._history: list[int] = []
-        self.hand_results: list[dict] = []
+        self.hand_results: list[HandResult] = []
         self.match_scores = [0] * self.nsides
         self._over = False
         self._winners: list[int] = []
@@ -242,7 +263,7 @@ class Game:
         self._halt = False
         self._deal(0)
 
-    def _check_deck(self, deck) -> list[int]:
+    def _check_deck(self, deck: object) -> list[int]:
         if not isinstance(deck, (list, tuple)):
             raise ValueError("deck must be a list of card ids, top first")
         kinds = [C.card_kind(c) for c in deck]
@@ -303,7 +324,8 @@ class Game:
             self._refresh(side)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "deal", "hand": hand, "first": hand % n, "target": self.target})
+            deal: DealEvent = {"type": "deal", "hand": hand, "first": hand % n, "target": self.target}
+            ev.append(deal)
         self._begin_turn(hand % n)
 
     # ---------------------------------------------------------------- the two masks
@@ -355,7 +377,7 @@ class Game:
             return legal
         d = self._decision
         if d == PLAY:
-            p: int = self._to_act
+            p = cast(int, self._to_act)  # a decision is pending: a seat acts
             s = self._side_of[p]
             hm = self._hmask[p]
             pm = hm & self._own[s]
@@ -384,7 +406,7 @@ class Game:
         return [_NAME_OF[c] for c in self.legal_codes()]
 
     # ---------------------------------------------------------------- acting
-    def act(self, action: Any, seat: Any = None) -> list[dict]:
+    def act(self, action: object, seat: object = None) -> list[Event]:
         """Apply one action for the seat to act; returns the public events it caused.
 
         IllegalAction (with the reason) leaves the game exactly as it was.
@@ -404,7 +426,7 @@ class Game:
             code = action_code(action)
         if code not in self.legal_codes():
             raise self.refusal(code)
-        events: list[dict] = []
+        events: list[Event] = []
         self._ev = events
         try:
             self._apply(code)
@@ -419,7 +441,7 @@ class Game:
         self._apply(code)
 
     def _apply(self, code: int) -> None:
-        p: int = self._to_act
+        p = cast(int, self._to_act)  # act checked the action is legal: a seat acts
         self._history.append(code)
         self._legal = None
         ev = self._ev
@@ -432,7 +454,8 @@ class Game:
             shown = self._shown
             shown[k] = shown[k] + 1
             if ev is not None:
-                ev.append({"type": "discard", "seat": p, "card": C.CARD_IDS[k]})
+                discard: DiscardEvent = {"type": "discard", "seat": p, "card": C.CARD_IDS[k]}
+                ev.append(discard)
             self._pickup_ok = not self._took
             self._end_turn(p)
         elif code < 200:
@@ -453,7 +476,8 @@ class Game:
             self._took = True
             self._pickup_ok = False
             if ev is not None:
-                ev.append({"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]})
+                took: TakeDiscardEvent = {"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]}
+                ev.append(took)
             self._decision = PLAY
         elif code == COUP_FOURRE:
             self._coup_fourre(p)
@@ -470,12 +494,14 @@ class Game:
             for side in range(self.nsides):
                 self._refresh(side)
             if ev is not None:
-                ev.append({"type": "extend", "seat": p, "side": s, "target": self.target})
+                extend: ExtendEvent = {"type": "extend", "seat": p, "side": s, "target": self.target}
+                ev.append(extend)
             self._end_turn(p)
         else:  # END_HAND
             self._ext_open = False
             if ev is not None:
-                ev.append({"type": "end-hand", "seat": p})
+                end: EndHandEvent = {"type": "end-hand", "seat": p}
+                ev.append(end)
             self._end_hand(self._side_of[p])
 
     def _give(self, p: int, k: int) -> None:
@@ -504,14 +530,16 @@ class Game:
         self._give(p, k)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "draw", "seat": p, "stock": len(self._stock)})
+            draw: DrawEvent = {"type": "draw", "seat": p, "stock": len(self._stock)}
+            ev.append(draw)
 
     def _play_own(self, p: int, k: int) -> None:
         s = self._side_of[p]
         self._take(p, k)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": s})
+            play: PlayEvent = {"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": s}
+            ev.append(play)
         self._pickup_ok = False
         if k < 5:
             dist = self._dist[s] + _VALUES[k]
@@ -578,7 +606,8 @@ class Game:
         self._refresh(t)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t})
+            attack: PlayEvent = {"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t}
+            ev.append(attack)
         safety = C.SAFETY_OF[k]
         for q in range(self.players):
             if self._cnt[q][safety]:
@@ -612,16 +641,15 @@ class Game:
         self._lay_safety(d, safety, True)  # refreshes side d
         ev = self._ev
         if ev is not None:
-            ev.append(
-                {
-                    "type": "coup-fourre",
-                    "seat": q,
-                    "card": C.CARD_IDS[safety],
-                    "side": d,
-                    "hazard": C.CARD_IDS[hazard],
-                    "attacker": attacker,
-                }
-            )
+            answer: CoupFourreEvent = {
+                "type": "coup-fourre",
+                "seat": q,
+                "card": C.CARD_IDS[safety],
+                "side": d,
+                "hazard": C.CARD_IDS[hazard],
+                "attacker": attacker,
+            }
+            ev.append(answer)
         self._pickup_ok = False
         if self._stock:
             self._draw(q)
@@ -665,7 +693,8 @@ class Game:
             self.match_scores[s] += pts
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "hand-over", **result})
+            over: HandOverEvent = {"type": "hand-over", **result}
+            ev.append(over)
         mt = self.ruleset.match_target
         scores = self.match_scores
         if mt is None:
@@ -687,9 +716,14 @@ class Game:
         self._decision = -1
         self._legal = None
         if ev is not None:
-            ev.append({"type": "match-over", "winners": list(self._winners), "scores": list(self.match_scores)})
+            won: MatchOverEvent = {
+                "type": "match-over",
+                "winners": list(self._winners),
+                "scores": list(self.match_scores),
+            }
+            ev.append(won)
 
-    def _score(self, completed: int) -> dict:
+    def _score(self, completed: int) -> HandResult:
         """Score the hand as the ruleset's scoring table says; one breakdown per side."""
         sc = self.ruleset.scoring
         # the table's values read once: attributes of a Python object are slow to read from compiled code
@@ -704,11 +738,12 @@ class Game:
         else:
             best = max(dist)
             racers = [s for s in range(nsides) if dist[s] == best]
-        breakdowns, points = [], []
+        breakdowns: list[Breakdown] = []
+        points: list[int] = []
         for s in range(nsides):
             nsaf = C.SAFETY_COUNT[self._safe[s] >> C.RIGHT_OF_WAY]
             ncf = C.SAFETY_COUNT[self._cf[s] >> C.RIGHT_OF_WAY]
-            b = {"distance": mile * dist[s]}
+            b: dict[str, int] = {"distance": mile * dist[s]}
             if safety:
                 b["safeties"] = safety * nsaf
             if all_safeties:
@@ -734,7 +769,7 @@ class Game:
                 b["extension"] = extension if ((s == ext and done) or (s != ext and completed != ext)) else 0
             if hand_penalty:
                 b["hand_penalty"] = -sum(_VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
-            breakdowns.append(b)
+            breakdowns.append(cast(Breakdown, b))  # the keys are Breakdown's, the items the edition scores
             points.append(sum(b.values()))
         if self.ruleset.winner == "points":
             best = max(points)
@@ -791,6 +826,7 @@ class Game:
                 decision="play",
             )
         p = self._to_act
+        assert p is not None  # the match is not over
         card = C.CARD_IDS[k]
         if not self._cnt[p][k]:
             return IllegalAction(f"seat {p} has no {card} in hand", "no_card", seat=p, card=card)
@@ -931,7 +967,7 @@ class Game:
         return self._ext_open
 
     @property
-    def pending_attack(self) -> dict | None:
+    def pending_attack(self) -> PendingAttack | None:
         if self._pending is None:
             return None
         p, k, t = self._pending
@@ -969,7 +1005,7 @@ class Game:
     def is_moving(self, side: int) -> bool:
         return self._moving(side)
 
-    def tableau(self, side: int) -> dict:
+    def tableau(self, side: int) -> Tableau:
         return {
             "distance": self._dist[side],
             "battle": [C.CARD_IDS[k] for k in self._battle[side]],
@@ -980,11 +1016,11 @@ class Game:
             "distance_cards": [C.CARD_IDS[k] for k in self._dcards[side]],
         }
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
         return _observation(self, seat)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
         return {
             "format": "millebornes-record/1",
