@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .. import cards as C
 from ..actions import (
@@ -60,6 +60,7 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
+from ..observe import Observation
 from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
@@ -259,7 +260,7 @@ def greedy_code(g: Game, legal: list[int]) -> int:
         if d == EXTENSION_DECISION:
             return EXTEND if _extend(g) else END_HAND
         return legal[0]
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     s = g._side_of[p]
     cfg = _config(g)
     hm = g._hmask[p]
@@ -390,7 +391,7 @@ def _draw(g: Game) -> int:
     """Take the top discard (classic) when it is worth clearly more than a card drawn blind: the
     rule ``keep > TAKE`` spelled out (see :func:`_keep`), so that the common case costs a few
     look-ups; and distance the side can play at once from a 75 up, or that completes the trip."""
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     k = g._discard[-1]
     if k >= RIGHT_OF_WAY:
         return TAKE_DISCARD
@@ -426,7 +427,7 @@ def _extend(g: Game) -> bool:
     heuristic bot's linear rule, fitted to paired rollouts of extension decisions); never when
     ending wins the match."""
     cfg = _config(g)
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     s = g._side_of[p]
     dist = g._dist
     opps = g._opponents[s]
@@ -784,7 +785,9 @@ def _attacks(
     return best, best_k
 
 
-def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float, extra, stock: int) -> int:
+def _safety_to_lay(
+    g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float, extra: int, stock: int
+) -> int:
     """The safety to lay now, or -1 to keep them all for a coup fourré."""
     cnt = g._cnt[p]
     own = g._own[s]
@@ -832,7 +835,7 @@ def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, b
 _NO_LEGAL: Final[list[int]] = []
 
 
-def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> int:
+def play_out(g: Game, rng: random.Random, policy: str = "greedy", max_steps: int = 10_000) -> int:
     """Play the current hand of ``g`` to its end (in place) with the greedy policy for every seat,
     or uniformly random moves (``policy="random"``, drawn from ``rng``); returns the number of
     decisions."""
@@ -906,11 +909,13 @@ class GreedyBot:
     any world consistent with the observation gives the same choice."""
 
     name = "greedy"
+    """The bot's spec name."""
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The policy's move in one possible world (any gives the same: it reads no hidden card)."""
         from ..determinize import determinize
 
         world = determinize(observation, self.rng)
