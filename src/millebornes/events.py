@@ -12,8 +12,7 @@ is never named, only the stock left).  The end of a hand also brings its result,
 ['play', 'draw']
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: Python 3.11 tells Required keys only from evaluated annotations
 from typing import Literal, Required, TypedDict, Union
 
 
