@@ -13,7 +13,7 @@ is never named, only the stock left).  The end of a hand also brings its result,
 """
 
 # no `from __future__ import annotations`: Python 3.11 tells Required keys only from evaluated annotations
-from typing import Literal, Required, TypedDict, Union
+from typing import Literal, Required, TypedDict
 
 
 class Breakdown(TypedDict, total=False):
@@ -130,18 +130,18 @@ class MatchOverEvent(TypedDict):
     scores: list[int]
 
 
-Event = Union[
-    DealEvent,
-    DrawEvent,
-    TakeDiscardEvent,
-    PlayEvent,
-    DiscardEvent,
-    CoupFourreEvent,
-    ExtendEvent,
-    EndHandEvent,
-    HandOverEvent,
-    MatchOverEvent,
-]
+Event = (
+    DealEvent
+    | DrawEvent
+    | TakeDiscardEvent
+    | PlayEvent
+    | DiscardEvent
+    | CoupFourreEvent
+    | ExtendEvent
+    | EndHandEvent
+    | HandOverEvent
+    | MatchOverEvent
+)
 """Any event the engine emits; its ``"type"`` tells which."""
 
 EVENT_TYPES: dict[str, type] = {

@@ -41,7 +41,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import cards as C
-from ..observe import Observation
 from ..cards import (
     ACCIDENT,
     D25,
@@ -57,6 +56,7 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
+from ..observe import Observation
 
 KIND = C.KIND_OF
 VALUE = C.VALUE
