@@ -43,15 +43,20 @@ from .rules import ruleset
 from .state import Game, new_game
 
 REVIEW_FORMAT = "millebornes-review/1"
+"""The format and version a review names."""
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The classes of a decision, best first."""
 THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 """The least loss (in chance, 0-1) of each class below ``best``; docs/review.md gives the figures behind them."""
 SIGNIFICANCE = 2.0
 """A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
 worlds could not tell the two moves apart."""
 DEFAULT_WORLDS = 1000
+"""The possible worlds each decision is judged on, unless asked otherwise."""
 MAX_WORLDS = 5000
+"""The most worlds a review may ask for per decision."""
 KEY_MOMENTS = 3
+"""How many key moments a seat's summary lists."""
 ACCURACY_SCALE = 0.045
 """A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
 loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""

@@ -100,16 +100,27 @@ class Scoring:
     """Points per side at the end of a hand; zero switches an item off."""
 
     mile: int = 1
+    """Points per mile travelled."""
     safety: int = 0
+    """Points per safety on the tableau."""
     all_safeties: int = 0
+    """Bonus for all four safeties."""
     coup_fourre: int = 0
+    """Points per coup fourré (on top of the safety's own)."""
     trip: int = 0
+    """Bonus for completing the trip."""
     delayed_action: int = 0
+    """Bonus for completing the trip after the stock ran out."""
     safe_trip: int = 0
+    """Bonus for a trip completed without a 200."""
     safe_trip_to_any_winner: bool = False
+    """Whether the no-200 bonus goes to any winner of the hand, not only the side that completed."""
     extension: int = 0
+    """Bonus tied to the extension: to the extender who completes, else to each other side."""
     shutout: int = 0
+    """Bonus per opponent side that travelled no distance, to the side that completed."""
     hand_penalty: bool = False
+    """Whether distance cards left in hand count against their side."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -154,24 +165,43 @@ class Ruleset:
     """One edition's rules.  Field docs are the words ``millebornes rules`` prints."""
 
     name: str
+    """The edition's name, as records and observations give it."""
     title: str = ""
+    """A line on where the edition's rules come from and how they differ."""
     solo_players: tuple[int, ...] = (2, 3)
+    """Player counts played alone."""
     team_players: tuple[int, ...] = (4, 6)
+    """Player counts played in teams of two."""
     teams_by_default: tuple[int, ...] = (4, 6)
+    """Player counts played in teams unless asked otherwise."""
     small_game_deck: bool = True
+    """Whether with 2 or 3 players one of each hazard is taken out."""
     target: int = 1000
+    """The full length of the trip: distance must reach it exactly."""
     extension: bool = True
+    """Whether a hand may be a race to the short target, which the first side there may extend."""
     extension_target: int = 700
+    """The short target."""
     extension_players: tuple[int, ...] = (2, 3, 6)
+    """Player counts that race to the short target."""
     top_discard_pickup: bool = True
+    """Whether the top discard may be taken instead of drawing."""
     hazard_target: str = "stacking"
+    """Where battle hazards may go: ``stacking`` (any started pile) or ``moving`` (a moving car)."""
     roll_after_remedy: bool = True
+    """Whether a Roll is needed after Gasoline, Spare Tire or Repairs."""
     coup_fourre: str = "any-opponent"
+    """Who may call coup fourré: ``any-opponent`` or ``attacked-side``."""
     safety_extra_turn: bool = True
+    """Whether a safety played normally gives an extra turn."""
     exhaustion: str = "play-out"
+    """What an empty stock means: ``play-out`` the hands, or ``end-of-turn``."""
     winner: str = "points"
+    """How a hand is won: the most ``points``, or ``distance`` (exactly the target, else the farthest)."""
     match_target: int | None = 5000
+    """Points that end a match of several hands; None: one race is the match."""
     scoring: Scoring = field(default_factory=lambda: CLASSIC_SCORING)
+    """The scoring table."""
 
     def __post_init__(self) -> None:
         _validate(self)

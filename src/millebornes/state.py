@@ -56,11 +56,17 @@ from .rules import Ruleset
 from .rules import ruleset as _ruleset
 
 PLAY: Final = 0
+"""The decision to play or discard a card."""
 DRAW_DECISION: Final = 1
+"""The decision to draw or take the top discard, at the start of a turn where taking it is allowed."""
 CF_DECISION: Final = 2
+"""The decision to call coup fourré or pass, asked of a seat holding the safety against a hazard just played."""
 EXTENSION_DECISION: Final = 3
+"""The decision to extend the race or end the hand, when a side reaches the short target."""
 DECISION_NAMES: Final = ("play", "draw", "coup-fourre", "extension")
+"""The public name of each decision, as ``Game.decision`` and observations give it."""
 HAND_SIZE: Final = 6
+"""The cards dealt to each seat; a turn draws a seventh before playing one."""
 
 _ROW: Final = C.bit(C.RIGHT_OF_WAY)
 _IS_BATTLE_HAZARD: Final = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
@@ -930,10 +936,13 @@ class Game:
     # ---------------------------------------------------------------- public state
     @property
     def to_act(self) -> int | None:
+        """The seat that must decide now (a coup-fourré question is asked of another seat than the
+        turn's); None once the match is over."""
         return self._to_act
 
     @property
     def decision(self) -> str | None:
+        """The kind of decision pending (play, draw, coup-fourre, extension); None once the match is over."""
         return None if self._over or self._decision < 0 else DECISION_NAMES[self._decision]
 
     @property
@@ -943,22 +952,27 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Whether the match is over."""
         return self._over
 
     @property
     def winners(self) -> list[int]:
+        """The sides that won the match; empty until it is over."""
         return list(self._winners)
 
     @property
     def stock_size(self) -> int:
+        """Cards left in the stock, face down."""
         return len(self._stock)
 
     @property
     def discard_pile(self) -> list[str]:
+        """The discard pile, bottom first: the last card is on top."""
         return [C.CARD_IDS[k] for k in self._discard]
 
     @property
     def extender(self) -> int | None:
+        """The side that called the extension this hand, or None."""
         return self._extender if self._extender >= 0 else None
 
     @property
@@ -968,6 +982,7 @@ class Game:
 
     @property
     def pending_attack(self) -> PendingAttack | None:
+        """The hazard a coup-fourré question is about, while one is asked; else None."""
         if self._pending is None:
             return None
         p, k, t = self._pending
@@ -985,16 +1000,20 @@ class Game:
 
     @property
     def history(self) -> list[str]:
+        """Every action of the match so far, in notation."""
         return [ACTION_NAMES[c] for c in self._history]
 
     def side_of(self, seat: int) -> int:
+        """The side a seat plays for (its team, or itself)."""
         return self._side_of[seat]
 
     def hand(self, seat: int) -> list[str]:
+        """A seat's hand, sorted by kind: hidden information, which only that seat's observation shows."""
         c = self._cnt[seat]
         return [C.CARD_IDS[k] for k in range(C.NUM_KINDS) for _ in range(c[k])]
 
     def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public)."""
         return self._hsize[seat]
 
     def known_cards(self, seat: int) -> list[str]:
@@ -1003,9 +1022,11 @@ class Game:
         return [C.CARD_IDS[k] for k in self._known[seat]]
 
     def is_moving(self, side: int) -> bool:
+        """Whether a side may play distance now."""
         return self._moving(side)
 
     def tableau(self, side: int) -> Tableau:
+        """A side's cards on the table: miles, battle and speed piles, safeties and distance played."""
         return {
             "distance": self._dist[side],
             "battle": [C.CARD_IDS[k] for k in self._battle[side]],

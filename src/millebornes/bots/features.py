@@ -27,16 +27,24 @@ from ..observe import Observation
 from ..rules import ruleset
 from ..state import Game
 
-NUM_ACTIONS = 206  # the engine's action codes 0..205 (millebornes.actions)
-SIDE_SLOTS = 6  # the most sides any edition seats (family, six players alone)
+NUM_ACTIONS = 206
+"""The engine's action codes 0..205 (millebornes.actions)."""
+SIDE_SLOTS = 6
+"""The most sides any edition seats (family, six players alone)."""
 NK = C.NUM_KINDS
+"""The number of card kinds."""
 KIND = C.KIND_OF
+"""The kind of each card id."""
 DECISIONS = ("play", "draw", "coup-fourre", "extension")
+"""The decision kinds, in the order of the ``decision:*`` features."""
 BATTLE_TOPS = ("none", "stop", "out-of-gas", "flat-tire", "accident", "roll", "gasoline", "spare-tire", "repairs")
+"""What may show on a battle pile, in the order of the ``battle:*`` features."""
 _BATTLE_SLOT = {c: i for i, c in enumerate(BATTLE_TOPS)}
 SAFETY_IDS = tuple(C.CARD_IDS[k] for k in C.SAFETIES)
+"""The safeties, in the order of the ``safety:*`` and ``known:*`` features."""
 _SAFETY_SLOT = {c: i for i, c in enumerate(SAFETY_IDS)}
 HAZARD_IDS = tuple(C.CARD_IDS[k] for k in C.HAZARDS)
+"""The hazards, in the order of the ``pending:*`` features."""
 _HAZARD_SLOT = {c: i for i, c in enumerate(HAZARD_IDS)}
 _UNCURED = {
     "stop": "right-of-way",
@@ -56,6 +64,7 @@ SIDE_FIELDS = (
     + ["coups_fourres", "two_hundreds", "hand_cards", "score", "leader", "stopped", "distance_cards"]
     + [f"known:{s}" for s in SAFETY_IDS]
 )
+"""The features of one side, repeated for each side slot, the observer's side first."""
 GLOBAL_FIELDS = (
     [f"decision:{d}" for d in DECISIONS]
     + [f"hand:{c}" for c in C.CARD_IDS]
@@ -76,15 +85,21 @@ GLOBAL_FIELDS = (
         "play_out",
     ]
 )
+"""The features of the table as a whole and of the observer's hand."""
 STATE_NAMES = tuple(GLOBAL_FIELDS) + tuple(f"side{r}:{f}" for r in range(SIDE_SLOTS) for f in SIDE_FIELDS)
+"""The name of each entry of a state vector."""
 STATE_SIZE = len(STATE_NAMES)
+"""The length of a state vector."""
 STATE_INDEX = {n: i for i, n in enumerate(STATE_NAMES)}
+"""The entry of each state feature by name."""
 _SIDE0 = len(GLOBAL_FIELDS)
 _SF = {f: i for i, f in enumerate(SIDE_FIELDS)}
 _NSF = len(SIDE_FIELDS)
 
-ADVISORS = ("greedy", "heuristic")  # hand-written policies whose choices can be action features
+ADVISORS = ("greedy", "heuristic")
+"""Hand-written policies whose choices can be action features."""
 ACTION_TYPES = ("play", "discard", "attack", "draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand")
+"""The kinds of action, in the order of the ``type:*`` features."""
 ACTION_NAMES = tuple(
     [f"type:{t}" for t in ACTION_TYPES]
     + [f"card:{c}" for c in C.CARD_IDS]
@@ -113,8 +128,11 @@ ACTION_NAMES = tuple(
     ]
     + [f"advice:{name}" for name in ADVISORS]
 )
+"""The name of each entry of an action vector."""
 ACTION_SIZE = len(ACTION_NAMES)
+"""The length of an action vector."""
 ACTION_INDEX = {n: i for i, n in enumerate(ACTION_NAMES)}
+"""The entry of each action feature by name."""
 _A = ACTION_INDEX
 _SPECIAL_TYPE = {DRAW: 3, TAKE_DISCARD: 4, COUP_FOURRE: 5, PASS: 6, EXTEND: 7, END_HAND: 8}
 
@@ -132,6 +150,7 @@ def deck_counts(obs: Observation) -> tuple[int, ...]:
 
 
 def hand_counts(obs: Observation) -> list[int]:
+    """The observer's hand as a count per card kind."""
     cnt = [0] * NK
     for card in obs["hand"]:
         cnt[KIND[card]] += 1

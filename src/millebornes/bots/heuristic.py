@@ -59,41 +59,71 @@ from ..cards import (
 from ..observe import Observation
 
 KIND = C.KIND_OF
+"""The kind of each card id."""
 VALUE = C.VALUE
+"""The miles of each card kind."""
 NK = C.NUM_KINDS
+"""The number of card kinds."""
 DISTANCES = C.DISTANCES
+"""The distance cards."""
 BATTLE = (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
+"""The hazards that stop a car."""
 SAFETIES = C.SAFETIES
+"""The safeties."""
 REMEDY_OF = C.REMEDY_OF
+"""The remedy of each hazard."""
 HAZARD_OF = C.HAZARD_OF
+"""The hazard each remedy cures."""
 SAFETY_OF = C.SAFETY_OF
+"""The safety against each hazard."""
 PROTECTS = C.PROTECTS
+"""The hazards each safety protects against."""
 IS_DISTANCE = tuple(k < 5 for k in range(NK))
+"""Whether each kind is distance."""
 IS_HAZARD = tuple(5 <= k < 10 for k in range(NK))
+"""Whether each kind is a hazard."""
 IS_BATTLE = tuple(k in BATTLE for k in range(NK))
+"""Whether each kind is a hazard that stops a car."""
 IS_REMEDY = tuple(10 <= k < 15 for k in range(NK))
+"""Whether each kind is a remedy."""
 IS_SAFETY = tuple(k >= 15 for k in range(NK))
+"""Whether each kind is a safety."""
 ROW_BIT = 1 << RIGHT_OF_WAY
+"""Right of Way in a mask of kinds."""
 
 
 @dataclass(frozen=True)
 class Params:
     """The policy's weights (miles unless said); the bench script plays variants against each other."""
 
-    turn: float = 65.0  # miles a moving side makes in one turn
-    cure: float = 110.0  # a remedy or roll that brings the car closer to moving
-    attack: float = 1.0  # scale of attack values
-    hold_hazard: float = 0.35  # share of an attack's value kept by holding the hazard
-    leader: float = 0.8  # how much more the leading opponent is worth attacking (3+ sides)
-    urgency: float = 1.0  # extra weight on a target close to its target distance
-    safe_trip: float = 0.55  # share of the safe-trip bonus a 200 is charged while it is possible
-    finish: float = 40.0  # penalty (miles) for a distance that leaves an awkward remainder
-    shutout: float = 0.3  # share of the shutout bonus an attack on a side at 0 protects
-    take_margin: float = 12.0  # how much better the top discard must be than an average draw
-    give_weight: float = 0.5  # share of a card's value to the next player charged on a discard
-    lay_instead: float = 25.0  # lay a safety rather than throw away a card worth more than this
-    lay_low_stock: int = 2  # lay safeties when at most this many rounds of stock are left
-    extend_margin: float = 0.0  # extra expected points needed to call the extension
+    turn: float = 65.0
+    """Miles a moving side makes in one turn."""
+    cure: float = 110.0
+    """A remedy or roll that brings the car closer to moving."""
+    attack: float = 1.0
+    """Scale of attack values."""
+    hold_hazard: float = 0.35
+    """Share of an attack's value kept by holding the hazard."""
+    leader: float = 0.8
+    """How much more the leading opponent is worth attacking (3+ sides)."""
+    urgency: float = 1.0
+    """Extra weight on a target close to its target distance."""
+    safe_trip: float = 0.55
+    """Share of the safe-trip bonus a 200 is charged while it is possible."""
+    finish: float = 40.0
+    """Penalty (miles) for a distance that leaves an awkward remainder."""
+    shutout: float = 0.3
+    """Share of the shutout bonus an attack on a side at 0 protects."""
+    take_margin: float = 12.0
+    """How much better the top discard must be than an average draw."""
+    give_weight: float = 0.5
+    """Share of a card's value to the next player charged on a discard."""
+    lay_instead: float = 25.0
+    """Lay a safety rather than throw away a card worth more than this."""
+    lay_low_stock: int = 2
+    """Lay safeties when at most this many rounds of stock are left."""
+    extend_margin: float = 0.0
+    """Extra expected points needed to call the extension."""
 
 
 DEFAULT = Params()
