@@ -416,6 +416,16 @@ class Game:
         """Apply one action for the seat to act; returns the public events it caused.
 
         IllegalAction (with the reason) leaves the game exactly as it was.
+
+        >>> g = new_game("classic", players=2, seed=7)
+        >>> g.act("play 200")
+        Traceback (most recent call last):
+        ...
+        millebornes.actions.IllegalAction: you need a Roll first: your battle pile shows nothing
+        >>> g.act("discard 50")
+        [{'type': 'discard', 'seat': 0, 'card': '50'}]
+        >>> g.to_act, g.decision, g.legal_actions()
+        (1, 'draw', ['draw', 'take-discard'])
         """
         if self._over:
             raise IllegalAction("the match is over", "match_over")
@@ -441,7 +451,14 @@ class Game:
         return events
 
     def act_code(self, code: int) -> None:
-        """Apply a legal action code without building events: the fast path for bots and search."""
+        """Apply a legal action code without building events: the fast path for bots and search.
+
+        >>> g = new_game("classic", players=2, seed=7)
+        >>> world = g.clone()
+        >>> world.act_code(world.legal_codes()[0])
+        >>> world.history, g.history
+        (['play speed-limit 1'], [])
+        """
         if code not in self.legal_codes():
             raise self.refusal(code)
         self._apply(code)
@@ -1127,5 +1144,10 @@ def new_game(
     deck: list[str] | None = None,
 ) -> Game:
     """Deal a new match: a preset name or a Ruleset, the player count, teams (None: the edition's
-    default for that count), a seed for the shuffles, and optionally a stacked deck (top first)."""
+    default for that count), a seed for the shuffles, and optionally a stacked deck (top first).
+
+    >>> g = new_game("parker", players=4, seed=1)
+    >>> g.teams, g.sides, g.target
+    (True, ((0, 2), (1, 3)), 1000)
+    """
     return Game(_ruleset(rules), players, teams, seed, deck)
