@@ -14,7 +14,7 @@ import pytest
 
 import millebornes as mb
 from millebornes.events import EVENT_TYPES, Event
-from millebornes.observe import Observation, Tableau
+from millebornes.observation import Observation, Tableau
 
 TABLES = [
     (name, players, teams)

@@ -14,7 +14,7 @@ ROOT = Path(millebornes.__file__).parent
 LAYERS = [
     ("cards", {"millebornes.cards"}),
     ("rules and actions", {"millebornes.rules", "millebornes.actions"}),
-    ("events", {"millebornes.events"}),
+    ("events and observations", {"millebornes.events", "millebornes.observation"}),
     ("observations", {"millebornes.observe"}),
     ("state machine", {"millebornes.state"}),
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),

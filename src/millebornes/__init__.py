@@ -25,7 +25,7 @@ from .cards import CARD_IDS, card_name
 from .determinize import Determinizer, determinize
 from .events import Event
 from .notation import RECORD_FORMAT, replay
-from .observe import Observation
+from .observation import Observation
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 
 from . import cards as C
-from .observe import Observation, unseen_counts
+from .observation import Observation
+from .observe import unseen_counts
 from .rules import ruleset
 from .state import DECISION_NAMES, Game
 

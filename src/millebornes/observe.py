@@ -8,76 +8,18 @@ Search bots rebuild full games from it, so it must be complete as well as safe.
 
 from __future__ import annotations
 
-from typing import Protocol, TypedDict
+from typing import Protocol
 
 from .cards import CARD_IDS
 from .events import HandResult
-from .rules import RuleOptions, Ruleset, ruleset
+from .observation import Observation as Observation
+from .observation import ObservedTableau as ObservedTableau
+from .observation import PendingAttack as PendingAttack
+from .observation import Tableau as Tableau
+from .rules import Ruleset, ruleset
 
 OBSERVATION_FORMAT = "millebornes-observation/1"
 """The format and version an observation names (docs/observation.schema.json)."""
-
-
-class PendingAttack(TypedDict):
-    """The hazard a coup-fourré question is about: who played it, which, on which side."""
-
-    attacker: int
-    hazard: str
-    side: int
-
-
-class Tableau(TypedDict):
-    """One side's cards on the table; piles bottom first, so the last card is the one showing."""
-
-    distance: int
-    battle: list[str]
-    speed: list[str]
-    safeties: list[str]
-    coups_fourres: list[str]
-    two_hundreds: int
-    distance_cards: list[str]
-
-
-class ObservedTableau(Tableau):
-    """A tableau as an observation shows it, with whether the side may play distance now."""
-
-    moving: bool
-
-
-class Observation(TypedDict):
-    """All that one seat may see, as :func:`observation` builds it and the bot protocol sends it
-    (docs/observation.schema.json says what each key means)."""
-
-    format: str
-    seat: int
-    side: int
-    ruleset: str
-    options: RuleOptions
-    players: int
-    teams: bool
-    sides: list[list[int]]
-    hand_number: int
-    first_seat: int
-    turn: int | None
-    to_act: int | None
-    decision: str | None
-    legal_actions: list[str]
-    pending_attack: PendingAttack | None
-    pickup_available: bool
-    took_discard: bool
-    hand: list[str]
-    hand_sizes: list[int]
-    known_cards: list[list[str]]
-    stock_size: int
-    discard_pile: list[str]
-    target: int
-    extension_open: bool
-    extender: int | None
-    tableaux: list[ObservedTableau]
-    hand_results: list[HandResult]
-    match_scores: list[int]
-    is_over: bool
-    winners: list[int]
 
 
 class Table(Protocol):

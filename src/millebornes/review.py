@@ -38,7 +38,7 @@ from .bots.match import match_chances, match_outcome
 from .bots.rollout import hand_win_share, play_first
 from .determinize import Determinizer
 from .notation import replay
-from .observe import Observation
+from .observation import Observation
 from .rules import ruleset
 from .state import Game, new_game
 

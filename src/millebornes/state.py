@@ -50,7 +50,7 @@ from .events import (
     PlayEvent,
     TakeDiscardEvent,
 )
-from .observe import Observation, PendingAttack, Tableau
+from .observation import Observation, PendingAttack, Tableau
 from .observe import observation as _observation
 from .rules import Ruleset
 from .rules import ruleset as _ruleset

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .base import Bot, RandomBot
 
 if TYPE_CHECKING:
-    from ..observe import Observation
+    from ..observation import Observation
     from ..state import Game
 
 # hard: every legal action played out on the same sampled worlds (flat greedy playouts, reward the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..observe import Observation
+from ..observation import Observation
 
 
 @runtime_checkable

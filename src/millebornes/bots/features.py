@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import cards as C
 from ..actions import ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, PASS, TAKE_DISCARD
-from ..observe import Observation
+from ..observation import Observation
 from ..rules import ruleset
 from ..state import Game
 

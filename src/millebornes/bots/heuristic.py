@@ -56,7 +56,7 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
-from ..observe import Observation
+from ..observation import Observation
 
 KIND = C.KIND_OF
 """The kind of each card id."""

@@ -34,7 +34,7 @@ from typing import Any
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
-from ..observe import Observation
+from ..observation import Observation
 from ..state import Game
 from .base import Bot
 from .match import chance_per_point, match_outcome

@@ -32,7 +32,7 @@ import os
 import numpy as np
 
 from ..actions import ACTION_CODES
-from ..observe import Observation
+from ..observation import Observation
 from . import features as F
 
 WEIGHTS = os.path.join(os.path.dirname(__file__), "neural_weights.npz")

@@ -60,7 +60,7 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
-from ..observe import Observation
+from ..observation import Observation
 from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
