@@ -152,3 +152,28 @@ def test_the_checker_sees_a_drift():
     obs["tableaux"] = [{**obs["tableaux"][0], "moving": 1}]
     assert conforms(obs, Observation, "o")
     assert typing.get_type_hints(Observation).keys() == set(observations[0])
+
+
+def test_the_types_name_the_keys_of_the_json_schema():
+    """docs/observation.schema.json and the TypedDicts describe one observation: the same keys, the same
+    required ones."""
+    import json
+    from pathlib import Path
+
+    from millebornes.events import Breakdown, HandResult
+    from millebornes.observation import ObservedTableau, PendingAttack
+    from millebornes.rules import RuleOptions, ScoringTable
+
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "observation.schema.json").read_text())
+    defs = schema["$defs"]
+    for typed, part in [
+        (Observation, schema),
+        (ObservedTableau, defs["tableau"]),
+        (PendingAttack, defs["pending_attack"]),
+        (HandResult, defs["hand_result"]),
+        (Breakdown, defs["breakdown"]),
+        (RuleOptions, defs["options"]),
+        (ScoringTable, defs["scoring"]),
+    ]:
+        assert set(_hints(typed)) == set(part["properties"]), typed.__name__
+        assert typed.__required_keys__ == set(part["required"]), typed.__name__
