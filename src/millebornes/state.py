@@ -166,14 +166,21 @@ class Game:
     )
     # the attributes' types, for mypyc, which compiles this module (setup.py)
     ruleset: Ruleset
+    """The edition played."""
     players: int
+    """The number of seats, in turn order 0 to players - 1."""
     teams: bool
+    """Whether seats play in teams of two (partners sit opposite: seat s plays for side s % nsides)."""
     nsides: int
+    """The number of sides: teams, or players alone."""
     _side_of: tuple[int, ...]
     sides: tuple[tuple[int, ...], ...]
+    """The seats of each side."""
     _opponents: tuple[tuple[int, ...], ...]
     seed: int
+    """The seed every hand's shuffle is drawn from: hidden information, kept out of observations."""
     deck: list[int] | None
+    """The stacked deck of the first hand (card kinds, top first), or None for a shuffled one."""
     _stacking: bool
     _roll_after: bool
     _cf_any: bool
@@ -181,6 +188,7 @@ class Game:
     _playout: bool
     _pickup: bool
     hand_number: int
+    """The hand being played (the last one once the match is over), from 0."""
     _cnt: list[list[int]]
     _hmask: list[int]
     _hsize: list[int]
@@ -199,6 +207,7 @@ class Game:
     _own: list[int]
     _vuln: list[int]
     target: int
+    """The distance this hand is a race to now: the short target until an extension is called."""
     _ext_open: bool
     _extender: int
     _turn: int
@@ -210,7 +219,9 @@ class Game:
     _legal: list[int] | None
     _history: list[int]
     hand_results: list[HandResult]
+    """The results of the finished hands, in order."""
     match_scores: list[int]
+    """Points per side over the finished hands."""
     _over: bool
     _winners: list[int]
     _known: list[list[int]]
