@@ -1,4 +1,4 @@
-"""The package's layers go one way (cards -> rules -> state machine -> records -> bots -> apps) and no
+"""The package's layers go one way (cards -> rules -> events -> state machine -> records -> bots -> apps) and no
 module imports one that imports it back, not even for type checking or inside a function."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ ROOT = Path(millebornes.__file__).parent
 LAYERS = [
     ("cards", {"millebornes.cards"}),
     ("rules and actions", {"millebornes.rules", "millebornes.actions"}),
+    ("events and observations", {"millebornes.events", "millebornes.observation"}),
     ("observations", {"millebornes.observe"}),
     ("state machine", {"millebornes.state"}),
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),

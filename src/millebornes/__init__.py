@@ -23,11 +23,14 @@ import warnings as _warnings
 from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
 from .cards import CARD_IDS, card_name
 from .determinize import Determinizer, determinize
+from .events import Event
 from .notation import RECORD_FORMAT, replay
+from .observation import Observation
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
 
 __version__ = "1.0.0"
+"""The package's version (semantic: a 1.x engine reads every 1.x record)."""
 
 
 def compiled() -> bool:
@@ -76,8 +79,10 @@ __all__ = [
     "ACTION_NAMES",
     "CARD_IDS",
     "Determinizer",
+    "Event",
     "Game",
     "IllegalAction",
+    "Observation",
     "RECORD_FORMAT",
     "RULESETS",
     "Ruleset",

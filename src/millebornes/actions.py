@@ -17,15 +17,24 @@ from typing import Any, Final
 from .cards import CARD_IDS, HAZARDS, KIND_OF, NUM_KINDS
 
 MAX_SIDES: Final = 8
+"""The most sides a table may have: hazards have a code for each."""
 
-DISCARD_BASE: Final = NUM_KINDS  # play own card k: code k; discard k: 19 + k
-ATTACK_BASE: Final = 2 * NUM_KINDS  # hazard k on side t: 38 + 19 t + k
+DISCARD_BASE: Final = NUM_KINDS
+"""Play own card k: code k; discard k: 19 + k."""
+ATTACK_BASE: Final = 2 * NUM_KINDS
+"""Hazard k on side t: 38 + 19 t + k."""
 DRAW: Final = 200
+"""Draw from the stock (when the top discard may be taken instead)."""
 TAKE_DISCARD: Final = 201
+"""Take the top discard instead of drawing."""
 COUP_FOURRE: Final = 202
+"""Answer a hazard with its safety: a coup fourré."""
 PASS: Final = 203
+"""Let a hazard stand instead of calling coup fourré."""
 EXTEND: Final = 204
+"""Race on to the full target after reaching the short one."""
 END_HAND: Final = 205
+"""End the hand at the short target."""
 SPECIAL_NAMES: Final = {
     DRAW: "draw",
     TAKE_DISCARD: "take-discard",
@@ -34,9 +43,9 @@ SPECIAL_NAMES: Final = {
     EXTEND: "extend",
     END_HAND: "end-hand",
 }
+"""The notation of the actions that name no card."""
 
 
-# Every reason the engine gives for refusing an action, with the names of its parameters (docs/engine.md).
 # Parameters are named by what they hold, so an app can render them without knowing the reason: a card id
 # (card, hazard, safety, need; top: the card on top of a battle pile, None when it is empty), a seat
 # (seat, to_act), a side (side), a number (distance, value, target), a decision name (decision).
@@ -71,6 +80,7 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "not_limited": ("card",),
     "wrong_remedy": ("card", "hazard", "top"),
 }
+"""Every reason the engine gives for refusing an action, with the names of its parameters (docs/engine.md)."""
 PARAM_KINDS: Final[dict[str, str]] = {
     "card": "card",
     "hazard": "card",
@@ -85,6 +95,7 @@ PARAM_KINDS: Final[dict[str, str]] = {
     "target": "number",
     "decision": "decision",
 }
+"""What each parameter of a refusal holds: a card id, a seat, a side, a number or a decision name."""
 
 
 class IllegalAction(ValueError):
@@ -115,6 +126,7 @@ def _refusal(message: str, reason: str, params: dict[str, Any], move: int | None
 
 
 def attack_code(hazard: int, side: int) -> int:
+    """The code of playing ``hazard`` on ``side``."""
     return ATTACK_BASE + NUM_KINDS * side + hazard
 
 
@@ -132,6 +144,7 @@ def _build() -> tuple[dict[int, str], dict[str, int]]:
 
 
 ACTION_NAMES, ACTION_CODES = _build()
+"""The notation of every action code, and the code of every action in notation."""
 
 
 def decode(code: int) -> tuple[str, int, int]:
@@ -147,6 +160,7 @@ def decode(code: int) -> tuple[str, int, int]:
 
 
 def normalize(text: Any) -> str:
+    """An action as typed, in the engine's notation: lower case, hyphens, single spaces."""
     return " ".join(str(text).lower().replace("_", "-").split())
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 from . import cards as C
+from .observation import Observation
 from .observe import unseen_counts
 from .rules import ruleset
 from .state import DECISION_NAMES, Game
@@ -28,12 +29,12 @@ _KIND = C.KIND_OF
 class Determinizer:
     """Deals possible worlds for one observation; ``sample(rng)`` returns a fresh Game each time."""
 
-    def __init__(self, obs: dict):
+    def __init__(self, obs: Observation):
         rules = ruleset(obs["ruleset"], **obs["options"])
         players, me = obs["players"], obs["seat"]
         g = Game(rules, players, obs["teams"], 0, None)
         g.hand_number = obs["hand_number"]
-        g.hand_results = [dict(r) for r in obs["hand_results"]]
+        g.hand_results = [r.copy() for r in obs["hand_results"]]
         g.match_scores = list(obs["match_scores"])
         g._history = []
         g._discard = [_KIND[c] for c in obs["discard_pile"]]
@@ -62,7 +63,10 @@ class Determinizer:
             g._to_act = None
             g._decision = -1
         else:
-            g._turn = obs["turn"]
+            turn = obs["turn"]
+            if turn is None:
+                raise ValueError("the observation is not consistent: the match goes on but it is nobody's turn")
+            g._turn = turn
             g._to_act = obs["to_act"]
             g._decision = DECISION_NAMES.index(obs["decision"])
         pending = obs["pending_attack"]
@@ -83,6 +87,7 @@ class Determinizer:
             raise ValueError("the observation is not consistent: its cards do not add up to the deck")
 
     def sample(self, rng: random.Random) -> Game:
+        """A new possible world: the unseen cards dealt again at random, the seed redrawn with them."""
         pool = self.pool[:]
         rand = rng.random
         for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates on rng.random(): compiled, unlike rng.shuffle
@@ -107,7 +112,7 @@ class Determinizer:
         return g
 
 
-def determinize(observation: dict, rng: random.Random | None = None) -> Game:
+def determinize(observation: Observation, rng: random.Random | None = None) -> Game:
     """A full game consistent with one seat's observation: the cards hidden from that seat are
     re-dealt at random among the other hands and the stock."""
     return Determinizer(observation).sample(rng or random.Random())

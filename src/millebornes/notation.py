@@ -13,14 +13,17 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from .actions import IllegalAction
 from .rules import ruleset
 from .state import Game, new_game
 
 RECORD_FORMAT = "millebornes-record/1"
+"""The format and version a record names; :func:`replay` reads this one."""
 
 
-def replay(record: dict, upto: int | None = None) -> Game:
+def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     """Rebuild a game from its record, applying the first ``upto`` actions (all by default)."""
     if not isinstance(record, dict):
         raise ValueError("a record is a JSON object")

@@ -11,9 +11,15 @@ from __future__ import annotations
 from typing import Protocol
 
 from .cards import CARD_IDS
+from .events import HandResult
+from .observation import Observation as Observation
+from .observation import ObservedTableau as ObservedTableau
+from .observation import PendingAttack as PendingAttack
+from .observation import Tableau as Tableau
 from .rules import Ruleset, ruleset
 
 OBSERVATION_FORMAT = "millebornes-observation/1"
+"""The format and version an observation names (docs/observation.schema.json)."""
 
 
 class Table(Protocol):
@@ -21,58 +27,113 @@ class Table(Protocol):
     module sits below the state machine (``Game.observation`` calls it) and imports nothing of it."""
 
     @property
-    def ruleset(self) -> Ruleset: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def teams(self) -> bool: ...
-    @property
-    def nsides(self) -> int: ...
-    @property
-    def sides(self) -> tuple[tuple[int, ...], ...]: ...
-    @property
-    def hand_number(self) -> int: ...
-    @property
-    def turn(self) -> int | None: ...
-    @property
-    def to_act(self) -> int | None: ...
-    @property
-    def decision(self) -> str | None: ...
-    @property
-    def pending_attack(self) -> dict | None: ...
-    @property
-    def pickup_available(self) -> bool: ...
-    @property
-    def took_discard(self) -> bool: ...
-    @property
-    def stock_size(self) -> int: ...
-    @property
-    def discard_pile(self) -> list[str]: ...
-    @property
-    def target(self) -> int: ...
-    @property
-    def extension_open(self) -> bool: ...
-    @property
-    def extender(self) -> int | None: ...
-    @property
-    def hand_results(self) -> list[dict]: ...
-    @property
-    def match_scores(self) -> list[int]: ...
-    @property
-    def is_over(self) -> bool: ...
-    @property
-    def winners(self) -> list[int]: ...
+    def ruleset(self) -> Ruleset:
+        """The edition played."""
 
-    def side_of(self, seat: int) -> int: ...
-    def legal_actions(self) -> list[str]: ...
-    def hand(self, seat: int) -> list[str]: ...
-    def hand_size(self, seat: int) -> int: ...
-    def known_cards(self, seat: int) -> list[str]: ...
-    def tableau(self, side: int) -> dict: ...
-    def is_moving(self, side: int) -> bool: ...
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+
+    @property
+    def teams(self) -> bool:
+        """Whether seats play in teams of two."""
+
+    @property
+    def nsides(self) -> int:
+        """The number of sides (teams, or players alone)."""
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side."""
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played, from 0."""
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose turn it is, or None."""
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must decide now, or None."""
+
+    @property
+    def decision(self) -> str | None:
+        """The kind of decision pending, or None."""
+
+    @property
+    def pending_attack(self) -> PendingAttack | None:
+        """The hazard a coup-fourré question is about, or None."""
+
+    @property
+    def pickup_available(self) -> bool:
+        """Whether the top discard may be taken at the start of the next turn."""
+
+    @property
+    def took_discard(self) -> bool:
+        """Whether the seat whose turn it is took the discard."""
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+
+    @property
+    def discard_pile(self) -> list[str]:
+        """The discard pile, bottom first."""
+
+    @property
+    def target(self) -> int:
+        """The distance the hand is a race to now."""
+
+    @property
+    def extension_open(self) -> bool:
+        """Whether an extension may still be called this hand."""
+
+    @property
+    def extender(self) -> int | None:
+        """The side that called the extension, or None."""
+
+    @property
+    def hand_results(self) -> list[HandResult]:
+        """The finished hands' results."""
+
+    @property
+    def match_scores(self) -> list[int]:
+        """Points per side over the finished hands."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is over."""
+
+    @property
+    def winners(self) -> list[int]:
+        """The sides that won the match."""
+
+    def side_of(self, seat: int) -> int:
+        """The side of a seat."""
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the seat to act."""
+
+    def hand(self, seat: int) -> list[str]:
+        """A seat's hand (only the observer's is ever read)."""
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds."""
+
+    def known_cards(self, seat: int) -> list[str]:
+        """Cards the whole table knows to be in a seat's hand."""
+
+    def tableau(self, side: int) -> Tableau:
+        """A side's cards on the table."""
+
+    def is_moving(self, side: int) -> bool:
+        """Whether a side may play distance now."""
 
 
-def observation(game: Table, seat: int) -> dict:
+def observation(game: Table, seat: int) -> Observation:
+    """What ``seat`` may see of the game: the public state and its own hand (ValueError: no such seat)."""
     if not isinstance(seat, int) or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat!r}: seats are 0 to {game.players - 1}")
     to_act = game.to_act
@@ -103,15 +164,15 @@ def observation(game: Table, seat: int) -> dict:
         "target": game.target,
         "extension_open": game.extension_open,
         "extender": game.extender,
-        "tableaux": [dict(game.tableau(side), moving=game.is_moving(side)) for side in range(game.nsides)],
-        "hand_results": [dict(r) for r in game.hand_results],
+        "tableaux": [{**game.tableau(side), "moving": game.is_moving(side)} for side in range(game.nsides)],
+        "hand_results": [r.copy() for r in game.hand_results],
         "match_scores": list(game.match_scores),
         "is_over": game.is_over,
         "winners": game.winners,
     }
 
 
-def unseen_counts(obs: dict) -> dict[str, int]:
+def unseen_counts(obs: Observation) -> dict[str, int]:
     """How many of each card the observing seat cannot see (other hands and the stock)."""
     rules = ruleset(obs["ruleset"], **obs["options"])
     left = dict(zip(CARD_IDS, rules.deck_counts(obs["players"])))

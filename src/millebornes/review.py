@@ -31,25 +31,32 @@ import math
 import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
+from typing import Any
 
 from .actions import ACTION_CODES
 from .bots.match import match_chances, match_outcome
 from .bots.rollout import hand_win_share, play_first
 from .determinize import Determinizer
 from .notation import replay
+from .observation import Observation
 from .rules import ruleset
-from .state import new_game
+from .state import Game, new_game
 
 REVIEW_FORMAT = "millebornes-review/1"
+"""The format and version a review names."""
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The classes of a decision, best first."""
 THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 """The least loss (in chance, 0-1) of each class below ``best``; docs/review.md gives the figures behind them."""
 SIGNIFICANCE = 2.0
 """A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
 worlds could not tell the two moves apart."""
 DEFAULT_WORLDS = 1000
+"""The possible worlds each decision is judged on, unless asked otherwise."""
 MAX_WORLDS = 5000
+"""The most worlds a review may ask for per decision."""
 KEY_MOMENTS = 3
+"""How many key moments a seat's summary lists."""
 ACCURACY_SCALE = 0.045
 """A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
 loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
@@ -61,7 +68,9 @@ def decision_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict | None:
+def judge(
+    observation: Observation, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0
+) -> dict[str, Any] | None:
     """One decision judged from the seat's observation (``played`` is the action taken), or None when
     there was nothing to choose: one legal action, or actions that end every world alike."""
     legal = observation["legal_actions"]
@@ -102,7 +111,7 @@ def judge(observation: dict, index: int, played: str, worlds: int = DEFAULT_WORL
     loss = means[b] - means[p]
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
     error = spread / math.sqrt(worlds)
-    move = {
+    move: dict[str, Any] = {
         "index": index,
         "seat": observation["seat"],
         "side": side,
@@ -142,7 +151,9 @@ def accuracy(losses: list[float]) -> float | None:
     return round(sum(100.0 * math.exp(-ACCURACY_SCALE * 100.0 * x) for x in losses) / len(losses), 1)
 
 
-def decisions(record: dict, seats: Iterable[int] | None = None) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
+def decisions(
+    record: dict[str, Any], seats: Iterable[int] | None = None
+) -> tuple[list[tuple[Observation, int, str]], dict[int, int]]:
     """The decisions of ``seats`` (all by default) in a finished match: (observation, index, action played)
     for each with more than one legal action, and how many forced ones each seat had."""
     game = _start(record)
@@ -152,11 +163,11 @@ def decisions(record: dict, seats: Iterable[int] | None = None) -> tuple[list[tu
     bad = [s for s in chosen if not (isinstance(s, int) and 0 <= s < game.players)]
     if bad or not chosen:
         raise ValueError(f"seats to review are 0 to {game.players - 1}, not {sorted(chosen, key=str)}")
-    out: list[tuple[dict, int, str]] = []
+    out: list[tuple[Observation, int, str]] = []
     forced = {s: 0 for s in sorted(chosen)}
     for index, action in enumerate(record["actions"]):
         seat = game.to_act
-        if seat in chosen:
+        if seat is not None and seat in chosen:
             obs = game.observation(seat)
             if len(obs["legal_actions"]) > 1:
                 out.append((obs, index, action))
@@ -168,7 +179,7 @@ def decisions(record: dict, seats: Iterable[int] | None = None) -> tuple[list[tu
     return out, forced
 
 
-def _start(record: dict):
+def _start(record: dict[str, Any]) -> Game:
     """The record's game before its first action (the record is checked whole by :func:`replay`)."""
     replay(record)
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
@@ -177,19 +188,21 @@ def _start(record: dict):
     )
 
 
-def _judge_many(batch: list[tuple[dict, int, str]], worlds: int, seed: int) -> list[tuple[int, dict | None]]:
+def _judge_many(
+    batch: list[tuple[Observation, int, str]], worlds: int, seed: int
+) -> list[tuple[int, dict[str, Any] | None]]:
     return [(index, judge(obs, index, played, worlds, seed)) for obs, index, played in batch]
 
 
 def review(
-    record: dict,
+    record: dict[str, Any],
     seats: Iterable[int] | None = None,
     worlds: int = DEFAULT_WORLDS,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
     batch: int = 4,
-) -> dict:
+) -> dict[str, Any]:
     """The review of a finished match's record for ``seats`` (all by default); the same for the same
     record, seats, worlds and seed, whatever ``executor`` runs the decisions."""
     if not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
@@ -197,10 +210,11 @@ def review(
     todo, forced = decisions(record, seats)
     total = len(todo)
     batches = [todo[i : i + batch] for i in range(0, total, batch)]
-    judged: dict[int, dict | None] = {}
+    judged: dict[int, dict[str, Any] | None] = {}
     done = 0
     if progress:
         progress(0, total)
+    results: Iterable[list[tuple[int, dict[str, Any] | None]]]
     if executor is None:
         results = (_judge_many(b, worlds, seed) for b in batches)
     else:
@@ -214,20 +228,20 @@ def review(
 
 
 def assemble(
-    record: dict,
-    todo: list[tuple[dict, int, str]],
+    record: dict[str, Any],
+    todo: list[tuple[Observation, int, str]],
     forced: dict[int, int],
-    judged: dict[int, dict | None],
+    judged: dict[int, dict[str, Any] | None],
     worlds: int,
     seed: int,
-) -> dict:
+) -> dict[str, Any]:
     """The review from :func:`decisions`' answer and each decision's :func:`judge` (by index), however they
     were computed."""
     forced = dict(forced)
     for obs, index, _ in todo:
         if judged[index] is None:
             forced[obs["seat"]] += 1
-    moves = [judged[index] for _, index, _ in todo if judged[index] is not None]
+    moves = [move for _, index, _ in todo if (move := judged[index]) is not None]
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
     return {
         "format": REVIEW_FORMAT,
@@ -240,13 +254,13 @@ def assemble(
     }
 
 
-def summarize(seat: int, moves: list[dict], forced: int) -> dict:
+def summarize(seat: int, moves: list[dict[str, Any]], forced: int) -> dict[str, Any]:
     """One seat's accuracy, how many decisions of each class, and its key moments: the decisions after
     which its side's chance of the hand moved most since its previous one (luck included), in the order played."""
     mine = [m for m in moves if m["seat"] == seat]
     counts = {name: sum(1 for m in mine if m["class"] == name) for name in CLASSES}
     swings = []
-    previous: dict | None = None
+    previous: dict[str, Any] | None = None
     for m in mine:
         after = m["sides"][m["side"]]
         start = previous["sides"][previous["side"]] if previous and previous["hand"] == m["hand"] else m["best_chance"]

@@ -1,4 +1,4 @@
-"""Editions as data: every rule option of RULES.md is a typed field of :class:`Ruleset`.
+"""Editions as data: every rule option of docs/rules.md is a typed field of :class:`Ruleset`.
 
 The state machine reads these fields; it never asks which edition it is playing.  A preset is a
 plain value, and ``ruleset("classic", extension=False)`` is the same preset with one option
@@ -15,34 +15,84 @@ ValueError: unknown rule option 'stacking'; options are: ...
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from typing import Any, TypedDict, cast
 
 from .cards import DECK_COUNTS, DISTANCES, HAZARDS, VALUE
 
 HAZARD_TARGETS = ("stacking", "moving")
+"""Where battle hazards may go: on any started battle pile (hazards stack), or only on a moving car."""
 COUP_FOURRE_RIGHTS = ("any-opponent", "attacked-side")
+"""Who may call coup fourré: any seat not on the attacker's side, or only the attacked side."""
 EXHAUSTIONS = ("play-out", "end-of-turn")
+"""When the stock runs out: play the hands out, or end the hand with that turn."""
 WINNER_RULES = ("points", "distance")
+"""How a hand is won: by the most points, or by exactly the target (else the greatest distance)."""
 
 # The bounds of what an edition could mean, so a record, a table or a score always stays small.
-MAX_TARGET = sum(VALUE[k] * DECK_COUNTS[k] for k in DISTANCES)  # all the distance in the deck: 3,500
+MAX_TARGET = sum(VALUE[k] * DECK_COUNTS[k] for k in DISTANCES)
+"""The longest trip an edition may set: all the distance in the deck, 3,500 miles."""
 MAX_MATCH_TARGET = 100_000
-MAX_POINTS = 10_000  # any one scoring item
-MAX_MILE = 10  # points per mile
+"""The most points a match may be played to."""
+MAX_POINTS = 10_000
+"""The most any one scoring item may be worth."""
+MAX_MILE = 10
+"""The most points a mile may be worth."""
 PLAYER_COUNTS = range(2, 9)
+"""The table sizes any edition may allow."""
 
 
-def _whole(v) -> bool:
+def _whole(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _short(v) -> str:
+def _short(v: object) -> str:
     """A refused value as the message shows it: a huge one is described, not echoed (nor even written out)."""
     if isinstance(v, (tuple, list, dict, str)) and len(v) > 12:
         return f"a {'text' if isinstance(v, str) else 'list'} of {len(v):,} items"
-    if _whole(v) and abs(v).bit_length() > 64:
+    if isinstance(v, int) and _whole(v) and abs(v).bit_length() > 64:
         return f"a number of about {int(abs(v).bit_length() * 0.30103) + 1:,} digits"
     return repr(v)
+
+
+class ScoringTable(TypedDict):
+    """A :class:`Scoring` as JSON-ready data (``Scoring(**table)`` rebuilds it)."""
+
+    mile: int
+    safety: int
+    all_safeties: int
+    coup_fourre: int
+    trip: int
+    delayed_action: int
+    safe_trip: int
+    safe_trip_to_any_winner: bool
+    extension: int
+    shutout: int
+    hand_penalty: bool
+
+
+class RuleOptions(TypedDict):
+    """Every rule option of a :class:`Ruleset` as JSON-ready data (``ruleset(name, **options)`` rebuilds
+    it): what records and observations carry so that a game can be played again anywhere."""
+
+    solo_players: list[int]
+    team_players: list[int]
+    teams_by_default: list[int]
+    small_game_deck: bool
+    target: int
+    extension: bool
+    extension_target: int
+    extension_players: list[int]
+    top_discard_pickup: bool
+    hazard_target: str
+    roll_after_remedy: bool
+    coup_fourre: str
+    safety_extra_turn: bool
+    exhaustion: str
+    winner: str
+    match_target: int | None
+    scoring: ScoringTable
 
 
 @dataclass(frozen=True)
@@ -50,16 +100,27 @@ class Scoring:
     """Points per side at the end of a hand; zero switches an item off."""
 
     mile: int = 1
+    """Points per mile travelled."""
     safety: int = 0
+    """Points per safety on the tableau."""
     all_safeties: int = 0
+    """Bonus for all four safeties."""
     coup_fourre: int = 0
+    """Points per coup fourré (on top of the safety's own)."""
     trip: int = 0
+    """Bonus for completing the trip."""
     delayed_action: int = 0
+    """Bonus for completing the trip after the stock ran out."""
     safe_trip: int = 0
+    """Bonus for a trip completed without a 200."""
     safe_trip_to_any_winner: bool = False
+    """Whether the no-200 bonus goes to any winner of the hand, not only the side that completed."""
     extension: int = 0
+    """Bonus tied to the extension: to the extender who completes, else to each other side."""
     shutout: int = 0
+    """Bonus per opponent side that travelled no distance, to the side that completed."""
     hand_penalty: bool = False
+    """Whether distance cards left in hand count against their side."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -72,8 +133,9 @@ class Scoring:
             if not ok:
                 raise ValueError(f"bad value for rule option 'scoring': {f.name} must be {kind}, not {_short(v)}")
 
-    def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
+    def as_dict(self) -> ScoringTable:
+        """The table as JSON-ready data, as records and observations carry it."""
+        return cast(ScoringTable, dataclasses.asdict(self))
 
 
 CLASSIC_SCORING = Scoring(
@@ -87,11 +149,15 @@ CLASSIC_SCORING = Scoring(
     extension=200,
     shutout=500,
 )
+"""The classic US table: 1 a mile, 100 a safety, 300 a coup fourré, 400 the trip and the bonuses."""
 FAMILY_SCORING = Scoring(
     mile=1, safety=100, coup_fourre=300, trip=400, safe_trip=200, safe_trip_to_any_winner=True, hand_penalty=True
 )
+"""The French family count: fewer bonuses, and distance cards left in hand count against their side."""
 DISTANCE_SCORING = Scoring(mile=1)
+"""Only the miles count (the Dujardin race)."""
 SCORINGS = {"classic": CLASSIC_SCORING, "family": FAMILY_SCORING, "distance": DISTANCE_SCORING}
+"""The scoring tables by the name an option may give instead of a table."""
 
 
 @dataclass(frozen=True)
@@ -99,33 +165,54 @@ class Ruleset:
     """One edition's rules.  Field docs are the words ``millebornes rules`` prints."""
 
     name: str
+    """The edition's name, as records and observations give it."""
     title: str = ""
+    """A line on where the edition's rules come from and how they differ."""
     solo_players: tuple[int, ...] = (2, 3)
+    """Player counts played alone."""
     team_players: tuple[int, ...] = (4, 6)
+    """Player counts played in teams of two."""
     teams_by_default: tuple[int, ...] = (4, 6)
+    """Player counts played in teams unless asked otherwise."""
     small_game_deck: bool = True
+    """Whether with 2 or 3 players one of each hazard is taken out."""
     target: int = 1000
+    """The full length of the trip: distance must reach it exactly."""
     extension: bool = True
+    """Whether a hand may be a race to the short target, which the first side there may extend."""
     extension_target: int = 700
+    """The short target."""
     extension_players: tuple[int, ...] = (2, 3, 6)
+    """Player counts that race to the short target."""
     top_discard_pickup: bool = True
+    """Whether the top discard may be taken instead of drawing."""
     hazard_target: str = "stacking"
+    """Where battle hazards may go: ``stacking`` (any started pile) or ``moving`` (a moving car)."""
     roll_after_remedy: bool = True
+    """Whether a Roll is needed after Gasoline, Spare Tire or Repairs."""
     coup_fourre: str = "any-opponent"
+    """Who may call coup fourré: ``any-opponent`` or ``attacked-side``."""
     safety_extra_turn: bool = True
+    """Whether a safety played normally gives an extra turn."""
     exhaustion: str = "play-out"
+    """What an empty stock means: ``play-out`` the hands, or ``end-of-turn``."""
     winner: str = "points"
+    """How a hand is won: the most ``points``, or ``distance`` (exactly the target, else the farthest)."""
     match_target: int | None = 5000
+    """Points that end a match of several hands; None: one race is the match."""
     scoring: Scoring = field(default_factory=lambda: CLASSIC_SCORING)
+    """The scoring table."""
 
     def __post_init__(self) -> None:
         _validate(self)
 
     # -- derived facts -------------------------------------------------------------------
     def allows(self, players: int, teams: bool) -> bool:
+        """Whether the edition is played by this many players, in teams or alone."""
         return players in (self.team_players if teams else self.solo_players)
 
     def default_teams(self, players: int) -> bool:
+        """Whether this many players sit in teams when nobody says."""
         if players in self.teams_by_default and players in self.team_players:
             return True
         return players not in self.solo_players and players in self.team_players
@@ -135,9 +222,11 @@ class Ruleset:
         return self.extension_target if self.has_extension(players) else self.target
 
     def has_extension(self, players: int) -> bool:
+        """Whether hands at this table are a race to the short target that may be extended."""
         return self.extension and players in self.extension_players
 
     def deck_counts(self, players: int) -> tuple[int, ...]:
+        """How many cards of each kind are dealt from at this table (a small game drops some hazards)."""
         counts = list(DECK_COUNTS)
         if self.small_game_deck and players <= 3:
             for hazard in HAZARDS:
@@ -145,11 +234,12 @@ class Ruleset:
         return tuple(counts)
 
     def deck_size(self, players: int) -> int:
+        """How many cards the deck holds at this table."""
         return sum(self.deck_counts(players))
 
-    def options(self) -> dict:
+    def options(self) -> RuleOptions:
         """Every option as JSON-ready data; ``ruleset(name, **options)`` rebuilds it."""
-        out = {}
+        out: dict[str, object] = {}
         for f in fields(self):
             if f.name in ("name", "title"):
                 continue
@@ -157,7 +247,7 @@ class Ruleset:
             out[f.name] = (
                 value.as_dict() if isinstance(value, Scoring) else (list(value) if isinstance(value, tuple) else value)
             )
-        return out
+        return cast(RuleOptions, out)
 
     def describe(self) -> list[tuple[str, str]]:
         """(option, sentence) pairs saying what each option means in this edition."""
@@ -200,7 +290,7 @@ def _validate(r: Ruleset) -> None:
     want(all(n % 2 == 0 and n >= 4 for n in r.team_players), "team_players", "teams are pairs: 4, 6 or 8 players")
 
 
-def _coerce(name: str, value):
+def _coerce(name: str, value: object) -> object:
     if name == "scoring":
         if isinstance(value, str):
             if value not in SCORINGS:
@@ -220,7 +310,7 @@ def _coerce(name: str, value):
 _OPTION_NAMES = tuple(f.name for f in fields(Ruleset) if f.name not in ("name", "title"))
 
 
-def ruleset(name: str | Ruleset, /, **options) -> Ruleset:
+def ruleset(name: str | Ruleset, /, **options: Any) -> Ruleset:
     """A preset by name (or a Ruleset) with some options changed; ValueError names a bad one."""
     if isinstance(name, Ruleset):
         base = name
@@ -234,14 +324,15 @@ def ruleset(name: str | Ruleset, /, **options) -> Ruleset:
     for key in options:
         if key not in _OPTION_NAMES:
             raise ValueError(f"unknown rule option {key!r}; options are: {', '.join(_OPTION_NAMES)}")
-    return dataclasses.replace(base, **{k: _coerce(k, v) for k, v in options.items()})
+    changes: dict[str, Any] = {k: _coerce(k, v) for k, v in options.items()}  # checked by Ruleset itself
+    return dataclasses.replace(base, **changes)
 
 
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
 
-_WORDS = {
+_WORDS: dict[str, Callable[[Ruleset], str]] = {
     "players": lambda r: (
         f"{', '.join(map(str, r.solo_players))} players alone"
         + (f"; {', '.join(map(str, r.team_players))} players in teams of two" if r.team_players else "")
@@ -317,6 +408,7 @@ CLASSIC = Ruleset(
     title="The US/Parker game as the encyclopedia text (seed 000) plays it: hazards stack, "
     "the top discard may be taken, anyone but the attacker's side may coup fourré",
 )
+"""The classic edition, the default: its title says how it plays."""
 PARKER = dataclasses.replace(
     CLASSIC,
     name="parker",
@@ -326,6 +418,7 @@ PARKER = dataclasses.replace(
     hazard_target="moving",
     coup_fourre="attacked-side",
 )
+"""The printed Parker Brothers rules: classic without stacked hazards or taking the discard."""
 DUJARDIN = Ruleset(
     name="dujardin",
     title="The French Dujardin 1954-2014 leaflet: a race to exactly 1000, only distance counts, "
@@ -344,6 +437,7 @@ DUJARDIN = Ruleset(
     match_target=None,
     scoring=DISTANCE_SCORING,
 )
+"""The French Dujardin leaflet: one race to exactly 1000, won on distance."""
 FAMILY = dataclasses.replace(
     DUJARDIN,
     name="family",
@@ -355,5 +449,7 @@ FAMILY = dataclasses.replace(
     roll_after_remedy=True,
     scoring=FAMILY_SCORING,
 )
+"""The French family rules: Dujardin's race with a simple points count, up to six alone."""
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CLASSIC, PARKER, DUJARDIN, FAMILY)}
+"""The four editions by name: classic, parker, dujardin, family."""

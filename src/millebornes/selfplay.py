@@ -21,31 +21,41 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any
 
+from .rules import Ruleset
 from .state import new_game
-from .tournament import close_bots, is_external, make_player  # make_player: re-exported (cli selfplay)
+from .tournament import close_bots, is_external
+from .tournament import make_player as make_player  # re-exported: cli selfplay builds its players here
+
+if TYPE_CHECKING:
+    from .executors import Executor
 
 
 def _seed(seed: int, index: int) -> int:
     return random.Random(f"millebornes-selfplay/{seed}/{index}").getrandbits(31)
 
 
-def play_record(ruleset, players: int, teams: bool | None, seed: int, bots: Sequence[str], hands: bool = False) -> dict:
+def play_record(
+    ruleset: str | Ruleset, players: int, teams: bool | None, seed: int, bots: Sequence[str], hands: bool = False
+) -> dict[str, Any]:
     """One match (or its first hand) between ``bots`` (a spec per side): its record and result."""
     game = new_game(ruleset, players=players, teams=teams, seed=seed)
-    seat_bots: list = []
+    seat_bots: list[Any] = []  # bots or external programs (tournament.make_player)
     decisions = 0
     try:
         for s in range(players):
             seat_bots.append(make_player(bots[game.side_of(s)], _seed(seed, 1000 + s)))
         while not game.is_over and not (hands and game.hand_results):
             seat = game.to_act
+            assert seat is not None  # the match goes on: a seat acts
             legal = game.legal_actions()
             action = legal[0] if len(legal) == 1 else seat_bots[seat].choose(game.observation(seat), legal)
             game.act(action, seat)
             decisions += 1
     finally:
         close_bots(seat_bots)
+    result: dict[str, Any]
     if hands:
         result = {"winners": list(game.hand_results[0]["winners"]), "match_scores": list(game.match_scores)}
     else:
@@ -54,7 +64,11 @@ def play_record(ruleset, players: int, teams: bool | None, seed: int, bots: Sequ
     return {"seed": seed, "bots": list(bots), "record": game.record(), "result": result}
 
 
-def play_batch(task: tuple) -> list[dict]:
+Task = tuple[str | Ruleset, int, bool | None, bool, list[tuple[int, int, list[str]]]]
+"""A batch of matches for an executor: ruleset, players, teams, hands only, and (index, seed, bots) per match."""
+
+
+def play_batch(task: Task) -> list[dict[str, Any]]:
     """A batch of matches (the unit of work sent to an executor)."""
     ruleset, players, teams, hands, matches = task
     out = []
@@ -67,14 +81,14 @@ def play_batch(task: tuple) -> list[dict]:
 def iter_selfplay(
     games: int,
     bots: Sequence[str],
-    ruleset="classic",
+    ruleset: str | Ruleset = "classic",
     players: int = 2,
     teams: bool | None = None,
     seed: int = 0,
     hands: bool = False,
-    executor=None,
+    executor: Executor | None = None,
     batch: int = 8,
-) -> Iterator[dict]:
+) -> Iterator[dict[str, Any]]:
     """Yield one line (a dict) per match, in match order; see the module docstring."""
     from .executors import LocalExecutor
 
@@ -87,10 +101,12 @@ def iter_selfplay(
             make_player(spec, 0)  # ValueError for an unknown bot before any work is sent out
     nsides = probe.nsides
     matches = [(i, _seed(seed, i), [bots[(s + i) % len(bots)] for s in range(nsides)]) for i in range(games)]
-    tasks = [(ruleset, players, teams, hands, matches[i : i + batch]) for i in range(0, len(matches), batch)]
+    tasks: list[Task] = [
+        (ruleset, players, teams, hands, matches[i : i + batch]) for i in range(0, len(matches), batch)
+    ]
     own = executor is None
     executor = executor or LocalExecutor(1)
-    done: dict[int, list[dict]] = {}
+    done: dict[int, list[dict[str, Any]]] = {}
     next_index = 0
     try:
         for lines in executor.map_unordered(play_batch, tasks):  # yielded in match order as they complete
@@ -104,7 +120,7 @@ def iter_selfplay(
             executor.close()
 
 
-def write_selfplay(stream, games: int, bots: Sequence[str], **kwargs) -> int:
+def write_selfplay(stream: IO[str], games: int, bots: Sequence[str], **kwargs: Any) -> int:
     """Write the JSON lines of :func:`iter_selfplay` to ``stream``; returns the number of matches."""
     n = 0
     for line in iter_selfplay(games, bots, **kwargs):
@@ -113,7 +129,7 @@ def write_selfplay(stream, games: int, bots: Sequence[str], **kwargs) -> int:
     return n
 
 
-def read_records(path: str) -> Iterator[dict]:
+def read_records(path: str) -> Iterator[dict[str, Any]]:
     """The lines of a self-play file, one dict each."""
     with open(path) as f:
         for text in f:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from . import cards as C
 from .actions import (
@@ -35,16 +35,38 @@ from .actions import (
     attack_code,
     decode,
 )
+from .events import (
+    Breakdown,
+    CoupFourreEvent,
+    DealEvent,
+    DiscardEvent,
+    DrawEvent,
+    EndHandEvent,
+    Event,
+    ExtendEvent,
+    HandOverEvent,
+    HandResult,
+    MatchOverEvent,
+    PlayEvent,
+    TakeDiscardEvent,
+)
+from .observation import Observation, PendingAttack, Tableau
 from .observe import observation as _observation
 from .rules import Ruleset
 from .rules import ruleset as _ruleset
 
 PLAY: Final = 0
+"""The decision to play or discard a card."""
 DRAW_DECISION: Final = 1
+"""The decision to draw or take the top discard, at the start of a turn where taking it is allowed."""
 CF_DECISION: Final = 2
+"""The decision to call coup fourré or pass, asked of a seat holding the safety against a hazard just played."""
 EXTENSION_DECISION: Final = 3
+"""The decision to extend the race or end the hand, when a side reaches the short target."""
 DECISION_NAMES: Final = ("play", "draw", "coup-fourre", "extension")
+"""The public name of each decision, as ``Game.decision`` and observations give it."""
 HAND_SIZE: Final = 6
+"""The cards dealt to each seat; a turn draws a seventh before playing one."""
 
 _ROW: Final = C.bit(C.RIGHT_OF_WAY)
 _IS_BATTLE_HAZARD: Final = tuple(k in C.BATTLE_HAZARDS for k in range(C.NUM_KINDS))
@@ -144,14 +166,21 @@ class Game:
     )
     # the attributes' types, for mypyc, which compiles this module (setup.py)
     ruleset: Ruleset
+    """The edition played."""
     players: int
+    """The number of seats, in turn order 0 to players - 1."""
     teams: bool
+    """Whether seats play in teams of two (partners sit opposite: seat s plays for side s % nsides)."""
     nsides: int
+    """The number of sides: teams, or players alone."""
     _side_of: tuple[int, ...]
     sides: tuple[tuple[int, ...], ...]
+    """The seats of each side."""
     _opponents: tuple[tuple[int, ...], ...]
     seed: int
+    """The seed every hand's shuffle is drawn from: hidden information, kept out of observations."""
     deck: list[int] | None
+    """The stacked deck of the first hand (card kinds, top first), or None for a shuffled one."""
     _stacking: bool
     _roll_after: bool
     _cf_any: bool
@@ -159,6 +188,7 @@ class Game:
     _playout: bool
     _pickup: bool
     hand_number: int
+    """The hand being played (the last one once the match is over), from 0."""
     _cnt: list[list[int]]
     _hmask: list[int]
     _hsize: list[int]
@@ -177,27 +207,35 @@ class Game:
     _own: list[int]
     _vuln: list[int]
     target: int
+    """The distance this hand is a race to now: the short target until an extension is called."""
     _ext_open: bool
     _extender: int
     _turn: int
-    _to_act: Any  # a seat, or None when nobody acts
+    _to_act: int | None  # None when nobody acts
     _decision: int
     _pending: tuple[int, int, int] | None
     _took: bool
     _pickup_ok: bool
-    _legal: Any
+    _legal: list[int] | None
     _history: list[int]
-    hand_results: list[dict]
+    hand_results: list[HandResult]
+    """The results of the finished hands, in order."""
     match_scores: list[int]
+    """Points per side over the finished hands."""
     _over: bool
     _winners: list[int]
     _known: list[list[int]]
-    _ev: Any
+    _ev: list[Event] | None
     _halt: bool
 
     # ---------------------------------------------------------------- construction
     def __init__(
-        self, rules: Ruleset | None = None, players: Any = 0, teams: Any = None, seed: Any = None, deck: Any = None
+        self,
+        rules: Ruleset | None = None,
+        players: object = 0,
+        teams: object = None,
+        seed: object = None,
+        deck: object = None,
     ):
         """``Game()`` is an empty shell for :meth:`clone` and unpickling to fill in (a compiled
         class has no way around its constructor)."""
@@ -234,7 +272,7 @@ class Game:
         self._playout = rules.exhaustion == "play-out"
         self._pickup = rules.top_discard_pickup
         self._history: list[int] = []
-        self.hand_results: list[dict] = []
+        self.hand_results: list[HandResult] = []
         self.match_scores = [0] * self.nsides
         self._over = False
         self._winners: list[int] = []
@@ -242,7 +280,7 @@ class Game:
         self._halt = False
         self._deal(0)
 
-    def _check_deck(self, deck) -> list[int]:
+    def _check_deck(self, deck: object) -> list[int]:
         if not isinstance(deck, (list, tuple)):
             raise ValueError("deck must be a list of card ids, top first")
         kinds = [C.card_kind(c) for c in deck]
@@ -303,7 +341,8 @@ class Game:
             self._refresh(side)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "deal", "hand": hand, "first": hand % n, "target": self.target})
+            deal: DealEvent = {"type": "deal", "hand": hand, "first": hand % n, "target": self.target}
+            ev.append(deal)
         self._begin_turn(hand % n)
 
     # ---------------------------------------------------------------- the two masks
@@ -355,7 +394,7 @@ class Game:
             return legal
         d = self._decision
         if d == PLAY:
-            p: int = self._to_act
+            p = cast(int, self._to_act)  # a decision is pending: a seat acts
             s = self._side_of[p]
             hm = self._hmask[p]
             pm = hm & self._own[s]
@@ -384,10 +423,20 @@ class Game:
         return [_NAME_OF[c] for c in self.legal_codes()]
 
     # ---------------------------------------------------------------- acting
-    def act(self, action: Any, seat: Any = None) -> list[dict]:
+    def act(self, action: object, seat: object = None) -> list[Event]:
         """Apply one action for the seat to act; returns the public events it caused.
 
         IllegalAction (with the reason) leaves the game exactly as it was.
+
+        >>> g = new_game("classic", players=2, seed=7)
+        >>> g.act("play 200")
+        Traceback (most recent call last):
+        ...
+        millebornes.actions.IllegalAction: you need a Roll first: your battle pile shows nothing
+        >>> g.act("discard 50")
+        [{'type': 'discard', 'seat': 0, 'card': '50'}]
+        >>> g.to_act, g.decision, g.legal_actions()
+        (1, 'draw', ['draw', 'take-discard'])
         """
         if self._over:
             raise IllegalAction("the match is over", "match_over")
@@ -404,7 +453,7 @@ class Game:
             code = action_code(action)
         if code not in self.legal_codes():
             raise self.refusal(code)
-        events: list[dict] = []
+        events: list[Event] = []
         self._ev = events
         try:
             self._apply(code)
@@ -413,13 +462,20 @@ class Game:
         return events
 
     def act_code(self, code: int) -> None:
-        """Apply a legal action code without building events: the fast path for bots and search."""
+        """Apply a legal action code without building events: the fast path for bots and search.
+
+        >>> g = new_game("classic", players=2, seed=7)
+        >>> world = g.clone()
+        >>> world.act_code(world.legal_codes()[0])
+        >>> world.history, g.history
+        (['play speed-limit 1'], [])
+        """
         if code not in self.legal_codes():
             raise self.refusal(code)
         self._apply(code)
 
     def _apply(self, code: int) -> None:
-        p: int = self._to_act
+        p = cast(int, self._to_act)  # act checked the action is legal: a seat acts
         self._history.append(code)
         self._legal = None
         ev = self._ev
@@ -432,7 +488,8 @@ class Game:
             shown = self._shown
             shown[k] = shown[k] + 1
             if ev is not None:
-                ev.append({"type": "discard", "seat": p, "card": C.CARD_IDS[k]})
+                discard: DiscardEvent = {"type": "discard", "seat": p, "card": C.CARD_IDS[k]}
+                ev.append(discard)
             self._pickup_ok = not self._took
             self._end_turn(p)
         elif code < 200:
@@ -453,7 +510,8 @@ class Game:
             self._took = True
             self._pickup_ok = False
             if ev is not None:
-                ev.append({"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]})
+                took: TakeDiscardEvent = {"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]}
+                ev.append(took)
             self._decision = PLAY
         elif code == COUP_FOURRE:
             self._coup_fourre(p)
@@ -470,12 +528,14 @@ class Game:
             for side in range(self.nsides):
                 self._refresh(side)
             if ev is not None:
-                ev.append({"type": "extend", "seat": p, "side": s, "target": self.target})
+                extend: ExtendEvent = {"type": "extend", "seat": p, "side": s, "target": self.target}
+                ev.append(extend)
             self._end_turn(p)
         else:  # END_HAND
             self._ext_open = False
             if ev is not None:
-                ev.append({"type": "end-hand", "seat": p})
+                end: EndHandEvent = {"type": "end-hand", "seat": p}
+                ev.append(end)
             self._end_hand(self._side_of[p])
 
     def _give(self, p: int, k: int) -> None:
@@ -504,14 +564,16 @@ class Game:
         self._give(p, k)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "draw", "seat": p, "stock": len(self._stock)})
+            draw: DrawEvent = {"type": "draw", "seat": p, "stock": len(self._stock)}
+            ev.append(draw)
 
     def _play_own(self, p: int, k: int) -> None:
         s = self._side_of[p]
         self._take(p, k)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": s})
+            play: PlayEvent = {"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": s}
+            ev.append(play)
         self._pickup_ok = False
         if k < 5:
             dist = self._dist[s] + _VALUES[k]
@@ -578,7 +640,8 @@ class Game:
         self._refresh(t)
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t})
+            attack: PlayEvent = {"type": "play", "seat": p, "card": C.CARD_IDS[k], "side": t}
+            ev.append(attack)
         safety = C.SAFETY_OF[k]
         for q in range(self.players):
             if self._cnt[q][safety]:
@@ -612,16 +675,15 @@ class Game:
         self._lay_safety(d, safety, True)  # refreshes side d
         ev = self._ev
         if ev is not None:
-            ev.append(
-                {
-                    "type": "coup-fourre",
-                    "seat": q,
-                    "card": C.CARD_IDS[safety],
-                    "side": d,
-                    "hazard": C.CARD_IDS[hazard],
-                    "attacker": attacker,
-                }
-            )
+            answer: CoupFourreEvent = {
+                "type": "coup-fourre",
+                "seat": q,
+                "card": C.CARD_IDS[safety],
+                "side": d,
+                "hazard": C.CARD_IDS[hazard],
+                "attacker": attacker,
+            }
+            ev.append(answer)
         self._pickup_ok = False
         if self._stock:
             self._draw(q)
@@ -665,7 +727,8 @@ class Game:
             self.match_scores[s] += pts
         ev = self._ev
         if ev is not None:
-            ev.append({"type": "hand-over", **result})
+            over: HandOverEvent = {"type": "hand-over", **result}
+            ev.append(over)
         mt = self.ruleset.match_target
         scores = self.match_scores
         if mt is None:
@@ -687,9 +750,14 @@ class Game:
         self._decision = -1
         self._legal = None
         if ev is not None:
-            ev.append({"type": "match-over", "winners": list(self._winners), "scores": list(self.match_scores)})
+            won: MatchOverEvent = {
+                "type": "match-over",
+                "winners": list(self._winners),
+                "scores": list(self.match_scores),
+            }
+            ev.append(won)
 
-    def _score(self, completed: int) -> dict:
+    def _score(self, completed: int) -> HandResult:
         """Score the hand as the ruleset's scoring table says; one breakdown per side."""
         sc = self.ruleset.scoring
         # the table's values read once: attributes of a Python object are slow to read from compiled code
@@ -704,11 +772,12 @@ class Game:
         else:
             best = max(dist)
             racers = [s for s in range(nsides) if dist[s] == best]
-        breakdowns, points = [], []
+        breakdowns: list[Breakdown] = []
+        points: list[int] = []
         for s in range(nsides):
             nsaf = C.SAFETY_COUNT[self._safe[s] >> C.RIGHT_OF_WAY]
             ncf = C.SAFETY_COUNT[self._cf[s] >> C.RIGHT_OF_WAY]
-            b = {"distance": mile * dist[s]}
+            b: dict[str, int] = {"distance": mile * dist[s]}
             if safety:
                 b["safeties"] = safety * nsaf
             if all_safeties:
@@ -734,7 +803,7 @@ class Game:
                 b["extension"] = extension if ((s == ext and done) or (s != ext and completed != ext)) else 0
             if hand_penalty:
                 b["hand_penalty"] = -sum(_VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
-            breakdowns.append(b)
+            breakdowns.append(cast(Breakdown, b))  # the keys are Breakdown's, the items the edition scores
             points.append(sum(b.values()))
         if self.ruleset.winner == "points":
             best = max(points)
@@ -791,6 +860,7 @@ class Game:
                 decision="play",
             )
         p = self._to_act
+        assert p is not None  # the match is not over
         card = C.CARD_IDS[k]
         if not self._cnt[p][k]:
             return IllegalAction(f"seat {p} has no {card} in hand", "no_card", seat=p, card=card)
@@ -894,10 +964,13 @@ class Game:
     # ---------------------------------------------------------------- public state
     @property
     def to_act(self) -> int | None:
+        """The seat that must decide now (a coup-fourré question is asked of another seat than the
+        turn's); None once the match is over."""
         return self._to_act
 
     @property
     def decision(self) -> str | None:
+        """The kind of decision pending (play, draw, coup-fourre, extension); None once the match is over."""
         return None if self._over or self._decision < 0 else DECISION_NAMES[self._decision]
 
     @property
@@ -907,22 +980,27 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """Whether the match is over."""
         return self._over
 
     @property
     def winners(self) -> list[int]:
+        """The sides that won the match; empty until it is over."""
         return list(self._winners)
 
     @property
     def stock_size(self) -> int:
+        """Cards left in the stock, face down."""
         return len(self._stock)
 
     @property
     def discard_pile(self) -> list[str]:
+        """The discard pile, bottom first: the last card is on top."""
         return [C.CARD_IDS[k] for k in self._discard]
 
     @property
     def extender(self) -> int | None:
+        """The side that called the extension this hand, or None."""
         return self._extender if self._extender >= 0 else None
 
     @property
@@ -931,7 +1009,8 @@ class Game:
         return self._ext_open
 
     @property
-    def pending_attack(self) -> dict | None:
+    def pending_attack(self) -> PendingAttack | None:
+        """The hazard a coup-fourré question is about, while one is asked; else None."""
         if self._pending is None:
             return None
         p, k, t = self._pending
@@ -949,16 +1028,20 @@ class Game:
 
     @property
     def history(self) -> list[str]:
+        """Every action of the match so far, in notation."""
         return [ACTION_NAMES[c] for c in self._history]
 
     def side_of(self, seat: int) -> int:
+        """The side a seat plays for (its team, or itself)."""
         return self._side_of[seat]
 
     def hand(self, seat: int) -> list[str]:
+        """A seat's hand, sorted by kind: hidden information, which only that seat's observation shows."""
         c = self._cnt[seat]
         return [C.CARD_IDS[k] for k in range(C.NUM_KINDS) for _ in range(c[k])]
 
     def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public)."""
         return self._hsize[seat]
 
     def known_cards(self, seat: int) -> list[str]:
@@ -967,9 +1050,11 @@ class Game:
         return [C.CARD_IDS[k] for k in self._known[seat]]
 
     def is_moving(self, side: int) -> bool:
+        """Whether a side may play distance now."""
         return self._moving(side)
 
-    def tableau(self, side: int) -> dict:
+    def tableau(self, side: int) -> Tableau:
+        """A side's cards on the table: miles, battle and speed piles, safeties and distance played."""
         return {
             "distance": self._dist[side],
             "battle": [C.CARD_IDS[k] for k in self._battle[side]],
@@ -980,11 +1065,11 @@ class Game:
             "distance_cards": [C.CARD_IDS[k] for k in self._dcards[side]],
         }
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
         return _observation(self, seat)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
         return {
             "format": "millebornes-record/1",
@@ -1070,5 +1155,10 @@ def new_game(
     deck: list[str] | None = None,
 ) -> Game:
     """Deal a new match: a preset name or a Ruleset, the player count, teams (None: the edition's
-    default for that count), a seed for the shuffles, and optionally a stacked deck (top first)."""
+    default for that count), a seed for the shuffles, and optionally a stacked deck (top first).
+
+    >>> g = new_game("parker", players=4, seed=1)
+    >>> g.teams, g.sides, g.target
+    (True, ((0, 2), (1, 3)), 1000)
+    """
     return Game(_ruleset(rules), players, teams, seed, deck)

@@ -7,7 +7,14 @@ parameters, ``"ismcts:ms=50"``, ``"ismcts:iterations=400,playout=random"``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from .base import Bot, RandomBot
+
+if TYPE_CHECKING:
+    from ..observation import Observation
+    from ..state import Game
 
 # hard: every legal action played out on the same sampled worlds (flat greedy playouts, reward the
 # hand's points margin), halved round by round for 30 ms; the neural network's move is kept unless
@@ -21,9 +28,10 @@ LEVELS: dict[str, str] = {
     "hard": "ismcts:ms=30,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003",
     "expert": "ismcts:ms=900,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003",
 }
+"""The levels offered to people, weakest first, and the bot spec each plays."""
 
 
-def _registry() -> dict[str, type]:
+def _registry() -> dict[str, Callable[..., Bot]]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
     from .neural import NeuralBot
@@ -39,21 +47,23 @@ def _registry() -> dict[str, type]:
 
 
 def bot_names() -> list[str]:
+    """Every name a spec may start with: the bots, then the levels."""
     return list(_registry()) + list(LEVELS)
 
 
-def parse_spec(spec: str) -> tuple[str, dict]:
+def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     """Split ``"name:key=value,key=value"`` into the name and typed parameters."""
     spec = LEVELS.get(spec, spec)
     name, _, rest = spec.partition(":")
-    params: dict = {}
+    params: dict[str, int | float | str] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
+        key, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"bad bot parameter {item!r} in {spec!r}: write key=value")
+        value: int | float | str = text
         for cast in (int, float):
             try:
-                value = cast(value)
+                value = cast(text)
                 break
             except ValueError:
                 continue
@@ -73,7 +83,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from None
 
 
-def analyse(game, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0) -> list[dict]:
+def analyse(
+    game: Game | Observation, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0
+) -> list[dict[str, Any]]:
     """Hints: each legal action of the seat to act with its estimated win chance, from a game or from the
     seat's observation itself (see ismcts.analyse)."""
     from .ismcts import analyse as _analyse

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
+from ..observation import Observation
+
 
 @runtime_checkable
 class Bot(Protocol):
@@ -17,16 +19,20 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, observation: dict, legal: list[str]) -> str: ...
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The action to take, one of ``legal``."""
+        ...
 
 
 class RandomBot:
     """Uniform among the legal actions; seeded, so a fixed seed gives the same game."""
 
     name = "random"
+    """The bot's spec name."""
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """Any legal action, each as likely."""
         return legal[self.rng.randrange(len(legal))]

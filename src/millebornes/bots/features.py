@@ -17,22 +17,34 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from .. import cards as C
 from ..actions import ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, PASS, TAKE_DISCARD
+from ..observation import Observation
 from ..rules import ruleset
+from ..state import Game
 
-NUM_ACTIONS = 206  # the engine's action codes 0..205 (millebornes.actions)
-SIDE_SLOTS = 6  # the most sides any edition seats (family, six players alone)
+NUM_ACTIONS = 206
+"""The engine's action codes 0..205 (millebornes.actions)."""
+SIDE_SLOTS = 6
+"""The most sides any edition seats (family, six players alone)."""
 NK = C.NUM_KINDS
+"""The number of card kinds."""
 KIND = C.KIND_OF
+"""The kind of each card id."""
 DECISIONS = ("play", "draw", "coup-fourre", "extension")
+"""The decision kinds, in the order of the ``decision:*`` features."""
 BATTLE_TOPS = ("none", "stop", "out-of-gas", "flat-tire", "accident", "roll", "gasoline", "spare-tire", "repairs")
+"""What may show on a battle pile, in the order of the ``battle:*`` features."""
 _BATTLE_SLOT = {c: i for i, c in enumerate(BATTLE_TOPS)}
 SAFETY_IDS = tuple(C.CARD_IDS[k] for k in C.SAFETIES)
+"""The safeties, in the order of the ``safety:*`` and ``known:*`` features."""
 _SAFETY_SLOT = {c: i for i, c in enumerate(SAFETY_IDS)}
 HAZARD_IDS = tuple(C.CARD_IDS[k] for k in C.HAZARDS)
+"""The hazards, in the order of the ``pending:*`` features."""
 _HAZARD_SLOT = {c: i for i, c in enumerate(HAZARD_IDS)}
 _UNCURED = {
     "stop": "right-of-way",
@@ -52,6 +64,7 @@ SIDE_FIELDS = (
     + ["coups_fourres", "two_hundreds", "hand_cards", "score", "leader", "stopped", "distance_cards"]
     + [f"known:{s}" for s in SAFETY_IDS]
 )
+"""The features of one side, repeated for each side slot, the observer's side first."""
 GLOBAL_FIELDS = (
     [f"decision:{d}" for d in DECISIONS]
     + [f"hand:{c}" for c in C.CARD_IDS]
@@ -72,15 +85,21 @@ GLOBAL_FIELDS = (
         "play_out",
     ]
 )
+"""The features of the table as a whole and of the observer's hand."""
 STATE_NAMES = tuple(GLOBAL_FIELDS) + tuple(f"side{r}:{f}" for r in range(SIDE_SLOTS) for f in SIDE_FIELDS)
+"""The name of each entry of a state vector."""
 STATE_SIZE = len(STATE_NAMES)
+"""The length of a state vector."""
 STATE_INDEX = {n: i for i, n in enumerate(STATE_NAMES)}
+"""The entry of each state feature by name."""
 _SIDE0 = len(GLOBAL_FIELDS)
 _SF = {f: i for i, f in enumerate(SIDE_FIELDS)}
 _NSF = len(SIDE_FIELDS)
 
-ADVISORS = ("greedy", "heuristic")  # hand-written policies whose choices can be action features
+ADVISORS = ("greedy", "heuristic")
+"""Hand-written policies whose choices can be action features."""
 ACTION_TYPES = ("play", "discard", "attack", "draw", "take-discard", "coup-fourre", "pass", "extend", "end-hand")
+"""The kinds of action, in the order of the ``type:*`` features."""
 ACTION_NAMES = tuple(
     [f"type:{t}" for t in ACTION_TYPES]
     + [f"card:{c}" for c in C.CARD_IDS]
@@ -109,15 +128,18 @@ ACTION_NAMES = tuple(
     ]
     + [f"advice:{name}" for name in ADVISORS]
 )
+"""The name of each entry of an action vector."""
 ACTION_SIZE = len(ACTION_NAMES)
+"""The length of an action vector."""
 ACTION_INDEX = {n: i for i, n in enumerate(ACTION_NAMES)}
+"""The entry of each action feature by name."""
 _A = ACTION_INDEX
 _SPECIAL_TYPE = {DRAW: 3, TAKE_DISCARD: 4, COUP_FOURRE: 5, PASS: 6, EXTEND: 7, END_HAND: 8}
 
-_DECK_CACHE: dict[tuple, tuple[int, ...]] = {}
+_DECK_CACHE: dict[tuple[str, bool, int], tuple[int, ...]] = {}
 
 
-def deck_counts(obs: dict) -> tuple[int, ...]:
+def deck_counts(obs: Observation) -> tuple[int, ...]:
     """The deck of the observed game, per card kind (``Ruleset.deck_counts``, built once per table)."""
     opts = obs["options"]
     key = (obs["ruleset"], bool(opts.get("small_game_deck")), obs["players"])
@@ -127,14 +149,15 @@ def deck_counts(obs: dict) -> tuple[int, ...]:
     return deck
 
 
-def hand_counts(obs: dict) -> list[int]:
+def hand_counts(obs: Observation) -> list[int]:
+    """The observer's hand as a count per card kind."""
     cnt = [0] * NK
     for card in obs["hand"]:
         cnt[KIND[card]] += 1
     return cnt
 
 
-def unseen_counts(obs: dict, hand: list[int] | None = None) -> list[int]:
+def unseen_counts(obs: Observation, hand: list[int] | None = None) -> list[int]:
     """Per kind, the copies the seat cannot see (other hands and the stock), as observe.unseen_counts."""
     left = list(deck_counts(obs))
     if hand is None:
@@ -174,7 +197,7 @@ class Context:
         "side_hands",
     )
 
-    def __init__(self, obs: dict):
+    def __init__(self, obs: Observation):
         self.obs = obs
         self.nsides = n = len(obs["tableaux"])
         self.me = obs["side"]
@@ -186,7 +209,7 @@ class Context:
         self.rel = [(s - self.me) % n for s in range(n)]
         self.safe = [set(t["safeties"]) for t in tabs]
         self.seen_safeties = set().union(*self.safe) | {c for c in obs["hand"] if KIND[c] in C.SAFETIES}
-        self.known = [set() for _ in range(n)]
+        self.known: list[set[str]] = [set() for _ in range(n)]
         for seat, cards in enumerate(obs["known_cards"]):
             for c in cards:
                 self.seen_safeties.add(c)
@@ -199,7 +222,7 @@ class Context:
         self.side_hands = [sum(sizes[seat] for seat in seats) / full for seats in obs["sides"]]
 
 
-def state_vector(obs: dict, ctx: Context | None = None) -> np.ndarray:
+def state_vector(obs: Observation, ctx: Context | None = None) -> np.ndarray:
     """The observation as a float32 vector of ``STATE_SIZE`` entries (layout: ``STATE_NAMES``)."""
     ctx = ctx or Context(obs)
     v = np.zeros(STATE_SIZE, dtype=np.float32)
@@ -285,7 +308,9 @@ def _cures(k: int, ctx: Context) -> bool:
     return False
 
 
-def action_vector(obs: dict, code: int, ctx: Context, legal: set[int], out: np.ndarray | None = None) -> np.ndarray:
+def action_vector(
+    obs: Observation, code: int, ctx: Context, legal: set[int], out: np.ndarray | None = None
+) -> np.ndarray:
     """One legal action as a float32 vector of ``ACTION_SIZE`` entries (layout: ``ACTION_NAMES``)."""
     a = np.zeros(ACTION_SIZE, dtype=np.float32) if out is None else out
     if code >= 200:
@@ -353,7 +378,7 @@ def action_vector(obs: dict, code: int, ctx: Context, legal: set[int], out: np.n
 
 
 def action_matrix(
-    obs: dict, codes: list[int], ctx: Context | None = None, advice: list[int] | None = None
+    obs: Observation, codes: list[int], ctx: Context | None = None, advice: list[int] | None = None
 ) -> np.ndarray:
     """The legal actions ``codes`` as a (len(codes), ACTION_SIZE) float32 matrix.
 
@@ -390,7 +415,7 @@ class Advisors:
         self._codes, self._names = ACTION_CODES, ACTION_NAMES
         self._greedy, self._determinize = greedy_code, determinize
 
-    def __call__(self, obs: dict, codes: list[int], game=None) -> list[int]:
+    def __call__(self, obs: Observation, codes: list[int], game: Game | None = None) -> list[int]:
         """[greedy's code, heuristic's code]; ``game`` (the real one, for training) saves a deal."""
         world = game if game is not None else self._determinize(obs, self.rng)
         g = self._greedy(world, world.legal_codes())
@@ -399,7 +424,7 @@ class Advisors:
         return [g, h]
 
 
-def mask(codes) -> np.ndarray:
+def mask(codes: Iterable[int]) -> np.ndarray:
     """The action mask: int8 of NUM_ACTIONS entries, 1 for each legal code."""
     m = np.zeros(NUM_ACTIONS, dtype=np.int8)
     m[list(codes)] = 1

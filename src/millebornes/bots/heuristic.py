@@ -36,7 +36,9 @@ number of games and seats.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .. import cards as C
 from ..cards import (
@@ -54,46 +56,78 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
+from ..observation import Observation
 
 KIND = C.KIND_OF
+"""The kind of each card id."""
 VALUE = C.VALUE
+"""The miles of each card kind."""
 NK = C.NUM_KINDS
+"""The number of card kinds."""
 DISTANCES = C.DISTANCES
+"""The distance cards."""
 BATTLE = (STOP, OUT_OF_GAS, FLAT_TIRE, ACCIDENT)
+"""The hazards that stop a car."""
 SAFETIES = C.SAFETIES
+"""The safeties."""
 REMEDY_OF = C.REMEDY_OF
+"""The remedy of each hazard."""
 HAZARD_OF = C.HAZARD_OF
+"""The hazard each remedy cures."""
 SAFETY_OF = C.SAFETY_OF
+"""The safety against each hazard."""
 PROTECTS = C.PROTECTS
+"""The hazards each safety protects against."""
 IS_DISTANCE = tuple(k < 5 for k in range(NK))
+"""Whether each kind is distance."""
 IS_HAZARD = tuple(5 <= k < 10 for k in range(NK))
+"""Whether each kind is a hazard."""
 IS_BATTLE = tuple(k in BATTLE for k in range(NK))
+"""Whether each kind is a hazard that stops a car."""
 IS_REMEDY = tuple(10 <= k < 15 for k in range(NK))
+"""Whether each kind is a remedy."""
 IS_SAFETY = tuple(k >= 15 for k in range(NK))
+"""Whether each kind is a safety."""
 ROW_BIT = 1 << RIGHT_OF_WAY
+"""Right of Way in a mask of kinds."""
 
 
 @dataclass(frozen=True)
 class Params:
     """The policy's weights (miles unless said); the bench script plays variants against each other."""
 
-    turn: float = 65.0  # miles a moving side makes in one turn
-    cure: float = 110.0  # a remedy or roll that brings the car closer to moving
-    attack: float = 1.0  # scale of attack values
-    hold_hazard: float = 0.35  # share of an attack's value kept by holding the hazard
-    leader: float = 0.8  # how much more the leading opponent is worth attacking (3+ sides)
-    urgency: float = 1.0  # extra weight on a target close to its target distance
-    safe_trip: float = 0.55  # share of the safe-trip bonus a 200 is charged while it is possible
-    finish: float = 40.0  # penalty (miles) for a distance that leaves an awkward remainder
-    shutout: float = 0.3  # share of the shutout bonus an attack on a side at 0 protects
-    take_margin: float = 12.0  # how much better the top discard must be than an average draw
-    give_weight: float = 0.5  # share of a card's value to the next player charged on a discard
-    lay_instead: float = 25.0  # lay a safety rather than throw away a card worth more than this
-    lay_low_stock: int = 2  # lay safeties when at most this many rounds of stock are left
-    extend_margin: float = 0.0  # extra expected points needed to call the extension
+    turn: float = 65.0
+    """Miles a moving side makes in one turn."""
+    cure: float = 110.0
+    """A remedy or roll that brings the car closer to moving."""
+    attack: float = 1.0
+    """Scale of attack values."""
+    hold_hazard: float = 0.35
+    """Share of an attack's value kept by holding the hazard."""
+    leader: float = 0.8
+    """How much more the leading opponent is worth attacking (3+ sides)."""
+    urgency: float = 1.0
+    """Extra weight on a target close to its target distance."""
+    safe_trip: float = 0.55
+    """Share of the safe-trip bonus a 200 is charged while it is possible."""
+    finish: float = 40.0
+    """Penalty (miles) for a distance that leaves an awkward remainder."""
+    shutout: float = 0.3
+    """Share of the shutout bonus an attack on a side at 0 protects."""
+    take_margin: float = 12.0
+    """How much better the top discard must be than an average draw."""
+    give_weight: float = 0.5
+    """Share of a card's value to the next player charged on a discard."""
+    lay_instead: float = 25.0
+    """Lay a safety rather than throw away a card worth more than this."""
+    lay_low_stock: int = 2
+    """Lay safeties when at most this many rounds of stock are left."""
+    extend_margin: float = 0.0
+    """Extra expected points needed to call the extension."""
 
 
 DEFAULT = Params()
+"""The weights the heuristic plays with."""
 
 # ------------------------------------------------------------------ cached rules facts
 _DECK: dict[tuple[bool, int], tuple[int, ...]] = {}
@@ -127,7 +161,7 @@ def _parse(action: str) -> tuple[str, int, int]:
     return p
 
 
-_FIT: dict[tuple, int] = {}
+_FIT: dict[tuple[int, tuple[int, ...], int], int] = {}
 
 
 def _min_cards(rem: int, counts: tuple[int, ...], may200: int) -> int:
@@ -208,7 +242,7 @@ class View:
         "_hold",
     )
 
-    def __init__(self, obs: dict, p: Params):
+    def __init__(self, obs: Observation, p: Params):
         self.obs = obs
         self.p = p
         opts = obs["options"]
@@ -246,7 +280,7 @@ class View:
             unseen[k] -= hand[k]
         for c in obs["discard_pile"]:
             unseen[KIND[c]] -= 1
-        known = [None] * players
+        known: list[list[int] | None] = [None] * players
         hidden = [0] * players
         sizes = obs["hand_sizes"]
         for q, cards in enumerate(obs["known_cards"]):
@@ -263,7 +297,15 @@ class View:
         self.hidden = hidden
 
         target = self.target
-        dist, rem, top, limited, safe, moving, n200, started, needs = ([] for _ in range(9))
+        dist: list[int] = []
+        rem: list[int] = []
+        top: list[int] = []
+        limited: list[bool] = []
+        safe: list[int] = []
+        moving: list[bool] = []
+        n200: list[int] = []
+        started: list[bool] = []
+        needs: list[tuple[int, ...]] = []
         for t in obs["tableaux"]:
             for key in ("battle", "speed", "safeties", "distance_cards"):
                 for c in t[key]:
@@ -287,6 +329,7 @@ class View:
             st = "roll" in battle
             started.append(st)
             # what the side must play, in order, before it may play distance again
+            need: tuple[int, ...]
             if mv:
                 need = ()
             elif tp >= 0 and IS_BATTLE[tp] and not sm >> SAFETY_OF[tp] & 1:
@@ -302,8 +345,8 @@ class View:
         self.unseen = unseen
         self.total_unseen = max(1, sum(unseen))
         self.rounds_left = self.stock / players
-        self._wait = {}
-        self._hold = {}
+        self._wait: dict[int, float] = {}
+        self._hold: dict[int, float] = {}
 
     # -------------------------------------------------------------- card-counting estimates
     def known_to_others(self, k: int) -> int:
@@ -349,7 +392,7 @@ class View:
         v = self._wait.get(key)
         if v is not None:
             return v
-        u = self.unseen[k]
+        u: float = self.unseen[k]
         if k in HAZARD_OF and IS_BATTLE[HAZARD_OF[k]]:
             u += 0.7 * self.unseen[SAFETY_OF[HAZARD_OF[k]]]
         elif k == END_OF_LIMIT:
@@ -359,7 +402,7 @@ class View:
         v = self._wait[key] = w if w < cap else cap
         return v
 
-    def need_turns(self, s: int, need) -> float:
+    def need_turns(self, s: int, need: Iterable[int]) -> float:
         """Expected turns side ``s`` spends obtaining and playing the cards of ``need``."""
         total = 0.0
         for k in need:
@@ -398,6 +441,7 @@ class HeuristicBot:
     """Card-counting rule player; ``noise`` is the chance of a uniformly random legal action."""
 
     name = "heuristic"
+    """The bot's spec name."""
 
     def __init__(self, seed: int = 0, noise: float = 0.0):
         if not 0.0 <= float(noise) <= 1.0:
@@ -406,15 +450,16 @@ class HeuristicBot:
         self.noise = float(noise)
         self.params = DEFAULT
         self.debug = False
-        self.last_scores: dict | None = None
+        self.last_scores: dict[str, float] | None = None
 
-    def with_params(self, **changes) -> HeuristicBot:
+    def with_params(self, **changes: Any) -> HeuristicBot:  # Any: each weight its own type, as Params says
         """This bot with some weights changed (for experiments)."""
         self.params = replace(self.params, **changes)
         return self
 
     # -------------------------------------------------------------- entry point
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The best-scoring legal action by the rules of thumb (or, by ``noise``, any one)."""
         if len(legal) == 1:
             return legal[0]
         if self.noise and self.rng.random() < self.noise:
@@ -532,6 +577,7 @@ class HeuristicBot:
                 return 0.0
             if k == SPEED_LIMIT:
                 return 15.0
+            need: tuple[int, ...]
             if k == STOP:
                 need = (ROLL,)
             elif v.roll_after:
@@ -617,15 +663,18 @@ class HeuristicBot:
     def _extend(self, v: View) -> bool:
         """Extend when the expected points of going on beat those of ending the hand now."""
         me = v.side
-        sc = v.sc or {}
+        sc = v.sc
+        trip, safety, safe_trip_bonus, shutout, delayed_action = (
+            (sc["trip"], sc["safety"], sc["safe_trip"], sc["shutout"], sc["delayed_action"]) if sc else (0, 0, 0, 0, 0)
+        )
         obs = v.obs
         mt = obs["options"]["match_target"]
         ms = obs["match_scores"]
         # points if the hand ends now
-        now = v.dist[me] + sc.get("trip", 0) + sc.get("safety", 0) * bin(v.safe[me]).count("1")
-        safe_trip = sc.get("safe_trip", 0) if v.n200[me] == 0 else 0
-        shut = sc.get("shutout", 0) * sum(1 for o in v.opps if v.dist[o] == 0)
-        delayed = sc.get("delayed_action", 0) if v.stock == 0 else 0
+        now = v.dist[me] + trip + safety * bin(v.safe[me]).count("1")
+        safe_trip = safe_trip_bonus if v.n200[me] == 0 else 0
+        shut = shutout * sum(1 for o in v.opps if v.dist[o] == 0)
+        delayed = delayed_action if v.stock == 0 else 0
         now += safe_trip + shut + delayed
         if mt:
             mine = ms[me] + now
@@ -679,8 +728,8 @@ class HeuristicBot:
     def _play(self, v: View, legal: list[str]) -> str | None:
         p = v.p
         rem = v.rem[v.side]
-        plays = []
-        safeties = []
+        plays: list[tuple[str, str, int, int]] = []
+        safeties: list[tuple[str, int]] = []
         finish = None
         for a in legal:
             verb, k, t = _parse(a)
@@ -700,10 +749,12 @@ class HeuristicBot:
         if safeties and not (v.sc and v.sc["coup_fourre"]) and self._extra_turn_follows(v):
             return safeties[0][0]
         # 2. score everything else
-        best_a, best = None, -1e18
+        best_a: str | None = None
+        best = -1e18
         best_discard = -1e18
-        disc_choice = None  # the best discard, should no play score at all
-        scores = self.last_scores = {} if self.debug else None
+        disc_choice: str | None = None  # the best discard, should no play score at all
+        scores: dict[str, float] | None = {} if self.debug else None
+        self.last_scores = scores
         for a, verb, k, t in plays:
             if verb == "play":
                 if IS_SAFETY[k]:
@@ -762,7 +813,7 @@ class HeuristicBot:
                             good += u
                 frac = good / v.total_unseen
                 score -= p.finish * (1.0 - min(1.0, 3.0 * frac)) * (1.0 + (300 - left) / 300.0)
-        if k == D200 and self._safe_trip_open(v):
+        if k == D200 and v.sc is not None and self._safe_trip_open(v):
             pen = v.sc["safe_trip"] * p.safe_trip
             # racing: an opponent near the end, or a short stock, makes the 200's tempo worth more
             close = min(v.rem[o] for o in v.opps)
@@ -800,7 +851,7 @@ class HeuristicBot:
         # the risk of someone picking it up
         return -self.keep_value(v, k) + 1.0
 
-    def _safety_to_lay(self, v: View, safeties, best: float, best_a):
+    def _safety_to_lay(self, v: View, safeties: list[tuple[str, int]], best: float, best_a: str | None) -> str | None:
         """The safety to lay now, or None to keep them all for a coup fourré."""
         p = v.p
         me = v.side

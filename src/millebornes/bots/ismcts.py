@@ -29,11 +29,14 @@ import gc
 import math
 import random
 import time
+from typing import Any
 
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
+from ..observation import Observation
 from ..state import Game
+from .base import Bot
 from .match import chance_per_point, match_outcome
 from .rollout import greedy_code, hand_win_share, play_first, play_out, side_reward
 
@@ -53,14 +56,14 @@ def hand_rewards(world: Game, hand: int, scale: float = 700.0) -> list[float]:
     return [side_reward(world, hand, s, scale) for s in range(world.nsides)]
 
 
-def needed_remedies(observation: dict) -> set[str]:
+def needed_remedies(observation: Observation) -> set[str]:
     """The remedies the observing seat's side must play before it runs again at full speed: the one
     for the hazard showing on its battle pile and the Roll that must follow it (or start the car),
     and End of Limit under a speed limit with more than 50 km to go (25s and 50s reach it)."""
     t = observation["tableaux"][observation["side"]]
     safeties = set(t["safeties"])
     right_of_way = "right-of-way" in safeties
-    need = set()
+    need: set[str] = set()
     if not t["moving"]:
         top = KIND_OF[t["battle"][-1]] if t["battle"] else -1
         if top in BATTLE_HAZARDS and CARD_IDS[SAFETY_OF[top]] not in safeties:
@@ -79,7 +82,7 @@ def needed_remedies(observation: dict) -> set[str]:
     return need
 
 
-def risky_discards(observation: dict, codes: list[int]) -> tuple[dict[int, int], set[int]]:
+def risky_discards(observation: Observation, codes: list[int]) -> tuple[dict[int, int], set[int]]:
     """Which of ``codes`` the search must not take on noise.
 
     First, each discard of a safety mapped to laying it: laying is never worse (100 points, the
@@ -119,7 +122,7 @@ class Search:
 
     def __init__(
         self,
-        observation: dict,
+        observation: Observation,
         seed: int = 0,
         playout: str = "greedy",
         c: float = 0.7,
@@ -145,7 +148,10 @@ class Search:
         self.confidence = confidence
         self.guard = guard
         self.nsides = self.det.game.nsides
-        self.side = self.det.game._side_of[self.det.game._to_act]
+        to_act = self.det.game.to_act
+        if to_act is None:
+            raise ValueError("the match is over: there is no decision to search")
+        self.side = self.det.game._side_of[to_act]
         self.root = _Node(self.nsides)
         self.match_to = target = self.det.game.ruleset.match_target
         """The points the edition plays the match to, or None where it plays one race."""
@@ -154,17 +160,19 @@ class Search:
         leaves (bots/match.py), not by the hand's margin."""
         self.prior_scale = 1.0
         if self.match_target:  # the network's lead, in points, weighs what a point of lead is worth here
-            self.prior_scale = chance_per_point(list(self.det.game.match_scores), self.side, target) / (0.5 / scale)
+            self.prior_scale = chance_per_point(list(self.det.game.match_scores), self.side, self.match_target) / (
+                0.5 / scale
+            )
         self.actions = list(self.det.sample(random.Random(seed)).legal_codes())
         self.lays, self.guarded = risky_discards(observation, self.actions)
         if candidates:
             only = [ACTION_CODES[a] for a in candidates if ACTION_CODES.get(a) in self.actions]
             if only:
                 self.actions = list(dict.fromkeys(only + [self.lays[c] for c in only if c in self.lays]))
-        self.baseline = ACTION_CODES.get(baseline) if baseline else None
-        self.baseline = self.lays.get(self.baseline, self.baseline)
-        if self.baseline not in self.actions:
-            self.baseline = None
+        base = ACTION_CODES.get(baseline) if baseline else None
+        if base is not None:
+            base = self.lays.get(base, base)
+        self.baseline: int | None = base if base in self.actions else None
         for code in self.actions:
             self.root.children[code] = _Node(self.nsides)
         self.samples: dict[int, dict[int, float]] = {code: {} for code in self.actions}
@@ -193,14 +201,16 @@ class Search:
             return
         budget = iterations
         if not budget:  # calibrate on one shared world, then spend what the clock allows
+            assert deadline is not None  # no iterations: the budget is the clock's
             self._round(survivors, 1, deadline)
             rate = self.iterations / max(time.perf_counter() - start, 1e-6)
             budget = self.iterations + int(rate * (deadline - time.perf_counter()))
-        if len(survivors) == 2 and self.baseline in survivors:
+        baseline = self.baseline
+        if len(survivors) == 2 and baseline is not None and baseline in survivors:
             # a duel: both actions on the same worlds with the whole budget; the baseline is kept
             # unless the other beats it clearly
-            other = survivors[0] if survivors[1] == self.baseline else survivors[1]
-            self._duel(survivors, other, self.baseline, budget, deadline)
+            other = survivors[0] if survivors[1] == baseline else survivors[1]
+            self._duel(survivors, other, baseline, budget, deadline)
             return
         halving = budget if self.baseline is None else budget * 2 // 3
         rounds = max(1, math.ceil(math.log2(len(survivors))))
@@ -246,6 +256,7 @@ class Search:
         return best if mean > margin else base
 
     def mean(self, code: int) -> float:
+        """The mean reward of a root action for the searching side so far (-1 before any playout)."""
         child = self.root.children[code]
         return child.reward[self.side] / child.visits if child.visits else -1.0
 
@@ -262,6 +273,7 @@ class Search:
                     played = world.clone(halt=True)
                     reward, win = play_first(played, code, side, self.scale, rng, self.playout)
                     if self.match_wins is not None:
+                        assert self.match_to is not None  # match_wins is kept only where a match is played
                         chance = match_outcome(played, self.match_to)[side]
                         self.match_wins[code] += chance
                         if self.match_target:
@@ -289,7 +301,9 @@ class Search:
             if len(legal) == 1:
                 world._apply(legal[0])
                 continue
-            side = world._side_of[world._to_act]
+            to_act = world._to_act
+            assert to_act is not None  # the hand goes on: a seat acts
+            side = world._side_of[to_act]
             children = node.children
             greedy = greedy_code(world, legal)
             if greedy not in children or len(children) < 1 + node.visits // self.widen:
@@ -319,6 +333,7 @@ class Search:
         )
         self.wins[first] += hand_win_share(world, hand, self.side)
         if self.match_wins is not None:
+            assert self.match_to is not None  # match_wins is kept only where a match is played
             self.match_wins[first] += (
                 rewards[self.side] if self.match_target else match_outcome(world, self.match_to)[self.side]
             )
@@ -342,7 +357,7 @@ class Search:
 _POLICIES = ("greedy", "heuristic", "neural")
 
 
-def _policy(name: str, seed: int):
+def _policy(name: str, seed: int) -> Bot:
     """A baseline or challenger policy; the network (NumPy) is loaded only when named."""
     if name == "neural":
         from .neural import NeuralBot
@@ -372,6 +387,7 @@ class IsmctsBot:
     editions that play one (no clear gain over ``hard`` in 1,000 matches: docs/strength.md)."""
 
     name = "ismcts"
+    """The bot's spec name."""
 
     def __init__(
         self,
@@ -408,10 +424,11 @@ class IsmctsBot:
             )
         self.decisions = 0
         self.last: Search | None = None
-        self.guide = None if baseline == "none" else _policy(baseline, seed)
+        self.guide: Bot | None = None if baseline == "none" else _policy(baseline, seed)
         self.challengers = [_policy(name, seed) for name in names]
 
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The baseline's move unless the search finds a clearly better one within the budget."""
         self.decisions += 1
         if len(legal) == 1:
             return legal[0]
@@ -424,10 +441,15 @@ class IsmctsBot:
             if collecting:
                 gc.enable()
 
-    def _choose(self, observation: dict, legal: list[str], start: float) -> str:
+    def _choose(self, observation: Observation, legal: list[str], start: float) -> str:
+        from .neural import NeuralBot
+
         prior = None
+        base: str | None
         if self.prior:
-            values = self.guide.scores(observation, legal)
+            guide = self.guide
+            assert isinstance(guide, NeuralBot)  # a prior needs baseline=neural (__init__)
+            values = guide.scores(observation, legal)
             prior = {a: float(v) for a, v in zip(legal, values)}
             base = max(legal, key=prior.__getitem__)
         else:
@@ -460,13 +482,14 @@ class IsmctsBot:
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
         search.run(self.iterations, ms)
         self.last = search
+        assert search.best is not None  # a run always chooses
         action = ACTION_NAMES[search.best]
         return action if action in legal else (base or legal[0])
 
 
 def analyse(
-    game: Game | dict, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0
-) -> list[dict]:
+    game: Game | Observation, seat: int | None = None, iterations: int = 2000, ms: float = 0, seed: int = 0
+) -> list[dict[str, Any]]:
     """Each legal action of the seat to act, the search's choice first, with ``win_chance`` (the
     share of sampled hands the seat's side won after it), ``match_chance`` (in an edition played to a
     match target, the side's mean chance of the match from the totals those hands left, bots/match.py;
@@ -485,7 +508,7 @@ def analyse(
     else:
         if seat is None:
             seat = game.to_act
-        if game.is_over or seat != game.to_act:
+        if game.is_over or seat is None or seat != game.to_act:
             raise ValueError(f"seat {seat} has no decision to analyse")
         obs = game.observation(seat)
     legal = obs["legal_actions"]
@@ -493,7 +516,7 @@ def analyse(
 
     search = Search(obs, seed=seed, baseline=HeuristicBot(seed=seed).choose(obs, legal), match_chances=True)
     search.run(iterations, ms, spend_all=True)
-    out = []
+    out: list[dict[str, Any]] = []
     for action in legal:
         code = ACTION_CODES[action]
         visits = search.root.children[code].visits
@@ -508,6 +531,7 @@ def analyse(
                 "value": round(search.mean(code), 4) if visits else None,
             }
         )
+    assert search.best is not None  # a run always chooses
     best = ACTION_NAMES[search.best]
     return sorted(out, key=lambda x: (x["action"] != best, -x["visits"], -(x["value"] or 0)))
 

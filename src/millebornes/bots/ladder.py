@@ -10,19 +10,22 @@ from __future__ import annotations
 import functools
 import json
 import os
+from typing import Any
 
 from . import LEVELS
 
 LADDER_FILE = os.path.join(os.path.dirname(__file__), "ladder.json")
+"""The ladder as last measured, shipped with the package."""
 
 
 @functools.cache
-def ladder() -> dict:
+def ladder() -> dict[str, Any]:
     """The measured ladder; without the file, only the lowest level, which needs no measure.
     ``MILLEBORNES_LADDER`` names another file: a ladder measured elsewhere, or a test's."""
     try:
         with open(os.environ.get("MILLEBORNES_LADDER") or LADDER_FILE) as f:
-            return json.load(f)
+            measured: dict[str, Any] = json.load(f)
+            return measured
     except FileNotFoundError:
         return {"offered": [next(iter(LEVELS))], "pairs": []}
 
@@ -32,7 +35,7 @@ def offered_levels() -> list[str]:
     return [level for level in LEVELS if level in ladder()["offered"]]
 
 
-def standing(level: str) -> dict | None:
+def standing(level: str) -> dict[str, Any] | None:
     """How the level did against the one below it: ``below``, ``rate`` (its score per match), ``in_ten`` (the
     rate in tenths, as people say it), ``matches``; None for the lowest level or one not offered."""
     if level not in offered_levels():

@@ -7,6 +7,10 @@ from __future__ import annotations
 import json
 import math
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..state import Game
 
 MODEL = os.path.join(os.path.dirname(__file__), "match.json")
 """The model's two constants, shipped as data; ``research/match_model.py`` refits them from self-play records."""
@@ -44,7 +48,7 @@ def match_chances(
     return [p / total for p in raw] if total > 0 else [1.0 / n] * n
 
 
-def match_outcome(world, target: int) -> list[float]:
+def match_outcome(world: Game, target: int) -> list[float]:
     """Each side's chance of the match once a search world's hand is over (or, unfinished, as it stands)."""
     if world._over:
         winners = world._winners

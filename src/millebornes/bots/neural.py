@@ -32,10 +32,13 @@ import os
 import numpy as np
 
 from ..actions import ACTION_CODES
+from ..observation import Observation
 from . import features as F
 
 WEIGHTS = os.path.join(os.path.dirname(__file__), "neural_weights.npz")
+"""The shipped weights, which the ``neural`` bot and the ``hard`` and ``expert`` levels play with."""
 PARAMS = ("W1s", "W1a", "b1", "W2", "b2", "w3", "b3")
+"""The network's weight arrays by name, in the order of the layers."""
 
 
 def init_params(hidden: int = 96, hidden2: int = 48, seed: int = 0) -> dict[str, np.ndarray]:
@@ -68,32 +71,35 @@ def load_params(path: str = WEIGHTS) -> dict[str, np.ndarray]:
     return params
 
 
-def save_params(params: dict[str, np.ndarray], path: str, **meta) -> None:
-    np.savez_compressed(
-        path,
-        **{k: np.asarray(params[k], np.float32) for k in PARAMS},
-        advice=np.asarray(params.get("advice", 0), np.float32),
-        **{f"meta_{k}": np.asarray(v) for k, v in meta.items()},
-    )
+def save_params(params: dict[str, np.ndarray], path: str, **meta: object) -> None:
+    """Write weights where :func:`load_params` and ``NeuralBot(weights=path)`` read them, with ``meta``
+    (how they were trained) as ``meta_*`` arrays beside them."""
+    arrays = {k: np.asarray(params[k], np.float32) for k in PARAMS}
+    arrays["advice"] = np.asarray(params.get("advice", 0), np.float32)
+    arrays.update({f"meta_{k}": np.asarray(v) for k, v in meta.items()})
+    # the stubs see a keyword dict that could name allow_pickle; its keys are PARAMS, advice and meta_*
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
 
 def scores(params: dict[str, np.ndarray], state: np.ndarray, actions: np.ndarray) -> np.ndarray:
     """The score of each row of ``actions`` (one legal action each) in ``state``."""
     h1 = np.maximum(state @ params["W1s"] + actions @ params["W1a"] + params["b1"], 0.0)
     h2 = np.maximum(h1 @ params["W2"] + params["b2"], 0.0)
-    return h2 @ params["w3"] + params["b3"][0]
+    out: np.ndarray = h2 @ params["w3"] + params["b3"][0]
+    return out
 
 
-_SHIPPED: dict[str, dict] = {}
-_WARM: list = []
+_SHIPPED: dict[str, dict[str, np.ndarray]] = {}
+_WARM: list[bool] = []
 
 
 class NeuralBot:
     """Masked argmax of the network's action scores; deterministic (the seed is accepted, unused)."""
 
     name = "neural"
+    """The bot's spec name."""
 
-    def __init__(self, seed: int = 0, weights: str | None = None, params: dict | None = None):
+    def __init__(self, seed: int = 0, weights: str | None = None, params: dict[str, np.ndarray] | None = None):
         self.seed = seed
         if params is None:
             path = weights or WEIGHTS
@@ -106,12 +112,13 @@ class NeuralBot:
             scores(params, np.zeros(F.STATE_SIZE, np.float32), np.zeros((2, F.ACTION_SIZE), np.float32))
             _WARM.append(True)
 
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The legal action the network scores highest."""
         if len(legal) == 1:
             return legal[0]
         return legal[int(np.argmax(self.scores(observation, legal)))]
 
-    def scores(self, observation: dict, legal: list[str]) -> np.ndarray:
+    def scores(self, observation: Observation, legal: list[str]) -> np.ndarray:
         """The network's score of each legal action (higher: more like the teacher's choice)."""
         codes = [ACTION_CODES[a] for a in legal]
         ctx = F.Context(observation)

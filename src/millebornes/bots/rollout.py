@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .. import cards as C
 from ..actions import (
@@ -60,43 +60,71 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
+from ..observation import Observation
 from ..rules import Ruleset
 from ..state import CF_DECISION, DRAW_DECISION, EXTENSION_DECISION, PLAY, Game
 
 assert PLAY == 0  # greedy_code tells a play from the other decisions with one truth test
 
 NK: Final = C.NUM_KINDS
+"""The number of card kinds."""
 ROW_BIT: Final = 1 << RIGHT_OF_WAY
+"""Right of Way in a mask of card kinds: the safety against stops and speed limits."""
 EOL_BIT: Final = 1 << END_OF_LIMIT
+"""End of Limit in a mask of card kinds."""
 _STOP_BIT: Final = 1  # a stop in a hazard mask shifted down by 5
 _ROLL_BIT: Final = 1 << ROLL
 VAL: Final = C.VALUE
+"""The miles of each card kind (0 for all but distance)."""
 _FVAL: Final = tuple(float(v) for v in VAL)
 
 # ---------------------------------------------------------------------------- weights (miles)
-TURN: Final = 65.0  # what a moving side makes in one turn
-CURE: Final = 110.0  # a remedy that brings the car closer to moving
-HOLD_HAZARD: Final = 0.35  # share of an attack's worth that holding the hazard keeps
-SAFE_TRIP: Final = 0.3  # share of the safe-trip bonus a 200 is charged while that bonus is possible
-FINISH: Final = 40.0  # a distance that leaves a remainder the hand cannot make exactly
-SMALL: Final = 4.0  # per step, for a 25 or a 50 played early (keep them for the end)
-LAY_INSTEAD: Final = 0.0  # lay a safety rather than throw away a card worth more than this
-TAKE: Final = 70.0  # take the top discard when it is worth more than this kept...
-TAKE_DIST_KIND: Final = D75  # ...or when it is distance from this card up that the side can play now
-EXTEND_MARGIN: Final = 0.0  # expected points the extension must gain over ending the hand
-DIST_KEEP: Final = 0.2  # share of its miles a distance card that fits is worth kept
-END_SMALL: Final = 25.0  # more for a 25 or a 50 kept when the side is within 250 of its goal
-END_BIG: Final = 12.0  # more for a 75 or a 100 kept then
-HZ_STOP: Final = 60.0  # a stop kept
-HZ_SL: Final = 30.0  # a speed limit kept
-HZ_RATE: Final = 7.5  # another hazard kept: per round of stock left (at most 320)...
-HZ_CF: Final = 40.0  # ...less this when a coup fourré scores and the safety is not in hand
-ROLL_KEEP: Final = 60.0  # a roll kept while moving (the second one: ROLL_KEEP2)
+TURN: Final = 65.0
+"""What a moving side makes in one turn."""
+CURE: Final = 110.0
+"""A remedy that brings the car closer to moving."""
+HOLD_HAZARD: Final = 0.35
+"""Share of an attack's worth that holding the hazard keeps."""
+SAFE_TRIP: Final = 0.3
+"""Share of the safe-trip bonus a 200 is charged while that bonus is possible."""
+FINISH: Final = 40.0
+"""A distance that leaves a remainder the hand cannot make exactly."""
+SMALL: Final = 4.0
+"""Per step, for a 25 or a 50 played early (keep them for the end)."""
+LAY_INSTEAD: Final = 0.0
+"""Lay a safety rather than throw away a card worth more than this."""
+TAKE: Final = 70.0
+"""Take the top discard when it is worth more than this kept (or see TAKE_DIST_KIND)."""
+TAKE_DIST_KIND: Final = D75
+"""Take the top discard, too, when it is distance from this card up that the side can play now."""
+EXTEND_MARGIN: Final = 0.0
+"""Expected points the extension must gain over ending the hand."""
+DIST_KEEP: Final = 0.2
+"""Share of its miles a distance card that fits is worth kept."""
+END_SMALL: Final = 25.0
+"""More for a 25 or a 50 kept when the side is within 250 of its goal."""
+END_BIG: Final = 12.0
+"""More for a 75 or a 100 kept then."""
+HZ_STOP: Final = 60.0
+"""A stop kept."""
+HZ_SL: Final = 30.0
+"""A speed limit kept."""
+HZ_RATE: Final = 7.5
+"""Another hazard kept: per round of stock left (at most 320), less HZ_CF."""
+HZ_CF: Final = 40.0
+"""What a hazard kept loses when a coup fourré scores and its safety is not in hand."""
+ROLL_KEEP: Final = 60.0
+"""A roll kept while moving (the second one: ROLL_KEEP2)."""
 ROLL_KEEP2: Final = 35.0
-EOL_KEEP: Final = 30.0  # an end of limit kept while not limited
-REM_KEEP: Final = 65.0  # another remedy kept while its hazard can still hurt (the second: REM_KEEP2)
+"""A second roll kept while moving."""
+EOL_KEEP: Final = 30.0
+"""An end of limit kept while not limited."""
+REM_KEEP: Final = 65.0
+"""Another remedy kept while its hazard can still hurt (the second: REM_KEEP2)."""
 REM_KEEP2: Final = 12.0
-GIVE: Final = 0.5  # share of a discard's worth to the next player, who may take it (classic)
+"""A second copy of such a remedy kept."""
+GIVE: Final = 0.5
+"""Share of a discard's worth to the next player, who may take it (classic)."""
 
 # ---------------------------------------------------------------------------- tables
 _IS_BATTLE: Final = tuple(k in C.BATTLE_HAZARDS for k in range(NK))
@@ -259,7 +287,7 @@ def greedy_code(g: Game, legal: list[int]) -> int:
         if d == EXTENSION_DECISION:
             return EXTEND if _extend(g) else END_HAND
         return legal[0]
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     s = g._side_of[p]
     cfg = _config(g)
     hm = g._hmask[p]
@@ -390,7 +418,7 @@ def _draw(g: Game) -> int:
     """Take the top discard (classic) when it is worth clearly more than a card drawn blind: the
     rule ``keep > TAKE`` spelled out (see :func:`_keep`), so that the common case costs a few
     look-ups; and distance the side can play at once from a 75 up, or that completes the trip."""
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     k = g._discard[-1]
     if k >= RIGHT_OF_WAY:
         return TAKE_DISCARD
@@ -426,7 +454,7 @@ def _extend(g: Game) -> bool:
     heuristic bot's linear rule, fitted to paired rollouts of extension decisions); never when
     ending wins the match."""
     cfg = _config(g)
-    p: int = g._to_act
+    p = cast(int, g._to_act)  # a decision is pending: a seat acts
     s = g._side_of[p]
     dist = g._dist
     opps = g._opponents[s]
@@ -784,7 +812,9 @@ def _attacks(
     return best, best_k
 
 
-def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float, extra, stock: int) -> int:
+def _safety_to_lay(
+    g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, best: float, extra: int, stock: int
+) -> int:
     """The safety to lay now, or -1 to keep them all for a coup fourré."""
     cnt = g._cnt[p]
     own = g._own[s]
@@ -832,7 +862,7 @@ def _safety_to_lay(g: Game, cfg: _Config, p: int, s: int, saf: int, need: int, b
 _NO_LEGAL: Final[list[int]] = []
 
 
-def play_out(g: Game, rng, policy: str = "greedy", max_steps: int = 10_000) -> int:
+def play_out(g: Game, rng: random.Random, policy: str = "greedy", max_steps: int = 10_000) -> int:
     """Play the current hand of ``g`` to its end (in place) with the greedy policy for every seat,
     or uniformly random moves (``policy="random"``, drawn from ``rng``); returns the number of
     decisions."""
@@ -906,11 +936,13 @@ class GreedyBot:
     any world consistent with the observation gives the same choice."""
 
     name = "greedy"
+    """The bot's spec name."""
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, observation: dict, legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        """The policy's move in one possible world (any gives the same: it reads no hidden card)."""
         from ..determinize import determinize
 
         world = determinize(observation, self.rng)
