@@ -47,6 +47,7 @@ from collections.abc import Callable
 from typing import IO, Any, Literal, NoReturn, TextIO, TypedDict, TypeGuard, cast
 
 from .bots import Bot
+from .observation import Observation
 
 PROTOCOL = "millebornes-bot/1"
 """The protocol and its version, as both hellos carry it."""
@@ -72,7 +73,7 @@ class Decide(TypedDict):
 
     type: Literal["decide"]
     id: int
-    observation: dict[str, Any]
+    observation: Observation
     legal_actions: list[str]
 
 
@@ -229,7 +230,7 @@ class _Server:
             if not isinstance(item, str):
                 raise RequestError(f'"legal_actions" must hold strings only, not {_json_type(item)}', rid)
         try:
-            action = self.bot.choose(obs, list(legal))
+            action = self.bot.choose(cast(Observation, obs), list(legal))  # the host's word for its shape
         except Exception as exc:  # a bot must not take the server down with it
             raise RequestError(
                 f"the bot could not decide from this request: {type(exc).__name__}: {exc}", rid
@@ -383,7 +384,7 @@ class ExternalBot:
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
-    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
         """The process's answer to a decide request; BotError when it breaks the protocol."""
         if self._failure is not None:
             raise BotError(f"bot {self.name!r} was stopped after an earlier error: {self._failure}")
