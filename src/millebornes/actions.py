@@ -111,8 +111,11 @@ class IllegalAction(ValueError):
     def __init__(self, message: str, reason: str, **params: Any) -> None:
         super().__init__(message)
         self.reason: str = reason
+        """Why, as one of REASONS: the key an app translates."""
         self.params: dict[str, Any] = params
-        self.move: int | None = None  # replaying a record: the index of the refused action
+        """What the reason names (a seat, a card...), for the app's sentence."""
+        self.move: int | None = None
+        """Replaying a record: the index of the refused action; else None."""
 
     def __reduce__(self) -> Any:
         return (_refusal, (str(self), self.reason, self.params, self.move))
@@ -130,7 +133,7 @@ def attack_code(hazard: int, side: int) -> int:
     return ATTACK_BASE + NUM_KINDS * side + hazard
 
 
-def _build() -> tuple[dict[int, str], dict[str, int]]:
+def _names() -> dict[int, str]:
     names: dict[int, str] = {}
     for k, card in enumerate(CARD_IDS):
         if k not in HAZARDS:
@@ -140,11 +143,13 @@ def _build() -> tuple[dict[int, str], dict[str, int]]:
         for k in HAZARDS:
             names[attack_code(k, t)] = f"play {CARD_IDS[k]} {t}"
     names.update(SPECIAL_NAMES)
-    return names, {s: c for c, s in names.items()}
+    return names
 
 
-ACTION_NAMES, ACTION_CODES = _build()
-"""The notation of every action code, and the code of every action in notation."""
+ACTION_NAMES: dict[int, str] = _names()
+"""The notation of every action code: ``play 75``, ``play speed-limit 1``, ``draw``..."""
+ACTION_CODES: dict[str, int] = {name: code for code, name in ACTION_NAMES.items()}
+"""The code of every action in notation: the reverse of ACTION_NAMES."""
 
 
 def decode(code: int) -> tuple[str, int, int]:

@@ -75,13 +75,19 @@ class Determinizer:
         g._pickup_ok = obs["pickup_available"]
         g._legal = None
         self.game = g
+        """The table as the observation shows it, hands still to deal."""
         self.me = me
+        """The observing seat."""
         self.sizes = list(obs["hand_sizes"])
+        """How many cards each seat holds."""
         self.stock_size = obs["stock_size"]
+        """The cards left in the stock."""
         own = [_KIND[c] for c in obs["hand"]]
         self.fixed = [own if s == me else g._known[s] for s in range(players)]
+        """The cards each seat is known to hold: the observing seat's whole hand, the others' known cards."""
         left = unseen_counts(obs)
         self.pool = [_KIND[c] for c, n in left.items() for _ in range(n)]
+        """The cards the observing seat has not seen, to deal out to the hands and the stock."""
         hidden = sum(self.sizes[s] - len(self.fixed[s]) for s in range(players))
         if min(left.values(), default=0) < 0 or hidden + self.stock_size != len(self.pool):
             raise ValueError("the observation is not consistent: its cards do not add up to the deck")

@@ -47,6 +47,7 @@ from collections.abc import Callable
 from typing import IO, Any, Literal, NoReturn, TextIO, TypedDict, TypeGuard, cast
 
 from .bots import Bot
+from .observation import Observation
 
 PROTOCOL = "millebornes-bot/1"
 """The protocol and its version, as both hellos carry it."""
@@ -63,23 +64,31 @@ class HostHello(TypedDict):
     """host -> bot, the first message of a session: the seed makes the bot's randomness the host's."""
 
     type: Literal["hello"]
+    """Always ``"hello"``."""
     protocol: str
+    """The protocol and version the host speaks."""
     seed: int
+    """The seed of the bot's randomness, so a match can be played again the same."""
 
 
 class Decide(TypedDict):
     """host -> bot: choose one of ``legal_actions`` for the seat of ``observation``."""
 
     type: Literal["decide"]
+    """Always ``"decide"``."""
     id: int
-    observation: dict[str, Any]
+    """The request's number, which the answer repeats."""
+    observation: Observation
+    """What the seat to act may see."""
     legal_actions: list[str]
+    """What it may do: the answer must be one of them."""
 
 
 class Bye(TypedDict):
     """host -> bot: the session is over, the bot exits with status 0."""
 
     type: Literal["bye"]
+    """Always ``"bye"``."""
 
 
 class _BotHelloName(TypedDict):
@@ -93,22 +102,29 @@ class BotHello(_BotHelloName, total=False):
     """bot -> host, the answer to the host's hello: the name shown in tournament tables."""
 
     version: str
+    """The bot's version, if it gives one."""
 
 
 class ActionReply(TypedDict):
     """bot -> host, the answer to a decide request: one of its legal actions, copied exactly."""
 
     type: Literal["action"]
+    """Always ``"action"``."""
     id: int
+    """The number of the request answered."""
     action: str
+    """The action chosen."""
 
 
 class ErrorReply(TypedDict):
     """bot -> host: a request the bot could not use; ``id`` is None when the request had no usable one."""
 
     type: Literal["error"]
+    """Always ``"error"``."""
     id: int | None
+    """The number of the request refused, or None."""
     message: str
+    """Why, in a line."""
 
 
 HostMessage = HostHello | Decide | Bye
@@ -127,6 +143,7 @@ class RequestError(ValueError):
     def __init__(self, message: str, id: int | None = None):
         super().__init__(message)
         self.id = id
+        """The number of the request refused, or None when it had no usable one."""
 
 
 # --------------------------------------------------------------------------------------- bot side
@@ -229,7 +246,7 @@ class _Server:
             if not isinstance(item, str):
                 raise RequestError(f'"legal_actions" must hold strings only, not {_json_type(item)}', rid)
         try:
-            action = self.bot.choose(obs, list(legal))
+            action = self.bot.choose(cast(Observation, obs), list(legal))  # the host's word for its shape
         except Exception as exc:  # a bot must not take the server down with it
             raise RequestError(
                 f"the bot could not decide from this request: {type(exc).__name__}: {exc}", rid
@@ -351,15 +368,21 @@ class ExternalBot:
         if not argv:
             raise ValueError("the bot command is empty")
         self.command = command if isinstance(command, str) else shlex.join(argv)
+        """The command line that started the process."""
         self.name = self.command
+        """The name the bot gave in its hello (the command until then)."""
         self.version: str | None = None
+        """The version the bot gave in its hello, or None."""
         self.seed = seed
+        """The seed sent in the hello."""
         self.timeout = timeout
+        """The seconds each ``choose`` waits for the answer."""
         self._next_id = 0
         self._buffer = b""
         self._failure: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        self.returncode: int | None = None  # the exit status once closed (negative: killed by a signal)
+        self.returncode: int | None = None
+        """The process's exit status once closed (negative: killed by a signal), else None."""
         self._selector: selectors.BaseSelector | None = None
         self._errfile = tempfile.TemporaryFile() if stderr == "capture" else None
         try:
@@ -383,7 +406,7 @@ class ExternalBot:
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
-    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, observation: Observation, legal: list[str]) -> str:
         """The process's answer to a decide request; BotError when it breaks the protocol."""
         if self._failure is not None:
             raise BotError(f"bot {self.name!r} was stopped after an earlier error: {self._failure}")

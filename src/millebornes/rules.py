@@ -60,16 +60,27 @@ class ScoringTable(TypedDict):
     """A :class:`Scoring` as JSON-ready data (``Scoring(**table)`` rebuilds it)."""
 
     mile: int
+    """Points per mile travelled."""
     safety: int
+    """Points per safety on the tableau."""
     all_safeties: int
+    """The bonus for all four safeties."""
     coup_fourre: int
+    """Points per coup fourré (on top of the safety's own)."""
     trip: int
+    """The bonus for completing the trip."""
     delayed_action: int
+    """The bonus for completing the trip after the stock ran out."""
     safe_trip: int
+    """The bonus for a trip completed without a 200."""
     safe_trip_to_any_winner: bool
+    """Whether the no-200 bonus goes to any winner of the hand, not only the side that completed."""
     extension: int
+    """The bonus tied to the extension: to the extender who completes, else to each other side."""
     shutout: int
+    """The bonus per opponent side that travelled no distance, to the side that completed."""
     hand_penalty: bool
+    """Whether distance cards left in hand count against their side."""
 
 
 class RuleOptions(TypedDict):
@@ -77,22 +88,39 @@ class RuleOptions(TypedDict):
     it): what records and observations carry so that a game can be played again anywhere."""
 
     solo_players: list[int]
+    """Player counts played alone."""
     team_players: list[int]
+    """Player counts played in teams of two."""
     teams_by_default: list[int]
+    """Player counts played in teams unless asked otherwise."""
     small_game_deck: bool
+    """Whether with 2 or 3 players one of each hazard is taken out."""
     target: int
+    """The full length of the trip: distance must reach it exactly."""
     extension: bool
+    """Whether a hand may be a race to the short target, which the first side there may extend."""
     extension_target: int
+    """The short target."""
     extension_players: list[int]
+    """Player counts that race to the short target."""
     top_discard_pickup: bool
+    """Whether the top discard may be taken instead of drawing."""
     hazard_target: str
+    """Where battle hazards may go: ``stacking`` (any started pile) or ``moving`` (a moving car)."""
     roll_after_remedy: bool
+    """Whether a Roll is needed after Gasoline, Spare Tire or Repairs."""
     coup_fourre: str
+    """Who may call coup fourré: ``any-opponent`` or ``attacked-side``."""
     safety_extra_turn: bool
+    """Whether a safety played normally gives an extra turn."""
     exhaustion: str
+    """What an empty stock means: ``play-out`` the hands, or ``end-of-turn``."""
     winner: str
+    """How a hand is won: the most ``points``, or ``distance`` (exactly the target, else the farthest)."""
     match_target: int | None
+    """The points that end a match of several hands; None: one race is the match."""
     scoring: ScoringTable
+    """The points each item of a hand is worth."""
 
 
 @dataclass(frozen=True)

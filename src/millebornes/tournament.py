@@ -48,115 +48,178 @@ class Scheduled(TypedDict):
     """One match of the schedule: which deal, and which bot plays each side."""
 
     index: int
+    """The match's place in the schedule, from 0."""
     seed: int
+    """The deal's seed: every seating of the deal gets the same shuffles."""
     entrants: list[int]
     """The bot index per side."""
     bots: list[str]
     """The bot spec per side."""
     pairing: int
+    """Which group of bots meets, from 0."""
     deal: int
+    """Which deal of the pairing, from 0."""
     rotation: int
+    """Which seating of the deal: the bots move one side round per rotation."""
 
 
 class DecisionTimes(TypedDict):
     """The seconds a side's bot spent in ``choose`` over one match."""
 
     count: int
+    """The decisions timed."""
     total: float
+    """The seconds they took together."""
     max: float
+    """The seconds of the slowest one."""
 
 
 class Forfeit(TypedDict):
     """Who broke a match, and how, in words for the table."""
 
     side: int
+    """The side that forfeited, and so lost."""
     seat: int
+    """The seat whose bot failed."""
     bot: str
+    """That bot's spec."""
     message: str
+    """What went wrong, in a line."""
 
 
 class MatchResult(TypedDict):
     """What :func:`play_match` returns; JSON-ready."""
 
     winners: list[int]
+    """The sides that won (several on a tie)."""
     points: list[int]
+    """Points per side: the match totals, or the hand's with ``hands``."""
     decisions: int
+    """The decisions the bots made in the match."""
     hands: int
+    """The hands played."""
     time: list[DecisionTimes]
     """Per side."""
     forfeit: Forfeit | None
+    """Who broke the match, or None when it was played out."""
 
 
 class PlayedMatch(MatchResult):
     """A match result with its place in the schedule, as tournaments keep them."""
 
     index: int
+    """The match's place in the schedule."""
     seed: int
+    """The deal's seed, to replay the match."""
     entrants: list[int]
+    """The bot index per side."""
     bots: list[str]
+    """The bot spec per side."""
 
 
 class BotRow(TypedDict):
     """One bot's line of the table: its results over every side it took."""
 
     bot: str
+    """The bot's name in the table (its spec, told apart when two entrants share one)."""
     spec: str
+    """The spec it was built from."""
     matches: int
+    """The matches it played, once per side it took."""
     wins: float
     """Ties count as shares: a win shared by two sides is half a win."""
     win_rate: float
+    """Its wins per match."""
     ci_low: float
+    """The low end of the 95% interval of the win rate."""
     ci_high: float
+    """The high end of that interval."""
     mean_points: float
+    """Its side's mean points per match."""
     elo: float
+    """Its rating from every head-to-head result, 1500 the tournament's average."""
     ms_mean: float
+    """Its mean milliseconds per decision."""
     ms_max: float
+    """Its slowest decision, in milliseconds."""
     decisions: int
+    """The decisions it made."""
     forfeits: int
+    """The matches it forfeited."""
 
 
 class HeadToHead(TypedDict):
     """Two bots' results against each other, with the single-game and the paired-by-deal interval."""
 
     a: str
+    """The first bot."""
     b: str
+    """The second bot."""
     games: int
+    """The matches in which they met."""
     a_score: float
+    """The first bot's score against the second over those matches: 1 a win, 0.5 a tie."""
     b_score: float
+    """The second bot's score against the first."""
     a_rate: float
+    """The first bot's score per match."""
     ci_low: float
+    """The low end of the 95% interval of that rate, match by match."""
     ci_high: float
+    """The high end of that interval."""
     deals: int
+    """The deals they met on."""
     paired_low: float
+    """The low end of the interval of the rate deal by deal: the tighter, fair one when every deal is played in every
+    seating."""
     paired_high: float
+    """The high end of that interval."""
 
 
 class ForfeitNote(TypedDict):
     """A forfeit as the table lists it, with the match to replay it."""
 
     index: int | None
+    """The match's place in the schedule, or None for a result without one."""
     seed: int | None
+    """The match's seed, to replay it, or None."""
     bot: str
+    """The bot that forfeited."""
     message: str
+    """What went wrong."""
 
 
 class Summary(TypedDict):
     """The statistics of a set of results (:func:`summarize`); :func:`run_tournament` adds how it was run."""
 
     bots: list[str]
+    """Every bot's name in the table, in the order of the specs."""
     table: list[BotRow]
+    """One line per bot."""
     head_to_head: list[HeadToHead]
+    """One line per pair of bots that met."""
     forfeits: list[ForfeitNote]
+    """Every forfeit, in schedule order."""
     ruleset: NotRequired[str]
+    """The edition played."""
     players: NotRequired[int]
+    """The seats at each table."""
     teams: NotRequired[bool]
+    """Whether the seats played in teams."""
     nsides: NotRequired[int]
+    """The sides at each table."""
     hands: NotRequired[bool]
+    """Whether each match was a single hand."""
     games: NotRequired[int]
+    """The matches asked for per pairing."""
     seed: NotRequired[int]
+    """The tournament's seed, to run it again."""
     matches: NotRequired[int]
+    """The matches played."""
     seconds: NotRequired[float]
+    """How long the tournament took."""
     results: NotRequired[list[PlayedMatch]]
+    """Every match's result, in schedule order."""
 
 
 BatchTask = tuple[str | Ruleset, int, bool | None, bool, Factory | None, list[Scheduled]]

@@ -18,6 +18,7 @@ class Bot(Protocol):
     """
 
     name: str
+    """The bot's name, as tables and records show it."""
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
         """The action to take, one of ``legal``."""
@@ -32,6 +33,7 @@ class RandomBot:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        """The bot's own random source, from its seed."""
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
         """Any legal action, each as likely."""

@@ -53,7 +53,9 @@ class EnvObservation(TypedDict):
     """What an agent observes: the feature vector of its seat's observation and the mask of its legal codes."""
 
     observation: npt.NDArray[np.float32]
+    """The features of what the agent's seat may see."""
     action_mask: npt.NDArray[np.int8]
+    """1 for each action code the seat may play now, 0 for the others."""
 
 
 def side_rewards(winners: list[int], nsides: int) -> list[float]:
@@ -104,13 +106,18 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.ruleset, self.players, self.teams, self.reward_mode = ruleset, players, teams, reward
         self.render_mode = render_mode
+        """How ``render`` shows the match: ``ansi`` as text, ``human`` printed after every step; None not at all."""
         probe = new_game(ruleset, players=players, teams=teams, seed=0)  # ValueError for a bad table
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        """One agent per seat: ``player_0``, ``player_1``..."""
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        """Each agent's seat."""
         self._obs_space = {a: observation_space() for a in self.possible_agents}
         self._act_space = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.nsides = probe.nsides
+        """The sides at the table: teams, or players alone."""
         self.game: Game | None = None
+        """The match being played; None before the first ``reset``."""
         self._seed_rng = random.Random()
 
     def observation_space(self, agent: str) -> spaces.Dict:

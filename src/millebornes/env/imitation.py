@@ -28,11 +28,12 @@ import numpy.typing as npt
 
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..bots import features as F
+from ..observation import Observation
 from ..state import Game, new_game
 
 Params = dict[str, npt.NDArray[np.float32]]
 """The network's weights by name, as :mod:`millebornes.bots.neural` stores them."""
-_Teacher = Callable[[Game, dict[str, Any], list[int]], int]  # (the real game, the observation, legal codes) -> code
+_Teacher = Callable[[Game, Observation, list[int]], int]  # (the real game, the observation, legal codes) -> code
 _Ints = npt.NDArray[np.int64]
 
 
@@ -191,7 +192,7 @@ def collect(task: CollectTask) -> Decisions:
     }
 
 
-def duel(obs: dict[str, Any], candidates: list[int], rng: random.Random, worlds: int = 32, scale: float = 700.0) -> int:
+def duel(obs: Observation, candidates: list[int], rng: random.Random, worlds: int = 32, scale: float = 700.0) -> int:
     """The better of ``candidates`` (codes) for the seat of ``obs``: each is played in the same
     ``worlds`` possible worlds dealt from the observation (:class:`millebornes.Determinizer`), the
     hand played out by the greedy policy, and the one with the best mean tanh(margin / ``scale``)

@@ -74,12 +74,18 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         self.ruleset, self.players, self.teams = ruleset, players, teams
         self.opponent_specs, self.seat_choice, self.reward_mode = specs, seat, reward
         self.render_mode = render_mode
+        """``ansi``: ``render`` gives the match as text; None: it gives nothing."""
         self.nsides = probe.nsides
+        """The sides at the table: teams, or players alone."""
         # a Dict space's samples are plain dicts, here of the two keys of EnvObservation
         self.observation_space = cast("spaces.Space[EnvObservation]", observation_space())
+        """What the agent observes: its features and its mask of legal action codes."""
         self.action_space = spaces.Discrete(NUM_ACTIONS)
+        """Every action code, legal or not (the mask says which are)."""
         self.game: Game | None = None
+        """The match being played; None before the first ``reset``."""
         self.seat = 0
+        """The agent's seat in the match being played; the bots take the others."""
         self._bots: dict[int, Bot] = {}
 
     def reset(

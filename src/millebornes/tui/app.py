@@ -25,6 +25,8 @@ from textual.widgets import Footer, RichLog, Static
 from ..actions import IllegalAction
 from ..bots.ladder import default_level, offered_levels
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
+from ..events import HandResult
+from ..observation import Observation
 from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS
 from ..rules import ruleset as get_ruleset
@@ -73,7 +75,7 @@ class TableauView(Widget):
         self.side = side
         self.data: tuple | None = None
 
-    def show(self, obs: dict, w: Words, turn_side: int | None, kinds_line: str) -> None:
+    def show(self, obs: Observation, w: Words, turn_side: int | None, kinds_line: str) -> None:
         self.data = (obs, w, turn_side, kinds_line)
         self.refresh(layout=True)
 
@@ -407,7 +409,7 @@ class GameScreen(Screen):
         self.log_lines.append(line)
         self.query_one("#log", RichLog).write(Text(line))
 
-    def observation(self) -> dict:
+    def observation(self) -> Observation:
         seat = self.viewer if self.viewer is not None else self.session.humans[0]
         return self.game.observation(seat)
 
@@ -425,7 +427,8 @@ class GameScreen(Screen):
                 discard=w.card(top) if top else w.t("pile.empty"),
             )
         )
-        turn_side = None if obs["is_over"] else g.side_of(obs["turn"])
+        turn = obs["turn"]
+        turn_side = None if obs["is_over"] or turn is None else g.side_of(turn)
         for view in self.query(TableauView):
             seats = [s for s in range(g.players) if g.side_of(s) == view.side]
             kinds = "+".join(w.kind(s) for s in seats if s not in (self.viewer,))
@@ -443,16 +446,17 @@ class GameScreen(Screen):
     def on_resize(self) -> None:
         log_to_end(self)
 
-    def playable(self, obs: dict) -> set | None:
+    def playable(self, obs: Observation) -> set | None:
         if obs["decision"] != "play" or obs["to_act"] != obs["seat"]:
             return None
         return {a.split()[1] for a in obs["legal_actions"] if a.startswith("play ")}
 
-    def prompt(self, obs: dict) -> Text:
+    def prompt(self, obs: Observation) -> Text:
         w = self.w
         if obs["is_over"]:
             return Text(w.t("tui.match_over"), style="bold")
         seat = obs["to_act"]
+        assert seat is not None  # a match not over has a seat to act
         if seat != self.viewer:
             return Text(w.t("tui.thinking", who=w.seat(seat)), style="italic")
         if obs["decision"] == "draw":
@@ -517,6 +521,7 @@ class GameScreen(Screen):
     def ask_coup_fourre(self) -> None:
         w, obs = self.w, self.observation()
         att = obs["pending_attack"]
+        assert att is not None  # asked about a hazard just played
         safety = CARD_IDS[SAFETY_OF[KIND_OF[att["hazard"]]]]
         self.busy = True
         body = w.t(
@@ -579,7 +584,7 @@ class GameScreen(Screen):
             self.advance()
         return True
 
-    def show_hand_over(self, result: dict) -> None:
+    def show_hand_over(self, result: HandResult) -> None:
         g = self.game
         w = self.w
         lines = []

@@ -6,10 +6,14 @@ the game itself, so nothing hidden can reach the screen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 
 from ..cards import CARD_IDS, GROUP
+from ..observation import Observation
 from .words import Words
 
 BAR_FULL, BAR_EMPTY = "█", "░"
@@ -21,7 +25,9 @@ def bar(distance: int, target: int, width: int) -> str:
     return BAR_FULL * filled + BAR_EMPTY * (width - filled)
 
 
-def tableau_text(obs: dict, side: int, w: Words, width: int, turn_side: int | None, kinds_line: str = "") -> Text:
+def tableau_text(
+    obs: Observation, side: int, w: Words, width: int, turn_side: int | None, kinds_line: str = ""
+) -> Text:
     """Four short lines: title with score, distance bar, battle and speed tops, safeties."""
     t = obs["tableaux"][side]
     title = Text()
@@ -88,7 +94,7 @@ def hand_text(
     return text
 
 
-def breakdown_table(result: dict, match_scores: list[int], w: Words) -> Table:
+def breakdown_table(result: Mapping[str, Any], match_scores: list[int], w: Words) -> Table:
     """The hand's points per side, item by item, as the edition counts them."""
     table = Table(box=None, padding=(0, 1), show_edge=False)
     table.add_column("")

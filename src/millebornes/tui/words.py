@@ -13,6 +13,8 @@ Kept apart from the widgets so that it can be tested without a terminal.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..actions import IllegalAction
 from ..bots.ladder import offered_levels, standing
@@ -133,7 +135,7 @@ class Words:
             return self.t(f"tui.ev.{key}_you", **kw)
         return self.t(f"tui.ev.{key}", who=self.seat(seat), **kw)
 
-    def event(self, ev: dict) -> str | None:
+    def event(self, ev: Mapping[str, Any]) -> str | None:
         """One public event in words, or None for events not worth a log line (other seats' draws)."""
         kind = ev["type"]
         if kind == "play":
@@ -171,7 +173,7 @@ class Words:
         )
         return f"{head} ({pts})"
 
-    def drew(self, before: list[str], after: list[str], events: list[dict]) -> str | None:
+    def drew(self, before: list[str], after: list[str], events: Sequence[Mapping[str, Any]]) -> str | None:
         """'You drew 75 miles': the viewer's new cards, from its own hand before and after."""
         if self.viewer is None or any(e["type"] == "deal" for e in events):
             return None

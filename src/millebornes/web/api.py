@@ -8,7 +8,8 @@ Blocking database calls run in a thread, so a slow disk never stalls the tables'
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -250,7 +251,7 @@ async def replay_step(table_id: str, request: Request, store: StoreDep, step: An
         return unprocessable("step", f"this match has {total} steps")
     game = game_of(saved, max(0, step - 1))
     seat = action = None
-    events: list[dict] = []
+    events: list[Mapping[str, Any]] = []
     if step:
         seat, action = saved.actions[step - 1]
         events = public_events(seat, action, game.act(action, seat))

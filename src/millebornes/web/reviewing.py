@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .. import review as R
 from ..notation import replay
+from ..observation import Observation
 from . import metrics
 from .store import FINISHED, Store
 from .thinking import Thinker
@@ -44,7 +45,7 @@ SILENT = 15.0
 """Seconds after which a claim not written is a dead process's (the servers' clocks agree within a second or so)."""
 
 
-def decisions(record: dict) -> tuple[list[tuple[dict, int, str]], dict[int, int]]:
+def decisions(record: dict) -> tuple[list[tuple[Observation, int, str]], dict[int, int]]:
     """:func:`millebornes.review.decisions` of every seat, each observation's ``known_cards`` as the seat's
     frame showed them at the table."""
     todo, forced = R.decisions(record)

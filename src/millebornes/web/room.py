@@ -24,13 +24,15 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
+from ..events import Event
 from ..notation import replay
+from ..observation import Observation
 from ..state import Game
 from . import metrics
 from .chat import ChatWindow
@@ -145,7 +147,7 @@ async def until(moment: float) -> None:
         await asyncio.sleep(left)
 
 
-def public_events(seat: int, action: str, events: list[dict]) -> list[dict]:
+def public_events(seat: int, action: str, events: list[Event]) -> list[Mapping[str, Any]]:
     """A replay's events of one action (a finished match shows everything, passes too)."""
     return [{"type": "action", "seat": seat, "action": action}, *events]
 
@@ -165,8 +167,8 @@ class Room:
         self.humans: set[int] = set()
         """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
         self.reseat()
-        self.log: deque[dict] = deque(maxlen=settings.limits.log_events)
-        self.last_events: list[dict] = []
+        self.log: deque[Mapping[str, Any]] = deque(maxlen=settings.limits.log_events)
+        self.last_events: list[Mapping[str, Any]] = []
         self.task: asyncio.Task | None = None
         self.window: Window | None = None
         self.save_failures = 0
@@ -239,31 +241,31 @@ class Room:
         game = self.window.before if self.window is not None else self.game
         return table_facts(self.table, game, self.connected())
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         """What a person on ``seat`` may see now: the window while one is open."""
         if self.window is not None:
             legal = self.game.legal_actions() if self._holder() == seat and seat in self.humans else []
             return self.window.observation(seat, self.asked.known_cards(self.game), legal)
         return self.bot_observation(seat)
 
-    def bot_observation(self, seat: int) -> dict:
+    def bot_observation(self, seat: int) -> Observation:
         """What a bot decides from when it is asked: the engine's observation, less the safeties others
         showed only by being asked (a person would not know them either)."""
         obs = self.game.observation(seat)
         obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(self.asked.known_cards(self.game))]
         return obs
 
-    def spectator_observation(self) -> dict:
+    def spectator_observation(self) -> dict[str, Any]:
         """What someone watching sees: the public table from no seat.  Built from the view of the seat
         that gets nothing any other seat does not (the attacker during a window, who never holds the
         safety; else seat 0), then without a hand, a seat or a choice: ``hand`` left out,
         ``legal_actions`` empty, every seat's publicly known cards (less those shown only by asking)."""
         known = self.asked.known_cards(self.game)
         if self.window is not None:
-            obs = self.window.observation(self.window.attacker, known, [])
+            seen = self.window.observation(self.window.attacker, known, [])
         else:
-            obs = self.game.observation(0)
-        del obs["hand"]
+            seen = self.game.observation(0)
+        obs: dict[str, Any] = {key: value for key, value in seen.items() if key != "hand"}
         obs.update(seat=None, side=None, legal_actions=[], known_cards=known)
         return obs
 
@@ -272,7 +274,7 @@ class Room:
             return round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
         return None
 
-    def state_frame(self, seat: int | None, events: list[dict]) -> dict:
+    def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> dict:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.spectator_observation() if seat is None else self.observation(seat)
         return {
@@ -286,13 +288,13 @@ class Room:
             "turn": self.turn_facts(),
         }
 
-    def send_state(self, seat: int, events: list[dict]) -> None:
+    def send_state(self, seat: int, events: list[Mapping[str, Any]]) -> None:
         if self.conns.get(seat):
             frame = self.state_frame(seat, events)
             for conn in list(self.conns[seat]):
                 conn.send(frame)
 
-    def broadcast_state(self, events: list[dict]) -> None:
+    def broadcast_state(self, events: list[Mapping[str, Any]]) -> None:
         for seat in self.conns:
             self.send_state(seat, events)
         if self.watchers:
@@ -520,7 +522,7 @@ class Room:
         if before == WAITING:
             self.table.status = saved.status
         self.reseat()
-        told: list[dict] = []
+        told: list[Mapping[str, Any]] = []
         for _, note in notes:
             self.notes += 1
             self.seq += 1
@@ -602,14 +604,14 @@ class Room:
             and late not in dict(due)
         ):
             due.append((late, "time"))
-        told: list[dict] = []
+        told: list[Mapping[str, Any]] = []
         for seat, why in due:
             told += await self._stand_in(seat, why)
         if told:
             self.schedule(told)
             self.broadcast_state(told)
 
-    async def _stand_in(self, seat: int, why: str) -> list[dict]:
+    async def _stand_in(self, seat: int, why: str) -> list[Mapping[str, Any]]:
         note = {"type": "standin", "seat": seat, "why": why}
         try:
             await asyncio.to_thread(self.store.set_standin, self.id, seat, True, self.actions, note)
@@ -625,7 +627,7 @@ class Room:
         self.seq += 1
         return self._tell([note])
 
-    async def _reclaim(self, seat: int) -> list[dict]:
+    async def _reclaim(self, seat: int) -> list[Mapping[str, Any]]:
         """The human takes the seat back from the stand-in, with a whole clock again."""
         note = {"type": "back", "seat": seat}
         await asyncio.to_thread(self.store.set_standin, self.id, seat, False, self.actions, note)
@@ -703,7 +705,7 @@ class Room:
         self.schedule(told, caller)
         self.broadcast_state(told)
 
-    async def _apply(self, seat: int, action: str) -> list[dict] | None:
+    async def _apply(self, seat: int, action: str) -> list[Mapping[str, Any]] | None:
         """Judge, save, adopt: the events every seat is now told, or None for a pass behind a window."""
         clone = self.game.clone()
         try:
@@ -771,7 +773,7 @@ class Room:
 
     async def _adopt(self, rows: list[tuple[int, str, datetime | None]]) -> None:
         """Under the lock: the next actions, saved by another process, applied, shown and scheduled from."""
-        told: list[dict] = []
+        told: list[Mapping[str, Any]] = []
         hidden: set[int] = set()
         loop = asyncio.get_running_loop()
         self.leads = False
@@ -833,8 +835,8 @@ class Room:
             self.table.finished = now()
 
     def _after(
-        self, seat: int, action: str, known: list[list[str]], before, events: list[dict], deadline: float | None
-    ) -> list[dict] | None:
+        self, seat: int, action: str, known: list[list[str]], before, events: list[Event], deadline: float | None
+    ) -> list[Mapping[str, Any]] | None:
         """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
         self.asked.note(self.game, known)
         if not is_hidden(action):
@@ -852,14 +854,14 @@ class Room:
                 self.window.deferred, told = told[2:], told[:2]  # the action and its play event are shown
         return shown + self._tell(told)
 
-    def _close_window(self) -> list[dict]:
+    def _close_window(self) -> list[Mapping[str, Any]]:
         assert self.window is not None  # its callers close an open one
         told = self.window.deferred
         self.window = None
         self.seq += 1
         return self._tell(told)
 
-    def _tell(self, told: list[dict]) -> list[dict]:
+    def _tell(self, told: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
         """Events every seat now hears of: into the log a joining seat gets."""
         self.log.extend(told)
         self.last_events = told
@@ -875,7 +877,7 @@ class Room:
         )
 
     # ---------------------------------------------------------------- the clock: bots and windows
-    def schedule(self, events: list[dict], caller: asyncio.Task | None = None) -> None:
+    def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
         """Start what the new state waits for: the end of the window, or a bot's move.
 
         The task that is itself submitting (``caller``) is finishing its work, not cancelled."""
@@ -913,7 +915,9 @@ class Room:
             delay += self.settings.standby
         self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
 
-    def _deadline(self, game: Game, events: list[dict], after: float = 0.0, anyone: bool = False) -> datetime | None:
+    def _deadline(
+        self, game: Game, events: Sequence[Mapping[str, Any]], after: float = 0.0, anyone: bool = False
+    ) -> datetime | None:
         """When the human deciding in ``game`` runs out of time if the decision starts ``after`` seconds from
         now: ``clock`` seconds, more after a hand's end while the score is read; None when nobody's clock runs
         (``anyone``: whoever will decide, when that is not known yet, as behind a window)."""
@@ -922,7 +926,7 @@ class Room:
         pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
         return now() + timedelta(seconds=after + self.table.clock + pause)
 
-    def _start_clock(self, seat: int, events: list[dict]) -> None:
+    def _start_clock(self, seat: int, events: Sequence[Mapping[str, Any]]) -> None:
         """The human to act has ``clock`` seconds.  The deadline is stored, so a restart keeps it, and kept
         for the same decision until it passes: with the action before it (``append_action``), else (the
         match's start, a seat taken back, a window's end) by the clock's task."""
@@ -1029,7 +1033,7 @@ class Room:
         """Under the lock: the holder's answer saved, then the window closed and shown ``window_slack`` seconds
         after its deadline, not when the save is done: with a pass to save or none, in the process that saved it
         or in one that learnt of it (``_adopt``), the closing frame goes out at the same moment."""
-        told: list[dict] = []
+        told: list[Mapping[str, Any]] = []
         shows = None
         if self.window is not None and self.window.deadline is not None:
             shows = self.window.deadline + self.settings.window_slack

@@ -28,6 +28,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import analyse, make_bot
+from ..observation import Observation
 
 log = logging.getLogger("millebornes.web")
 
@@ -51,13 +52,13 @@ def bot_seed(table_seed: int, n: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def choose(level: str, seed: int, observation: dict, legal: list[str]) -> str:
+def choose(level: str, seed: int, observation: Observation, legal: list[str]) -> str:
     """One bot decision from the seat's observation only (runs inline or in a worker); ``level`` is a
     level of LEVELS or a bot's name (a coup fourré's quick answer uses ``neural``)."""
     return make_bot(level, seed).choose(observation, legal)
 
 
-def hint(observation: dict, iterations: int, ms: float, seed: int) -> list[dict]:
+def hint(observation: Observation, iterations: int, ms: float, seed: int) -> list[dict]:
     """Every legal action of the seat with its chance to win the hand (and the match, where one is played), the
     search's choice first; thought out from the observation the seat's frame showed, never from the game (whose
     observation still knows a safety a coup-fourré window showed the engine alone)."""

@@ -19,8 +19,12 @@ same step, so that nothing shows either.  The engine's observation stays as it i
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from .. import cards as C
+from ..events import Event
+from ..observation import Observation, ObservedTableau
 from ..state import Game
 
 
@@ -29,7 +33,7 @@ def is_hidden(action: str) -> bool:
     return action == "pass"
 
 
-def shown_events(seat: int, action: str, events: list[dict]) -> list[dict]:
+def shown_events(seat: int, action: str, events: list[Event]) -> list[Mapping[str, Any]]:
     """The events every seat hears of an action: the action first, unless it is a pass (what follows a
     pass, the next draw, is public).  A replay of a finished match shows everything instead."""
     if is_hidden(action):
@@ -105,23 +109,21 @@ class Window:
         self.deadline = deadline
         played = before.clone(halt=True)
         played.act(action, attacker)
-        self.tableaux = [dict(played.tableau(s), moving=played.is_moving(s)) for s in range(played.nsides)]
-        self.deferred: list[dict] = []
+        self.tableaux = [ObservedTableau(**played.tableau(s), moving=played.is_moving(s)) for s in range(played.nsides)]
+        self.deferred: list[Mapping[str, Any]] = []
         """Public events that happened behind the window (the next draw...): told when it closes."""
 
-    def observation(self, seat: int, known_cards: list[list[str]], legal: list[str]) -> dict:
+    def observation(self, seat: int, known_cards: list[list[str]], legal: list[str]) -> Observation:
         obs = self.before.observation(seat)
         if seat == self.attacker:
             obs["hand"].remove(self.hazard)
         obs["hand_sizes"][self.attacker] -= 1
-        obs.update(
-            tableaux=self.tableaux,
-            turn=self.attacker,
-            to_act=None,
-            decision="coup-fourre",
-            legal_actions=legal,
-            known_cards=[k if s != seat else [] for s, k in enumerate(known_cards)],
-            pending_attack={"attacker": self.attacker, "hazard": self.hazard, "side": self.side},
-            pickup_available=False,
-        )
+        obs["tableaux"] = self.tableaux
+        obs["turn"] = self.attacker
+        obs["to_act"] = None
+        obs["decision"] = "coup-fourre"
+        obs["legal_actions"] = legal
+        obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(known_cards)]
+        obs["pending_attack"] = {"attacker": self.attacker, "hazard": self.hazard, "side": self.side}
+        obs["pickup_available"] = False
         return obs
