@@ -57,9 +57,12 @@ docs: $(FULL)
 	$(VENV)/bin/mkdocs build --strict
 
 # The whole suite on this Python, then the short suite against a wheel built on each other Python (noxfile.py).
+# Most tests wait on servers, browsers and processes rather than compute, so pytest-xdist runs a file per worker,
+# more workers than cores (TEST_WORKERS=0 runs them in this process, one after another).
 # pytest exit code 5 means "no tests collected": treat it as success.
+TEST_WORKERS ?= 4
 test: lint types docs $(FULL) $(BUILT) $(AXE)
-	$(PY) -m pytest; rc=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
 	$(VENV)/bin/nox

@@ -78,7 +78,7 @@ def api(session: nox.Session) -> None:
     session.install("-c", CONSTRAINTS, "build", "setuptools", "mypy")
     session.run("python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT))
     (wheel,) = dist.glob("millebornes-*.whl")
-    session.install("-c", CONSTRAINTS, f"{wheel}[{EXTRAS}]", "pytest", "hypothesis")
+    session.install("-c", CONSTRAINTS, f"{wheel}[{EXTRAS}]", "pytest", "pytest-xdist", "hypothesis")
     # the tests import the installed wheel, not src/: confirm it is the compiled one before trusting them
     session.run("python", "-c", "import millebornes as mb, sys; sys.exit(0 if mb.compiled() else 'not compiled')")
     session.run(
@@ -89,6 +89,8 @@ def api(session: nox.Session) -> None:
         "not slow and not ray",
         "-p",
         "no:cacheprovider",
+        "-n",
+        "2",
         *SHORT_SUITE,
         *session.posargs,
     )
