@@ -54,8 +54,11 @@ def _compiled_sources() -> list[str]:
 
 def _warn_if_stale() -> None:
     """An extension module is imported before its source: after editing one, rebuild (make build).
-    The compiled code itself lives in one shared library beside the package (``millebornes_core``)."""
+    The compiled code itself lives in one shared library beside the package (``millebornes_core``). Only a
+    checkout (src/ under setup.py) is edited: an installed wheel's files take the install's times, in any order."""
     here = _os.path.dirname(__file__)
+    if not _os.path.exists(_os.path.join(_os.path.dirname(_os.path.dirname(here)), "setup.py")):
+        return
     core = [
         _os.path.join(_os.path.dirname(here), "millebornes_core__mypyc" + suffix)
         for suffix in _machinery.EXTENSION_SUFFIXES
