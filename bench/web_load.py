@@ -3,15 +3,14 @@
     python bench/web_load.py [--tables 200] [--duration 60] [--think 1.0] [--bot random] [--url URL]
     python bench/web_load.py --processes 2 --database-url postgresql://... [--tables 1000] [--ramp 20]
 
-Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the
-default deployment), allowed to create ``--tables`` tables a minute from this one address, and stops
-it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute``). Every table has two human
-seats, each a WebSocket client
-that joins by its token and, when the state frame says it is its decision, waits a think time (uniform
-in [0.5, 1.5] x ``--think`` seconds, a fast human), chooses with a built-in bot from its own observation
-and sends the action. A move's latency is the time from sending ``act`` to receiving the state frame
-that includes it. Prints moves/s, p50/p95/p99 latency, errors and the server's CPU use; the target of
-the web issue is 200 tables with no error and p95 under 100 ms.
+Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the default
+deployment), allowed to create ``--tables`` tables a minute and open two sockets a table from this one address, and
+stops it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute`` and ``--sockets-per-
+address``). Every table has two human seats, each a WebSocket client that joins by its token and, when the state
+frame says it is its decision, waits a think time (uniform in [0.5, 1.5] x ``--think`` seconds, a fast human),
+chooses with a built-in bot from its own observation and sends the action. A move's latency is the time from sending
+``act`` to receiving the state frame that includes it. Prints moves/s, p50/p95/p99 latency, errors and the server's
+CPU use; the target of the web issue is 200 tables with no error and p95 under 100 ms.
 
 With ``--processes N`` (and a PostgreSQL ``--database-url``) it starts N servers on that database and seats
 the two players of every table on two different processes (seat 0 on process i mod N, seat 1 on the next),
@@ -192,10 +191,14 @@ def main() -> int:
     if not bases:
         for db in dbs:
             port = free_port()
-            # every table comes from this one address within the first minute: over the default limit
-            procs.append(
-                start_server(port, db, 0.0, ["--tables-per-minute", str(max(10, args.tables))], url=args.database_url)
-            )
+            # every table and every player's socket comes from this one address: over the default limits
+            limits = [
+                "--tables-per-minute",
+                str(max(10, args.tables)),
+                "--sockets-per-address",
+                str(2 * args.tables + 8),
+            ]
+            procs.append(start_server(port, db, 0.0, limits, url=args.database_url))
             bases.append(f"http://127.0.0.1:{port}")
     failed = True
     try:
