@@ -5,12 +5,12 @@
 
 Without ``--url`` it starts ``millebornes serve`` on a free loopback port with a fresh SQLite file (the default
 deployment), allowed to create ``--tables`` tables a minute and open two sockets a table from this one address, and
-stops it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute`` and ``--sockets-per-
-address``). Every table has two human seats, each a WebSocket client that joins by its token and, when the state
-frame says it is its decision, waits a think time (uniform in [0.5, 1.5] x ``--think`` seconds, a fast human),
-chooses with a built-in bot from its own observation and sends the action. A move's latency is the time from sending
-``act`` to receiving the state frame that includes it. Prints moves/s, p50/p95/p99 latency, errors and the server's
-CPU use; the target of the web issue is 200 tables with no error and p95 under 100 ms.
+stops it at the end (a server given with ``--url`` needs as high a ``--tables-per-minute`` and
+``--sockets-per-address``). Every table has two human seats, each a WebSocket client that joins by its token and,
+when the state frame says it is its decision, waits a think time (uniform in [0.5, 1.5] x ``--think`` seconds, a
+fast human), chooses with a built-in bot from its own observation and sends the action. A move's latency is the time
+from sending ``act`` to receiving the state frame that includes it. Prints moves/s, p50/p95/p99 latency, errors and
+the server's CPU use; the target of the web issue is 200 tables with no error and p95 under 100 ms.
 
 With ``--processes N`` (and a PostgreSQL ``--database-url``) it starts N servers on that database and seats
 the two players of every table on two different processes (seat 0 on process i mod N, seat 1 on the next),
