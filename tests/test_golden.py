@@ -51,10 +51,13 @@ def test_a_golden_record_replays_to_its_events_and_scores(case):
     assert [step["action"] for step in data["steps"]] == record["actions"]
     game, steps, refused = replayed(case, record["actions"])
     head = {key: value for key, value in game.record().items() if key != "actions"}
-    assert head == {key: value for key, value in record.items() if key != "actions"}, "the table deals otherwise"
+    assert head == {key: value for key, value in record.items() if key != "actions"}, (
+        "the preset's options differ from the record's"
+    )
     if refused or steps != data["steps"]:
         pytest.fail(
-            f"{case.name}: the engine plays the record otherwise. {refused}\n{differences(data['steps'], steps)}"
+            f"{case.name}: the engine plays the record otherwise (if that is meant, run python -m tests.golden.make and "
+            f"commit the data's diff). {refused}\n{differences(data['steps'], steps)}"
         )
     assert game.is_over
     assert (game.match_scores, game.winners) == (data["scores"], data["winners"])
