@@ -4,7 +4,8 @@ Each action yields a short list of events in the order they happened, for exampl
 the coup fourré that answered it and the replacement card drawn.  An event is a plain JSON-ready
 dict; its ``"type"`` says which of the kinds below it is, and names only public facts (a drawn card
 is never named, only the stock left).  The end of a hand also brings its result, the
-:class:`HandResult` every observation lists.
+:class:`HandResult` every observation lists.  docs/engine.md tells each kind in game terms, and
+docs/events.schema.json is their JSON Schema.
 
 >>> import millebornes as mb
 >>> g = mb.new_game("classic", players=2, seed=7)
