@@ -37,6 +37,9 @@ SHORT_SUITE = [
     "tests/test_env.py",
     "tests/test_tournament.py",
     "tests/test_protocol.py",
+    "tests/test_golden.py",
+    "tests/test_events.py",
+    "tests/test_event_schema.py",
 ]
 EXTRAS = "cli,rl,plot"
 
