@@ -37,7 +37,7 @@ class Words(shared.Words):
         typer.echo(self.t("cli.error", message=message), err=True)
         raise typer.Exit(2)
 
-    def refused(self, path: str, record: dict, exc) -> None:
+    def refused(self, path: str, record: dict, exc) -> NoReturn:
         """A record with an action the engine refuses (``exc.move``), its reason in words, seats and sides
         named as at the table."""
         from ..notation import replay as rebuild
