@@ -1,11 +1,9 @@
 """Everything the terminal app says, in English or French, from the one message catalog
-(:mod:`millebornes.i18n`): card labels, names of seats and sides, the log of events, the engine's
-reasons for a refused move, score breakdowns.
+(:mod:`millebornes.i18n`): the shared words of :mod:`millebornes.i18n.words` (cards, seats, sides, levels,
+editions, refusals) said to one viewer seat, in the second person, with the log of events and the kinds of seats.
 
 Kept apart from the widgets so that it can be tested without a terminal.
 
->>> card_label("right-of-way", "fr"), card_label("75")
-('Véhicule prioritaire', '75 miles')
 >>> Words("fr", players=2, teams=False, viewer=0).reason("needs_roll", {"card": "75", "top": None, "need": "roll"})
 'Il vous faut d’abord un Feu vert (pile de bataille\\xa0: vide)'
 """
@@ -16,75 +14,25 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..actions import IllegalAction
-from ..bots.ladder import offered_levels, standing
 from ..cards import CARD_IDS, GROUP
-from ..i18n import catalog, lang_of
+from ..i18n.words import TableWords, card_label, standing_line
 
-LANGS = ("en", "fr")
-
-
-def card_label(card: str, lang: str = "en") -> str:
-    """The printed name of a card (the names of docs/rules.md): '25 miles', 'Feu vert'..."""
-    return catalog(lang).t(f"card.{card}")
+__all__ = ["Words", "card_label", "standing_line"]
 
 
-def standing_line(lang: str, level: str) -> str:
-    """How an offered level did against the one below it, as the pickers say it (docs/strength.md); nothing for a
-    level that is not offered."""
-    cat = catalog(lang)
-    offered = offered_levels()
-    if level not in offered:
-        return ""
-    step = standing(level)
-    name = cat.t(f"level.{level}")
-    if step is None:
-        return cat.t("level.lowest", level=name)
-    return cat.n(
-        "level.standing",
-        step["in_ten"],
-        level=name,
-        below=cat.t(f"level.{step['below']}"),
-        matches=cat.n("level.matches", step["matches"]),
-    )
-
-
-class Words:
+class Words(TableWords):
     """The sentences of one table, seen by one viewer seat, in one language."""
 
     def __init__(self, lang: str, players: int, teams: bool, viewer: int | None, kinds: list[str] | None = None):
-        self.lang = lang_of(lang)
-        self.catalog = catalog(self.lang)
-        self.players = players
-        self.teams = teams
-        self.nsides = players // 2 if teams else players
+        super().__init__(lang, players, teams)
         self.viewer = viewer
         self.kinds = kinds
-
-    def t(self, key: str, /, **kw) -> str:
-        """The catalog's message ``key`` ("tui.status", "table.battle"...) with its placeholders filled."""
-        return self.catalog.t(key, **kw)
-
-    def num(self, n: int) -> str:
-        """A number as the language writes it (1,000 or 1 000), like the pages."""
-        return self.catalog.number(n)
-
-    def n(self, key: str, count: int, /, **kw) -> str:
-        """A plural message of the catalog for ``count``."""
-        return self.catalog.n(key, count, **kw)
-
-    def card(self, card: str) -> str:
-        return self.t(f"card.{card}")
 
     def label(self, label: str) -> str:
         """'Battle:' ('Bataille :' in French, with its no-break space)."""
         return self.t("tui.label", label=label)
 
     # -- names --------------------------------------------------------------------------
-    def seat(self, seat: int) -> str:
-        """'Seat 2' (seats are numbered from 1 for people)."""
-        return self.t("seat.name", n=seat + 1)
-
     def who(self, seat: int) -> str:
         return self.t("tui.you") if seat == self.viewer else self.seat(seat)
 
@@ -94,12 +42,6 @@ class Words:
             return self.t("tui.your_team" if self.teams else "tui.you")
         return self.side_title(side)
 
-    def side_title(self, side: int) -> str:
-        if not self.teams:
-            return self.seat(side)
-        seats = "+".join(str(s + 1) for s in range(side, self.players, self.nsides))
-        return f"{self.t('tui.team', n=side + 1)} ({seats})"
-
     def kind(self, seat: int) -> str:
         if not self.kinds:
             return ""
@@ -108,14 +50,6 @@ class Words:
             return self.t("tui.human")
         level = f"level.{k}"
         return self.t("tui.bot", level=self.t(level) if level in self.catalog.messages else k)
-
-    def level(self, level: str) -> str:
-        return self.t(f"level.{level}")
-
-    def names_list(self, names: list[str]) -> str:
-        if len(names) <= 1:
-            return "".join(names)
-        return ", ".join(names[:-1]) + self.t("and") + names[-1]
 
     # -- actions and events -------------------------------------------------------------
     def action(self, action: str, top: str | None = None) -> str:
@@ -193,26 +127,3 @@ class Words:
         new = Counter(after) - (Counter(before) - gone + came)
         cards = [self.card(c) for c in CARD_IDS for _ in range(new[c])]
         return self.t("tui.ev.drew_you", cards=self.names_list(cards)) if cards else None
-
-    # -- refused actions ---------------------------------------------------------------
-    def reason(self, refusal: IllegalAction | str, params: dict | None = None) -> str:
-        """Why the engine refused an action (an IllegalAction, or its reason code and parameters), in this
-        language, seats and sides by their names at this table."""
-        if isinstance(refusal, IllegalAction):
-            code, params = refusal.reason, refusal.params
-        else:
-            code = refusal
-        text = self.catalog.reason(code, params or {}, seat=self.seat, side=self.side_title)
-        return text[:1].upper() + text[1:]
-
-    # -- scores --------------------------------------------------------------------------
-    def item(self, key: str) -> str:
-        name = f"item.{key}"
-        return self.t(name) if name in self.catalog.messages else key.replace("_", " ")
-
-    def edition(self, name: str) -> str:
-        return self.t(f"edition.{name}")
-
-    def edition_summary(self, name: str) -> str:
-        key = f"edition.{name}.summary"
-        return self.t(key) if key in self.catalog.messages else ""

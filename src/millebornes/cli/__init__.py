@@ -1,0 +1,55 @@
+"""The ``millebornes`` command: thin, it delegates to the modules below it. One module per group of commands:
+:mod:`.research` (rules, simulations, tournaments, bots, self-play), :mod:`.server` and :mod:`.database` (the
+web server and its database), :mod:`.play` (the terminal game, its levels and replays), :mod:`.review` (game
+reviews); :mod:`.words` says what the player-facing commands say, in the player's language."""
+
+from __future__ import annotations
+
+import typer
+
+from . import database, play, research, review, server
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="The open Mille Bornes system: rules for every edition, simulation and play.",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"millebornes {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print the version and stop"
+    ),
+) -> None:
+    """Options that come before any command (the command's help is the app's)."""
+
+
+# in the order `millebornes --help` lists them
+for command in (
+    research.rules,
+    research.simulate,
+    research.bot,
+    research.tournament,
+    server.serve,
+    database.backup,
+    play.play,
+    play.levels,
+    play.replay,
+    review.review,
+    research.selfplay,
+):
+    app.command()(command)
+app.add_typer(database.db, name="db")
+
+
+def main(prog_name: str | None = None) -> None:
+    app(prog_name=prog_name)

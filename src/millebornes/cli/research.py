@@ -1,0 +1,258 @@
+"""The research commands: an edition's rules, random simulations, tournaments between bots, a bot served over
+the protocol, self-play records. They speak English, as a research tool does (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import typer
+
+from ..rules import RULESETS
+from ..rules import ruleset as get_ruleset
+from ..state import new_game
+
+
+def rules(edition: str | None = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
+    """Print an edition's rule options in words (all editions without an argument)."""
+    from ..i18n import catalog
+
+    names = [edition] if edition else list(RULESETS)
+    for i, name in enumerate(names):
+        try:
+            r = get_ruleset(name)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="EDITION") from None
+        if i:
+            typer.echo("")
+        # the edition's summary as players read it (the catalog), not the engine's note on its sources
+        typer.echo(f"{r.name}: {catalog('en').t(f'edition.{r.name}.summary')}")
+        for option, words in r.describe():
+            typer.echo(f"  {option:<19} {words}")
+
+
+def random_match(rules, players: int, teams: bool | None, seed: int) -> tuple:
+    """Play one match with uniformly random legal actions; (game, decisions)."""
+    game = new_game(rules, players=players, teams=teams, seed=seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while not game.is_over:
+        codes = game.legal_codes()
+        game.act_code(codes[rng.randrange(len(codes))])
+        decisions += 1
+    return game, decisions
+
+
+def simulate(
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    games: int = typer.Option(100, "--games", "-n", min=1),
+    seed: int = typer.Option(0, "--seed", "-s", help="game i uses seed + i"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as JSON"),
+) -> None:
+    """Play random games and print a summary: hands, decisions per hand, win shares."""
+    try:
+        r = get_ruleset(ruleset)
+        new_game(r, players=players, teams=teams, seed=seed)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    start = time.perf_counter()
+    hands = decisions = 0
+    wins: list[float] = []
+    ties = 0
+    for i in range(games):
+        game, n = random_match(r, players, teams, seed + i)
+        if not wins:
+            wins = [0.0] * game.nsides
+        hands += len(game.hand_results)
+        decisions += n
+        share = 1 / len(game.winners)
+        ties += len(game.winners) > 1
+        for side in game.winners:
+            wins[side] += share
+    elapsed = time.perf_counter() - start
+    summary = {
+        "ruleset": r.name,
+        "players": players,
+        "games": games,
+        "hands": hands,
+        "hands_per_game": hands / games,
+        "decisions_per_hand": decisions / hands,
+        "win_shares": [w / games for w in wins],
+        "shared_wins": ties,
+        "seconds": round(elapsed, 3),
+    }
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{r.name}, {players} players, {games} games with random play (seeds {seed}..{seed + games - 1})")
+    typer.echo(f"  hands played        {hands} ({hands / games:.2f} per game)")
+    typer.echo(f"  decisions per hand  {decisions / hands:.1f}")
+    typer.echo(f"  games won shared    {ties}")
+    for side, w in enumerate(wins):
+        typer.echo(f"  side {side} win share   {w / games:.1%}")
+    typer.echo(f"  time                {elapsed:.2f} s ({hands / elapsed:.0f} hands/s)")
+
+
+def bot(
+    name: str = typer.Argument(..., help="a bot spec: random, heuristic, ismcts, easy..expert, 'ismcts:ms=50'"),
+    seed: int = typer.Option(0, "--seed", "-s", help="the bot's seed until the host's hello brings one"),
+) -> None:
+    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout (docs/protocol.md)."""
+    from ..bots import make_bot
+    from ..protocol import serve_stdio
+
+    try:
+        make_bot(name, seed)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="NAME") from None
+    raise typer.Exit(serve_stdio(name, seed))
+
+
+def tournament(
+    bots: list[str] = typer.Option(
+        ...,
+        "--bots",
+        "-b",
+        help="bot specs, comma-separated or the option repeated; "
+        "a value starting with cmd: is one external bot command",
+    ),
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    games: int = typer.Option(
+        100, "--games", "-n", min=1, help="matches per pairing (rounded up to whole deals x rotations)"
+    ),
+    seed: int = typer.Option(0, "--seed", "-s"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    as_json: bool = typer.Option(False, "--json", help="print everything as one JSON object"),
+    csv_path: str | None = typer.Option(None, "--csv", help="write the per-bot table as CSV (- for stdout)"),
+    plot: str | None = typer.Option(None, "--plot", help="draw win rates with their intervals to this PNG"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Play a seat-balanced, paired tournament between bots and print wins, win rates, points and Elo."""
+    import sys
+
+    from .. import tournament as T
+    from ..bots import make_bot
+    from ..executors import make_executor
+
+    specs = T.parse_bot_options(bots)
+    if len(specs) < 2:
+        raise typer.BadParameter("give at least two bots", param_hint="--bots")
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter("choose local or ray", param_hint="--backend")
+    if as_json and csv_path == "-":
+        raise typer.BadParameter("--json and --csv - both want stdout", param_hint="--csv")
+    try:
+        r = get_ruleset(ruleset)
+        new_game(r, players=players, teams=teams, seed=0)
+        for spec in specs:
+            if not T.is_external(spec):
+                make_bot(spec, 0)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+    start = time.perf_counter()
+
+    def show_progress(done: int, total: int) -> None:
+        filled = 30 * done // max(total, 1)
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} "
+            f"{'hands' if hands else 'matches'}  {time.perf_counter() - start:.1f} s"
+        )
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    progress = show_progress if not quiet and sys.stderr.isatty() else None
+    try:
+        executor = make_executor(backend, workers, address)
+    except RuntimeError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--backend") from None
+    with executor:
+        summary = T.run_tournament(
+            specs,
+            r,
+            players=players,
+            teams=teams,
+            games=games,
+            seed=seed,
+            hands=hands,
+            executor=executor,
+            progress=progress,
+        )
+    if csv_path and csv_path != "-":
+        with open(csv_path, "w", newline="") as f:
+            T.write_csv(summary, f)
+    if plot:
+        T.plot_win_rates(summary, plot)
+    if as_json:
+        typer.echo(json.dumps(summary))
+    elif csv_path == "-":
+        T.write_csv(summary, sys.stdout)
+    else:
+        typer.echo(T.format_table(summary))
+
+
+def selfplay(
+    games: int = typer.Option(100, "--games", "-n", min=1, help="matches to play"),
+    bots: list[str] = typer.Option(
+        ["greedy"], "--bots", "-b", help="bot specs, comma-separated or repeated; they take the sides in turn"
+    ),
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition name"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
+    seed: int = typer.Option(0, "--seed", "-s"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster to connect to (default: start one)"),
+    hands: bool = typer.Option(False, "--hands", help="play single hands instead of full matches"),
+    out: str = typer.Option("-", "--out", "-o", help="JSON-lines file to write (- for stdout)"),
+) -> None:
+    """Play bots against each other and write one JSON line per match: its record and result."""
+    import sys
+
+    from .. import selfplay as S
+    from ..executors import make_executor
+    from ..tournament import parse_bot_options
+
+    specs = parse_bot_options(bots)
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter("choose local or ray", param_hint="--backend")
+    try:
+        new_game(get_ruleset(ruleset), players=players, teams=teams, seed=0)
+        for spec in specs:
+            if not spec.startswith("cmd:"):
+                S.make_player(spec, 0)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    try:
+        executor = make_executor(backend, workers, address)
+    except RuntimeError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--backend") from None
+    start = time.perf_counter()
+    stream = sys.stdout if out == "-" else open(out, "w")
+    try:
+        with executor:
+            n = S.write_selfplay(
+                stream,
+                games,
+                specs,
+                ruleset=ruleset,
+                players=players,
+                teams=teams,
+                seed=seed,
+                hands=hands,
+                executor=executor,
+            )
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    if out != "-":
+        typer.echo(f"{n} {'hands' if hands else 'matches'} written to {out} in {time.perf_counter() - start:.1f} s")

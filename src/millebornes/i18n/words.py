@@ -1,0 +1,121 @@
+"""The words every app says of the game, from the one message catalog: the names of cards, seats, levels and
+editions, a side's title at a table, and the engine's reason for a refused move.
+
+The terminal game builds on it its viewer's second person (:mod:`millebornes.tui.words`), the command line its
+refusals of a bad option or file (:mod:`millebornes.cli`); it imports neither Textual nor Typer, so each app
+needs only its own extra.
+
+>>> card_label("right-of-way", "fr"), card_label("75")
+('Véhicule prioritaire', '75 miles')
+>>> TableWords("fr", players=4, teams=True).side_title(1)
+'Équipe 2 (2+4)'
+"""
+
+from __future__ import annotations
+
+from ..actions import IllegalAction
+from ..bots.ladder import offered_levels, standing
+from . import catalog, lang_of
+
+
+def card_label(card: str, lang: str = "en") -> str:
+    """The printed name of a card (the names of docs/rules.md): '25 miles', 'Feu vert'..."""
+    return catalog(lang).t(f"card.{card}")
+
+
+def standing_line(lang: str, level: str) -> str:
+    """How an offered level did against the one below it, as the pickers say it (docs/strength.md); nothing for a
+    level that is not offered."""
+    cat = catalog(lang)
+    offered = offered_levels()
+    if level not in offered:
+        return ""
+    step = standing(level)
+    name = cat.t(f"level.{level}")
+    if step is None:
+        return cat.t("level.lowest", level=name)
+    return cat.n(
+        "level.standing",
+        step["in_ten"],
+        level=name,
+        below=cat.t(f"level.{step['below']}"),
+        matches=cat.n("level.matches", step["matches"]),
+    )
+
+
+class Words:
+    """The catalog's words in one language (English unless French is asked for)."""
+
+    def __init__(self, lang: str | None):
+        self.lang = lang_of(lang)
+        self.catalog = catalog(self.lang)
+
+    def t(self, key: str, /, **kw) -> str:
+        """The catalog's message ``key`` ("tui.status", "table.battle"...) with its placeholders filled."""
+        return self.catalog.t(key, **kw)
+
+    def num(self, n: int) -> str:
+        """A number as the language writes it (1,000 or 1 000), like the pages."""
+        return self.catalog.number(n)
+
+    def n(self, key: str, count: int, /, **kw) -> str:
+        """A plural message of the catalog for ``count``."""
+        return self.catalog.n(key, count, **kw)
+
+    def card(self, card: str) -> str:
+        return self.t(f"card.{card}")
+
+    def seat(self, seat: int) -> str:
+        """'Seat 2' (seats are numbered from 1 for people)."""
+        return self.t("seat.name", n=seat + 1)
+
+    def level(self, level: str) -> str:
+        return self.t(f"level.{level}")
+
+    def edition(self, name: str) -> str:
+        return self.t(f"edition.{name}")
+
+    def edition_summary(self, name: str) -> str:
+        key = f"edition.{name}.summary"
+        return self.t(key) if key in self.catalog.messages else ""
+
+    def item(self, key: str) -> str:
+        """A line of a score breakdown; a key the catalog lacks, in plain letters."""
+        name = f"item.{key}"
+        return self.t(name) if name in self.catalog.messages else key.replace("_", " ")
+
+    def names_list(self, names: list[str]) -> str:
+        """'Seat 1, Seat 2 and Seat 3'."""
+        if len(names) <= 1:
+            return "".join(names)
+        return ", ".join(names[:-1]) + self.t("and") + names[-1]
+
+
+class TableWords(Words):
+    """The words of one table, seen by nobody in particular: its sides by seat, or by team with their seats."""
+
+    def __init__(self, lang: str | None, players: int, teams: bool):
+        super().__init__(lang)
+        self.players = players
+        self.teams = teams
+        self.nsides = players // 2 if teams else players
+
+    def side_title(self, side: int) -> str:
+        if not self.teams:
+            return self.seat(side)
+        seats = "+".join(str(s + 1) for s in range(side, self.players, self.nsides))
+        return f"{self.t('tui.team', n=side + 1)} ({seats})"
+
+    def because(self, refusal: IllegalAction | str, params: dict | None = None) -> str:
+        """Why the engine refused an action (an IllegalAction, or its reason code and parameters), as a clause
+        that goes inside a sentence: seats and sides by their names at this table."""
+        if isinstance(refusal, IllegalAction):
+            code, params = refusal.reason, refusal.params
+        else:
+            code = refusal
+        return self.catalog.reason(code, params or {}, seat=self.seat, side=self.side_title)
+
+    def reason(self, refusal: IllegalAction | str, params: dict | None = None) -> str:
+        """The refusal said on its own, with a capital."""
+        text = self.because(refusal, params)
+        return text[:1].upper() + text[1:]
