@@ -280,6 +280,76 @@ class Game:
         self._halt = False
         self._deal(0)
 
+    @staticmethod
+    def from_observation(obs: Observation) -> Game:
+        """The table as one seat's observation shows it, every hand empty and no stock: the public
+        part of a possible world, which :meth:`redealt` completes (see :mod:`millebornes.determinize`)."""
+        kind = C.KIND_OF
+        g = Game(_ruleset(obs["ruleset"], **obs["options"]), obs["players"], obs["teams"], 0, None)
+        g.hand_number = obs["hand_number"]
+        g.hand_results = [r.copy() for r in obs["hand_results"]]
+        g.match_scores = list(obs["match_scores"])
+        g._history = []
+        g._discard = [kind[c] for c in obs["discard_pile"]]
+        for side, t in enumerate(obs["tableaux"]):
+            g._battle[side] = [kind[c] for c in t["battle"]]
+            g._speed[side] = [kind[c] for c in t["speed"]]
+            g._dcards[side] = [kind[c] for c in t["distance_cards"]]
+            g._dist[side] = t["distance"]
+            g._n200[side] = t["two_hundreds"]
+            g._safeties[side] = [kind[c] for c in t["safeties"]]
+            g._safe[side] = sum(1 << k for k in g._safeties[side])
+            g._cf[side] = sum(1 << kind[c] for c in t["coups_fourres"])
+            g._started[side] = C.ROLL in g._battle[side]
+        for pile in [g._discard] + g._battle + g._speed:
+            for k in pile:
+                g._shown[k] += 1
+        g.target = obs["target"]
+        g._ext_open = obs["extension_open"]
+        g._extender = -1 if obs["extender"] is None else obs["extender"]
+        for side in range(g.nsides):
+            g._refresh(side)
+        g._known = [[kind[c] for c in k] for k in obs["known_cards"]]
+        g._over = obs["is_over"]
+        g._winners = list(obs["winners"])
+        if g._over:
+            g._to_act = None
+            g._decision = -1
+        else:
+            turn = obs["turn"]
+            if turn is None:
+                raise ValueError("the observation is not consistent: the match goes on but it is nobody's turn")
+            g._turn = turn
+            g._to_act = obs["to_act"]
+            g._decision = DECISION_NAMES.index(obs["decision"])
+        pending = obs["pending_attack"]
+        g._pending = None if pending is None else (pending["attacker"], kind[pending["hazard"]], pending["side"])
+        g._took = obs["took_discard"]
+        g._pickup_ok = obs["pickup_available"]
+        g._cnt = [[0] * C.NUM_KINDS for _ in range(g.players)]
+        g._hmask = [0] * g.players
+        g._hsize = [0] * g.players
+        g._stock = []
+        g._legal = None
+        return g
+
+    def redealt(self, hands: list[list[int]], stock: list[int], seed: int) -> Game:
+        """A copy of this table with these hands (card kinds, per seat), this stock (top last) and
+        this seed for the hands to come: a possible world of a search."""
+        g = self.clone()
+        g.seed = seed
+        for s, hand in enumerate(hands):
+            c = [0] * C.NUM_KINDS
+            mask = 0
+            for k in hand:
+                c[k] = c[k] + 1
+                mask |= 1 << k
+            g._cnt[s] = c
+            g._hmask[s] = mask
+            g._hsize[s] = len(hand)
+        g._stock = stock
+        return g
+
     def _check_deck(self, deck: object) -> list[int]:
         if not isinstance(deck, (list, tuple)):
             raise ValueError("deck must be a list of card ids, top first")
@@ -456,7 +526,7 @@ class Game:
         events: list[Event] = []
         self._ev = events
         try:
-            self._apply(code)
+            self.apply_legal(code)
         finally:
             self._ev = None
         return events
@@ -472,10 +542,13 @@ class Game:
         """
         if code not in self.legal_codes():
             raise self.refusal(code)
-        self._apply(code)
+        self.apply_legal(code)
 
-    def _apply(self, code: int) -> None:
-        p = cast(int, self._to_act)  # act checked the action is legal: a seat acts
+    def apply_legal(self, code: int) -> None:
+        """Apply an action code without checking it or building events: the inner door for search,
+        whose codes come from :meth:`legal_codes` or a policy that only makes legal ones.  An illegal
+        code leaves the game broken; :meth:`act_code` is the checked way."""
+        p = cast(int, self._to_act)  # the caller vouches the action is legal: a seat acts
         self._history.append(code)
         self._legal = None
         ev = self._ev
@@ -1064,6 +1137,79 @@ class Game:
             "two_hundreds": self._n200[side],
             "distance_cards": [C.CARD_IDS[k] for k in self._dcards[side]],
         }
+
+    # ---------------------------------------------------------------- the inner door
+    # The engine's own state, for the compiled playout policy and search (bots/rollout.py) to read
+    # without building strings: live objects, never to be written through.
+    @property
+    def decision_code(self) -> int:
+        """The pending decision as a number (PLAY, DRAW_DECISION, CF_DECISION, EXTENSION_DECISION), -1 for none."""
+        return self._decision
+
+    @property
+    def seat_sides(self) -> tuple[int, ...]:
+        """The side of each seat: one tuple shared by a table's clones and worlds."""
+        return self._side_of
+
+    @property
+    def opponents(self) -> tuple[tuple[int, ...], ...]:
+        """The other sides of each side."""
+        return self._opponents
+
+    @property
+    def hand_counts(self) -> list[list[int]]:
+        """Each seat's hand as its count of each card kind: hidden information."""
+        return self._cnt
+
+    @property
+    def hand_masks(self) -> list[int]:
+        """Each seat's hand as the mask of the card kinds it holds: hidden information."""
+        return self._hmask
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds."""
+        return self._hsize
+
+    @property
+    def discard_kinds(self) -> list[int]:
+        """The discard pile as card kinds, bottom first."""
+        return self._discard
+
+    @property
+    def battle_piles(self) -> list[list[int]]:
+        """Each side's battle pile as card kinds, bottom first."""
+        return self._battle
+
+    @property
+    def distances(self) -> list[int]:
+        """The miles each side has played this hand."""
+        return self._dist
+
+    @property
+    def two_hundreds_played(self) -> list[int]:
+        """The 200s each side has played this hand."""
+        return self._n200
+
+    @property
+    def safety_masks(self) -> list[int]:
+        """The mask of the safeties each side has laid."""
+        return self._safe
+
+    @property
+    def own_masks(self) -> list[int]:
+        """The mask of the card kinds each side may play on itself now (distance, remedies, safeties)."""
+        return self._own
+
+    @property
+    def open_masks(self) -> list[int]:
+        """The mask of the hazards that may be played on each side now."""
+        return self._vuln
+
+    @property
+    def shown_counts(self) -> list[int]:
+        """The copies of each card kind face up on the discard pile and the battle and speed piles."""
+        return self._shown
 
     def observation(self, seat: int) -> Observation:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
