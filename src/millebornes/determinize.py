@@ -19,7 +19,7 @@ import random
 
 from . import cards as C
 from .observation import Observation
-from .observe import unseen_counts
+from .observe import unseen_kinds
 from .state import Game
 
 _KIND = C.KIND_OF
@@ -42,11 +42,11 @@ class Determinizer:
         known = [[_KIND[c] for c in k] for k in obs["known_cards"]]
         self.fixed = [own if s == me else known[s] for s in range(players)]
         """The cards each seat is known to hold: the observing seat's whole hand, the others' known cards."""
-        left = unseen_counts(obs)
-        self.pool = [_KIND[c] for c, n in left.items() for _ in range(n)]
+        left = unseen_kinds(obs)
+        self.pool = [k for k, n in enumerate(left) for _ in range(n)]
         """The cards the observing seat has not seen, to deal out to the hands and the stock."""
         hidden = sum(self.sizes[s] - len(self.fixed[s]) for s in range(players))
-        if min(left.values(), default=0) < 0 or hidden + self.stock_size != len(self.pool):
+        if min(left) < 0 or hidden + self.stock_size != len(self.pool):
             raise ValueError("the observation is not consistent: its cards do not add up to the deck")
 
     def sample(self, rng: random.Random) -> Game:

@@ -65,6 +65,8 @@ EXTENSION_DECISION: Final = 3
 """The decision to extend the race or end the hand, when a side reaches the short target."""
 DECISION_NAMES: Final = ("play", "draw", "coup-fourre", "extension")
 """The public name of each decision, as ``Game.decision`` and observations give it."""
+RECORD_FORMAT: Final = "millebornes-record/1"
+"""The format and version a record names (:meth:`Game.record`); :func:`millebornes.replay` reads this one."""
 HAND_SIZE: Final = 6
 """The cards dealt to each seat; a turn draws a seventh before playing one."""
 
@@ -1218,7 +1220,7 @@ class Game:
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
         return {
-            "format": "millebornes-record/1",
+            "format": RECORD_FORMAT,
             "ruleset": self.ruleset.name,
             "options": self.ruleset.options(),
             "players": self.players,
