@@ -3,7 +3,7 @@
 Two starting points per table: *deal* (a fresh hand played out whole) and *mid* (games stopped
 with about half the stock drawn, as a search meets them).  Only ``play_out`` is timed: the clone
 of each start position is made before the clock runs (its cost is printed apart).  The same
-decisions are then replayed without the policy (``legal_codes`` and the engine's ``_apply`` only),
+decisions are then replayed without the policy (``legal_codes`` and the engine's unchecked ``apply_legal`` only),
 which splits the time per decision into the engine's share and the policy's.  A playout ends with
 the hand, and in classic/parker the engine then scores it and deals the next hand of the match
 (~35 us): that is in the engine's share, and weighs most on short (mid-hand) playouts.
@@ -68,7 +68,7 @@ def time_engine(games: list[mb.Game], codes: list[list[int]]) -> float:
     clock = time.process_time
     start = clock()
     for w, seq in zip(worlds, codes):
-        legal_codes, apply = w.legal_codes, w._apply
+        legal_codes, apply = w.legal_codes, w.apply_legal
         for code in seq:
             legal_codes()
             apply(code)

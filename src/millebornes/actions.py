@@ -12,7 +12,7 @@ one code.  The tables are built once, so turning a code into a string or back is
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .cards import CARD_IDS, HAZARDS, KIND_OF, NUM_KINDS
 
@@ -162,6 +162,37 @@ def decode(code: int) -> tuple[str, int, int]:
         side, kind = divmod(code - ATTACK_BASE, NUM_KINDS)
         return "attack", kind, side
     return SPECIAL_NAMES[code], -1, -1
+
+
+class Move(NamedTuple):
+    """An action in notation taken apart, as :func:`parse` gives it.
+
+    Attributes:
+        verb: ``play`` (a card on one's own side), ``attack`` (a hazard on ``side``), ``discard``, or the
+            action's own name when it names no card (``draw``, ``take-discard``, ``coup-fourre``...).
+        kind: The card kind played or discarded; -1 when the action names no card.
+        side: The side an attack hits; -1 for every other action.
+    """
+
+    verb: str
+    kind: int
+    side: int
+
+
+_MOVES: Final = {name: Move(*decode(code)) for code, name in ACTION_NAMES.items()}
+
+
+def parse(action: str) -> Move:
+    """An action string taken apart, as :func:`decode` takes a code apart; IllegalAction explains what is
+    wrong with a bad one.
+
+    >>> parse("play stop 1"), parse("discard 200").kind, parse("draw").verb
+    (Move(verb='attack', kind=5, side=1), 4, 'draw')
+    """
+    move = _MOVES.get(action)
+    if move is None:
+        move = Move(*decode(action_code(action)))
+    return move
 
 
 def normalize(text: Any) -> str:

@@ -17,10 +17,8 @@ from typing import Any
 
 from .actions import IllegalAction
 from .rules import ruleset
+from .state import RECORD_FORMAT as RECORD_FORMAT
 from .state import Game, new_game
-
-RECORD_FORMAT = "millebornes-record/1"
-"""The format and version a record names; :func:`replay` reads this one."""
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> Game:

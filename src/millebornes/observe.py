@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .cards import CARD_IDS
+from .cards import CARD_IDS, KIND_OF, NUM_KINDS
 from .events import HandResult
 from .observation import Observation as Observation
 from .observation import ObservedTableau as ObservedTableau
@@ -172,15 +172,47 @@ def observation(game: Table, seat: int) -> Observation:
     }
 
 
-def unseen_counts(obs: Observation) -> dict[str, int]:
-    """How many of each card the observing seat cannot see (other hands and the stock)."""
-    rules = ruleset(obs["ruleset"], **obs["options"])
-    left = dict(zip(CARD_IDS, rules.deck_counts(obs["players"])))
-    seen = list(obs["hand"]) + list(obs["discard_pile"])
+_DECKS: dict[tuple[str, bool | None, int], tuple[int, ...]] = {}
+
+
+def deck_counts(obs: Observation) -> tuple[int, ...]:
+    """The observed table's deck, per card kind (``Ruleset.deck_counts``, built once per table setting)."""
+    key = (obs["ruleset"], obs["options"].get("small_game_deck"), obs["players"])
+    deck = _DECKS.get(key)
+    if deck is None:
+        deck = _DECKS[key] = ruleset(obs["ruleset"], **obs["options"]).deck_counts(obs["players"])
+    return deck
+
+
+def hand_counts(obs: Observation) -> list[int]:
+    """The observing seat's hand as a count per card kind."""
+    cnt = [0] * NUM_KINDS
+    for card in obs["hand"]:
+        cnt[KIND_OF[card]] += 1
+    return cnt
+
+
+def unseen_kinds(obs: Observation, hand: list[int] | None = None) -> list[int]:
+    """Per card kind, the copies the observing seat cannot see (other hands and the stock): the deck less
+    its hand (``hand``, its counts, when the caller has them), the discard pile, the tableaux and the
+    cards known to be in other hands.  The one count of unseen cards the bots and determinization share."""
+    left = list(deck_counts(obs))
+    if hand is None:
+        hand = hand_counts(obs)
+    for k in range(NUM_KINDS):
+        left[k] -= hand[k]
+    for card in obs["discard_pile"]:
+        left[KIND_OF[card]] -= 1
     for t in obs["tableaux"]:
-        seen += t["battle"] + t["speed"] + t["safeties"] + t["distance_cards"]
+        for pile in (t["battle"], t["speed"], t["safeties"], t["distance_cards"]):
+            for card in pile:
+                left[KIND_OF[card]] -= 1
     for known in obs["known_cards"]:
-        seen += known
-    for card in seen:
-        left[card] -= 1
+        for card in known:
+            left[KIND_OF[card]] -= 1
     return left
+
+
+def unseen_counts(obs: Observation) -> dict[str, int]:
+    """How many of each card the observing seat cannot see (other hands and the stock), by card id."""
+    return dict(zip(CARD_IDS, unseen_kinds(obs)))

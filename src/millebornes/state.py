@@ -65,6 +65,8 @@ EXTENSION_DECISION: Final = 3
 """The decision to extend the race or end the hand, when a side reaches the short target."""
 DECISION_NAMES: Final = ("play", "draw", "coup-fourre", "extension")
 """The public name of each decision, as ``Game.decision`` and observations give it."""
+RECORD_FORMAT: Final = "millebornes-record/1"
+"""The format and version a record names (:meth:`Game.record`); :func:`millebornes.replay` reads this one."""
 HAND_SIZE: Final = 6
 """The cards dealt to each seat; a turn draws a seventh before playing one."""
 
@@ -109,16 +111,21 @@ _DISTANCE_BITS: Final = tuple(_distance_mask(25 * (i >> 2), bool(i & 2), bool(i 
 
 
 class Game:
-    """One match of Mille Bornes under one ruleset; see :func:`new_game`."""
+    """One match of Mille Bornes under one ruleset; see :func:`new_game`.
+
+    The public lists, counts and masks (``distances``, ``hand_counts``, ``own_masks``...) are the
+    engine's live state, public so that compiled search reads them at the speed of a slot: read
+    them, never write them.  Search plays through :meth:`apply_legal` and deals worlds through
+    :meth:`from_observation` and :meth:`redealt`."""
 
     __slots__ = (
         "ruleset",
         "players",
         "teams",
         "nsides",
-        "_side_of",
+        "seat_sides",
         "sides",
-        "_opponents",
+        "opponents",
         "seed",
         "deck",
         "_stacking",
@@ -128,28 +135,28 @@ class Game:
         "_playout",
         "_pickup",
         "hand_number",
-        "_cnt",
-        "_hmask",
-        "_hsize",
+        "hand_counts",
+        "hand_masks",
+        "hand_sizes",
         "_stock",
         "_discard",
         "_battle",
         "_speed",
-        "_dist",
-        "_n200",
+        "distances",
+        "two_hundreds_played",
         "_dcards",
-        "_safe",
+        "safety_masks",
         "_cf",
         "_safeties",
         "_started",
-        "_own",
-        "_vuln",
+        "own_masks",
+        "open_masks",
         "target",
         "_ext_open",
         "_extender",
         "_turn",
         "_to_act",
-        "_decision",
+        "decision_code",
         "_pending",
         "_took",
         "_pickup_ok",
@@ -173,10 +180,12 @@ class Game:
     """Whether seats play in teams of two (partners sit opposite: seat s plays for side s % nsides)."""
     nsides: int
     """The number of sides: teams, or players alone."""
-    _side_of: tuple[int, ...]
+    seat_sides: tuple[int, ...]
+    """The side of each seat: one tuple shared by a table's clones and worlds."""
     sides: tuple[tuple[int, ...], ...]
     """The seats of each side."""
-    _opponents: tuple[tuple[int, ...], ...]
+    opponents: tuple[tuple[int, ...], ...]
+    """The other sides of each side."""
     seed: int
     """The seed every hand's shuffle is drawn from: hidden information, kept out of observations."""
     deck: list[int] | None
@@ -189,30 +198,39 @@ class Game:
     _pickup: bool
     hand_number: int
     """The hand being played (the last one once the match is over), from 0."""
-    _cnt: list[list[int]]
-    _hmask: list[int]
-    _hsize: list[int]
+    hand_counts: list[list[int]]
+    """Each seat's hand as its count of each card kind: hidden information."""
+    hand_masks: list[int]
+    """Each seat's hand as the mask of the card kinds it holds: hidden information."""
+    hand_sizes: list[int]
+    """How many cards each seat holds."""
     _stock: list[int]
     _discard: list[int]
     _shown: list[int]  # copies of each kind face up on the discard pile, battle and speed piles
     _battle: list[list[int]]
     _speed: list[list[int]]
-    _dist: list[int]
-    _n200: list[int]
+    distances: list[int]
+    """The miles each side has played this hand."""
+    two_hundreds_played: list[int]
+    """The 200s each side has played this hand."""
     _dcards: list[list[int]]
-    _safe: list[int]
+    safety_masks: list[int]
+    """The mask of the card kinds of the safeties each side has laid."""
     _cf: list[int]
     _safeties: list[list[int]]
     _started: list[bool]
-    _own: list[int]
-    _vuln: list[int]
+    own_masks: list[int]
+    """The mask of the card kinds each side may play on itself now: distance, remedies, safeties."""
+    open_masks: list[int]
+    """The mask of the hazards that may be played on each side now."""
     target: int
     """The distance this hand is a race to now: the short target until an extension is called."""
     _ext_open: bool
     _extender: int
     _turn: int
     _to_act: int | None  # None when nobody acts
-    _decision: int
+    decision_code: int
+    """The pending decision as a number (PLAY, DRAW_DECISION, CF_DECISION, EXTENSION_DECISION), -1 for none."""
     _pending: tuple[int, int, int] | None
     _took: bool
     _pickup_ok: bool
@@ -256,9 +274,9 @@ class Game:
         self.players = players
         self.teams = bool(teams)
         self.nsides = players // 2 if teams else players
-        self._side_of = tuple(s % self.nsides for s in range(players))
+        self.seat_sides = tuple(s % self.nsides for s in range(players))
         self.sides = tuple(tuple(s for s in range(players) if s % self.nsides == side) for side in range(self.nsides))
-        self._opponents = tuple(tuple(t for t in range(self.nsides) if t != s) for s in range(self.nsides))
+        self.opponents = tuple(tuple(t for t in range(self.nsides) if t != s) for s in range(self.nsides))
         if seed is None:
             seed = secrets.randbelow(2**63)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -279,6 +297,76 @@ class Game:
         self._ev = None
         self._halt = False
         self._deal(0)
+
+    @staticmethod
+    def from_observation(obs: Observation) -> Game:
+        """The table as one seat's observation shows it, every hand empty and no stock: the public
+        part of a possible world, which :meth:`redealt` completes (see :mod:`millebornes.determinize`)."""
+        kind = C.KIND_OF
+        g = Game(_ruleset(obs["ruleset"], **obs["options"]), obs["players"], obs["teams"], 0, None)
+        g.hand_number = obs["hand_number"]
+        g.hand_results = [r.copy() for r in obs["hand_results"]]
+        g.match_scores = list(obs["match_scores"])
+        g._history = []
+        g._discard = [kind[c] for c in obs["discard_pile"]]
+        for side, t in enumerate(obs["tableaux"]):
+            g._battle[side] = [kind[c] for c in t["battle"]]
+            g._speed[side] = [kind[c] for c in t["speed"]]
+            g._dcards[side] = [kind[c] for c in t["distance_cards"]]
+            g.distances[side] = t["distance"]
+            g.two_hundreds_played[side] = t["two_hundreds"]
+            g._safeties[side] = [kind[c] for c in t["safeties"]]
+            g.safety_masks[side] = sum(1 << k for k in g._safeties[side])
+            g._cf[side] = sum(1 << kind[c] for c in t["coups_fourres"])
+            g._started[side] = C.ROLL in g._battle[side]
+        for pile in [g._discard] + g._battle + g._speed:
+            for k in pile:
+                g._shown[k] += 1
+        g.target = obs["target"]
+        g._ext_open = obs["extension_open"]
+        g._extender = -1 if obs["extender"] is None else obs["extender"]
+        for side in range(g.nsides):
+            g._refresh(side)
+        g._known = [[kind[c] for c in k] for k in obs["known_cards"]]
+        g._over = obs["is_over"]
+        g._winners = list(obs["winners"])
+        if g._over:
+            g._to_act = None
+            g.decision_code = -1
+        else:
+            turn = obs["turn"]
+            if turn is None:
+                raise ValueError("the observation is not consistent: the match goes on but it is nobody's turn")
+            g._turn = turn
+            g._to_act = obs["to_act"]
+            g.decision_code = DECISION_NAMES.index(obs["decision"])
+        pending = obs["pending_attack"]
+        g._pending = None if pending is None else (pending["attacker"], kind[pending["hazard"]], pending["side"])
+        g._took = obs["took_discard"]
+        g._pickup_ok = obs["pickup_available"]
+        g.hand_counts = [[0] * C.NUM_KINDS for _ in range(g.players)]
+        g.hand_masks = [0] * g.players
+        g.hand_sizes = [0] * g.players
+        g._stock = []
+        g._legal = None
+        return g
+
+    def redealt(self, hands: list[list[int]], stock: list[int], seed: int) -> Game:
+        """A copy of this table with these hands (card kinds, per seat), this stock (top last) and
+        this seed for the hands to come: a possible world of a search."""
+        g = self.clone()
+        g.seed = seed
+        for s, hand in enumerate(hands):
+            c = [0] * C.NUM_KINDS
+            mask = 0
+            for k in hand:
+                c[k] = c[k] + 1
+                mask |= 1 << k
+            g.hand_counts[s] = c
+            g.hand_masks[s] = mask
+            g.hand_sizes[s] = len(hand)
+        g._stock = stock
+        return g
 
     def _check_deck(self, deck: object) -> list[int]:
         if not isinstance(deck, (list, tuple)):
@@ -307,29 +395,29 @@ class Game:
         cards = list(self.deck) if hand == 0 and self.deck is not None else self._shuffled(hand)
         n, nsides = self.players, self.nsides
         self.hand_number = hand
-        self._cnt = [[0] * C.NUM_KINDS for _ in range(n)]
-        self._hmask = [0] * n
-        self._hsize = [0] * n
+        self.hand_counts = [[0] * C.NUM_KINDS for _ in range(n)]
+        self.hand_masks = [0] * n
+        self.hand_sizes = [0] * n
         for seat in range(n):
-            c = self._cnt[seat]
+            c = self.hand_counts[seat]
             for k in cards[HAND_SIZE * seat : HAND_SIZE * seat + HAND_SIZE]:
                 c[k] += 1
-                self._hmask[seat] |= 1 << k
-            self._hsize[seat] = HAND_SIZE
+                self.hand_masks[seat] |= 1 << k
+            self.hand_sizes[seat] = HAND_SIZE
         self._stock = cards[HAND_SIZE * n :][::-1]
         self._discard = []
         self._shown = [0] * C.NUM_KINDS
         self._battle = [[] for _ in range(nsides)]
         self._speed = [[] for _ in range(nsides)]
-        self._dist = [0] * nsides
-        self._n200 = [0] * nsides
+        self.distances = [0] * nsides
+        self.two_hundreds_played = [0] * nsides
         self._dcards = [[] for _ in range(nsides)]
-        self._safe = [0] * nsides
+        self.safety_masks = [0] * nsides
         self._cf = [0] * nsides
         self._safeties = [[] for _ in range(nsides)]
         self._started = [False] * nsides
-        self._own = [0] * nsides
-        self._vuln = [0] * nsides
+        self.own_masks = [0] * nsides
+        self.open_masks = [0] * nsides
         self._known = [[] for _ in range(n)]
         self.target = self.ruleset.first_target(n)
         self._ext_open = self.ruleset.has_extension(n)
@@ -349,7 +437,7 @@ class Game:
     def _moving(self, side: int) -> bool:
         battle = self._battle[side]
         top = battle[-1] if battle else -1
-        safe = self._safe[side]
+        safe = self.safety_masks[side]
         if top >= 0 and _IS_BATTLE_HAZARD[top] and not safe & _SAFETY_BIT[top]:
             return False
         if safe & _ROW or top == C.ROLL:
@@ -363,14 +451,14 @@ class Game:
         battle = self._battle[side]
         speed = self._speed[side]
         top = battle[-1] if battle else -1
-        safe = self._safe[side]
+        safe = self.safety_masks[side]
         row = safe & _ROW
         limited = not row and bool(speed) and speed[-1] == C.SPEED_LIMIT
         moving = self._moving(side)
         own = C.SAFETY_MASK
         if moving:
-            room = self.target - self._dist[side]
-            may_200 = self._n200[side] < 2
+            room = self.target - self.distances[side]
+            may_200 = self.two_hundreds_played[side] < 2
             own |= _DISTANCE_BITS[(room // 25 if room < 200 else 8) << 2 | limited << 1 | may_200]
         if top in _ROLL_BASE or (top >= 0 and _IS_BATTLE_HAZARD[top] and safe & _SAFETY_BIT[top]):
             own |= 1 << C.ROLL
@@ -378,13 +466,13 @@ class Game:
             own |= _REMEDY_BIT[top]
         if speed and speed[-1] == C.SPEED_LIMIT:
             own |= 1 << C.END_OF_LIMIT
-        self._own[side] = own
+        self.own_masks[side] = own
         vuln = 0
         if not row and not (speed and speed[-1] == C.SPEED_LIMIT):
             vuln |= 1 << C.SPEED_LIMIT
         if moving if not self._stacking else (battle or row):
             vuln |= _BATTLE_VULN[safe >> C.RIGHT_OF_WAY]
-        self._vuln[side] = vuln
+        self.open_masks[side] = vuln
 
     # ---------------------------------------------------------------- legal actions
     def legal_codes(self) -> list[int]:
@@ -392,17 +480,17 @@ class Game:
         legal = self._legal
         if legal is not None:
             return legal
-        d = self._decision
+        d = self.decision_code
         if d == PLAY:
             p = cast(int, self._to_act)  # a decision is pending: a seat acts
-            s = self._side_of[p]
-            hm = self._hmask[p]
-            pm = hm & self._own[s]
+            s = self.seat_sides[p]
+            hm = self.hand_masks[p]
+            pm = hm & self.own_masks[s]
             legal = _PLAY_LO[pm & 1023] + _PLAY_HI[pm >> 10]
             hz = hm >> 5 & 31
             if hz:
-                vuln = self._vuln
-                for t in self._opponents[s]:
+                vuln = self.open_masks
+                for t in self.opponents[s]:
                     x = hz & vuln[t] >> 5
                     if x:
                         legal += _ATTACKS[t][x]
@@ -456,7 +544,7 @@ class Game:
         events: list[Event] = []
         self._ev = events
         try:
-            self._apply(code)
+            self.apply_legal(code)
         finally:
             self._ev = None
         return events
@@ -472,10 +560,13 @@ class Game:
         """
         if code not in self.legal_codes():
             raise self.refusal(code)
-        self._apply(code)
+        self.apply_legal(code)
 
-    def _apply(self, code: int) -> None:
-        p = cast(int, self._to_act)  # act checked the action is legal: a seat acts
+    def apply_legal(self, code: int) -> None:
+        """Apply an action code without checking it or building events: the inner door for search,
+        whose codes come from :meth:`legal_codes` or a policy that only makes legal ones.  An illegal
+        code leaves the game broken; :meth:`act_code` is the checked way."""
+        p = cast(int, self._to_act)  # the caller vouches the action is legal: a seat acts
         self._history.append(code)
         self._legal = None
         ev = self._ev
@@ -500,7 +591,7 @@ class Game:
         elif code == DRAW:
             self._draw(p)
             self._pickup_ok = False
-            self._decision = PLAY
+            self.decision_code = PLAY
         elif code == TAKE_DISCARD:
             k = self._discard.pop()
             shown = self._shown
@@ -512,7 +603,7 @@ class Game:
             if ev is not None:
                 took: TakeDiscardEvent = {"type": "take-discard", "seat": p, "card": C.CARD_IDS[k]}
                 ev.append(took)
-            self._decision = PLAY
+            self.decision_code = PLAY
         elif code == COUP_FOURRE:
             self._coup_fourre(p)
         elif code == PASS:
@@ -521,7 +612,7 @@ class Game:
             self._pending = None
             self._end_turn(attacker)
         elif code == EXTEND:
-            s = self._side_of[p]
+            s = self.seat_sides[p]
             self._ext_open = False
             self._extender = s
             self.target = self.ruleset.target
@@ -536,24 +627,24 @@ class Game:
             if ev is not None:
                 end: EndHandEvent = {"type": "end-hand", "seat": p}
                 ev.append(end)
-            self._end_hand(self._side_of[p])
+            self._end_hand(self.seat_sides[p])
 
     def _give(self, p: int, k: int) -> None:
-        c = self._cnt[p]
+        c = self.hand_counts[p]
         c[k] = c[k] + 1  # (an augmented assignment to a list item compiles to generic arithmetic)
-        hmask = self._hmask
+        hmask = self.hand_masks
         hmask[p] = hmask[p] | 1 << k
-        hsize = self._hsize
+        hsize = self.hand_sizes
         hsize[p] = hsize[p] + 1
 
     def _take(self, p: int, k: int) -> None:
-        c = self._cnt[p]
+        c = self.hand_counts[p]
         n = c[k] - 1
         c[k] = n
         if not n:
-            hmask = self._hmask
+            hmask = self.hand_masks
             hmask[p] = hmask[p] & ~(1 << k)
-        hsize = self._hsize
+        hsize = self.hand_sizes
         hsize[p] = hsize[p] - 1
         known = self._known[p]
         if known and k in known:
@@ -568,7 +659,7 @@ class Game:
             ev.append(draw)
 
     def _play_own(self, p: int, k: int) -> None:
-        s = self._side_of[p]
+        s = self.seat_sides[p]
         self._take(p, k)
         ev = self._ev
         if ev is not None:
@@ -576,16 +667,16 @@ class Game:
             ev.append(play)
         self._pickup_ok = False
         if k < 5:
-            dist = self._dist[s] + _VALUES[k]
-            self._dist[s] = dist
+            dist = self.distances[s] + _VALUES[k]
+            self.distances[s] = dist
             self._dcards[s].append(k)
             if k == C.D200:
-                n200 = self._n200
+                n200 = self.two_hundreds_played
                 n200[s] = n200[s] + 1
             self._refresh(s)
             if dist == self.target:
                 if self._ext_open:
-                    self._decision = EXTENSION_DECISION
+                    self.decision_code = EXTENSION_DECISION
                     self._legal = None
                     return
                 self._end_hand(s)
@@ -608,16 +699,16 @@ class Game:
                 self._end_turn(p)
             elif self._stock:
                 self._draw(p)
-                self._decision = PLAY
-            elif self._playout and self._hsize[p]:
-                self._decision = PLAY
+                self.decision_code = PLAY
+            elif self._playout and self.hand_sizes[p]:
+                self.decision_code = PLAY
             else:
                 self._end_turn(p)
 
     def _lay_safety(self, s: int, k: int, coup_fourre: bool) -> None:
         """Lay a safety on side s; right-of-way also sends a showing stop and speed limit to the discard."""
         b = 1 << k
-        safe = self._safe
+        safe = self.safety_masks
         safe[s] = safe[s] | b
         self._safeties[s].append(k)
         if coup_fourre:
@@ -644,11 +735,11 @@ class Game:
             ev.append(attack)
         safety = C.SAFETY_OF[k]
         for q in range(self.players):
-            if self._cnt[q][safety]:
+            if self.hand_counts[q][safety]:
                 if self.may_coup_fourre(q, p, t):
                     self._pending = (p, k, t)
                     self._to_act = q
-                    self._decision = CF_DECISION
+                    self.decision_code = CF_DECISION
                     if safety not in self._known[q]:  # being asked shows the table who holds it
                         self._known[q].append(safety)
                     return
@@ -659,14 +750,14 @@ class Game:
         """Whether ``seat`` would be asked for a coup fourré against a hazard that ``attacker`` plays on
         ``side``, were it holding the safety: the attacked side, or with ``coup_fourre="any-opponent"``
         any side but the attacker's.  Public: it does not depend on anyone's hand."""
-        sq = self._side_of[seat]
-        return sq == side or (self._cf_any and sq != self._side_of[attacker])
+        sq = self.seat_sides[seat]
+        return sq == side or (self._cf_any and sq != self.seat_sides[attacker])
 
     def _coup_fourre(self, q: int) -> None:
         assert self._pending is not None
         attacker, hazard, t = self._pending
         self._pending = None
-        d = self._side_of[q]
+        d = self.seat_sides[q]
         safety = C.SAFETY_OF[hazard]
         self._take(q, safety)
         if t == d:
@@ -702,13 +793,13 @@ class Game:
             self._to_act = p
             if stock:
                 if self._pickup_ok and self._pickup and self._discard:
-                    self._decision = DRAW_DECISION
+                    self.decision_code = DRAW_DECISION
                     return
                 self._draw(p)
-                self._decision = PLAY
+                self.decision_code = PLAY
                 return
-            if self._hsize[p] or not self._playout:
-                self._decision = PLAY
+            if self.hand_sizes[p] or not self._playout:
+                self.decision_code = PLAY
                 return
             p = (p + 1) % n
         self._end_hand(-1)
@@ -739,7 +830,7 @@ class Game:
         elif self._halt:  # a search world: its next hand would be dealt only to be thrown away
             self.hand_number += 1
             self._to_act = None
-            self._decision = -1
+            self.decision_code = -1
             self._legal = []
             return
         else:
@@ -747,7 +838,7 @@ class Game:
             return
         self._over = True
         self._to_act = None
-        self._decision = -1
+        self.decision_code = -1
         self._legal = None
         if ev is not None:
             won: MatchOverEvent = {
@@ -765,7 +856,7 @@ class Game:
         trip, delayed_action, safe_trip, shutout = sc.trip, sc.delayed_action, sc.safe_trip, sc.shutout
         extension, hand_penalty = sc.extension, sc.hand_penalty
         nsides = self.nsides
-        dist = self._dist
+        dist = self.distances
         delayed = not self._stock
         if completed >= 0:
             racers = [completed]
@@ -775,7 +866,7 @@ class Game:
         breakdowns: list[Breakdown] = []
         points: list[int] = []
         for s in range(nsides):
-            nsaf = C.SAFETY_COUNT[self._safe[s] >> C.RIGHT_OF_WAY]
+            nsaf = C.SAFETY_COUNT[self.safety_masks[s] >> C.RIGHT_OF_WAY]
             ncf = C.SAFETY_COUNT[self._cf[s] >> C.RIGHT_OF_WAY]
             b: dict[str, int] = {"distance": mile * dist[s]}
             if safety:
@@ -791,7 +882,7 @@ class Game:
                 b["delayed_action"] = delayed_action if done and delayed else 0
             if safe_trip:
                 won = done or (sc.safe_trip_to_any_winner and s in racers and dist[s] > 0)
-                b["safe_trip"] = safe_trip if won and self._n200[s] == 0 else 0
+                b["safe_trip"] = safe_trip if won and self.two_hundreds_played[s] == 0 else 0
             if shutout:
                 zeros = 0
                 for o in range(nsides):
@@ -802,7 +893,9 @@ class Game:
                 ext = self._extender
                 b["extension"] = extension if ((s == ext and done) or (s != ext and completed != ext)) else 0
             if hand_penalty:
-                b["hand_penalty"] = -sum(_VALUES[k] * self._cnt[seat][k] for seat in self.sides[s] for k in C.DISTANCES)
+                b["hand_penalty"] = -sum(
+                    _VALUES[k] * self.hand_counts[seat][k] for seat in self.sides[s] for k in C.DISTANCES
+                )
             breakdowns.append(cast(Breakdown, b))  # the keys are Breakdown's, the items the edition scores
             points.append(sum(b.values()))
         if self.ruleset.winner == "points":
@@ -828,7 +921,7 @@ class Game:
             DRAW_DECISION: "draw or take the discard",
             CF_DECISION: "answer the coup fourré (coup-fourre or pass)",
             EXTENSION_DECISION: "choose extend or end-hand",
-        }.get(self._decision, "nothing")
+        }.get(self.decision_code, "nothing")
 
     def why_illegal(self, code: int) -> str:
         """Say in words why an action is not legal now (only called for a refused action)."""
@@ -840,7 +933,7 @@ class Game:
             return IllegalAction("the match is over", "match_over")
         what, k, t = decode(code)
         name = ACTION_NAMES[code]
-        d = self._decision
+        d = self.decision_code
         if d != PLAY:
             return IllegalAction(
                 f"'{name}' is not an answer now: seat {self._to_act} must {self._decision_words()}",
@@ -862,9 +955,9 @@ class Game:
         p = self._to_act
         assert p is not None  # the match is not over
         card = C.CARD_IDS[k]
-        if not self._cnt[p][k]:
+        if not self.hand_counts[p][k]:
             return IllegalAction(f"seat {p} has no {card} in hand", "no_card", seat=p, card=card)
-        s = self._side_of[p]
+        s = self.seat_sides[p]
         if what == "attack":
             return self._why_not_attack(s, k, t)
         return self._why_not_own(s, k)
@@ -875,7 +968,7 @@ class Game:
             return IllegalAction(f"there is no side {t}: sides are 0 to {self.nsides - 1}", "no_such_side")
         if t == s:
             return IllegalAction(f"{card} is played on an opponent, not on your own side", "own_side", card=cid)
-        safe = self._safe[t]
+        safe = self.safety_masks[t]
         if safe & _SAFETY_BIT[k]:
             safety = C.SAFETY_OF[k]
             return IllegalAction(
@@ -907,7 +1000,7 @@ class Game:
         if k < 5:
             v = _VALUES[k]
             if not self._moving(s):
-                if battle and _IS_BATTLE_HAZARD[battle[-1]] and not self._safe[s] & _SAFETY_BIT[battle[-1]]:
+                if battle and _IS_BATTLE_HAZARD[battle[-1]] and not self.safety_masks[s] & _SAFETY_BIT[battle[-1]]:
                     remedy = C.REMEDY_OF[battle[-1]]
                     return IllegalAction(
                         f"you are stopped: your battle pile shows {top}; you need {C.NAMES_EN[remedy]} first",
@@ -923,19 +1016,19 @@ class Game:
                     top=top_id,
                     need="roll",
                 )
-            limited = speed and speed[-1] == C.SPEED_LIMIT and not self._safe[s] & _ROW
+            limited = speed and speed[-1] == C.SPEED_LIMIT and not self.safety_masks[s] & _ROW
             if limited and v > 50:
                 return IllegalAction(
                     "you are under a Speed Limit: only 25 and 50 may be played", "speed_limited", card=cid
                 )
-            if k == C.D200 and self._n200[s] >= 2:
+            if k == C.D200 and self.two_hundreds_played[s] >= 2:
                 return IllegalAction("a side may play at most two 200s in a hand", "two_200s", card=cid)
             return IllegalAction(
-                f"{v} would take you past the target: {self._dist[s]} + {v} > {self.target} "
+                f"{v} would take you past the target: {self.distances[s]} + {v} > {self.target} "
                 "(distance may never pass the target)",
                 "past_target",
                 card=cid,
-                distance=self._dist[s],
+                distance=self.distances[s],
                 value=v,
                 target=self.target,
             )
@@ -971,7 +1064,7 @@ class Game:
     @property
     def decision(self) -> str | None:
         """The kind of decision pending (play, draw, coup-fourre, extension); None once the match is over."""
-        return None if self._over or self._decision < 0 else DECISION_NAMES[self._decision]
+        return None if self._over or self.decision_code < 0 else DECISION_NAMES[self.decision_code]
 
     @property
     def turn(self) -> int | None:
@@ -1033,16 +1126,16 @@ class Game:
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for (its team, or itself)."""
-        return self._side_of[seat]
+        return self.seat_sides[seat]
 
     def hand(self, seat: int) -> list[str]:
         """A seat's hand, sorted by kind: hidden information, which only that seat's observation shows."""
-        c = self._cnt[seat]
+        c = self.hand_counts[seat]
         return [C.CARD_IDS[k] for k in range(C.NUM_KINDS) for _ in range(c[k])]
 
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds (public)."""
-        return self._hsize[seat]
+        return self.hand_sizes[seat]
 
     def known_cards(self, seat: int) -> list[str]:
         """Cards everybody knows are in this hand and not yet played: taken from the discard pile, or
@@ -1056,14 +1149,32 @@ class Game:
     def tableau(self, side: int) -> Tableau:
         """A side's cards on the table: miles, battle and speed piles, safeties and distance played."""
         return {
-            "distance": self._dist[side],
+            "distance": self.distances[side],
             "battle": [C.CARD_IDS[k] for k in self._battle[side]],
             "speed": [C.CARD_IDS[k] for k in self._speed[side]],
             "safeties": [C.CARD_IDS[k] for k in self._safeties[side]],
             "coups_fourres": [C.CARD_IDS[k] for k in self._safeties[side] if self._cf[side] >> k & 1],
-            "two_hundreds": self._n200[side],
+            "two_hundreds": self.two_hundreds_played[side],
             "distance_cards": [C.CARD_IDS[k] for k in self._dcards[side]],
         }
+
+    # ---------------------------------------------------------------- the inner door
+    # The piles as card kinds, for the compiled playout policy (bots/rollout.py): live lists, like the
+    # public masks and counts above, read and never written outside this class.
+    @property
+    def discard_kinds(self) -> list[int]:
+        """The discard pile as card kinds, bottom first."""
+        return self._discard
+
+    @property
+    def battle_piles(self) -> list[list[int]]:
+        """Each side's battle pile as card kinds, bottom first."""
+        return self._battle
+
+    @property
+    def shown_counts(self) -> list[int]:
+        """The copies of each card kind face up on the discard pile and the battle and speed piles."""
+        return self._shown
 
     def observation(self, seat: int) -> Observation:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
@@ -1072,7 +1183,7 @@ class Game:
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
         return {
-            "format": "millebornes-record/1",
+            "format": RECORD_FORMAT,
             "ruleset": self.ruleset.name,
             "options": self.ruleset.options(),
             "players": self.players,
@@ -1094,9 +1205,9 @@ class Game:
         g.players = self.players
         g.teams = self.teams
         g.nsides = self.nsides
-        g._side_of = self._side_of
+        g.seat_sides = self.seat_sides
         g.sides = self.sides
-        g._opponents = self._opponents
+        g.opponents = self.opponents
         g.seed = self.seed
         g.deck = self.deck
         g._stacking = self._stacking
@@ -1106,29 +1217,29 @@ class Game:
         g._playout = self._playout
         g._pickup = self._pickup
         g.hand_number = self.hand_number
-        g._cnt = [c[:] for c in self._cnt]
-        g._hmask = self._hmask[:]
-        g._hsize = self._hsize[:]
+        g.hand_counts = [c[:] for c in self.hand_counts]
+        g.hand_masks = self.hand_masks[:]
+        g.hand_sizes = self.hand_sizes[:]
         g._stock = self._stock[:]
         g._discard = self._discard[:]
         g._shown = self._shown[:]
         g._battle = [b[:] for b in self._battle]
         g._speed = [b[:] for b in self._speed]
-        g._dist = self._dist[:]
-        g._n200 = self._n200[:]
+        g.distances = self.distances[:]
+        g.two_hundreds_played = self.two_hundreds_played[:]
         g._dcards = [b[:] for b in self._dcards]
-        g._safe = self._safe[:]
+        g.safety_masks = self.safety_masks[:]
         g._cf = self._cf[:]
         g._safeties = [b[:] for b in self._safeties]
         g._started = self._started[:]
-        g._own = self._own[:]
-        g._vuln = self._vuln[:]
+        g.own_masks = self.own_masks[:]
+        g.open_masks = self.open_masks[:]
         g.target = self.target
         g._ext_open = self._ext_open
         g._extender = self._extender
         g._turn = self._turn
         g._to_act = self._to_act
-        g._decision = self._decision
+        g.decision_code = self.decision_code
         g._pending = self._pending
         g._took = self._took
         g._pickup_ok = self._pickup_ok

@@ -29,6 +29,8 @@ LEVELS: dict[str, str] = {
     "expert": "ismcts:ms=900,baseline=neural,scale=1500,widen=0,confidence=0.5,prior=0.0003",
 }
 """The levels offered to people, weakest first, and the bot spec each plays."""
+SEARCHING_LEVELS: tuple[str, ...] = tuple(level for level, spec in LEVELS.items() if spec.partition(":")[0] == "ismcts")
+"""The levels whose bot searches sampled worlds for its time budget, rather than answering at once."""
 
 
 def _registry() -> dict[str, Callable[..., Bot]]:
@@ -93,4 +95,4 @@ def analyse(
     return _analyse(game, seat, iterations=iterations, ms=ms, seed=seed)
 
 
-__all__ = ["analyse", "Bot", "LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]
+__all__ = ["analyse", "Bot", "LEVELS", "SEARCHING_LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]

@@ -24,7 +24,7 @@ import numpy as np
 from .. import cards as C
 from ..actions import ATTACK_BASE, COUP_FOURRE, DISCARD_BASE, DRAW, END_HAND, EXTEND, PASS, TAKE_DISCARD
 from ..observation import Observation
-from ..rules import ruleset
+from ..observe import deck_counts, hand_counts, unseen_kinds
 from ..state import Game
 
 NUM_ACTIONS = 206
@@ -136,44 +136,8 @@ ACTION_INDEX = {n: i for i, n in enumerate(ACTION_NAMES)}
 _A = ACTION_INDEX
 _SPECIAL_TYPE = {DRAW: 3, TAKE_DISCARD: 4, COUP_FOURRE: 5, PASS: 6, EXTEND: 7, END_HAND: 8}
 
-_DECK_CACHE: dict[tuple[str, bool, int], tuple[int, ...]] = {}
-
-
-def deck_counts(obs: Observation) -> tuple[int, ...]:
-    """The deck of the observed game, per card kind (``Ruleset.deck_counts``, built once per table)."""
-    opts = obs["options"]
-    key = (obs["ruleset"], bool(opts.get("small_game_deck")), obs["players"])
-    deck = _DECK_CACHE.get(key)
-    if deck is None:
-        deck = _DECK_CACHE[key] = ruleset(obs["ruleset"], **opts).deck_counts(obs["players"])
-    return deck
-
-
-def hand_counts(obs: Observation) -> list[int]:
-    """The observer's hand as a count per card kind."""
-    cnt = [0] * NK
-    for card in obs["hand"]:
-        cnt[KIND[card]] += 1
-    return cnt
-
-
-def unseen_counts(obs: Observation, hand: list[int] | None = None) -> list[int]:
-    """Per kind, the copies the seat cannot see (other hands and the stock), as observe.unseen_counts."""
-    left = list(deck_counts(obs))
-    if hand is None:
-        hand = hand_counts(obs)
-    for k in range(NK):
-        left[k] -= hand[k]
-    for card in obs["discard_pile"]:
-        left[KIND[card]] -= 1
-    for t in obs["tableaux"]:
-        for pile in (t["battle"], t["speed"], t["safeties"], t["distance_cards"]):
-            for card in pile:
-                left[KIND[card]] -= 1
-    for known in obs["known_cards"]:
-        for card in known:
-            left[KIND[card]] -= 1
-    return left
+unseen_counts = unseen_kinds
+"""Per kind, the copies the seat cannot see: :func:`millebornes.observe.unseen_kinds`, under the features' name."""
 
 
 class Context:
@@ -203,7 +167,7 @@ class Context:
         self.me = obs["side"]
         self.hand = hand_counts(obs)
         self.deck = deck_counts(obs)
-        self.unseen = unseen_counts(obs, self.hand)
+        self.unseen = unseen_kinds(obs, self.hand)
         self.target = obs["target"]
         tabs = obs["tableaux"]
         self.rel = [(s - self.me) % n for s in range(n)]

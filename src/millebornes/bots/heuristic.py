@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import cards as C
+from ..actions import parse
 from ..cards import (
     ACCIDENT,
     D25,
@@ -57,6 +58,8 @@ from ..cards import (
     STOP,
 )
 from ..observation import Observation
+from ..observe import hand_counts, unseen_kinds
+from .rollout import extension_gain
 
 KIND = C.KIND_OF
 """The kind of each card id."""
@@ -128,38 +131,6 @@ class Params:
 
 DEFAULT = Params()
 """The weights the heuristic plays with."""
-
-# ------------------------------------------------------------------ cached rules facts
-_DECK: dict[tuple[bool, int], tuple[int, ...]] = {}
-
-
-def _deck(small: bool, players: int) -> tuple[int, ...]:
-    key = (small, players)
-    d = _DECK.get(key)
-    if d is None:
-        counts = list(C.DECK_COUNTS)
-        if small and players <= 3:
-            for h in C.HAZARDS:
-                counts[h] -= 1
-        d = _DECK[key] = tuple(counts)
-    return d
-
-
-_PARSED: dict[str, tuple[str, int, int]] = {}
-
-
-def _parse(action: str) -> tuple[str, int, int]:
-    """(verb, card kind or -1, target side or -1) of an action string, cached."""
-    p = _PARSED.get(action)
-    if p is None:
-        w = action.split()
-        if w[0] in ("play", "discard"):
-            p = (w[0] if len(w) == 2 else "attack", KIND[w[1]], int(w[2]) if len(w) == 3 else -1)
-        else:
-            p = (w[0], -1, -1)
-        _PARSED[action] = p
-    return p
-
 
 _FIT: dict[tuple[int, tuple[int, ...], int], int] = {}
 
@@ -270,16 +241,9 @@ class View:
         self.full_target = opts["target"]
         self.ext_open = obs["extension_open"]
 
-        hand = [0] * NK
-        for c in obs["hand"]:
-            hand[KIND[c]] += 1
-        self.hand = hand
+        hand = self.hand = hand_counts(obs)
         self.hand_size = len(obs["hand"])
-        unseen = list(_deck(opts["small_game_deck"], players))
-        for k in range(NK):
-            unseen[k] -= hand[k]
-        for c in obs["discard_pile"]:
-            unseen[KIND[c]] -= 1
+        unseen = unseen_kinds(obs, hand)
         known: list[list[int] | None] = [None] * players
         hidden = [0] * players
         sizes = obs["hand_sizes"]
@@ -290,7 +254,6 @@ class View:
             for c in cards:
                 k = KIND[c]
                 kq[k] += 1
-                unseen[k] -= 1
             known[q] = kq
             hidden[q] = sizes[q] - len(cards)
         self.known = known
@@ -307,9 +270,6 @@ class View:
         started: list[bool] = []
         needs: list[tuple[int, ...]] = []
         for t in obs["tableaux"]:
-            for key in ("battle", "speed", "safeties", "distance_cards"):
-                for c in t[key]:
-                    unseen[KIND[c]] -= 1
             d = t["distance"]
             dist.append(d)
             rem.append(target - d)
@@ -684,25 +644,12 @@ class HeuristicBot:
         extra = v.full_target - v.dist[me]
         if extra <= 0:
             return False
-        # Expected points of extending minus ending, a linear rule fitted to paired determinized
-        # rollouts of 700 extension decisions (bench-era heuristic self-play, classic 2p): more
-        # stock, distance in hand and safeties favour going on; a close or moving opponent, a safe
-        # trip or a shutout that ending now would bank argue for stopping.
         h = v.hand
         in_hand = sum(VALUE[d] * h[d] for d in DISTANCES if d != D200) + 200 * min(h[D200], 2 - v.n200[me])
         lead = max(v.opps, key=lambda o: v.dist[o])
         mine_saf = bin(v.safe[me]).count("1") + sum(h[k] for k in SAFETIES)
-        ev = (
-            -380.0
-            + 5.5 * v.stock
-            - 0.65 * v.dist[lead]
-            - (280.0 if v.moving[lead] else 0.0)
-            - 0.6 * safe_trip
-            - 0.83 * shut
-            + 1.2 * min(in_hand, 400)
-            + 175.0 * mine_saf
-            - 47.0 * bin(v.safe[lead]).count("1")
-        )
+        lead_saf = bin(v.safe[lead]).count("1")
+        ev = extension_gain(v.stock, v.dist[lead], v.moving[lead], safe_trip, shut, in_hand, mine_saf, lead_saf)
         return ev > v.p.extend_margin
 
     def _take(self, v: View) -> bool:
@@ -732,7 +679,7 @@ class HeuristicBot:
         safeties: list[tuple[str, int]] = []
         finish = None
         for a in legal:
-            verb, k, t = _parse(a)
+            verb, k, t = parse(a)
             if verb == "play":
                 if IS_SAFETY[k]:
                     safeties.append((a, k))

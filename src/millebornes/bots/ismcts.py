@@ -151,7 +151,7 @@ class Search:
         to_act = self.det.game.to_act
         if to_act is None:
             raise ValueError("the match is over: there is no decision to search")
-        self.side = self.det.game._side_of[to_act]
+        self.side = self.det.game.side_of(to_act)
         self.root = _Node(self.nsides)
         self.match_to = target = self.det.game.ruleset.match_target
         """The points the edition plays the match to, or None where it plays one race."""
@@ -293,17 +293,17 @@ class Search:
         rng = self.rng
         hand = world.hand_number
         node = self.root.children[first]
-        world._apply(first)
+        world.apply_legal(first)
         path = [self.root, node]
         c = self.c
-        while self.widen and node.visits and not world._over and world.hand_number == hand:
+        while self.widen and node.visits and not world.is_over and world.hand_number == hand:
             legal = world.legal_codes()
             if len(legal) == 1:
-                world._apply(legal[0])
+                world.apply_legal(legal[0])
                 continue
-            to_act = world._to_act
+            to_act = world.to_act
             assert to_act is not None  # the hand goes on: a seat acts
-            side = world._side_of[to_act]
+            side = world.side_of(to_act)
             children = node.children
             greedy = greedy_code(world, legal)
             if greedy not in children or len(children) < 1 + node.visits // self.widen:
@@ -311,7 +311,7 @@ class Search:
                 if untried:
                     code = greedy if greedy in untried else untried[int(rng.random() * len(untried))]
                     node = children[code] = _Node(self.nsides)
-                    world._apply(code)
+                    world.apply_legal(code)
                     path.append(node)
                     break
             best, best_value = greedy, -1.0
@@ -324,9 +324,9 @@ class Search:
                 if value > best_value:
                     best_value, best = value, code
             node = children[best]
-            world._apply(best)
+            world.apply_legal(best)
             path.append(node)
-        if not world._over and world.hand_number == hand:
+        if not world.is_over and world.hand_number == hand:
             play_out(world, rng, self.playout)
         rewards = (
             match_outcome(world, self.match_target) if self.match_target else hand_rewards(world, hand, self.scale)

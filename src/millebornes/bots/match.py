@@ -50,8 +50,8 @@ def match_chances(
 
 def match_outcome(world: Game, target: int) -> list[float]:
     """Each side's chance of the match once a search world's hand is over (or, unfinished, as it stands)."""
-    if world._over:
-        winners = world._winners
+    if world.is_over:
+        winners = world.winners
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(world.nsides)]
     return match_chances(list(world.match_scores), target)
 
