@@ -194,8 +194,9 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
     import psycopg
     from sqlalchemy import insert
 
+    from millebornes.web.errors import Stale
     from millebornes.web.listener import libpq_url
-    from millebornes.web.store import CHANNEL, ActionRow, Stale, Store, notice_action, now
+    from millebornes.web.store import CHANNEL, ActionRow, Store, notice_action, now
 
     web.start(url=postgres_url)
     table = web.create(seats=[HUMAN, HUMAN], seed=54)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from . import lookalikes
 from .chat import Key as ChatKey
-from .room import Refused
+from .errors import Refused
 
 
 class _Frame(BaseModel):

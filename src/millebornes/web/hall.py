@@ -23,8 +23,9 @@ from datetime import datetime, timedelta
 
 from ..actions import IllegalAction
 from .creation import MAX_SEATS
+from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
-from .room import Connection, Gone, Refused, Room, expired
+from .room import Connection, Room
 from .settings import Settings
 from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, notice_action, now, token_opens
 from .thinking import Thinker

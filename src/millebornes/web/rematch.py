@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+from .errors import Gone, Refused
 from .frames import FillBotsFrame, RematchFrame
 from .hall import Hall
-from .room import Gone, Refused, Room
+from .room import Room
 from .store import FINISHED, PLAYING, WAITING, hash_token, new_token
 
 FRAMES = (RematchFrame, FillBotsFrame)

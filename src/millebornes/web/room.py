@@ -36,6 +36,7 @@ from ..observation import Observation
 from ..state import Game
 from . import metrics
 from .chat import ChatWindow
+from .errors import Gone, HintsBusy, Refused, Stale, expired
 from .settings import Settings
 from .store import (
     BROKEN,
@@ -44,40 +45,16 @@ from .store import (
     PLAYING,
     WAITING,
     SavedTable,
-    Stale,
     Store,
     hash_token,
     new_token,
     now,
     token_opens,
 )
-from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
+from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
 from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
 
 log = logging.getLogger("millebornes.web")
-
-
-class Refused(Exception):
-    """A frame the server will not act on; becomes an error frame, and nothing changed.  ``extra`` goes
-    into the frame too: an illegal action's ``reason`` and ``params``, a hint's ``retry_after``."""
-
-    def __init__(self, code: str, message: str, **extra):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-def expired(settings: Settings) -> Refused:
-    """The refusal of a table that expired (``Settings.expire_idle``): its links and id say so."""
-    days = settings.expire_idle / 86400
-    idle = f"{days:g} days" if days >= 1 else f"{settings.expire_idle:g} seconds"
-    return Refused("expired", f"this table expired: nobody played it for {idle}")
-
-
-class Gone(Exception):
-    """The room left the hall's memory (evicted or expired) before this join could take a seat:
-    the hall loads the table again, or finds it deleted."""
 
 
 class Connection(Protocol):
@@ -1130,7 +1107,7 @@ class Room:
                 self.settings.hint_ms,
                 bot_seed(self.table.seed, self.shown_actions),
             )
-        except Busy as exc:
+        except HintsBusy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:
             log.exception("table %s: a hint could not be started", self.id)

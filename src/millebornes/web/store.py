@@ -49,6 +49,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_col
 from sqlalchemy.sql import ColumnElement
 
 from . import schema
+from .errors import Stale
 from .settings import normalize_database_url
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -288,10 +289,6 @@ def notice_action(args: list[str]) -> tuple[int, int, str, datetime | None]:
     """An ``action`` notice's row back: (actions the table now has, seat, action, deadline)."""
     count, seat, deadline, *words = args
     return int(count), int(seat), " ".join(words), None if deadline == "-" else datetime.fromisoformat(deadline)
-
-
-class Stale(Exception):
-    """Another server process wrote that action first: this process's copy of the table is behind."""
 
 
 class Store:
