@@ -17,6 +17,7 @@ import secrets
 from .errors import Gone, Refused
 from .frames import FillBotsFrame, RematchFrame
 from .hall import Hall
+from .notices import Kind
 from .room import Room
 from .store import FINISHED, PLAYING, WAITING, hash_token, new_token
 
@@ -74,7 +75,7 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
                 {"type": "rematch-seat", "table": new_id, "seat": seat, "url": f"/t/{new_id}#seat={seat}&token={token}"}
             )
         room.broadcast(await state_frame(hall, room.id))
-    await asyncio.to_thread(hall.store.notify, room.id, "rematch")
+    await asyncio.to_thread(hall.store.notify, room.id, Kind.REMATCH)
 
 
 async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
@@ -140,4 +141,4 @@ async def fill_bots(hall: Hall, room: Room) -> None:
     old = hall.rooms.get(room.table.rematch_of)
     if old is not None:
         old.broadcast(await state_frame(hall, old.id))
-    await asyncio.to_thread(hall.store.notify, room.table.rematch_of, "rematch")
+    await asyncio.to_thread(hall.store.notify, room.table.rematch_of, Kind.REMATCH)

@@ -37,6 +37,7 @@ from ..state import Game
 from . import metrics
 from .chat import ChatWindow
 from .errors import Gone, HintsBusy, Refused, Stale, expired
+from .notices import Kind, presence_args, said_args
 from .settings import Settings
 from .store import (
     BROKEN,
@@ -292,7 +293,7 @@ class Room:
         if wait is not None:
             raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds", retry_after=wait[0])
         self.hear(seat, key)
-        self._notify("said", seat, key)
+        self._notify(Kind.SAID, *said_args(seat, key))
 
     def hear(self, seat: int, key: str) -> None:
         """A quick-chat line said here or at another server process: kept among the last lines, told to all."""
@@ -437,7 +438,7 @@ class Room:
                 self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
-    def _notify(self, kind: str, *args) -> None:
+    def _notify(self, kind: Kind, *args: str) -> None:
         """A notice to the other server processes about this table, sent in the background."""
         if self.store.notifies:
             task = asyncio.create_task(asyncio.to_thread(self.store.notify, self.id, kind, *args))
@@ -446,7 +447,7 @@ class Room:
 
     def _tell_presence(self, seat: int, on: bool) -> None:
         """The other server processes hear when a seat gets its first socket here, or loses its last."""
-        self._notify("presence", seat, int(on))
+        self._notify(Kind.PRESENCE, *presence_args(seat, on))
 
     def process_gone(self, origin: str) -> None:
         """A server process stopped telling it is alive: nobody is on a seat there any more."""
