@@ -32,7 +32,6 @@ from ..actions import IllegalAction
 from ..bots.base import RandomBot
 from ..events import Event
 from ..notation import replay
-from ..observation import Observation
 from ..state import Game
 from . import metrics
 from .chat import ChatWindow
@@ -52,8 +51,9 @@ from .store import (
     now,
     token_opens,
 )
+from .table import TableView
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
-from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
+from .view import Window, is_hidden
 
 log = logging.getLogger("millebornes.web")
 
@@ -141,34 +141,19 @@ class Room:
         self.lock = asyncio.Lock()
         self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
         self.watchers: set[Connection] = set()
-        """Spectators' sockets: they get every public step, built from no seat's view (spectator_frame)."""
-        self.humans: set[int] = set()
-        """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
+        """Spectators' sockets: they get every public step, from no seat (TableView.spectator_observation)."""
+        self.view = TableView(game_of(saved), settings.limits.log_events)
+        """The game and the steps its seats were shown: every action goes through ``view.advance``."""
         self.reseat()
-        self.log: deque[Mapping[str, Any]] = deque(maxlen=settings.limits.log_events)
-        self.last_events: list[Mapping[str, Any]] = []
         self.task: asyncio.Task | None = None
-        self.window: Window | None = None
         self.save_failures = 0
         self.save_error = ""
-        self.seq = 0
         self.hinting: set[int] = set()
         self.hint_ready: dict[int, float] = {}
         self.said: deque[dict] = deque(maxlen=settings.limits.chat_lines)
         """The last quick-chat lines, for a joining socket's welcome (memory only: a restart forgets them)."""
         self.chat_window = ChatWindow(settings.limits)
-        self.game = game_of(saved)
-        self.asked = Asked(self.game.players)
-        self.shown_actions = 0
-        """The saved actions every seat was shown (all but the passes): what the seeds of bots and hints count,
-        so that a pass behind a window changes no choice a seat could compare (thinking.bot_seed)."""
-        notes = list(saved.notes)
-        for n, (seat, action) in enumerate(saved.actions):
-            notes = self._retell(notes, n)
-            known, before = self._known_now(), self._before(seat, action)
-            self._after(seat, action, known, before, self.game.act(action, seat), None)
-        self._retell(notes, len(saved.actions))
-        self.actions = len(saved.actions)
+        self.view.replay(saved.actions, saved.notes)
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
         self.remote: dict[str, set[int]] = {}
@@ -195,6 +180,32 @@ class Room:
     def status(self) -> str:
         return self.table.status
 
+    @property
+    def game(self) -> Game:
+        return self.view.game
+
+    @property
+    def seq(self) -> int:
+        return self.view.seq
+
+    @property
+    def window(self) -> Window | None:
+        return self.view.window
+
+    @property
+    def actions(self) -> int:
+        """The saved actions this copy knows (another server process may write more: catch_up)."""
+        return self.view.actions
+
+    @property
+    def last_events(self) -> list[Mapping[str, Any]]:
+        return self.view.last_events
+
+    @property
+    def humans(self) -> set[int]:
+        """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
+        return self.view.humans
+
     # ---------------------------------------------------------------- what clients see
     def connected(self) -> dict[int, bool]:
         """Each seat: whether someone is on it, here or at another server process."""
@@ -219,34 +230,6 @@ class Room:
         game = self.window.before if self.window is not None else self.game
         return table_facts(self.table, game, self.connected())
 
-    def observation(self, seat: int) -> Observation:
-        """What a person on ``seat`` may see now: the window while one is open."""
-        if self.window is not None:
-            legal = self.game.legal_actions() if self._holder() == seat and seat in self.humans else []
-            return self.window.observation(seat, self.asked.known_cards(self.game), legal)
-        return self.bot_observation(seat)
-
-    def bot_observation(self, seat: int) -> Observation:
-        """What a bot decides from when it is asked: the engine's observation, less the safeties others
-        showed only by being asked (a person would not know them either)."""
-        obs = self.game.observation(seat)
-        obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(self.asked.known_cards(self.game))]
-        return obs
-
-    def spectator_observation(self) -> dict[str, Any]:
-        """What someone watching sees: the public table from no seat.  Built from the view of the seat
-        that gets nothing any other seat does not (the attacker during a window, who never holds the
-        safety; else seat 0), then without a hand, a seat or a choice: ``hand`` left out,
-        ``legal_actions`` empty, every seat's publicly known cards (less those shown only by asking)."""
-        known = self.asked.known_cards(self.game)
-        if self.window is not None:
-            seen = self.window.observation(self.window.attacker, known, [])
-        else:
-            seen = self.game.observation(0)
-        obs: dict[str, Any] = {key: value for key, value in seen.items() if key != "hand"}
-        obs.update(seat=None, side=None, legal_actions=[], known_cards=known)
-        return obs
-
     def _deadline_left(self) -> float | None:
         if self.window is not None and self.window.deadline is not None:
             return round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
@@ -254,7 +237,7 @@ class Room:
 
     def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> dict:
         """A seat's state frame; ``seat=None``: a spectator's."""
-        obs = self.spectator_observation() if seat is None else self.observation(seat)
+        obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
         return {
             "type": "state",
             "seq": self.seq,
@@ -355,7 +338,7 @@ class Room:
                 "type": "welcome",
                 "seat": seat,
                 "table": self.facts(),
-                "log": list(self.log),
+                "log": list(self.view.log),
                 "chat": list(self.said),
             } | ({"token": fresh} if fresh is not None else {})
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
@@ -396,7 +379,7 @@ class Room:
                     "seat": None,
                     "spectator": True,
                     "table": self.facts(),
-                    "log": list(self.log),
+                    "log": list(self.view.log),
                     "chat": list(self.said),
                 }
             )
@@ -503,8 +486,7 @@ class Room:
         told: list[Mapping[str, Any]] = []
         for _, note in notes:
             self.notes += 1
-            self.seq += 1
-            told += self._tell([note])
+            told += self.view.note(note)
         if self.status != before or told:
             self.schedule(told or self.last_events)
             self.broadcast_state(told)
@@ -518,7 +500,7 @@ class Room:
     def reseat(self) -> None:
         """Work out ``humans`` again after a seat changed hands (a stand-in came or went, a rematch seat
         went to a bot or back): the one place that decides who people are."""
-        self.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
+        self.view.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
 
     def _plays_itself(self, seat: int) -> bool:
         """A bot's seat, or a human's a stand-in bot plays."""
@@ -602,8 +584,7 @@ class Room:
         task = self.away_tasks.pop(seat, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        self.seq += 1
-        return self._tell([note])
+        return self.view.note(note)
 
     async def _reclaim(self, seat: int) -> list[Mapping[str, Any]]:
         """The human takes the seat back from the stand-in, with a whole clock again."""
@@ -613,8 +594,7 @@ class Room:
         self.notes += 1
         self.reseat()
         self.table.clock_deadline = None
-        self.seq += 1
-        return self._tell([note])
+        return self.view.note(note)
 
     async def back(self, seat: int) -> None:
         """A person still at the table takes the seat back (their clock had run out)."""
@@ -630,10 +610,6 @@ class Room:
             self.broadcast_state(told)
 
     # ---------------------------------------------------------------- acting
-    def _holder(self) -> int | None:
-        """The seat the engine asks for a coup fourré now, if any (nobody else may learn it)."""
-        return self.game.to_act if self.game.decision == "coup-fourre" else None
-
     def check_person(self, seat: int) -> None:
         if self.table.seats[seat].standin:
             raise Refused("standin", "a bot plays for you now: take your seat back first")
@@ -648,7 +624,7 @@ class Room:
         if seq is not None and seq != self.seq:
             raise Refused("stale", f"the table moved on: state {self.seq}, you acted on {seq}")
         if self.window is not None:
-            if self._holder() != seat:
+            if self.view.holder() != seat:
                 raise Refused("not-your-turn", "the coup-fourré window is open: wait for it to close")
         elif self.game.to_act != seat:
             raise Refused("not-your-turn", f"it is seat {self.game.to_act}'s decision, not yours")
@@ -672,7 +648,7 @@ class Room:
         if told is None:  # a pass behind the window: only the holder sees its buttons go
             self.send_state(seat, [])
             return
-        holder = self._holder()
+        holder = self.view.holder()
         if self.window is None and holder is not None and holder not in self.humans:
             # a hazard no human could answer: the bot holding the safety answers in the same step
             try:
@@ -685,13 +661,12 @@ class Room:
 
     async def _apply(self, seat: int, action: str) -> list[Mapping[str, Any]] | None:
         """Judge, save, adopt: the events every seat is now told, or None for a pass behind a window."""
-        clone = self.game.clone()
         try:
-            events = clone.act(action, seat)
+            judged = self.view.judge(seat, action)
         except IllegalAction as exc:
             raise Refused("illegal", str(exc), reason=exc.reason, params=exc.params) from None
+        clone, events, opens = judged.game, judged.events, judged.opens
         result = (list(clone.match_scores), clone.winners) if clone.is_over else None
-        opens = self._opens_window(seat, action)
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
         slack = self.settings.window_slack
@@ -716,15 +691,12 @@ class Room:
         self.leads = True
         if clock is not None:
             self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock
-        known, before = self._known_now(), self.game
-        self.game = clone
-        self.actions += 1
         if result is not None:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
         deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
-        return self._after(seat, action, known, before, events, deadline)
+        return self.view.advance(seat, action, deadline, judged)
 
     async def catch_up(self) -> None:
         """Adopt the actions other server processes wrote (PostgreSQL told of them): as if played here."""
@@ -756,9 +728,8 @@ class Room:
         loop = asyncio.get_running_loop()
         self.leads = False
         for seat, action, clock in rows:
-            known, before = self._known_now(), self._before(seat, action)
             try:
-                events = self.game.act(action, seat)
+                shown = self.view.advance(seat, action, loop.time() + self.table.cf_timeout)
             except IllegalAction:
                 log.error(
                     "table %s: action %d (%s) saved by another process does not follow from this copy",
@@ -767,10 +738,8 @@ class Room:
                     action,
                 )
                 raise
-            self.actions += 1
             if clock is not None:
                 self.table.clock_at, self.table.clock_deadline = self.actions, clock
-            shown = self._after(seat, action, known, before, events, loop.time() + self.table.cf_timeout)
             if shown is None:
                 hidden.add(seat)
             else:
@@ -783,26 +752,6 @@ class Room:
             for seat in hidden:
                 self.send_state(seat, [])
 
-    def _retell(self, notes: list[tuple[int, dict]], at: int) -> list[tuple[int, dict]]:
-        """At the load, the notes taken after ``at`` actions go into the log as they did live; the rest."""
-        while notes and notes[0][0] <= at:
-            self.seq += 1
-            self._tell([notes.pop(0)[1]])
-        return notes
-
-    def _known_now(self) -> list[list[str]]:
-        return [self.game.known_cards(s) for s in range(self.game.players)]
-
-    def _opens_window(self, seat: int, action: str) -> bool:
-        """Whether a hazard a human could answer: the seats and sides never change, so before or after
-        the action alike."""
-        hazard = hazard_of(action)
-        return hazard is not None and answerable(self.game, seat, hazard[1], self.humans)
-
-    def _before(self, seat: int, action: str):
-        """The game as it is, kept apart when the action may open a window (it shows this state)."""
-        return self.game.clone() if self._opens_window(seat, action) else self.game
-
     async def _finish_if_over(self) -> None:
         """A match that ended behind a window is finished once everyone may see it ended."""
         if self.window is None and self.game.is_over and self.table.status != FINISHED:
@@ -812,47 +761,13 @@ class Room:
             self.table.scores, self.table.winners = result
             self.table.finished = now()
 
-    def _after(
-        self, seat: int, action: str, known: list[list[str]], before, events: list[Event], deadline: float | None
-    ) -> list[Mapping[str, Any]] | None:
-        """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
-        self.asked.note(self.game, known)
-        if not is_hidden(action):
-            self.shown_actions += 1
-        told = shown_events(seat, action, events)
-        if is_hidden(action) and self.window is not None:
-            self.window.deferred += told
-            return None
-        shown = []
-        if not is_hidden(action):
-            shown = self._close_window() if self.window is not None else []
-            self.seq += 1
-            if self._opens_window(seat, action):
-                self.window = Window(before, seat, action, deadline)
-                self.window.deferred, told = told[2:], told[:2]  # the action and its play event are shown
-        return shown + self._tell(told)
-
-    def _close_window(self) -> list[Mapping[str, Any]]:
-        assert self.window is not None  # its callers close an open one
-        told = self.window.deferred
-        self.window = None
-        self.seq += 1
-        return self._tell(told)
-
-    def _tell(self, told: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        """Events every seat now hears of: into the log a joining seat gets."""
-        self.log.extend(told)
-        self.last_events = told
-        return told
-
     def _answer(self, seat: int) -> str:
         """A bot's coup-fourré answer, at once: searching levels answer with their network, not a search,
         so that how long it takes tells nothing."""
         level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
-        return choose(
-            policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat), self.game.legal_actions()
-        )
+        bseed = bot_seed(self.table.seed, self.view.shown_actions)
+        return choose(policy, bseed, self.view.bot_observation(seat), self.game.legal_actions())
 
     # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
@@ -978,9 +893,9 @@ class Room:
 
     async def _think(self, seat: int) -> str:
         level = self._level(seat)
-        obs = self.bot_observation(seat)
+        obs = self.view.bot_observation(seat)
         legal = self.game.legal_actions()
-        bseed = bot_seed(self.table.seed, self.shown_actions)
+        bseed = bot_seed(self.table.seed, self.view.shown_actions)
         try:
             if level in SEARCHING_LEVELS:
                 return await self.thinker.bot(choose, level, bseed, obs, legal)
@@ -994,7 +909,7 @@ class Room:
         sees what happened behind it."""
         try:
             await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
-            if self._holder() is not None:  # an answer to write; once written, any process closes the window
+            if self.view.holder() is not None:  # an answer to write; once written, any process closes the window
                 await self._stand_by(seq, "a window's answer")
             async with self.lock:
                 if self.seq != seq or (self.window is None and not self.game.is_over):
@@ -1015,14 +930,14 @@ class Room:
         shows = None
         if self.window is not None and self.window.deadline is not None:
             shows = self.window.deadline + self.settings.window_slack
-        holder = self._holder()
+        holder = self.view.holder()
         if holder is not None:
             answer = "pass" if holder in self.humans else self._answer(holder)
             told += await self._apply(holder, answer) or []
         if shows is not None:
             await self._show_at(shows)
         if self.window is not None:
-            told += self._close_window()
+            told += self.view.close_window()
         await self._finish_if_over()
         self.schedule(told, caller)
         self.broadcast_state(told)
@@ -1103,10 +1018,10 @@ class Room:
         try:
             work = self.thinker.hint(
                 hint,
-                self.observation(seat),
+                self.view.observation(seat),
                 self.settings.hint_iterations,
                 self.settings.hint_ms,
-                bot_seed(self.table.seed, self.shown_actions),
+                bot_seed(self.table.seed, self.view.shown_actions),
             )
         except HintsBusy as exc:
             raise Refused("busy", str(exc)) from None
