@@ -204,12 +204,7 @@ class Hall:
             room = self.rooms.get(table_id)
             if room is None:
                 return await asyncio.to_thread(self.store.claim, table_id, seat, token_hash)
-            async with room.lock:
-                if not await asyncio.to_thread(self.store.claim, table_id, seat, token_hash):
-                    return False
-                s = room.table.seats[seat]
-                s.token_hash, s.claimed = token_hash, True
-                return True
+            return await room.claim(seat, token_hash)
 
     async def watch(self, conn: Connection, table_id: str) -> Room | None:
         """Let a connection watch the table, loading it if it is not in memory; None when there is no

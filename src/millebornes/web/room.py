@@ -15,6 +15,10 @@ from the saved actions alone, so a restart gives every seat the same frames agai
 
 Nothing here knows about HTTP or WebSockets: a connection is anything with ``seat`` and a
 non-blocking ``send(frame)``; :mod:`millebornes.web.client` provides them.
+
+Two clocks: ``time.monotonic`` for every moment kept in memory (a window's deadline, the grace period,
+the turn clock's end, a hint's cooldown), and the wall clock (:func:`.store.now`) for a turn clock's
+deadline, which is stored so that a restart or another process keeps it.
 """
 
 from __future__ import annotations
@@ -232,7 +236,7 @@ class Room:
 
     def _deadline_left(self) -> float | None:
         if self.window is not None and self.window.deadline is not None:
-            return round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
+            return round(max(0.0, self.window.deadline - time.monotonic()), 2)
         return None
 
     def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> dict:
@@ -290,6 +294,16 @@ class Room:
             return False
         s = self.table.seats[seat]
         return s.kind == "human" and token_opens(s.token_hash, token)
+
+    async def claim(self, seat: int, token_hash: str) -> bool:
+        """A free seat of an open public table gets the hash of a new token (Store.claim); False when it is
+        not free.  Under the lock, so that a join with the old link cannot slip in between."""
+        async with self.lock:
+            if not await asyncio.to_thread(self.store.claim, self.id, seat, token_hash):
+                return False
+            s = self.table.seats[seat]
+            s.token_hash, s.claimed = token_hash, True
+            return True
 
     async def join(self, conn: Connection, seat: int, nickname: str | None, token: str | None = None) -> None:
         """Seat an authenticated connection: welcome, its state, and everyone hears who came.  ``token`` is
@@ -609,6 +623,75 @@ class Room:
             self.schedule(told)
             self.broadcast_state(told)
 
+    # ---------------------------------------------------------------- the rematch (web/rematch.py)
+    async def open_rematch(self, seed: int) -> str:
+        """Under the lock of this finished table: its rematch, created at the first answer (Store.create_rematch)."""
+        self.table.rematch = await asyncio.to_thread(self.store.create_rematch, self.id, seed)
+        return self.table.rematch
+
+    async def seat_back(self, seat: int) -> str:
+        """At the waiting rematch: a new token for the seat (its hash stored, the old one's forgotten), the
+        seat a human's again if a bot was given it meanwhile.  Refused once its player sat down or the rematch
+        started: the finished table's link must not take the seat, and its hand, from the one playing it."""
+        async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
+            s = self.table.seats[seat]
+            if s.kind == "human" and s.joined:
+                raise Refused("joined", "this seat has taken its place at the rematch already")
+            if self.status != WAITING:
+                raise Refused("started", "the rematch has started without this seat")
+            token = new_token()
+            if not await asyncio.to_thread(self.store.issue_token, self.id, seat, hash_token(token)):
+                await self._refresh_seats()  # another process seated it or started the table: this copy was behind
+                now = self.table.seats[seat]
+                raise Refused(
+                    "joined" if now.kind == "human" and now.joined else "started",
+                    "this seat of the rematch is taken or the rematch has started",
+                )
+            if s.kind == "bot":
+                s.kind, s.level, s.joined = "human", None, False
+                self.reseat()
+                self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            s.token_hash = hash_token(token)
+            return token
+
+    async def decline(self, seat: int) -> None:
+        """At the waiting rematch: the seat's player said no, and a bot takes it."""
+        async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
+            s = self.table.seats[seat]
+            if s.kind == "human" and s.joined:
+                raise Refused("joined", "this seat has taken its place at the rematch already")
+            if s.kind == "human":
+                await self._to_bots([seat])
+
+    async def fill_bots(self) -> None:
+        """Give every human seat of the waiting rematch that nobody joined to a bot, and start it."""
+        async with self.lock:
+            if self.status != WAITING:
+                raise Refused("not-waiting", "this table is not waiting for players")
+            empty = [s.seat for s in self.table.seats if s.kind == "human" and not s.joined]
+            if empty:
+                await self._to_bots(empty)
+
+    async def _to_bots(self, seats: list[int]) -> None:
+        """Under the lock: the seats are bots' (stored, then in memory), and the table starts when every
+        human seat left has joined, as a join would start it."""
+        level = self.table.standin  # the table's stand-in level, chosen at the first match's creation
+        status = await asyncio.to_thread(self.store.seats_to_bots, self.id, seats, level)
+        for n in seats:
+            s = self.table.seats[n]
+            s.kind, s.level, s.token_hash, s.nickname, s.joined = "bot", level, None, None, True
+        self.reseat()
+        started = self.status == WAITING and status == PLAYING
+        self.table.status = status
+        if started:
+            self.schedule(self.last_events)
+            self.broadcast_state([])
+        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+
     # ---------------------------------------------------------------- acting
     def check_person(self, seat: int) -> None:
         if self.table.seats[seat].standin:
@@ -673,7 +756,7 @@ class Room:
         if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
             clock = self._deadline(clone, events, self.table.cf_timeout + slack, anyone=True)
         elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
-            left = self.window.deadline + slack - asyncio.get_running_loop().time()  # a pass: the same moment
+            left = self.window.deadline + slack - time.monotonic()  # a pass: the same moment
             clock = self._deadline(clone, events, max(0.0, left), anyone=True)
         else:
             clock = self._deadline(clone, events)
@@ -695,7 +778,7 @@ class Room:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
-        deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
+        deadline = time.monotonic() + self.table.cf_timeout
         return self.view.advance(seat, action, deadline, judged)
 
     async def catch_up(self) -> None:
@@ -725,11 +808,10 @@ class Room:
         """Under the lock: the next actions, saved by another process, applied, shown and scheduled from."""
         told: list[Mapping[str, Any]] = []
         hidden: set[int] = set()
-        loop = asyncio.get_running_loop()
         self.leads = False
         for seat, action, clock in rows:
             try:
-                shown = self.view.advance(seat, action, loop.time() + self.table.cf_timeout)
+                shown = self.view.advance(seat, action, time.monotonic() + self.table.cf_timeout)
             except IllegalAction:
                 log.error(
                     "table %s: action %d (%s) saved by another process does not follow from this copy",
@@ -785,7 +867,7 @@ class Room:
             return
         if self.window is not None:
             if self.window.deadline is None:  # reopened at start: the whole window again
-                self.window.deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
+                self.window.deadline = time.monotonic() + self.table.cf_timeout
             self.task = asyncio.create_task(self._window_ends(self.seq, self.window.deadline))
             return
         if g.is_over:  # it ended behind a window, and the server stopped before telling
@@ -908,7 +990,7 @@ class Room:
         """The window closes: the holder who did not call passes, a bot holder answers, and everyone
         sees what happened behind it."""
         try:
-            await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             if self.view.holder() is not None:  # an answer to write; once written, any process closes the window
                 await self._stand_by(seq, "a window's answer")
             async with self.lock:
@@ -1004,8 +1086,7 @@ class Room:
         self.check_turn(seat, None)
         if seat in self.hinting:
             raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
-        now = asyncio.get_running_loop().time()
-        wait = self.hint_ready.get(seat, 0.0) - now
+        wait = self.hint_ready.get(seat, 0.0) - time.monotonic()
         if wait > 0:
             retry = math.ceil(wait * 10) / 10
             raise Refused(
@@ -1035,7 +1116,7 @@ class Room:
     def _hinted(self, seat: int) -> None:
         """The seat's hint is over (answered, failed or dropped): its cooldown starts."""
         self.hinting.discard(seat)
-        self.hint_ready[seat] = asyncio.get_running_loop().time() + self.settings.limits.hint_cooldown
+        self.hint_ready[seat] = time.monotonic() + self.settings.limits.hint_cooldown
 
     @staticmethod
     async def _hint_frame(seq: int, work: Awaitable[list[dict]]) -> dict:

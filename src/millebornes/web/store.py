@@ -594,12 +594,6 @@ class Store:
                 self._notice(s, table_id, Kind.SEATS)
             return _rowcount(done) == 1
 
-    def public_facts(self, table_id: str) -> tuple[bool, str] | None:
-        """Whether the table is public, and its status; None when there is no such table (one small query)."""
-        with Session(self.engine) as s:
-            row = s.execute(select(TableRow.public, TableRow.status).where(TableRow.id == table_id)).first()
-            return None if row is None else (bool(row[0]), row[1])
-
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(update(TableRow).where(TableRow.id == table_id).values(status=BROKEN))
@@ -960,11 +954,19 @@ class Store:
             ).all()
             return self._saved(s, rows, False)
 
+    def public_facts(self, table_id: str) -> tuple[bool, str] | None:
+        """Whether the table is public, and its status; None when there is no such table."""
+        return self._flag_and_status(table_id, TableRow.public)
+
     def watch_facts(self, table_id: str) -> tuple[bool, str] | None:
-        """Whether the table lets spectators watch, and its status; None when there is no such table (one
-        small query, so a watch of a wrong id, a forbidden or a finished table never loads anything)."""
+        """Whether the table lets spectators watch, and its status; None when there is no such table (so a
+        watch of a wrong id, a forbidden or a finished table never loads anything)."""
+        return self._flag_and_status(table_id, TableRow.spectators)
+
+    def _flag_and_status(self, table_id: str, flag) -> tuple[bool, str] | None:
+        """One small query: a table's flag column and its status."""
         with Session(self.engine) as s:
-            row = s.execute(select(TableRow.spectators, TableRow.status).where(TableRow.id == table_id)).first()
+            row = s.execute(select(flag, TableRow.status).where(TableRow.id == table_id)).first()
             return None if row is None else (bool(row[0]), row[1])
 
     def action_count(self, table_id: str) -> int:
