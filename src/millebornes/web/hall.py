@@ -26,7 +26,8 @@ from .creation import MAX_SEATS
 from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
 from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of
-from .room import Connection, Room
+from .presence import Connection
+from .room import Room
 from .settings import Settings
 from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, now, token_opens
 from .thinking import Thinker

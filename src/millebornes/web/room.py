@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
@@ -41,6 +41,7 @@ from . import metrics
 from .chat import ChatWindow
 from .errors import Gone, HintsBusy, Refused, Stale, expired
 from .notices import Kind, presence_args, said_args
+from .presence import Connection, Presence
 from .settings import Settings
 from .store import (
     BROKEN,
@@ -57,16 +58,10 @@ from .store import (
 )
 from .table import TableView
 from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .turn import Turn
 from .view import Window, is_hidden
 
 log = logging.getLogger("millebornes.web")
-
-
-class Connection(Protocol):
-    seat: int | None
-    """None for a spectator (and before a join)."""
-
-    def send(self, frame: dict) -> None: ...
 
 
 def iso(t: datetime | None) -> str | None:
@@ -143,9 +138,6 @@ class Room:
         self.settings = settings
         self.thinker = thinker
         self.lock = asyncio.Lock()
-        self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
-        self.watchers: set[Connection] = set()
-        """Spectators' sockets: they get every public step, from no seat (TableView.spectator_observation)."""
         self.view = TableView(game_of(saved), settings.limits.log_events)
         """The game and the steps its seats were shown: every action goes through ``view.advance``."""
         self.reseat()
@@ -160,18 +152,11 @@ class Room:
         self.view.replay(saved.actions, saved.notes)
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
-        self.remote: dict[str, set[int]] = {}
-        """The seats someone is on at each other server process (their notices' ``origin``)."""
         self.telling: set[asyncio.Task] = set()
-        self.idle_since = time.monotonic()
         self.closed = False
-        self.away_since = {seat: self.idle_since for seat in self.humans | self._stood_in()}
-        """Human seats with no socket, since when (``time.monotonic``): since the load for every seat."""
+        self.presence = Presence((s.seat for s in saved.seats), self.humans | self._stood_in())
         self.away_tasks: dict[int, asyncio.Task] = {}
-        self.decision_since = self.idle_since
-        self.decided_seq = -1
-        self.clock_ends: float | None = None
-        """When the human to act runs out of time (``time.monotonic``); None without a clock running."""
+        self.turn = Turn(self.presence.idle_since)
         self.leads = True
         """Whether this process wrote the table's last action (or has not seen another process write one):
         it makes the next timed step, and a process that does not waits ``standby`` longer (schedule, _stand_by)."""
@@ -183,6 +168,15 @@ class Room:
     @property
     def status(self) -> str:
         return self.table.status
+
+    @property
+    def conns(self) -> dict[int, set[Connection]]:
+        return self.presence.conns
+
+    @property
+    def watchers(self) -> set[Connection]:
+        """Spectators' sockets: they get every public step, from no seat (TableView.spectator_observation)."""
+        return self.presence.watchers
 
     @property
     def game(self) -> Game:
@@ -213,21 +207,17 @@ class Room:
     # ---------------------------------------------------------------- what clients see
     def connected(self) -> dict[int, bool]:
         """Each seat: whether someone is on it, here or at another server process."""
-        there = set().union(*self.remote.values()) if self.remote else set()
-        return {seat: bool(conns) or seat in there for seat, conns in self.conns.items()}
+        return self.presence.connected()
 
     def seat_facts(self) -> list[dict]:
-        at = time.monotonic()
-        return seat_facts(self.table, self.connected(), {s: round(at - t, 1) for s, t in self.away_since.items()})
+        return seat_facts(self.table, self.connected(), self.presence.away_for(time.monotonic()))
 
     def turn_facts(self) -> dict | None:
         """Who is deciding, for how long, and the seconds left on the clock; nothing while a window is
         open (who holds the safety is nobody's business) or while the match is not being played."""
         if self.status != PLAYING or self.window is not None or self.game.is_over:
             return None
-        at = time.monotonic()
-        left = None if self.clock_ends is None else round(max(0.0, self.clock_ends - at), 1)
-        return {"seat": self.game.to_act, "for": round(at - self.decision_since, 1), "left": left}
+        return self.turn.facts(self.game.to_act, time.monotonic())
 
     def facts(self) -> dict:
         """The public facts of GET /api/tables/{table}: while a window is open, the scores from before it."""
@@ -343,9 +333,8 @@ class Room:
             if before == WAITING:
                 self.table.status = status
             conn.seat = seat
-            if not self.conns[seat]:
+            if self.presence.sit(seat, conn):
                 self._tell_presence(seat, True)
-            self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
             welcome = {
@@ -367,7 +356,7 @@ class Room:
                     self.schedule(self.last_events)
             if not was_there or s.nickname != was_named:
                 self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
-            for other in self.away_since:
+            for other in self.presence.away_since:
                 self._watch_absence(other)
             await self._take_over_due()
 
@@ -409,30 +398,20 @@ class Room:
                 f"this seat has {limits.sockets_per_seat} sockets open already (other "
                 "windows or devices): close one first",
             )
-        at_table = sum(map(len, self.conns.values())) + len(self.watchers)
+        at_table = self.presence.sockets()
         if at_table >= limits.sockets_per_table and (seat is None or self.conns[seat]):
             raise Refused(
                 "table-full", f"this table has {limits.sockets_per_table} sockets open already, the most it takes"
             )
 
     def leave(self, conn: Connection) -> None:
-        if conn in self.watchers:
-            self.watchers.discard(conn)
-            if not self.watchers and not any(self.conns.values()):
-                self.idle_since = time.monotonic()
+        seat = self.presence.leave(conn)
+        if seat is None:
             return
-        seat = conn.seat
-        if seat is None or conn not in self.conns.get(seat, ()):
-            return
-        self.conns[seat].discard(conn)
-        if not any(self.conns.values()) and not self.watchers:
-            self.idle_since = time.monotonic()
-        if not self.conns[seat]:
-            self._tell_presence(seat, False)
-            if not self.connected()[seat]:  # else someone is still on the seat at another process: nothing changed
-                self.away_since[seat] = time.monotonic()
-                self._watch_absence(seat)
-                self.broadcast({"type": "seats", "seats": self.seat_facts()})
+        self._tell_presence(seat, False)
+        if self.presence.missed(seat):  # else someone is still on the seat at another process: nothing changed
+            self._watch_absence(seat)
+            self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
     def _notify(self, kind: Kind, *args: str) -> None:
@@ -448,9 +427,9 @@ class Room:
 
     def process_gone(self, origin: str) -> None:
         """A server process stopped telling it is alive: nobody is on a seat there any more."""
-        for seat in sorted(self.remote.get(origin, set())):
+        for seat in sorted(self.presence.remote.get(origin, set())):
             self.remote_presence(origin, seat, False)
-        self.remote.pop(origin, None)
+        self.presence.remote.pop(origin, None)
 
     async def rematch_moved(self) -> None:
         """Someone answered the rematch at another server process: the answers so far, to everyone here."""
@@ -467,15 +446,11 @@ class Room:
         if seat not in self.conns:
             return
         was_there = self.connected()[seat]
-        seats = self.remote.setdefault(origin, set())
+        self.presence.there(origin, seat, on)
         if on:
-            seats.add(seat)
             self._arrived(seat)
-        else:
-            seats.discard(seat)
-            if not self.connected()[seat] and seat not in self.away_since:
-                self.away_since[seat] = time.monotonic()
-                self._watch_absence(seat)
+        elif self.presence.missed(seat):
+            self._watch_absence(seat)
         if self.connected()[seat] != was_there:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
@@ -526,7 +501,7 @@ class Room:
         return (s.level or "medium") if s.kind == "bot" else self.table.standin
 
     def _arrived(self, seat: int) -> None:
-        self.away_since.pop(seat, None)
+        self.presence.arrived(seat)
         task = self.away_tasks.pop(seat, None)
         if task is not None:
             task.cancel()
@@ -536,12 +511,12 @@ class Room:
         if (
             self.status != PLAYING
             or seat not in self.humans
-            or seat not in self.away_since
+            or seat not in self.presence.away_since
             or seat in self.away_tasks
             or self.closed
         ):
             return
-        left = self.table.grace - (time.monotonic() - self.away_since[seat])
+        left = self.table.grace - (time.monotonic() - self.presence.away_since[seat])
         self.away_tasks[seat] = asyncio.create_task(self._absent(seat, left))
 
     async def _absent(self, seat: int, delay: float) -> None:
@@ -566,12 +541,11 @@ class Room:
         due = [
             (s, "away")
             for s in sorted(self.humans)
-            if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}
+            if self.presence.away_past(s, self.table.grace, at) and present - {s}
         ]
         late = self.game.to_act
         if (
-            self.clock_ends is not None
-            and at >= self.clock_ends
+            self.turn.run_out(at)
             and self.window is None
             and late in self.humans
             and present - {late}
@@ -644,9 +618,9 @@ class Room:
             token = new_token()
             if not await asyncio.to_thread(self.store.issue_token, self.id, seat, hash_token(token)):
                 await self._refresh_seats()  # another process seated it or started the table: this copy was behind
-                now = self.table.seats[seat]
+                seated = self.table.seats[seat]
                 raise Refused(
-                    "joined" if now.kind == "human" and now.joined else "started",
+                    "joined" if seated.kind == "human" and seated.joined else "started",
                     "this seat of the rematch is taken or the rematch has started",
                 )
             if s.kind == "bot":
@@ -859,10 +833,8 @@ class Room:
         if self.task is not None and self.task is not caller and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
-        self.clock_ends = None
+        self.turn.step(self.seq, time.monotonic())
         g = self.game
-        if self.seq != self.decided_seq:
-            self.decided_seq, self.decision_since = self.seq, time.monotonic()
         if self.status != PLAYING:
             return
         if self.window is not None:
@@ -913,7 +885,7 @@ class Room:
         if deadline is None:
             deadline = self._deadline(self.game, events) or wall + timedelta(seconds=self.table.clock)
             self.table.clock_at, self.table.clock_deadline = self.actions, deadline
-        self.clock_ends = time.monotonic() + (deadline - wall).total_seconds()
+        self.turn.ends = time.monotonic() + (deadline - wall).total_seconds()
         self.task = asyncio.create_task(self._clock(self.seq, self.actions, deadline if fresh else None))
 
     async def _clock(self, seq: int, at: int, store: datetime | None) -> None:
@@ -923,8 +895,8 @@ class Room:
                     await asyncio.to_thread(self.store.set_clock, self.id, at, store)
                 except Exception:
                     log.warning("table %s: the clock's deadline could not be saved", self.id)
-            if self.clock_ends is not None:
-                await until(self.clock_ends)
+            if self.turn.ends is not None:
+                await until(self.turn.ends)
             await self._stand_by(seq, "a clock's time-out")
             async with self.lock:
                 if self.seq == seq:
@@ -1126,11 +1098,11 @@ class Room:
     @property
     def in_use(self) -> bool:
         """A socket is connected or an action is being submitted: the hall never drops the room then."""
-        return self.lock.locked() or any(self.conns.values()) or bool(self.watchers)
+        return self.lock.locked() or not self.presence.empty()
 
     def idle_for(self, at: float) -> float:
         """Seconds (of ``time.monotonic``) since the room was last in use; 0 while it is."""
-        return 0.0 if self.in_use else at - self.idle_since
+        return 0.0 if self.in_use else at - self.presence.idle_since
 
     def close(self) -> None:
         """Stop the room's bot or countdown; a join still waiting for the lock finds it Gone."""
