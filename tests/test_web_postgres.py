@@ -194,8 +194,10 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
     import psycopg
     from sqlalchemy import insert
 
+    from millebornes.web.errors import Stale
     from millebornes.web.listener import libpq_url
-    from millebornes.web.store import CHANNEL, ActionRow, Stale, Store, notice_action, now
+    from millebornes.web.notices import CHANNEL, action_row
+    from millebornes.web.store import ActionRow, Store, now
 
     web.start(url=postgres_url)
     table = web.create(seats=[HUMAN, HUMAN], seed=54)
@@ -227,7 +229,7 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
         seat, action = play(0)
         table_id, kind, origin, *args = actions(1)[0]
         assert (table_id, kind, origin) == (table["id"], "action", other.origin)
-        count, told_seat, told_action, deadline = notice_action(args)
+        count, told_seat, told_action, deadline = action_row(args)
         assert (count, told_seat, told_action, deadline) == (1, seat, action, soon)
         with pytest.raises(Stale):
             other.append_action(table["id"], 0, seat, action)

@@ -18,10 +18,11 @@ from .. import cards as C
 from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
 from ..rules import RULESETS
-from .creation import MAX_SEATS, CreateTable, Unprocessable, brief, check_table, shown
+from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
+from .errors import Unprocessable, expired
 from .privacy import may_look_back, private
-from .room import expired, game_of, iso, public_events, table_facts
+from .room import game_of, iso, public_events, table_facts
 from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()

@@ -16,12 +16,9 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from .errors import BackupRefused
 from .onefile import sqlite_path
 from .settings import normalize_database_url
-
-
-class BackupRefused(Exception):
-    """Nothing was copied, for the reason given."""
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ..bots.ladder import default_level, offered_levels
 from ..rules import RULESETS
 from ..rules import ruleset as get_ruleset
 from ..state import Game, new_game
+from .errors import Unprocessable
 from .settings import Settings
 
 TEST_CF_TIMEOUT = 0.05
@@ -73,14 +74,6 @@ def shown(value: object) -> str:
 
 def brief(message: str) -> str:
     return message if len(message) <= MESSAGE else message[: MESSAGE - 1] + "…"
-
-
-class Unprocessable(Exception):
-    """A request the server understood but will not carry out; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
 
 
 def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:

@@ -1,6 +1,6 @@
 """What a client may send on the table's WebSocket: one schema per frame type, no extra fields.
 
-A frame that does not fit is refused with a one-line reason that names the field (``_words``);
+A frame that does not fit is refused with a one-line reason that names the field (:func:`words`);
 nicknames are checked here too, since they arrive in a frame.
 """
 
@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from . import lookalikes
 from .chat import Key as ChatKey
-from .room import Refused
+from .errors import Refused
 
 
 class _Frame(BaseModel):

@@ -23,10 +23,13 @@ from datetime import datetime, timedelta
 
 from ..actions import IllegalAction
 from .creation import MAX_SEATS
+from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
-from .room import Connection, Gone, Refused, Room, expired
+from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of
+from .presence import Connection
+from .room import Room
 from .settings import Settings
-from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, notice_action, now, token_opens
+from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, now, token_opens
 from .thinking import Thinker
 
 log = logging.getLogger("millebornes.web")
@@ -91,31 +94,32 @@ class Hall:
                     # what another process wrote between the read and now: its notices found no room here
                     self._later(room.catch_up())
                     self._later(room.refresh_seats())
-                    self._later(asyncio.to_thread(self.store.notify, table_id, "who"))
+                    self._later(asyncio.to_thread(self.store.notify, table_id, Kind.WHO))
             return room
 
-    def heard(self, table_id: str, kind: str, origin: str, args: list[str]) -> None:
+    def heard(self, notice: Notice) -> None:
         """What another server process did at a table this one holds (web/listener.py)."""
-        self.alive[origin] = time.monotonic()
-        if kind == "alive":
+        kind, args = notice.kind, notice.args
+        self.alive[notice.origin] = time.monotonic()
+        if kind == Kind.ALIVE:
             return
-        room = self.rooms.get(table_id)
+        room = self.rooms.get(notice.table_id)
         if room is None:
             return
-        if kind == "action":
-            self._later(room.adopt(*notice_action(args)))
-        elif kind == "seats":
+        if kind == Kind.ACTION:
+            self._later(room.adopt(*action_row(args)))
+        elif kind == Kind.SEATS:
             self._later(room.refresh_seats())
-        elif kind == "presence":
-            room.remote_presence(origin, int(args[0]), args[1] == "1")
-        elif kind == "who":
+        elif kind == Kind.PRESENCE:
+            room.remote_presence(notice.origin, *presence_of(args))
+        elif kind == Kind.WHO:
             room.announce()
-        elif kind == "said":
-            room.hear(int(args[0]), args[1])
-        elif kind == "rematch":
+        elif kind == Kind.SAID:
+            room.hear(*said_of(args))
+        elif kind == Kind.REMATCH:
             self._later(room.rematch_moved())
-        elif kind == "expired" and not room.in_use:  # expired by another process's sweep
-            self.rooms.pop(table_id).close()
+        elif kind == Kind.EXPIRED and not room.in_use:  # expired by another process's sweep
+            self.rooms.pop(notice.table_id).close()
 
     async def missed(self) -> None:
         """The notices were lost for a while: every room looks for what it missed."""
@@ -127,7 +131,7 @@ class Hall:
         """Tell the other processes this one is alive, and forget the seats of those gone silent (killed)."""
         while True:
             try:
-                await asyncio.to_thread(self.store.notify, "-", "alive")
+                await asyncio.to_thread(self.store.notify, NO_TABLE, Kind.ALIVE)
             except Exception:
                 log.warning("could not tell the other server processes this one is alive")
             at = time.monotonic()
@@ -201,12 +205,7 @@ class Hall:
             room = self.rooms.get(table_id)
             if room is None:
                 return await asyncio.to_thread(self.store.claim, table_id, seat, token_hash)
-            async with room.lock:
-                if not await asyncio.to_thread(self.store.claim, table_id, seat, token_hash):
-                    return False
-                s = room.table.seats[seat]
-                s.token_hash, s.claimed = token_hash, True
-                return True
+            return await room.claim(seat, token_hash)
 
     async def watch(self, conn: Connection, table_id: str) -> Room | None:
         """Let a connection watch the table, loading it if it is not in memory; None when there is no

@@ -1,11 +1,7 @@
 """What other server processes did, heard from PostgreSQL: several processes serve one database.
 
-A notice is ``"<table id> <kind> <origin> <args...>"`` on :data:`~.store.CHANNEL`, sent at the commit of
-what it tells: ``action N SEAT DEADLINE ACTION`` (the table has N actions, the last of them this row:
-:meth:`.store.Store.append_action`), ``seats`` (a join,
-a claim, a stand-in, a seat given to a bot), ``presence SEAT 0|1`` (a seat's first socket at a process, or
-its last gone) and ``who`` (a process opened the table: who is here?).  Every process keeps one connection
-of its own that ``LISTEN``s, and a room it holds adopts what changed from the database
+A notice (:mod:`.notices`: its kinds and their words) is sent at the commit of what it tells.  Every
+process keeps one connection of its own that ``LISTEN``s, and a room it holds adopts what changed from the database
 (:meth:`.room.Room.catch_up`, :meth:`.room.Room.refresh_seats`): the database is the one source of truth.
 An action's notice carries its committed row, so a room that holds every action before it adopts it without
 reading it back (:meth:`.room.Room.adopt`); a room further behind reads what it lacks.
@@ -21,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
-from .store import CHANNEL
+from .notices import CHANNEL, Notice, decode
 
 log = logging.getLogger("millebornes.web")
 
@@ -37,13 +33,13 @@ def libpq_url(url: str) -> str:
 
 
 class Listener:
-    """Calls ``heard(table_id, kind, origin, args)`` for every other process's notice (``origin`` names this
-    one's), and ``missed()`` after each reconnection."""
+    """Calls ``heard(notice)`` for every other process's notice (``origin`` names this one), and ``missed()``
+    after each reconnection."""
 
     def __init__(
         self,
         url: str,
-        heard: Callable[[str, str, str, list[str]], None],
+        heard: Callable[[Notice], None],
         missed: Callable[[], Awaitable[None]],
         origin: str,
     ):
@@ -69,10 +65,10 @@ class Listener:
                     tries = 0
                     self.ready.set()
                     async for notice in conn.notifies():
-                        table_id, kind, origin, *args = notice.payload.split(" ")
-                        if origin != self.origin:
+                        heard = decode(notice.payload)
+                        if heard.origin != self.origin:
                             try:
-                                self.heard(table_id, kind, origin, args)
+                                self.heard(heard)
                             except Exception:
                                 log.exception("a notice could not be followed: %r", notice.payload)
             except asyncio.CancelledError:

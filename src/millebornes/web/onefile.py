@@ -15,12 +15,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from sqlalchemy.engine import make_url
 
+from .errors import SharedFile
 from .settings import normalize_database_url
-
-
-class SharedFile(Exception):
-    """Another process serves this SQLite file."""
-
 
 _held: dict[str, list[int]] = {}
 """The files this process holds: path -> [descriptor, holders] (a process may open its app more than once)."""

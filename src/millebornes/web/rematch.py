@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+from .errors import Gone, Refused
 from .frames import FillBotsFrame, RematchFrame
 from .hall import Hall
-from .room import Gone, Refused, Room
-from .store import FINISHED, PLAYING, WAITING, hash_token, new_token
+from .notices import Kind
+from .room import Room
+from .store import FINISHED
 
 FRAMES = (RematchFrame, FillBotsFrame)
 
@@ -51,20 +53,16 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
         raise Refused("not-finished", "the match is not over: a rematch is offered at its end")
     seat = client.seat
     async with room.lock:  # one answer of this table at a time: one rematch, created once
-        new_id = await asyncio.to_thread(hall.store.create_rematch, room.id, fresh_seed(room.table.seed))
-        room.table.rematch = new_id
+        new_id = await room.open_rematch(fresh_seed(room.table.seed))
         while True:
             new = await hall.room(new_id)
             if new is None:
                 raise Refused("server", "the rematch could not be opened")
             try:
-                async with new.lock:
-                    if new.closed:
-                        raise Gone(new_id)
-                    if yes:
-                        token = await _seat_back(hall, new, seat)
-                    else:
-                        await _decline(hall, new, seat)
+                if yes:
+                    token = await new.seat_back(seat)
+                else:
+                    await new.decline(seat)
                 break
             except Gone:
                 continue
@@ -73,70 +71,15 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
                 {"type": "rematch-seat", "table": new_id, "seat": seat, "url": f"/t/{new_id}#seat={seat}&token={token}"}
             )
         room.broadcast(await state_frame(hall, room.id))
-    await asyncio.to_thread(hall.store.notify, room.id, "rematch")
-
-
-async def _seat_back(hall: Hall, new: Room, seat: int) -> str:
-    """A new token for the seat (its hash stored, the old one's forgotten): the seat is a human's again
-    if a bot was given it while the rematch waits.  Refused once its player sat down or the rematch
-    started: the finished table's link must not take the seat, and its hand, from the one playing it."""
-    s = new.table.seats[seat]
-    if s.kind == "human" and s.joined:
-        raise Refused("joined", "this seat has taken its place at the rematch already")
-    if new.status != WAITING:
-        raise Refused("started", "the rematch has started without this seat")
-    token = new_token()
-    if not await asyncio.to_thread(hall.store.issue_token, new.id, seat, hash_token(token)):
-        await new._refresh_seats()  # another process seated it or started the table: this copy was behind
-        now = new.table.seats[seat]
-        raise Refused(
-            "joined" if now.kind == "human" and now.joined else "started",
-            "this seat of the rematch is taken or the rematch has started",
-        )
-    if s.kind == "bot":
-        s.kind, s.level, s.joined = "human", None, False
-        new.reseat()
-        new.broadcast({"type": "seats", "seats": new.seat_facts()})
-    s.token_hash = hash_token(token)
-    return token
-
-
-async def _decline(hall: Hall, new: Room, seat: int) -> None:
-    s = new.table.seats[seat]
-    if s.kind == "human" and s.joined:
-        raise Refused("joined", "this seat has taken its place at the rematch already")
-    if s.kind == "human":
-        await _to_bots(hall, new, [seat])
-
-
-async def _to_bots(hall: Hall, new: Room, seats: list[int]) -> None:
-    """Under the new room's lock: the seats are bots' (stored, then in memory), and the table starts
-    when every human seat left has joined, as a join would start it."""
-    level = new.table.standin  # the table's stand-in level, chosen at the first match's creation
-    status = await asyncio.to_thread(hall.store.seats_to_bots, new.id, seats, level)
-    for n in seats:
-        s = new.table.seats[n]
-        s.kind, s.level, s.token_hash, s.nickname, s.joined = "bot", level, None, None, True
-    new.reseat()
-    started = new.status == WAITING and status == PLAYING
-    new.table.status = status
-    if started:
-        new.schedule(new.last_events)
-        new.broadcast_state([])
-    new.broadcast({"type": "seats", "seats": new.seat_facts()})
+    await asyncio.to_thread(hall.store.notify, room.id, Kind.REMATCH)
 
 
 async def fill_bots(hall: Hall, room: Room) -> None:
     """Give every human seat of the waiting rematch that nobody joined to a bot, and start it."""
     if room.table.rematch_of is None:
         raise Refused("not-rematch", "only a rematch gives its empty seats to bots")
-    async with room.lock:
-        if room.status != WAITING:
-            raise Refused("not-waiting", "this table is not waiting for players")
-        empty = [s.seat for s in room.table.seats if s.kind == "human" and not s.joined]
-        if empty:
-            await _to_bots(hall, room, empty)
+    await room.fill_bots()
     old = hall.rooms.get(room.table.rematch_of)
     if old is not None:
         old.broadcast(await state_frame(hall, old.id))
-    await asyncio.to_thread(hall.store.notify, room.table.rematch_of, "rematch")
+    await asyncio.to_thread(hall.store.notify, room.table.rematch_of, Kind.REMATCH)

@@ -8,7 +8,7 @@ that a move is not judged by a card its player could not know of; the reviews' p
 the page's progress bar, and :func:`millebornes.review.assemble` builds the review, saved once done.
 
 One review at a time per table, whichever server process is asked (a second request joins the running one), at
-most ``reviews_at_once`` on each process (one more is :class:`Busy`), and only for a finished match (a live one is
+most ``reviews_at_once`` on each process (one more: :class:`ReviewsBusy`), and only for a finished match (a live one is
 :class:`NotFinished`).  The process working a review out holds its claim in the database (``review_jobs``) and
 writes its progress there every :data:`BEAT` seconds, so a page polling another process follows it; a claim
 silent for :data:`SILENT` seconds is a dead process's and is taken over.  The review itself is saved in the
@@ -25,6 +25,7 @@ from .. import review as R
 from ..notation import replay
 from ..observation import Observation
 from . import metrics
+from .errors import NoTable, NotFinished, ReviewsBusy
 from .store import FINISHED, Store
 from .thinking import Thinker
 from .view import Asked
@@ -60,18 +61,6 @@ def decisions(record: dict) -> tuple[list[tuple[Observation, int, str]], dict[in
         game.act(action)
         asked.note(game, known)
     return todo, forced
-
-
-class NoTable(Exception):
-    pass
-
-
-class NotFinished(Exception):
-    """The match is still waiting or being played: it is not reviewed, and nothing was started."""
-
-
-class Busy(Exception):
-    """The server works out as many reviews as it takes at once; nothing was started."""
 
 
 @dataclass
@@ -128,7 +117,7 @@ class Reviewer:
 
     async def start(self, table_id: str) -> dict:
         """Start the table's review, or join the one running, or give the one done; raises NoTable,
-        NotFinished or Busy (and starts nothing).  Starts go one at a time, so a check and the start it
+        NotFinished or ReviewsBusy (and starts nothing).  Starts go one at a time, so a check and the start it
         allows are never split by another request's."""
         async with self._starting:
             known = await self._known(table_id)
@@ -143,7 +132,7 @@ class Reviewer:
             if running is not None and running["state"] == "running":
                 return running
             if len(self.jobs) >= self.at_once:
-                raise Busy(
+                raise ReviewsBusy(
                     f"the server is reviewing as many games as it takes at once ({self.at_once}): "
                     f"ask again in {RETRY_AFTER} s"
                 )

@@ -14,7 +14,8 @@ from fastapi.responses import JSONResponse
 from . import privacy
 from .creation import brief, shown
 from .deps import ReviewerDep, StoreDep
-from .reviewing import RETRY_AFTER, Busy, NoTable, NotFinished
+from .errors import NoTable, NotFinished, ReviewsBusy
+from .reviewing import RETRY_AFTER
 
 router = APIRouter()
 
@@ -45,7 +46,7 @@ async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, s
         return no_table(table_id)
     except NotFinished as exc:
         return JSONResponse({"detail": brief(str(exc)), "code": "not-finished"}, status_code=409)
-    except Busy as exc:
+    except ReviewsBusy as exc:
         return JSONResponse(
             {"detail": str(exc), "code": "busy"}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
         )

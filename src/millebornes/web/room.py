@@ -15,6 +15,10 @@ from the saved actions alone, so a restart gives every seat the same frames agai
 
 Nothing here knows about HTTP or WebSockets: a connection is anything with ``seat`` and a
 non-blocking ``send(frame)``; :mod:`millebornes.web.client` provides them.
+
+Two clocks: ``time.monotonic`` for every moment kept in memory (a window's deadline, the grace period,
+the turn clock's end, a hint's cooldown), and the wall clock (:func:`.store.now`) for a turn clock's
+deadline, which is stored so that a restart or another process keeps it.
 """
 
 from __future__ import annotations
@@ -26,16 +30,18 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from ..actions import IllegalAction
 from ..bots.base import RandomBot
 from ..events import Event
 from ..notation import replay
-from ..observation import Observation
 from ..state import Game
 from . import metrics
 from .chat import ChatWindow
+from .errors import Gone, HintsBusy, Refused, Stale, expired
+from .notices import Kind, presence_args, said_args
+from .presence import Connection, Presence
 from .settings import Settings
 from .store import (
     BROKEN,
@@ -44,47 +50,18 @@ from .store import (
     PLAYING,
     WAITING,
     SavedTable,
-    Stale,
     Store,
     hash_token,
     new_token,
     now,
     token_opens,
 )
-from .thinking import SEARCHING_LEVELS, Busy, Thinker, bot_seed, choose, hint
-from .view import Asked, Window, answerable, hazard_of, is_hidden, shown_events
+from .table import TableView
+from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .turn import Turn
+from .view import Window, is_hidden
 
 log = logging.getLogger("millebornes.web")
-
-
-class Refused(Exception):
-    """A frame the server will not act on; becomes an error frame, and nothing changed.  ``extra`` goes
-    into the frame too: an illegal action's ``reason`` and ``params``, a hint's ``retry_after``."""
-
-    def __init__(self, code: str, message: str, **extra):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-def expired(settings: Settings) -> Refused:
-    """The refusal of a table that expired (``Settings.expire_idle``): its links and id say so."""
-    days = settings.expire_idle / 86400
-    idle = f"{days:g} days" if days >= 1 else f"{settings.expire_idle:g} seconds"
-    return Refused("expired", f"this table expired: nobody played it for {idle}")
-
-
-class Gone(Exception):
-    """The room left the hall's memory (evicted or expired) before this join could take a seat:
-    the hall loads the table again, or finds it deleted."""
-
-
-class Connection(Protocol):
-    seat: int | None
-    """None for a spectator (and before a join)."""
-
-    def send(self, frame: dict) -> None: ...
 
 
 def iso(t: datetime | None) -> str | None:
@@ -161,50 +138,25 @@ class Room:
         self.settings = settings
         self.thinker = thinker
         self.lock = asyncio.Lock()
-        self.conns: dict[int, set[Connection]] = {s.seat: set() for s in saved.seats}
-        self.watchers: set[Connection] = set()
-        """Spectators' sockets: they get every public step, built from no seat's view (spectator_frame)."""
-        self.humans: set[int] = set()
-        """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
+        self.view = TableView(game_of(saved), settings.limits.log_events)
+        """The game and the steps its seats were shown: every action goes through ``view.advance``."""
         self.reseat()
-        self.log: deque[Mapping[str, Any]] = deque(maxlen=settings.limits.log_events)
-        self.last_events: list[Mapping[str, Any]] = []
         self.task: asyncio.Task | None = None
-        self.window: Window | None = None
         self.save_failures = 0
         self.save_error = ""
-        self.seq = 0
         self.hinting: set[int] = set()
         self.hint_ready: dict[int, float] = {}
         self.said: deque[dict] = deque(maxlen=settings.limits.chat_lines)
         """The last quick-chat lines, for a joining socket's welcome (memory only: a restart forgets them)."""
         self.chat_window = ChatWindow(settings.limits)
-        self.game = game_of(saved)
-        self.asked = Asked(self.game.players)
-        self.shown_actions = 0
-        """The saved actions every seat was shown (all but the passes): what the seeds of bots and hints count,
-        so that a pass behind a window changes no choice a seat could compare (thinking.bot_seed)."""
-        notes = list(saved.notes)
-        for n, (seat, action) in enumerate(saved.actions):
-            notes = self._retell(notes, n)
-            known, before = self._known_now(), self._before(seat, action)
-            self._after(seat, action, known, before, self.game.act(action, seat), None)
-        self._retell(notes, len(saved.actions))
-        self.actions = len(saved.actions)
+        self.view.replay(saved.actions, saved.notes)
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
-        self.remote: dict[str, set[int]] = {}
-        """The seats someone is on at each other server process (their notices' ``origin``)."""
         self.telling: set[asyncio.Task] = set()
-        self.idle_since = time.monotonic()
         self.closed = False
-        self.away_since = {seat: self.idle_since for seat in self.humans | self._stood_in()}
-        """Human seats with no socket, since when (``time.monotonic``): since the load for every seat."""
+        self.presence = Presence((s.seat for s in saved.seats), self.humans | self._stood_in())
         self.away_tasks: dict[int, asyncio.Task] = {}
-        self.decision_since = self.idle_since
-        self.decided_seq = -1
-        self.clock_ends: float | None = None
-        """When the human to act runs out of time (``time.monotonic``); None without a clock running."""
+        self.turn = Turn(self.presence.idle_since)
         self.leads = True
         """Whether this process wrote the table's last action (or has not seen another process write one):
         it makes the next timed step, and a process that does not waits ``standby`` longer (schedule, _stand_by)."""
@@ -217,66 +169,69 @@ class Room:
     def status(self) -> str:
         return self.table.status
 
+    @property
+    def conns(self) -> dict[int, set[Connection]]:
+        return self.presence.conns
+
+    @property
+    def watchers(self) -> set[Connection]:
+        """Spectators' sockets: they get every public step, from no seat (TableView.spectator_observation)."""
+        return self.presence.watchers
+
+    @property
+    def game(self) -> Game:
+        return self.view.game
+
+    @property
+    def seq(self) -> int:
+        return self.view.seq
+
+    @property
+    def window(self) -> Window | None:
+        return self.view.window
+
+    @property
+    def actions(self) -> int:
+        """The saved actions this copy knows (another server process may write more: catch_up)."""
+        return self.view.actions
+
+    @property
+    def last_events(self) -> list[Mapping[str, Any]]:
+        return self.view.last_events
+
+    @property
+    def humans(self) -> set[int]:
+        """The seats people decide for now: human seats no stand-in bot plays (reseat)."""
+        return self.view.humans
+
     # ---------------------------------------------------------------- what clients see
     def connected(self) -> dict[int, bool]:
         """Each seat: whether someone is on it, here or at another server process."""
-        there = set().union(*self.remote.values()) if self.remote else set()
-        return {seat: bool(conns) or seat in there for seat, conns in self.conns.items()}
+        return self.presence.connected()
 
     def seat_facts(self) -> list[dict]:
-        at = time.monotonic()
-        return seat_facts(self.table, self.connected(), {s: round(at - t, 1) for s, t in self.away_since.items()})
+        return seat_facts(self.table, self.connected(), self.presence.away_for(time.monotonic()))
 
     def turn_facts(self) -> dict | None:
         """Who is deciding, for how long, and the seconds left on the clock; nothing while a window is
         open (who holds the safety is nobody's business) or while the match is not being played."""
         if self.status != PLAYING or self.window is not None or self.game.is_over:
             return None
-        at = time.monotonic()
-        left = None if self.clock_ends is None else round(max(0.0, self.clock_ends - at), 1)
-        return {"seat": self.game.to_act, "for": round(at - self.decision_since, 1), "left": left}
+        return self.turn.facts(self.game.to_act, time.monotonic())
 
     def facts(self) -> dict:
         """The public facts of GET /api/tables/{table}: while a window is open, the scores from before it."""
         game = self.window.before if self.window is not None else self.game
         return table_facts(self.table, game, self.connected())
 
-    def observation(self, seat: int) -> Observation:
-        """What a person on ``seat`` may see now: the window while one is open."""
-        if self.window is not None:
-            legal = self.game.legal_actions() if self._holder() == seat and seat in self.humans else []
-            return self.window.observation(seat, self.asked.known_cards(self.game), legal)
-        return self.bot_observation(seat)
-
-    def bot_observation(self, seat: int) -> Observation:
-        """What a bot decides from when it is asked: the engine's observation, less the safeties others
-        showed only by being asked (a person would not know them either)."""
-        obs = self.game.observation(seat)
-        obs["known_cards"] = [k if s != seat else [] for s, k in enumerate(self.asked.known_cards(self.game))]
-        return obs
-
-    def spectator_observation(self) -> dict[str, Any]:
-        """What someone watching sees: the public table from no seat.  Built from the view of the seat
-        that gets nothing any other seat does not (the attacker during a window, who never holds the
-        safety; else seat 0), then without a hand, a seat or a choice: ``hand`` left out,
-        ``legal_actions`` empty, every seat's publicly known cards (less those shown only by asking)."""
-        known = self.asked.known_cards(self.game)
-        if self.window is not None:
-            seen = self.window.observation(self.window.attacker, known, [])
-        else:
-            seen = self.game.observation(0)
-        obs: dict[str, Any] = {key: value for key, value in seen.items() if key != "hand"}
-        obs.update(seat=None, side=None, legal_actions=[], known_cards=known)
-        return obs
-
     def _deadline_left(self) -> float | None:
         if self.window is not None and self.window.deadline is not None:
-            return round(max(0.0, self.window.deadline - asyncio.get_running_loop().time()), 2)
+            return round(max(0.0, self.window.deadline - time.monotonic()), 2)
         return None
 
     def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> dict:
         """A seat's state frame; ``seat=None``: a spectator's."""
-        obs = self.spectator_observation() if seat is None else self.observation(seat)
+        obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
         return {
             "type": "state",
             "seq": self.seq,
@@ -315,7 +270,7 @@ class Room:
         if wait is not None:
             raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds", retry_after=wait[0])
         self.hear(seat, key)
-        self._notify("said", seat, key)
+        self._notify(Kind.SAID, *said_args(seat, key))
 
     def hear(self, seat: int, key: str) -> None:
         """A quick-chat line said here or at another server process: kept among the last lines, told to all."""
@@ -329,6 +284,16 @@ class Room:
             return False
         s = self.table.seats[seat]
         return s.kind == "human" and token_opens(s.token_hash, token)
+
+    async def claim(self, seat: int, token_hash: str) -> bool:
+        """A free seat of an open public table gets the hash of a new token (Store.claim); False when it is
+        not free.  Under the lock, so that a join with the old link cannot slip in between."""
+        async with self.lock:
+            if not await asyncio.to_thread(self.store.claim, self.id, seat, token_hash):
+                return False
+            s = self.table.seats[seat]
+            s.token_hash, s.claimed = token_hash, True
+            return True
 
     async def join(self, conn: Connection, seat: int, nickname: str | None, token: str | None = None) -> None:
         """Seat an authenticated connection: welcome, its state, and everyone hears who came.  ``token`` is
@@ -368,16 +333,15 @@ class Room:
             if before == WAITING:
                 self.table.status = status
             conn.seat = seat
-            if not self.conns[seat]:
+            if self.presence.sit(seat, conn):
                 self._tell_presence(seat, True)
-            self.conns[seat].add(conn)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.standin else []
             welcome = {
                 "type": "welcome",
                 "seat": seat,
                 "table": self.facts(),
-                "log": list(self.log),
+                "log": list(self.view.log),
                 "chat": list(self.said),
             } | ({"token": fresh} if fresh is not None else {})
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
@@ -392,7 +356,7 @@ class Room:
                     self.schedule(self.last_events)
             if not was_there or s.nickname != was_named:
                 self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
-            for other in self.away_since:
+            for other in self.presence.away_since:
                 self._watch_absence(other)
             await self._take_over_due()
 
@@ -418,7 +382,7 @@ class Room:
                     "seat": None,
                     "spectator": True,
                     "table": self.facts(),
-                    "log": list(self.log),
+                    "log": list(self.view.log),
                     "chat": list(self.said),
                 }
             )
@@ -434,33 +398,23 @@ class Room:
                 f"this seat has {limits.sockets_per_seat} sockets open already (other "
                 "windows or devices): close one first",
             )
-        at_table = sum(map(len, self.conns.values())) + len(self.watchers)
+        at_table = self.presence.sockets()
         if at_table >= limits.sockets_per_table and (seat is None or self.conns[seat]):
             raise Refused(
                 "table-full", f"this table has {limits.sockets_per_table} sockets open already, the most it takes"
             )
 
     def leave(self, conn: Connection) -> None:
-        if conn in self.watchers:
-            self.watchers.discard(conn)
-            if not self.watchers and not any(self.conns.values()):
-                self.idle_since = time.monotonic()
+        seat = self.presence.leave(conn)
+        if seat is None:
             return
-        seat = conn.seat
-        if seat is None or conn not in self.conns.get(seat, ()):
-            return
-        self.conns[seat].discard(conn)
-        if not any(self.conns.values()) and not self.watchers:
-            self.idle_since = time.monotonic()
-        if not self.conns[seat]:
-            self._tell_presence(seat, False)
-            if not self.connected()[seat]:  # else someone is still on the seat at another process: nothing changed
-                self.away_since[seat] = time.monotonic()
-                self._watch_absence(seat)
-                self.broadcast({"type": "seats", "seats": self.seat_facts()})
+        self._tell_presence(seat, False)
+        if self.presence.missed(seat):  # else someone is still on the seat at another process: nothing changed
+            self._watch_absence(seat)
+            self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
-    def _notify(self, kind: str, *args) -> None:
+    def _notify(self, kind: Kind, *args: str) -> None:
         """A notice to the other server processes about this table, sent in the background."""
         if self.store.notifies:
             task = asyncio.create_task(asyncio.to_thread(self.store.notify, self.id, kind, *args))
@@ -469,13 +423,13 @@ class Room:
 
     def _tell_presence(self, seat: int, on: bool) -> None:
         """The other server processes hear when a seat gets its first socket here, or loses its last."""
-        self._notify("presence", seat, int(on))
+        self._notify(Kind.PRESENCE, *presence_args(seat, on))
 
     def process_gone(self, origin: str) -> None:
         """A server process stopped telling it is alive: nobody is on a seat there any more."""
-        for seat in sorted(self.remote.get(origin, set())):
+        for seat in sorted(self.presence.remote.get(origin, set())):
             self.remote_presence(origin, seat, False)
-        self.remote.pop(origin, None)
+        self.presence.remote.pop(origin, None)
 
     async def rematch_moved(self) -> None:
         """Someone answered the rematch at another server process: the answers so far, to everyone here."""
@@ -492,15 +446,11 @@ class Room:
         if seat not in self.conns:
             return
         was_there = self.connected()[seat]
-        seats = self.remote.setdefault(origin, set())
+        self.presence.there(origin, seat, on)
         if on:
-            seats.add(seat)
             self._arrived(seat)
-        else:
-            seats.discard(seat)
-            if not self.connected()[seat] and seat not in self.away_since:
-                self.away_since[seat] = time.monotonic()
-                self._watch_absence(seat)
+        elif self.presence.missed(seat):
+            self._watch_absence(seat)
         if self.connected()[seat] != was_there:
             self.broadcast({"type": "seats", "seats": self.seat_facts()})
 
@@ -525,8 +475,7 @@ class Room:
         told: list[Mapping[str, Any]] = []
         for _, note in notes:
             self.notes += 1
-            self.seq += 1
-            told += self._tell([note])
+            told += self.view.note(note)
         if self.status != before or told:
             self.schedule(told or self.last_events)
             self.broadcast_state(told)
@@ -540,7 +489,7 @@ class Room:
     def reseat(self) -> None:
         """Work out ``humans`` again after a seat changed hands (a stand-in came or went, a rematch seat
         went to a bot or back): the one place that decides who people are."""
-        self.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
+        self.view.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
 
     def _plays_itself(self, seat: int) -> bool:
         """A bot's seat, or a human's a stand-in bot plays."""
@@ -552,7 +501,7 @@ class Room:
         return (s.level or "medium") if s.kind == "bot" else self.table.standin
 
     def _arrived(self, seat: int) -> None:
-        self.away_since.pop(seat, None)
+        self.presence.arrived(seat)
         task = self.away_tasks.pop(seat, None)
         if task is not None:
             task.cancel()
@@ -562,12 +511,12 @@ class Room:
         if (
             self.status != PLAYING
             or seat not in self.humans
-            or seat not in self.away_since
+            or seat not in self.presence.away_since
             or seat in self.away_tasks
             or self.closed
         ):
             return
-        left = self.table.grace - (time.monotonic() - self.away_since[seat])
+        left = self.table.grace - (time.monotonic() - self.presence.away_since[seat])
         self.away_tasks[seat] = asyncio.create_task(self._absent(seat, left))
 
     async def _absent(self, seat: int, delay: float) -> None:
@@ -592,12 +541,11 @@ class Room:
         due = [
             (s, "away")
             for s in sorted(self.humans)
-            if s in self.away_since and at - self.away_since[s] >= self.table.grace and present - {s}
+            if self.presence.away_past(s, self.table.grace, at) and present - {s}
         ]
         late = self.game.to_act
         if (
-            self.clock_ends is not None
-            and at >= self.clock_ends
+            self.turn.run_out(at)
             and self.window is None
             and late in self.humans
             and present - {late}
@@ -624,8 +572,7 @@ class Room:
         task = self.away_tasks.pop(seat, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        self.seq += 1
-        return self._tell([note])
+        return self.view.note(note)
 
     async def _reclaim(self, seat: int) -> list[Mapping[str, Any]]:
         """The human takes the seat back from the stand-in, with a whole clock again."""
@@ -635,8 +582,7 @@ class Room:
         self.notes += 1
         self.reseat()
         self.table.clock_deadline = None
-        self.seq += 1
-        return self._tell([note])
+        return self.view.note(note)
 
     async def back(self, seat: int) -> None:
         """A person still at the table takes the seat back (their clock had run out)."""
@@ -651,11 +597,76 @@ class Room:
             self.schedule(told)
             self.broadcast_state(told)
 
-    # ---------------------------------------------------------------- acting
-    def _holder(self) -> int | None:
-        """The seat the engine asks for a coup fourré now, if any (nobody else may learn it)."""
-        return self.game.to_act if self.game.decision == "coup-fourre" else None
+    # ---------------------------------------------------------------- the rematch (web/rematch.py)
+    async def open_rematch(self, seed: int) -> str:
+        """Under the lock of this finished table: its rematch, created at the first answer (Store.create_rematch)."""
+        self.table.rematch = await asyncio.to_thread(self.store.create_rematch, self.id, seed)
+        return self.table.rematch
 
+    async def seat_back(self, seat: int) -> str:
+        """At the waiting rematch: a new token for the seat (its hash stored, the old one's forgotten), the
+        seat a human's again if a bot was given it meanwhile.  Refused once its player sat down or the rematch
+        started: the finished table's link must not take the seat, and its hand, from the one playing it."""
+        async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
+            s = self.table.seats[seat]
+            if s.kind == "human" and s.joined:
+                raise Refused("joined", "this seat has taken its place at the rematch already")
+            if self.status != WAITING:
+                raise Refused("started", "the rematch has started without this seat")
+            token = new_token()
+            if not await asyncio.to_thread(self.store.issue_token, self.id, seat, hash_token(token)):
+                await self._refresh_seats()  # another process seated it or started the table: this copy was behind
+                seated = self.table.seats[seat]
+                raise Refused(
+                    "joined" if seated.kind == "human" and seated.joined else "started",
+                    "this seat of the rematch is taken or the rematch has started",
+                )
+            if s.kind == "bot":
+                s.kind, s.level, s.joined = "human", None, False
+                self.reseat()
+                self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            s.token_hash = hash_token(token)
+            return token
+
+    async def decline(self, seat: int) -> None:
+        """At the waiting rematch: the seat's player said no, and a bot takes it."""
+        async with self.lock:
+            if self.closed:
+                raise Gone(self.id)
+            s = self.table.seats[seat]
+            if s.kind == "human" and s.joined:
+                raise Refused("joined", "this seat has taken its place at the rematch already")
+            if s.kind == "human":
+                await self._to_bots([seat])
+
+    async def fill_bots(self) -> None:
+        """Give every human seat of the waiting rematch that nobody joined to a bot, and start it."""
+        async with self.lock:
+            if self.status != WAITING:
+                raise Refused("not-waiting", "this table is not waiting for players")
+            empty = [s.seat for s in self.table.seats if s.kind == "human" and not s.joined]
+            if empty:
+                await self._to_bots(empty)
+
+    async def _to_bots(self, seats: list[int]) -> None:
+        """Under the lock: the seats are bots' (stored, then in memory), and the table starts when every
+        human seat left has joined, as a join would start it."""
+        level = self.table.standin  # the table's stand-in level, chosen at the first match's creation
+        status = await asyncio.to_thread(self.store.seats_to_bots, self.id, seats, level)
+        for n in seats:
+            s = self.table.seats[n]
+            s.kind, s.level, s.token_hash, s.nickname, s.joined = "bot", level, None, None, True
+        self.reseat()
+        started = self.status == WAITING and status == PLAYING
+        self.table.status = status
+        if started:
+            self.schedule(self.last_events)
+            self.broadcast_state([])
+        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+
+    # ---------------------------------------------------------------- acting
     def check_person(self, seat: int) -> None:
         if self.table.seats[seat].standin:
             raise Refused("standin", "a bot plays for you now: take your seat back first")
@@ -670,7 +681,7 @@ class Room:
         if seq is not None and seq != self.seq:
             raise Refused("stale", f"the table moved on: state {self.seq}, you acted on {seq}")
         if self.window is not None:
-            if self._holder() != seat:
+            if self.view.holder() != seat:
                 raise Refused("not-your-turn", "the coup-fourré window is open: wait for it to close")
         elif self.game.to_act != seat:
             raise Refused("not-your-turn", f"it is seat {self.game.to_act}'s decision, not yours")
@@ -694,7 +705,7 @@ class Room:
         if told is None:  # a pass behind the window: only the holder sees its buttons go
             self.send_state(seat, [])
             return
-        holder = self._holder()
+        holder = self.view.holder()
         if self.window is None and holder is not None and holder not in self.humans:
             # a hazard no human could answer: the bot holding the safety answers in the same step
             try:
@@ -707,20 +718,19 @@ class Room:
 
     async def _apply(self, seat: int, action: str) -> list[Mapping[str, Any]] | None:
         """Judge, save, adopt: the events every seat is now told, or None for a pass behind a window."""
-        clone = self.game.clone()
         try:
-            events = clone.act(action, seat)
+            judged = self.view.judge(seat, action)
         except IllegalAction as exc:
             raise Refused("illegal", str(exc), reason=exc.reason, params=exc.params) from None
+        clone, events, opens = judged.game, judged.events, judged.opens
         result = (list(clone.match_scores), clone.winners) if clone.is_over else None
-        opens = self._opens_window(seat, action)
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
         slack = self.settings.window_slack
         if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
             clock = self._deadline(clone, events, self.table.cf_timeout + slack, anyone=True)
         elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
-            left = self.window.deadline + slack - asyncio.get_running_loop().time()  # a pass: the same moment
+            left = self.window.deadline + slack - time.monotonic()  # a pass: the same moment
             clock = self._deadline(clone, events, max(0.0, left), anyone=True)
         else:
             clock = self._deadline(clone, events)
@@ -738,15 +748,12 @@ class Room:
         self.leads = True
         if clock is not None:
             self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock
-        known, before = self._known_now(), self.game
-        self.game = clone
-        self.actions += 1
         if result is not None:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
-        deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
-        return self._after(seat, action, known, before, events, deadline)
+        deadline = time.monotonic() + self.table.cf_timeout
+        return self.view.advance(seat, action, deadline, judged)
 
     async def catch_up(self) -> None:
         """Adopt the actions other server processes wrote (PostgreSQL told of them): as if played here."""
@@ -775,12 +782,10 @@ class Room:
         """Under the lock: the next actions, saved by another process, applied, shown and scheduled from."""
         told: list[Mapping[str, Any]] = []
         hidden: set[int] = set()
-        loop = asyncio.get_running_loop()
         self.leads = False
         for seat, action, clock in rows:
-            known, before = self._known_now(), self._before(seat, action)
             try:
-                events = self.game.act(action, seat)
+                shown = self.view.advance(seat, action, time.monotonic() + self.table.cf_timeout)
             except IllegalAction:
                 log.error(
                     "table %s: action %d (%s) saved by another process does not follow from this copy",
@@ -789,10 +794,8 @@ class Room:
                     action,
                 )
                 raise
-            self.actions += 1
             if clock is not None:
                 self.table.clock_at, self.table.clock_deadline = self.actions, clock
-            shown = self._after(seat, action, known, before, events, loop.time() + self.table.cf_timeout)
             if shown is None:
                 hidden.add(seat)
             else:
@@ -805,26 +808,6 @@ class Room:
             for seat in hidden:
                 self.send_state(seat, [])
 
-    def _retell(self, notes: list[tuple[int, dict]], at: int) -> list[tuple[int, dict]]:
-        """At the load, the notes taken after ``at`` actions go into the log as they did live; the rest."""
-        while notes and notes[0][0] <= at:
-            self.seq += 1
-            self._tell([notes.pop(0)[1]])
-        return notes
-
-    def _known_now(self) -> list[list[str]]:
-        return [self.game.known_cards(s) for s in range(self.game.players)]
-
-    def _opens_window(self, seat: int, action: str) -> bool:
-        """Whether a hazard a human could answer: the seats and sides never change, so before or after
-        the action alike."""
-        hazard = hazard_of(action)
-        return hazard is not None and answerable(self.game, seat, hazard[1], self.humans)
-
-    def _before(self, seat: int, action: str):
-        """The game as it is, kept apart when the action may open a window (it shows this state)."""
-        return self.game.clone() if self._opens_window(seat, action) else self.game
-
     async def _finish_if_over(self) -> None:
         """A match that ended behind a window is finished once everyone may see it ended."""
         if self.window is None and self.game.is_over and self.table.status != FINISHED:
@@ -834,47 +817,13 @@ class Room:
             self.table.scores, self.table.winners = result
             self.table.finished = now()
 
-    def _after(
-        self, seat: int, action: str, known: list[list[str]], before, events: list[Event], deadline: float | None
-    ) -> list[Mapping[str, Any]] | None:
-        """The bookkeeping of one saved action, live or replayed at start: windows, ``seq``, the log."""
-        self.asked.note(self.game, known)
-        if not is_hidden(action):
-            self.shown_actions += 1
-        told = shown_events(seat, action, events)
-        if is_hidden(action) and self.window is not None:
-            self.window.deferred += told
-            return None
-        shown = []
-        if not is_hidden(action):
-            shown = self._close_window() if self.window is not None else []
-            self.seq += 1
-            if self._opens_window(seat, action):
-                self.window = Window(before, seat, action, deadline)
-                self.window.deferred, told = told[2:], told[:2]  # the action and its play event are shown
-        return shown + self._tell(told)
-
-    def _close_window(self) -> list[Mapping[str, Any]]:
-        assert self.window is not None  # its callers close an open one
-        told = self.window.deferred
-        self.window = None
-        self.seq += 1
-        return self._tell(told)
-
-    def _tell(self, told: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        """Events every seat now hears of: into the log a joining seat gets."""
-        self.log.extend(told)
-        self.last_events = told
-        return told
-
     def _answer(self, seat: int) -> str:
         """A bot's coup-fourré answer, at once: searching levels answer with their network, not a search,
         so that how long it takes tells nothing."""
         level = self._level(seat)
         policy = "neural" if level in SEARCHING_LEVELS else level
-        return choose(
-            policy, bot_seed(self.table.seed, self.shown_actions), self.bot_observation(seat), self.game.legal_actions()
-        )
+        bseed = bot_seed(self.table.seed, self.view.shown_actions)
+        return choose(policy, bseed, self.view.bot_observation(seat), self.game.legal_actions())
 
     # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
@@ -884,15 +833,13 @@ class Room:
         if self.task is not None and self.task is not caller and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
-        self.clock_ends = None
+        self.turn.step(self.seq, time.monotonic())
         g = self.game
-        if self.seq != self.decided_seq:
-            self.decided_seq, self.decision_since = self.seq, time.monotonic()
         if self.status != PLAYING:
             return
         if self.window is not None:
             if self.window.deadline is None:  # reopened at start: the whole window again
-                self.window.deadline = asyncio.get_running_loop().time() + self.table.cf_timeout
+                self.window.deadline = time.monotonic() + self.table.cf_timeout
             self.task = asyncio.create_task(self._window_ends(self.seq, self.window.deadline))
             return
         if g.is_over:  # it ended behind a window, and the server stopped before telling
@@ -938,7 +885,7 @@ class Room:
         if deadline is None:
             deadline = self._deadline(self.game, events) or wall + timedelta(seconds=self.table.clock)
             self.table.clock_at, self.table.clock_deadline = self.actions, deadline
-        self.clock_ends = time.monotonic() + (deadline - wall).total_seconds()
+        self.turn.ends = time.monotonic() + (deadline - wall).total_seconds()
         self.task = asyncio.create_task(self._clock(self.seq, self.actions, deadline if fresh else None))
 
     async def _clock(self, seq: int, at: int, store: datetime | None) -> None:
@@ -948,8 +895,8 @@ class Room:
                     await asyncio.to_thread(self.store.set_clock, self.id, at, store)
                 except Exception:
                     log.warning("table %s: the clock's deadline could not be saved", self.id)
-            if self.clock_ends is not None:
-                await until(self.clock_ends)
+            if self.turn.ends is not None:
+                await until(self.turn.ends)
             await self._stand_by(seq, "a clock's time-out")
             async with self.lock:
                 if self.seq == seq:
@@ -1000,9 +947,9 @@ class Room:
 
     async def _think(self, seat: int) -> str:
         level = self._level(seat)
-        obs = self.bot_observation(seat)
+        obs = self.view.bot_observation(seat)
         legal = self.game.legal_actions()
-        bseed = bot_seed(self.table.seed, self.shown_actions)
+        bseed = bot_seed(self.table.seed, self.view.shown_actions)
         try:
             if level in SEARCHING_LEVELS:
                 return await self.thinker.bot(choose, level, bseed, obs, legal)
@@ -1015,8 +962,8 @@ class Room:
         """The window closes: the holder who did not call passes, a bot holder answers, and everyone
         sees what happened behind it."""
         try:
-            await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
-            if self._holder() is not None:  # an answer to write; once written, any process closes the window
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            if self.view.holder() is not None:  # an answer to write; once written, any process closes the window
                 await self._stand_by(seq, "a window's answer")
             async with self.lock:
                 if self.seq != seq or (self.window is None and not self.game.is_over):
@@ -1037,14 +984,14 @@ class Room:
         shows = None
         if self.window is not None and self.window.deadline is not None:
             shows = self.window.deadline + self.settings.window_slack
-        holder = self._holder()
+        holder = self.view.holder()
         if holder is not None:
             answer = "pass" if holder in self.humans else self._answer(holder)
             told += await self._apply(holder, answer) or []
         if shows is not None:
             await self._show_at(shows)
         if self.window is not None:
-            told += self._close_window()
+            told += self.view.close_window()
         await self._finish_if_over()
         self.schedule(told, caller)
         self.broadcast_state(told)
@@ -1111,8 +1058,7 @@ class Room:
         self.check_turn(seat, None)
         if seat in self.hinting:
             raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
-        now = asyncio.get_running_loop().time()
-        wait = self.hint_ready.get(seat, 0.0) - now
+        wait = self.hint_ready.get(seat, 0.0) - time.monotonic()
         if wait > 0:
             retry = math.ceil(wait * 10) / 10
             raise Refused(
@@ -1125,12 +1071,12 @@ class Room:
         try:
             work = self.thinker.hint(
                 hint,
-                self.observation(seat),
+                self.view.observation(seat),
                 self.settings.hint_iterations,
                 self.settings.hint_ms,
-                bot_seed(self.table.seed, self.shown_actions),
+                bot_seed(self.table.seed, self.view.shown_actions),
             )
-        except Busy as exc:
+        except HintsBusy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:
             log.exception("table %s: a hint could not be started", self.id)
@@ -1142,7 +1088,7 @@ class Room:
     def _hinted(self, seat: int) -> None:
         """The seat's hint is over (answered, failed or dropped): its cooldown starts."""
         self.hinting.discard(seat)
-        self.hint_ready[seat] = asyncio.get_running_loop().time() + self.settings.limits.hint_cooldown
+        self.hint_ready[seat] = time.monotonic() + self.settings.limits.hint_cooldown
 
     @staticmethod
     async def _hint_frame(seq: int, work: Awaitable[list[dict]]) -> dict:
@@ -1152,11 +1098,11 @@ class Room:
     @property
     def in_use(self) -> bool:
         """A socket is connected or an action is being submitted: the hall never drops the room then."""
-        return self.lock.locked() or any(self.conns.values()) or bool(self.watchers)
+        return self.lock.locked() or not self.presence.empty()
 
     def idle_for(self, at: float) -> float:
         """Seconds (of ``time.monotonic``) since the room was last in use; 0 while it is."""
-        return 0.0 if self.in_use else at - self.idle_since
+        return 0.0 if self.in_use else at - self.presence.idle_since
 
     def close(self) -> None:
         """Stop the room's bot or countdown; a join still waiting for the lock finds it Gone."""

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Connection, Engine
 
+from .errors import SchemaError
 from .settings import normalize_database_url
 
 if TYPE_CHECKING:
@@ -38,10 +39,6 @@ LOCK_KEY = 0x6D62_7363_6865_6D61
 
 _proxies = threading.Lock()
 """Alembic's ``op`` and ``context`` are module-wide: one upgrade at a time in a process."""
-
-
-class SchemaError(Exception):
-    """The database is not at the schema this version needs, and is not to be upgraded here."""
 
 
 def scripts() -> ScriptDirectory:

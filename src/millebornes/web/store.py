@@ -49,6 +49,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_col
 from sqlalchemy.sql import ColumnElement
 
 from . import schema
+from .errors import Stale
+from .notices import CHANNEL, Kind, action_args, encode
 from .settings import normalize_database_url
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -269,29 +271,11 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-CHANNEL = "millebornes_tables"
-"""PostgreSQL's notification channel: ``"<table id> <kind> <origin> <args...>"`` at each commit (web/listener.py)."""
-
 _APPEND_NOTIFYING = text(
     "WITH saved AS (INSERT INTO actions (table_id, n, seat, action, time, deadline) "
     "VALUES (:table_id, :n, :seat, :action, :time, :deadline) RETURNING n) "
     "SELECT pg_notify(:channel, :payload) FROM saved"
 )
-
-
-def action_notice(n: int, seat: int, action: str, clock: datetime | None) -> list[str]:
-    """The arguments of an ``action`` notice: the row itself (the action's words last, they may be several)."""
-    return [str(n + 1), str(seat), clock.isoformat() if clock is not None else "-", action]
-
-
-def notice_action(args: list[str]) -> tuple[int, int, str, datetime | None]:
-    """An ``action`` notice's row back: (actions the table now has, seat, action, deadline)."""
-    count, seat, deadline, *words = args
-    return int(count), int(seat), " ".join(words), None if deadline == "-" else datetime.fromisoformat(deadline)
-
-
-class Stale(Exception):
-    """Another server process wrote that action first: this process's copy of the table is behind."""
 
 
 class Store:
@@ -412,7 +396,7 @@ class Store:
                 s.execute(
                     update(TableRow).where(TableRow.id == table_id, TableRow.status == WAITING).values(status=PLAYING)
                 )
-            self._notice(s, table_id, "seats")
+            self._notice(s, table_id, Kind.SEATS)
             return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
 
     def delete_unjoined(self, ids: list[str], before: datetime) -> list[str]:
@@ -452,7 +436,7 @@ class Store:
                     .values(status=EXPIRED, touched=now(), clock_at=None, clock_deadline=None)
                 )
                 for table_id in ids:
-                    self._notice(s, table_id, "expired")
+                    self._notice(s, table_id, Kind.EXPIRED)
             return ids
 
     def purge_expired(self, before: datetime) -> int:
@@ -497,7 +481,7 @@ class Store:
                 )
                 if result is not None:
                     c.execute(_finished(table_id, *result))
-                self._notice(c, table_id, "action", *action_notice(n, seat, action, clock))
+                self._notice(c, table_id, Kind.ACTION, *action_args(n, seat, action, clock))
         except IntegrityError:
             raise Stale(f"action {n} of table {table_id} was written by another server process") from None
 
@@ -507,7 +491,7 @@ class Store:
         """The row and its notice in one statement and one round trip (most moves of a busy server): no
         BEGIN, no COMMIT, no ping before it.  A connection found dead (the database restarted) is tried
         once more on a new one; had the first try been written after all, the second is :class:`Stale`."""
-        payload = " ".join([table_id, "action", self.origin, *action_notice(n, seat, action, clock)])
+        payload = encode(table_id, Kind.ACTION, self.origin, *action_args(n, seat, action, clock))
         values = {
             "table_id": table_id,
             "n": n,
@@ -527,13 +511,13 @@ class Store:
                 if attempt == 2 or not exc.connection_invalidated:
                     raise
 
-    def _notice(self, c, table_id: str, kind: str, *args) -> None:
+    def _notice(self, c, table_id: str, kind: Kind, *args) -> None:
         """Tell the other server processes, at this transaction's commit, what changed at the table."""
         if self.notifies:
-            payload = " ".join([table_id, kind, self.origin, *map(str, args)])
+            payload = encode(table_id, kind, self.origin, *args)
             c.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
-    def notify(self, table_id: str, kind: str, *args) -> None:
+    def notify(self, table_id: str, kind: Kind, *args) -> None:
         """A notice of its own (who is connected here): nothing is written."""
         if self.notifies:
             with self.engine.begin() as c:
@@ -582,7 +566,7 @@ class Store:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(standin=on))
             n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
             s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
-            self._notice(s, table_id, "seats")
+            self._notice(s, table_id, Kind.SEATS)
 
     def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give a free seat of an open public table a new token (its hash), in one conditional update so the
@@ -607,14 +591,8 @@ class Store:
                 .execution_options(synchronize_session=False)
             )
             if _rowcount(done) == 1:
-                self._notice(s, table_id, "seats")
+                self._notice(s, table_id, Kind.SEATS)
             return _rowcount(done) == 1
-
-    def public_facts(self, table_id: str) -> tuple[bool, str] | None:
-        """Whether the table is public, and its status; None when there is no such table (one small query)."""
-        with Session(self.engine) as s:
-            row = s.execute(select(TableRow.public, TableRow.status).where(TableRow.id == table_id)).first()
-            return None if row is None else (bool(row[0]), row[1])
 
     def mark_broken(self, table_id: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -685,7 +663,7 @@ class Store:
             if row.kind == "bot":
                 row.kind, row.level, row.joined = "human", None, False
             row.token_hash = token_hash
-            self._notice(s, table_id, "seats")
+            self._notice(s, table_id, Kind.SEATS)
             return True
 
     def seats_to_bots(self, table_id: str, seats: list[int], level: str) -> str:
@@ -710,7 +688,7 @@ class Store:
             ]
             if row.status == WAITING and humans and all(humans):
                 row.status = PLAYING
-            self._notice(s, table_id, "seats")
+            self._notice(s, table_id, Kind.SEATS)
             return row.status
 
     def rematch_state(self, table_id: str) -> dict:
@@ -976,11 +954,19 @@ class Store:
             ).all()
             return self._saved(s, rows, False)
 
+    def public_facts(self, table_id: str) -> tuple[bool, str] | None:
+        """Whether the table is public, and its status; None when there is no such table."""
+        return self._flag_and_status(table_id, TableRow.public)
+
     def watch_facts(self, table_id: str) -> tuple[bool, str] | None:
-        """Whether the table lets spectators watch, and its status; None when there is no such table (one
-        small query, so a watch of a wrong id, a forbidden or a finished table never loads anything)."""
+        """Whether the table lets spectators watch, and its status; None when there is no such table (so a
+        watch of a wrong id, a forbidden or a finished table never loads anything)."""
+        return self._flag_and_status(table_id, TableRow.spectators)
+
+    def _flag_and_status(self, table_id: str, flag) -> tuple[bool, str] | None:
+        """One small query: a table's flag column and its status."""
         with Session(self.engine) as s:
-            row = s.execute(select(TableRow.spectators, TableRow.status).where(TableRow.id == table_id)).first()
+            row = s.execute(select(flag, TableRow.status).where(TableRow.id == table_id)).first()
             return None if row is None else (bool(row[0]), row[1])
 
     def action_count(self, table_id: str) -> int:

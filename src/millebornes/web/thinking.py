@@ -8,7 +8,7 @@ starts quickly.  ``easy`` and ``medium`` take well under a millisecond and stay 
 
 Bots come first.  They have a pool of their own, so a bot's move never waits behind a hint, and
 the hint workers run at the lowest scheduling priority, so when the cores are busy a bot's search
-(and the server itself) gets the CPU first.  Hints are refused (:class:`Busy`) rather than queued
+(and the server itself) gets the CPU first.  Hints are refused (:class:`HintsBusy`) rather than queued
 without bound.  Game reviews (web/reviewing.py) come last: a pool of their own whose workers run at
 nice 19 under Linux's idle scheduling class, which gets the CPU only when nothing else, hints included,
 wants it; the reviewer limits how many run at once.  Every worker exits when the server is gone, even killed with
@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import analyse, make_bot
 from ..observation import Observation
+from .errors import HintsBusy
 
 log = logging.getLogger("millebornes.web")
 
@@ -40,10 +41,6 @@ REVIEW_NICENESS = 19
 """Review workers run this low, and in the SCHED_IDLE class where the system has it (behind the hints too)."""
 THREADS = 2
 """Threads per pool when ``workers`` is 0 (the in-process tests)."""
-
-
-class Busy(Exception):
-    """The hint pool has all the hints it takes; nothing was started."""
 
 
 def bot_seed(table_seed: int, n: int) -> int:
@@ -174,12 +171,12 @@ class Thinker:
         return await self._retried("reviews", fn, *args)
 
     def hint(self, fn, *args) -> asyncio.Future:
-        """Start a hint in the hints' pool at once, or raise Busy and start nothing when ``hint_backlog``
+        """Start a hint in the hints' pool at once, or raise HintsBusy and start nothing when ``hint_backlog``
         hints are already waiting or being worked out.  A hint counts until its worker is done with it,
         even if nobody waits for it any more, so hints asked and dropped cannot pile up unseen."""
         self._hints = {f for f in self._hints if not f.done()}
         if len(self._hints) >= self.hint_backlog:
-            raise Busy(
+            raise HintsBusy(
                 f"the server is working out as many hints as it takes ({len(self._hints)}): ask again in a few seconds"
             )
         _, future = self._submit("hints", fn, *args)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket
 from . import rematch
 from .client import Client
 from .deps import HallDep, SettingsDep, SocketsDep
+from .errors import Refused
 from .frames import (
     ActFrame,
     BackFrame,
@@ -26,7 +27,7 @@ from .frames import (
     clean_nickname,
 )
 from .hall import Hall
-from .room import Refused, Room
+from .room import Room
 from .settings import Limits
 
 log = logging.getLogger("millebornes.web")

@@ -1,0 +1,76 @@
+"""Every way the web app says no, in one place: what a newcomer reads to learn what a request may meet.
+
+Most become an error frame or an HTTP status where they are caught (:mod:`.ws`, :mod:`.api`,
+:mod:`.reviews`); none of them means something changed.  The module imports nothing of the app, so the
+bot worker processes (:mod:`.thinking`) import it as cheaply as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .settings import Settings
+
+
+class Refused(Exception):
+    """A frame the server will not act on; becomes an error frame, and nothing changed.  ``extra`` goes
+    into the frame too: an illegal action's ``reason`` and ``params``, a hint's ``retry_after``."""
+
+    def __init__(self, code: str, message: str, **extra):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def expired(settings: Settings) -> Refused:
+    """The refusal of a table that expired (``Settings.expire_idle``): its links and id say so."""
+    days = settings.expire_idle / 86400
+    idle = f"{days:g} days" if days >= 1 else f"{settings.expire_idle:g} seconds"
+    return Refused("expired", f"this table expired: nobody played it for {idle}")
+
+
+class Gone(Exception):
+    """The room left the hall's memory (evicted or expired) before this join could take a seat:
+    the hall loads the table again, or finds it deleted."""
+
+
+class Stale(Exception):
+    """Another server process wrote that action first: this process's copy of the table is behind."""
+
+
+class HintsBusy(Exception):
+    """The hint pool has all the hints it takes; nothing was started."""
+
+
+class NoTable(Exception):
+    """No such table to review."""
+
+
+class NotFinished(Exception):
+    """The match is still waiting or being played: it is not reviewed, and nothing was started."""
+
+
+class ReviewsBusy(Exception):
+    """The server works out as many reviews as it takes at once; nothing was started."""
+
+
+class Unprocessable(Exception):
+    """A request the server understood but will not carry out; ``field`` names what is wrong."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+
+
+class SharedFile(Exception):
+    """Another process serves this SQLite file."""
+
+
+class SchemaError(Exception):
+    """The database is not at the schema this version needs, and is not to be upgraded here."""
+
+
+class BackupRefused(Exception):
+    """Nothing was copied, for the reason given."""
