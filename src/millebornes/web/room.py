@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..actions import IllegalAction
+from ..bots import SEARCHING_LEVELS
 from ..bots.base import RandomBot
 from ..events import Event
 from ..notation import replay
@@ -57,7 +58,7 @@ from .store import (
     token_opens,
 )
 from .table import TableView
-from .thinking import SEARCHING_LEVELS, Thinker, bot_seed, choose, hint
+from .thinking import Thinker, bot_seed, choose, hint
 from .turn import Turn
 from .view import Window, is_hidden
 

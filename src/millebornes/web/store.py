@@ -48,6 +48,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 from sqlalchemy.sql import ColumnElement
 
+from ..notation import RECORD_FORMAT
 from . import schema
 from .errors import Stale
 from .notices import CHANNEL, Kind, action_args, encode
@@ -242,7 +243,7 @@ class SavedTable:
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
         return {
-            "format": "millebornes-record/1",
+            "format": RECORD_FORMAT,
             "ruleset": self.ruleset,
             "options": self.options,
             "players": self.players,

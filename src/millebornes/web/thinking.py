@@ -33,7 +33,6 @@ from .errors import HintsBusy
 
 log = logging.getLogger("millebornes.web")
 
-SEARCHING_LEVELS = ("hard", "expert")
 HINT_NICENESS = 19
 """How much lower than the server a hint worker runs (``os.nice``): on Linux a nice-19 process gets
 about 1.5% of a core that a nice-0 process wants."""

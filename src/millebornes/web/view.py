@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import cards as C
+from ..actions import IllegalAction, parse
 from ..events import Event
 from ..observation import Observation, ObservedTableau
 from ..state import Game
@@ -43,12 +44,11 @@ def shown_events(seat: int, action: str, events: list[Event]) -> list[Mapping[st
 
 def hazard_of(action: str) -> tuple[str, int] | None:
     """(hazard, side) when the action plays a hazard on a side."""
-    parts = action.split()
-    if len(parts) != 3 or parts[0] != "play" or parts[1] not in C.CARD_IDS:
+    try:
+        move = parse(action)
+    except IllegalAction:
         return None
-    if C.GROUP[C.CARD_IDS.index(parts[1])] != C.HAZARD:
-        return None
-    return parts[1], int(parts[2])
+    return (C.CARD_IDS[move.kind], move.side) if move.verb == "attack" else None
 
 
 def answerable(game: Game, attacker: int, side: int, humans: set[int]) -> bool:
