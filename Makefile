@@ -13,7 +13,7 @@ AXE := node_modules/.installed
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test lint types docs run bench build lock clean
+.PHONY: test test-fast lint types docs run bench build lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with; --no-compile leaves
 # each installed module's bytecode to its first import, so modules nobody imports cost nothing.
@@ -42,7 +42,7 @@ build: $(BUILT)
 # test skips on a developer's machine (CI installs npm, and a skip fails there).
 $(AXE): package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $(AXE); \
-	else echo "npm is missing: tests/test_axe.py will skip (Debian: apt-get install npm)"; fi
+	else echo "npm is missing: tests/browser/test_axe.py will skip (Debian: apt-get install npm)"; fi
 
 # The lint and the type check (config in pyproject.toml): the public API under strict flags, the rest plain.
 lint: $(FULL)
@@ -66,6 +66,11 @@ test: lint types docs $(FULL) $(BUILT) $(AXE)
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
 	$(VENV)/bin/nox
+
+# The engine and the bots alone (tests/engine, tests/bots), the long simulations left out: the check to run after
+# each edit of the rules or a bot.
+test-fast: $(FULL) $(BUILT)
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "(engine or bots) and not slow" tests/engine tests/bots
 
 # Resolve every dependency afresh (newest versions in the ranges) into a new constraints.txt.
 lock:

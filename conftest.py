@@ -1,5 +1,5 @@
 """Collection: where the engine is compiled (setup.py), pytest cannot import a compiled module's source
-for its doctests; tests/test_compiled.py runs those doctests from the source instead."""
+for its doctests; tests/engine/test_compiled.py runs those doctests from the source instead."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ binaries; without either its tests skip, unless ``MILLEBORNES_REQUIRE_POSTGRES=1
 FastAPI is imported inside the fixtures only, so the engine's tests run without the `web` extra.
 
 The tests play bots of every level, so they run on a ladder where every level is offered (``MILLEBORNES_LADDER``,
-also read by the servers they start); tests of the ladder itself (tests/test_ladder.py) point it elsewhere.
+also read by the servers they start); tests of the ladder itself (tests/bots/test_ladder.py) point it elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import socket
 import subprocess
 import tempfile
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
@@ -343,3 +344,19 @@ def fresh_postgres(postgres_url):
         for name in made:
             c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
     admin.dispose()
+
+
+WINGS = ("engine", "bots", "research", "cli", "tui", "i18n", "web", "browser", "project")
+"""The folders of tests/, each mirroring a part of the package; a test carries its folder's name as a marker, so
+``-m "not browser"`` or ``-m "engine or bots"`` picks a wing without naming files."""
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        try:
+            wing = item.path.relative_to(here).parts[0]
+        except ValueError:  # a doctest of src/
+            continue
+        if wing in WINGS:
+            item.add_marker(wing)

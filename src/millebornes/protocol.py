@@ -59,7 +59,7 @@ STDERR_TAIL = 2000
 
 
 # ---------------------------------------------------------------------------------------- messages
-# docs/protocol.schema.json describes the same messages; tests/test_protocol.py checks they agree
+# docs/protocol.schema.json describes the same messages; tests/research/test_protocol.py checks they agree
 class HostHello(TypedDict):
     """host -> bot, the first message of a session: the seed makes the bot's randomness the host's."""
 

@@ -1,5 +1,5 @@
 """Write the golden records: whole matches of every edition, each with the public events of every step and the
-final scores, so a change in the engine shows as a diff of data (tests/test_golden.py replays them).
+final scores, so a change in the engine shows as a diff of data (tests/engine/test_golden.py replays them).
 
 From the repository's root::
 

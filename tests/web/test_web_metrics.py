@@ -247,7 +247,7 @@ def test_each_serve_option_has_its_variable_in_the_table():
 
     from millebornes.cli import app
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "deploy.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
     options = [p for p in typer.main.get_command(app).commands["serve"].params if p.name != "help"]
     assert len(options) >= 23
     for p in options:

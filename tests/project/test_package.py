@@ -27,7 +27,7 @@ from millebornes.__main__ import EXTRA_OF
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CONSTRAINTS = REPO / "constraints.txt"
 
 

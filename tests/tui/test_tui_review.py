@@ -1,5 +1,5 @@
 """The game review in the terminal replay (`millebornes replay FILE [--review REVIEW.json]`), driven by key
-presses as tests/test_tui.py drives the table: badges on reviewed moves, the next and previous mistakes, the
+presses as tests/tui/test_tui.py drives the table: badges on reviewed moves, the next and previous mistakes, the
 summary, and a review computed in the background with its progress in the prompt."""
 
 from __future__ import annotations

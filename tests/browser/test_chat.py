@@ -3,7 +3,7 @@ in their own language (the list, a bubble on the speaker's tableau, the screen r
 the first and then neither sees nor hears them, and a reload remembers it; a spectator reads without a button;
 the rate limit is said in words; on a 360 px phone the open panel scrolls nothing sideways; axe finds nothing
 serious with the panel open, nor test_wording's reader anything players should not read.  A real
-`millebornes serve` and Chromium, as tests/test_spectator.py."""
+`millebornes serve` and Chromium, as tests/browser/test_spectator.py."""
 
 from __future__ import annotations
 

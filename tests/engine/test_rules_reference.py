@@ -4,7 +4,7 @@
 - The numbered sections (1-7 and their parts) run in order without a gap, and each names at least one test; in
   them, every bullet and every table row names a test or points at another section (§n), except the card table,
   which is compared with the engine's deck cell by cell.
-- Every test of tests/test_rules.py and tests/test_edge_cases.py is named somewhere in the page.
+- Every test of tests/engine/test_rules.py and tests/engine/test_edge_cases.py is named somewhere in the page.
 - No file of the project points at the specification the page replaced, which lives outside the repository, and no
   Markdown file links outside the repository; docs/rules.md links only to other pages of docs/.
 
@@ -22,7 +22,7 @@ import pytest
 import millebornes as mb
 from millebornes import cards as C
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "rules.md"
 REF = re.compile(r"`tests/([\w/]+\.py)::(\w+)`")
 HEADING = re.compile(r"^(#{1,6}) (.*)$")
@@ -52,11 +52,11 @@ def sections() -> list[tuple[str, int, list[str]]]:
 
 
 def functions_by_file() -> dict[str, set[str]]:
-    """Test function names of each tests/*.py file, by path relative to tests/."""
+    """Test function names of each test file under tests/, by path relative to tests/."""
     out = {}
-    for path in sorted((ROOT / "tests").glob("*.py")):
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        out[path.name] = {
+        out[path.relative_to(ROOT / "tests").as_posix()] = {
             n.name
             for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")
@@ -163,7 +163,7 @@ def test_every_rule_names_a_test_or_a_section():
     assert not loose, f"rules of docs/rules.md that name no test and point nowhere: {loose}"
 
 
-@pytest.mark.parametrize("path", ["test_rules.py", "test_edge_cases.py"])
+@pytest.mark.parametrize("path", ["engine/test_rules.py", "engine/test_edge_cases.py"])
 def test_every_rules_test_is_named(path):
     named = {n for f, n in REF.findall(PAGE.read_text(encoding="utf-8")) if f == path}
     unnamed = sorted(functions_by_file()[path] - named)
@@ -209,7 +209,7 @@ def test_the_checks_catch_what_they_look_for():
         "../f.md",
     ]
     assert local("https://example.org/a") is None and local("#top") is None and local("engine.md#x") == "engine.md"
-    body = ["- a rule `tests/test_rules.py::test_x`", "- a rule with no test", "  that goes on", "", "| a | b |"]
+    body = ["- a rule `tests/engine/test_rules.py::test_x`", "- a rule with no test", "  that goes on", "", "| a | b |"]
     body += ["|---|---|", "| row | §2 |", "| bare | row |"]
     assert items(body) == [body[0], "- a rule with no test that goes on", "| row | §2 |", "| bare | row |"]
 

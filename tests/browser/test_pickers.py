@@ -2,7 +2,7 @@
 the offered levels, start on the default one, and describe the chosen level's standing (aria-describedby),
 in English and French; the page fits a 360 px phone and axe finds nothing serious.
 
-The server runs on a made-up ladder where the second level did not earn its place (tests/test_ladder.py).
+The server runs on a made-up ladder where the second level did not earn its place (tests/bots/test_ladder.py).
 """
 
 from __future__ import annotations

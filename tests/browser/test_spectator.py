@@ -1,6 +1,6 @@
 """A spectator's page, end to end: a table page opened without a seat link watches the game (every
 tableau, the piles, the log, whose turn) with no hand, no hints and no join form; a table whose creator
-forbade spectators says so.  A real `millebornes serve` and Chromium, as tests/test_browser.py."""
+forbade spectators says so.  A real `millebornes serve` and Chromium, as tests/browser/test_browser.py."""
 
 from __future__ import annotations
 

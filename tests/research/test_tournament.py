@@ -16,7 +16,7 @@ from millebornes.bots import make_bot
 from millebornes.cli import app
 from millebornes.executors import LocalExecutor, RayExecutor, make_executor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 runner = CliRunner()
 
 

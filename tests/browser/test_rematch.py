@@ -54,7 +54,7 @@ def played_out(base: str, match_target: int = 1500) -> tuple[dict, dict]:
             "cf_timeout": 0.05,
             "public": True,
         },
-    )  # its replay opens to any page (a private one's: tests/test_lobby.py)
+    )  # its replay opens to any page (a private one's: tests/browser/test_lobby.py)
     rng = random.Random(7)
     socks, states = [], {}
     for seat, name in ((0, "Ann"), (1, "Bob")):

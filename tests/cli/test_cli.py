@@ -81,7 +81,7 @@ def test_the_version_has_one_home():
     from importlib.metadata import version
     from pathlib import Path
 
-    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject and 'attr = "millebornes.__version__"' in pyproject
     assert version("millebornes") == mb.__version__
 

@@ -23,7 +23,7 @@ from serving import Seat, Server, free_port, stop  # noqa: E402
 
 pytestmark = pytest.mark.postgres
 
-CADDYFILE = Path(__file__).resolve().parent.parent / "deploy" / "Caddyfile"
+CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 HUMAN = {"kind": "human"}
 

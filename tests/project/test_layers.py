@@ -71,7 +71,7 @@ def layer(name: str) -> int:
     for rank, (_, members) in enumerate(LAYERS):
         if any(name == m or (m != "millebornes" and name.startswith(m + ".")) for m in members):
             return rank
-    raise AssertionError(f"{name} has no layer in tests/test_layers.py: give it one")
+    raise AssertionError(f"{name} has no layer in tests/project/test_layers.py: give it one")
 
 
 def graph() -> dict[str, set[str]]:

@@ -21,7 +21,7 @@ from millebornes.bots import make_bot
 from millebornes.cli import app
 from millebornes.protocol import MAX_LINE, PROTOCOL, BotError, ExternalBot, serve
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 EXAMPLE = ROOT / "examples" / "external_bot.py"
 GARBAGE = ROOT / "examples" / "garbage_bot.py"
