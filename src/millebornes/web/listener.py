@@ -65,12 +65,12 @@ class Listener:
                     tries = 0
                     self.ready.set()
                     async for notice in conn.notifies():
-                        heard = decode(notice.payload)
-                        if heard.origin != self.origin:
-                            try:
+                        try:
+                            heard = decode(notice.payload)
+                            if heard.origin != self.origin:
                                 self.heard(heard)
-                            except Exception:
-                                log.exception("a notice could not be followed: %r", notice.payload)
+                        except Exception:
+                            log.exception("a notice could not be followed: %r", notice.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
