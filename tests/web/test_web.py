@@ -505,6 +505,29 @@ def test_a_room_in_use_stays_in_memory(web):
     assert hall.rooms[tid] is not room and again.obs == a.obs
 
 
+def test_a_table_out_of_memory_reports_the_scores_its_seats_were_shown(web):
+    """GET /api/tables/{id} of a table in play that no room holds (it left memory, or another process plays it)
+    answers what the room answered: the match's scores so far, not the deal's."""
+    web.start(evict_idle=0.05)
+    table = web.create(seats=[HUMAN, HUMAN])
+    tid, hall = table["id"], web.hall
+    clients = [web.join(table, 0, "Ann"), web.join(table, 1, "Bob")]
+    web.play_random(clients, random.Random(5), stop=lambda state: any(state["observation"]["match_scores"]))
+    for c in clients:
+        c.ws.close()
+    room = hall.rooms[tid]
+    deadline = time.monotonic() + 10
+    while room.in_use:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    in_memory = web.client.get(f"/api/tables/{tid}").json()
+    assert in_memory["status"] == "playing" and any(in_memory["scores"])
+    time.sleep(0.1)
+    assert hall.evict() == [tid]
+    assert web.client.get(f"/api/tables/{tid}").json() == in_memory
+    assert tid not in hall.rooms  # answered from the store: a GET loads no room
+
+
 def test_a_join_that_meets_a_dropped_room_loads_the_table_again(web):
     """A join waiting for the lock of a room the hall drops meanwhile takes its seat in the table
     loaded again, never in the dropped room."""

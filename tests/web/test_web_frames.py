@@ -16,7 +16,7 @@ from util import stacked_deck  # noqa: E402
 
 from millebornes.cards import CARD_IDS, GROUP  # noqa: E402
 from millebornes.cards import SAFETY_OF as SAFETY_KIND
-from millebornes.web.room import game_of, public_events  # noqa: E402
+from millebornes.web.facts import dealt, public_events  # noqa: E402
 from millebornes.web.store import hash_token  # noqa: E402
 
 HUMAN = {"kind": "human"}
@@ -30,7 +30,7 @@ def shown_steps(saved) -> dict[int, tuple]:
     saved but never shown; after a hazard a human could answer, a coup-fourré window shows the hazard and
     nothing after it until it closes (one more step); the safeties shown only by being asked are not known.
     ``step -> ("live", game, asked)`` or ``("window", before, after, seat, hazard, side, asked)``."""
-    game = game_of(saved)
+    game = dealt(saved)
     humans = {s.seat for s in saved.seats if s.kind == "human"}
     asked: list[list[str]] = [[] for _ in range(game.players)]
     steps = {0: ("live", game.clone(), [[]] * game.players)}
@@ -84,7 +84,7 @@ def what_was_shown(web, table_id: str) -> tuple[dict, list[dict]]:
     """The steps the table showed (shown_steps) and the public events of its saved actions in order, less
     the passes (nobody is told of a pass)."""
     saved = web.app.state.store.get(table_id, actions=True)
-    game, replayed = game_of(saved), []
+    game, replayed = dealt(saved), []
     for seat, action in saved.actions:
         replayed += public_events(seat, action, game.act(action, seat))
     return shown_steps(saved), [e for e in replayed if e.get("action") != "pass"]

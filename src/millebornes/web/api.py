@@ -17,12 +17,14 @@ from fastapi.responses import JSONResponse
 from .. import cards as C
 from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
+from ..notation import replay
 from ..rules import RULESETS
+from ..state import Game
 from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
 from .errors import Unprocessable, expired
+from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_look_back, private
-from .room import game_of, iso, public_events, table_facts
 from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()
@@ -75,7 +77,7 @@ def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:
 def lobby_entry(saved: SavedTable) -> dict:
     """What the lobby shows of an open public table: its edition and options, who sits where and which
     human seats are free; never a token, nor the nickname of a seat nobody joined."""
-    game = game_of(saved)
+    game = dealt(saved)
     seats = [
         {"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname if s.joined else None, "free": s.free}
         for s in saved.seats
@@ -188,12 +190,23 @@ async def table_info(table_id: str, store: StoreDep, hall: HallDep, settings: Se
     room = hall.rooms.get(table_id)
     if room is not None:
         return room.facts()
-    saved = await asyncio.to_thread(store.get, table_id)
-    if saved is None:
+
+    def facts() -> tuple[SavedTable, Game] | None:
+        """A table no room here holds (another process plays it, or it left memory): its scores as its seats
+        were last shown them, so its actions are read and replayed unless it has not started or is over."""
+        saved = store.get(table_id)
+        if saved is None or saved.status in (WAITING, EXPIRED, FINISHED):
+            return None if saved is None else (saved, dealt(saved))
+        saved = store.get(table_id, True)
+        return None if saved is None else (saved, shown_game(view_of(saved, settings.limits.log_events)))
+
+    found = await asyncio.to_thread(facts)
+    if found is None:
         return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
+    saved, game = found
     if saved.status == EXPIRED:
         return JSONResponse({"detail": expired(settings).message, "code": "expired"}, status_code=410)
-    return table_facts(saved, game_of(saved), {})
+    return table_facts(saved, game, {})
 
 
 @router.get("/api/lobby")
@@ -236,7 +249,7 @@ async def history(store: StoreDep, settings: SettingsDep, limit: int = 50):
     if not 1 <= limit <= settings.limits.history_max:
         return unprocessable("limit", f"from 1 to {settings.limits.history_max}")
     saved = await asyncio.to_thread(store.history, limit)
-    return {"tables": [table_facts(t, game_of(t), {}) for t in saved]}
+    return {"tables": [table_facts(t, dealt(t), {}) for t in saved]}
 
 
 @router.get("/api/tables/{table_id}/replay")
@@ -250,7 +263,7 @@ async def replay_step(table_id: str, request: Request, store: StoreDep, step: An
     total = len(saved.actions)
     if step > total:
         return unprocessable("step", f"this match has {total} steps")
-    game = game_of(saved, max(0, step - 1))
+    game = replay(saved.record(), max(0, step - 1))
     seat = action = None
     events: list[Mapping[str, Any]] = []
     if step:

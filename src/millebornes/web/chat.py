@@ -13,6 +13,7 @@ import math
 from collections import deque
 from typing import Literal, get_args
 
+from .errors import Refused
 from .settings import Limits
 
 Message = Literal[
@@ -80,3 +81,23 @@ class ChatWindow:
         sent.append(now)
         last[key] = now
         return None
+
+
+class Chat:
+    """A table's quick chat: each seat's :class:`ChatWindow`, and the last lines a joining socket is given."""
+
+    def __init__(self, limits: Limits):
+        self.window = ChatWindow(limits)
+        self.lines: deque[dict] = deque(maxlen=limits.chat_lines)
+
+    def take(self, seat: int, key: str, now: float) -> None:
+        """Count the seat's message, or refuse it (``rate``, with ``retry_after``) and count nothing."""
+        wait = self.window.take(seat, key, now)
+        if wait is not None:
+            raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds", retry_after=wait[0])
+
+    def heard(self, seat: int, key: str, at: str | None) -> dict:
+        """A line said here or at another server process, kept among the last ones."""
+        line = {"seat": seat, "key": key, "at": at}
+        self.lines.append(line)
+        return line

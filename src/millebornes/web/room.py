@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
-from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,12 +33,12 @@ from typing import Any
 from ..actions import IllegalAction
 from ..bots import SEARCHING_LEVELS
 from ..bots.base import RandomBot
-from ..events import Event
-from ..notation import replay
 from ..state import Game
 from . import metrics
-from .chat import ChatWindow
-from .errors import Gone, HintsBusy, Refused, Stale, expired
+from .chat import Chat
+from .errors import Gone, Refused, Stale, expired
+from .facts import iso, people, seat_facts, shown_game, table_facts, view_of
+from .hints import Hints
 from .notices import Kind, presence_args, said_args
 from .presence import Connection, Presence
 from .settings import Settings
@@ -57,77 +55,17 @@ from .store import (
     now,
     token_opens,
 )
-from .table import TableView
-from .thinking import Thinker, bot_seed, choose, hint
+from .thinking import Thinker, bot_seed, choose
 from .turn import Turn
 from .view import Window, is_hidden
 
 log = logging.getLogger("millebornes.web")
 
 
-def iso(t: datetime | None) -> str | None:
-    return None if t is None else t.isoformat(timespec="seconds") + "Z"
-
-
-def game_of(saved: SavedTable, upto: int = 0) -> Game:
-    """The table's match after its first ``upto`` actions (the seed and deck stay on the server)."""
-    return replay(saved.record(), upto)
-
-
-def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, float] | None = None) -> list[dict]:
-    """Who sits where and who is there: ``standin`` when a bot plays for an absent human, ``away`` the
-    seconds since a joined human's last socket left (None while connected, or not known)."""
-    away = away or {}
-    return [
-        {
-            "seat": s.seat,
-            "kind": s.kind,
-            "level": s.level,
-            "nickname": s.nickname,
-            "connected": s.kind == "bot" or connected.get(s.seat, False),
-            "standin": s.standin,
-            "away": away.get(s.seat) if s.kind == "human" and s.joined else None,
-        }
-        for s in saved.seats
-    ]
-
-
-def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> dict:
-    """What anybody may know of a table: no seed, no deck, no token (docs/web.md, GET /api/tables)."""
-    over = saved.status == FINISHED
-    return {
-        "id": saved.id,
-        "ruleset": saved.ruleset,
-        "options": game.ruleset.options(),
-        "players": game.players,
-        "teams": game.teams,
-        "sides": [list(s) for s in game.sides],
-        "status": saved.status,
-        "cf_timeout": saved.cf_timeout,
-        "seats": seat_facts(saved, connected),
-        "scores": list(saved.scores) if over and saved.scores is not None else list(game.match_scores),
-        "winners": list(saved.winners) if over and saved.winners is not None else game.winners,
-        "created": iso(saved.created),
-        "finished": iso(saved.finished),
-        "spectators": saved.spectators,
-        "clock": saved.clock,
-        "grace": saved.grace,
-        "standin": saved.standin,
-        "public": saved.public,
-        "rematch": saved.rematch,
-        "rematch_of": saved.rematch_of,
-    }
-
-
 async def until(moment: float) -> None:
     """Sleep until ``time.monotonic()`` reaches ``moment``: the event loop may wake a timer a little early."""
     while (left := moment - time.monotonic()) > 0:
         await asyncio.sleep(left)
-
-
-def public_events(seat: int, action: str, events: list[Event]) -> list[Mapping[str, Any]]:
-    """A replay's events of one action (a finished match shows everything, passes too)."""
-    return [{"type": "action", "seat": seat, "action": action}, *events]
 
 
 class Room:
@@ -139,18 +77,14 @@ class Room:
         self.settings = settings
         self.thinker = thinker
         self.lock = asyncio.Lock()
-        self.view = TableView(game_of(saved), settings.limits.log_events)
+        self.view = view_of(saved, settings.limits.log_events)
         """The game and the steps its seats were shown: every action goes through ``view.advance``."""
-        self.reseat()
         self.task: asyncio.Task | None = None
         self.save_failures = 0
         self.save_error = ""
-        self.hinting: set[int] = set()
-        self.hint_ready: dict[int, float] = {}
-        self.said: deque[dict] = deque(maxlen=settings.limits.chat_lines)
-        """The last quick-chat lines, for a joining socket's welcome (memory only: a restart forgets them)."""
-        self.chat_window = ChatWindow(settings.limits)
-        self.view.replay(saved.actions, saved.notes)
+        self.hints = Hints(saved.id, thinker, settings)
+        self.chat = Chat(settings.limits)
+        """Memory only: a restart forgets the last lines and the seats' counts."""
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
         self.telling: set[asyncio.Task] = set()
@@ -222,8 +156,7 @@ class Room:
 
     def facts(self) -> dict:
         """The public facts of GET /api/tables/{table}: while a window is open, the scores from before it."""
-        game = self.window.before if self.window is not None else self.game
-        return table_facts(self.table, game, self.connected())
+        return table_facts(self.table, shown_game(self.view), self.connected())
 
     def _deadline_left(self) -> float | None:
         if self.window is not None and self.window.deadline is not None:
@@ -265,19 +198,15 @@ class Room:
                     conn.send(frame)
 
     def say(self, seat: int, key: str) -> None:
-        """A seat's quick-chat message to every seat and spectator, kept among the last lines; refused
-        (``rate``, with ``retry_after``) and told to nobody over the seat's chat limits."""
-        wait = self.chat_window.take(seat, key, time.monotonic())
-        if wait is not None:
-            raise Refused("rate", f"quick chat: {wait[1]}; say it again in {wait[0]:.1f} seconds", retry_after=wait[0])
+        """A seat's quick-chat message to every seat and spectator, and to the other server processes;
+        refused and told to nobody over the seat's chat limits (:class:`.chat.Chat`)."""
+        self.chat.take(seat, key, time.monotonic())
         self.hear(seat, key)
         self._notify(Kind.SAID, *said_args(seat, key))
 
     def hear(self, seat: int, key: str) -> None:
         """A quick-chat line said here or at another server process: kept among the last lines, told to all."""
-        line = {"seat": seat, "key": key, "at": iso(now())}
-        self.said.append(line)
-        self.broadcast({"type": "said", **line})
+        self.broadcast({"type": "said", **self.chat.heard(seat, key, iso(now()))})
 
     # ---------------------------------------------------------------- seats
     def authenticate(self, seat: int, token: str) -> bool:
@@ -343,7 +272,7 @@ class Room:
                 "seat": seat,
                 "table": self.facts(),
                 "log": list(self.view.log),
-                "chat": list(self.said),
+                "chat": list(self.chat.lines),
             } | ({"token": fresh} if fresh is not None else {})
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
                 welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
@@ -384,7 +313,7 @@ class Room:
                     "spectator": True,
                     "table": self.facts(),
                     "log": list(self.view.log),
-                    "chat": list(self.said),
+                    "chat": list(self.chat.lines),
                 }
             )
             conn.send(self.state_frame(None, []))
@@ -490,7 +419,7 @@ class Room:
     def reseat(self) -> None:
         """Work out ``humans`` again after a seat changed hands (a stand-in came or went, a rematch seat
         went to a bot or back): the one place that decides who people are."""
-        self.view.humans = {s.seat for s in self.table.seats if s.kind == "human" and not s.standin}
+        self.view.humans = people(self.table)
 
     def _plays_itself(self, seat: int) -> bool:
         """A bot's seat, or a human's a stand-in bot plays."""
@@ -1050,50 +979,12 @@ class Room:
             self.broadcast_state([])
 
     def hint(self, seat: int) -> Awaitable[dict]:
-        """Start the search's view of the seat's decision off the event loop, or refuse at once and
-        change nothing: one hint at a time per seat (so per socket too), ``hint_cooldown`` seconds
-        after one is answered before the next, and no more than the server's ``hint_backlog``.  The search
-        starts from the observation the seat's frame shows, not from the game: the engine's observation
-        still knows the safeties its coup-fourré questions showed it (view.Asked)."""
+        """Start the seat's hint (:class:`.hints.Hints`), or refuse at once and change nothing.  The search
+        starts from the observation the seat's frame shows, with the seed a bot's choice there would have."""
         self.check_person(seat)
         self.check_turn(seat, None)
-        if seat in self.hinting:
-            raise Refused("rate", "a hint for this seat is already being worked out: wait for it")
-        wait = self.hint_ready.get(seat, 0.0) - time.monotonic()
-        if wait > 0:
-            retry = math.ceil(wait * 10) / 10
-            raise Refused(
-                "rate",
-                f"a seat waits {self.settings.limits.hint_cooldown:g} seconds after a hint "
-                f"before the next: ask again in {retry:.1f} seconds",
-                retry_after=retry,
-            )
-        seq = self.seq
-        try:
-            work = self.thinker.hint(
-                hint,
-                self.view.observation(seat),
-                self.settings.hint_iterations,
-                self.settings.hint_ms,
-                bot_seed(self.table.seed, self.view.shown_actions),
-            )
-        except HintsBusy as exc:
-            raise Refused("busy", str(exc)) from None
-        except Exception:
-            log.exception("table %s: a hint could not be started", self.id)
-            raise Refused("server", "the hint could not be worked out") from None
-        self.hinting.add(seat)
-        work.add_done_callback(lambda _: self._hinted(seat))
-        return self._hint_frame(seq, work)
-
-    def _hinted(self, seat: int) -> None:
-        """The seat's hint is over (answered, failed or dropped): its cooldown starts."""
-        self.hinting.discard(seat)
-        self.hint_ready[seat] = time.monotonic() + self.settings.limits.hint_cooldown
-
-    @staticmethod
-    async def _hint_frame(seq: int, work: Awaitable[list[dict]]) -> dict:
-        return {"type": "hint", "seq": seq, "actions": await work}
+        seed = bot_seed(self.table.seed, self.view.shown_actions)
+        return self.hints.ask(seat, self.seq, self.view.observation(seat), seed)
 
     # ---------------------------------------------------------------- in the hall's memory
     @property
