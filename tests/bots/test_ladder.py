@@ -125,7 +125,7 @@ def test_a_table_saved_with_a_level_no_longer_offered_still_plays(web, gap, tmp_
                 cf_timeout=0.05,
                 status="waiting",
                 created=now(),
-                standin=gap,
+                standin_level=gap,
                 seats=[
                     SavedSeat(0, "human", token_hash=hash_token(secret)),
                     SavedSeat(1, "bot", level=gap, joined=True),

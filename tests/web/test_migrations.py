@@ -234,7 +234,7 @@ def adopted(url: str, ddl: str) -> None:
         saved = store.get("old1", actions=True)
         assert (saved.status, saved.scores, saved.winners, saved.seed) == ("finished", [700, 0], [0], 7)
         assert saved.actions == [(0, "draw"), (1, "play 25"), (0, "draw")]
-        assert (saved.spectators, saved.public, saved.clock, saved.grace, saved.standin, saved.rematch) == (
+        assert (saved.spectators, saved.public, saved.clock, saved.grace, saved.standin_level, saved.rematch) == (
             True,
             False,
             0.0,
@@ -242,7 +242,7 @@ def adopted(url: str, ddl: str) -> None:
             "medium",
             None,
         )
-        assert [(s.nickname, s.joined, s.standin, s.claimed) for s in saved.seats] == [
+        assert [(s.nickname, s.joined, s.stood_in, s.claimed) for s in saved.seats] == [
             ("P0", True, False, False),
             ("P1", True, False, False),
         ]

@@ -96,7 +96,7 @@ def test_a_human_out_of_time_gets_a_stand_in_until_they_take_the_seat_back(web):
     me.send({"type": "back"})
     assert me.expect("error")["code"] == "malformed"
     saved = web.hall.store.get(table["id"])
-    assert saved.seats[late].standin is False
+    assert saved.seats[late].stood_in is False
 
 
 def test_a_disconnected_human_is_played_by_a_bot_after_the_grace_period_and_returns(web):
@@ -116,7 +116,7 @@ def test_a_disconnected_human_is_played_by_a_bot_after_the_grace_period_and_retu
     assert seat_fact(back.state, 1)["standin"] is False
     event, _ = events_until(ann, "back")
     assert event == {"type": "back", "seat": 1}
-    assert not web.hall.store.get(table["id"]).seats[1].standin
+    assert not web.hall.store.get(table["id"]).seats[1].stood_in
 
 
 def test_nobody_is_replaced_when_nobody_waits_for_them(web):
@@ -129,7 +129,7 @@ def test_nobody_is_replaced_when_nobody_waits_for_them(web):
     with pytest.raises(TimeoutError):
         ann.expect("state", timeout=1.0)
     assert ann.state["turn"]["seat"] == 0
-    assert not web.hall.store.get(table["id"]).seats[0].standin
+    assert not web.hall.store.get(table["id"]).seats[0].stood_in
 
 
 def test_the_deadline_and_the_stand_in_survive_a_restart(web):
@@ -230,14 +230,14 @@ def presence_columns_survive(web, url: str) -> None:
     store.set_clock(made["id"], 6, datetime(2020, 1, 1))  # an older decision's late write changes nothing
     web.start(url=url)
     saved = web.app.state.store.get(made["id"])
-    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (
+    assert (saved.clock, saved.grace, saved.standin_level, saved.clock_at, saved.clock_deadline) == (
         30,
         15,
         "hard",
         7,
         deadline,
     )
-    assert [s.standin for s in saved.seats] == [False, True]
+    assert [s.stood_in for s in saved.seats] == [False, True]
     assert saved.notes == [] and web.app.state.store.get(made["id"], actions=True).notes == [
         (0, {"type": "standin", "seat": 1, "why": "away"})
     ]
@@ -252,14 +252,14 @@ def presence_columns_survive(web, url: str) -> None:
     old.close()
     again = Store(url)
     saved = again.get(made["id"])
-    assert (saved.clock, saved.grace, saved.standin, saved.clock_at, saved.clock_deadline) == (
+    assert (saved.clock, saved.grace, saved.standin_level, saved.clock_at, saved.clock_deadline) == (
         0,
         60,
         "medium",
         None,
         None,
     )
-    assert [s.standin for s in saved.seats] == [False, False]
+    assert [s.stood_in for s in saved.seats] == [False, False]
     again.close()
 
 

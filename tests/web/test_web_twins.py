@@ -16,7 +16,7 @@ from test_web_hardening import cf_twins  # noqa: E402
 from util import stacked_deck  # noqa: E402
 
 from millebornes import review as R  # noqa: E402
-from millebornes.web import room as room_module  # noqa: E402
+from millebornes.web import seatbots as seatbots_module  # noqa: E402
 
 HUMAN = {"kind": "human"}
 
@@ -81,7 +81,7 @@ def test_a_hint_knows_nothing_of_a_safety_the_window_showed_the_engine_alone(web
 def test_a_stand_in_decides_from_what_its_seat_saw(web, monkeypatch):
     web.start()
     asked: list[list] = []
-    choose = room_module.choose
+    choose = seatbots_module.choose
 
     def spied(level, seed, observation, legal):
         action = choose(level, seed, observation, legal)
@@ -89,7 +89,7 @@ def test_a_stand_in_decides_from_what_its_seat_saw(web, monkeypatch):
             asked[-1].append((level, seed, observation, legal, action))
         return action
 
-    monkeypatch.setattr(room_module, "choose", spied)
+    monkeypatch.setattr(seatbots_module, "choose", spied)
     played = []
     for deck in cf_twins():
         asked.append([])
@@ -102,7 +102,7 @@ def test_a_stand_in_decides_from_what_its_seat_saw(web, monkeypatch):
             if frame["observation"]["to_act"] == 1 and frame["observation"]["legal_actions"]:
                 break
         played.append(moves)
-        assert web.hall.rooms[t["id"]].table.seats[0].standin
+        assert web.hall.rooms[t["id"]].table.seats[0].stood_in
     assert len(asked[0]) == 2 and [c[4] for c in asked[0]] == [m for s, m in played[0] if s == 0]
     assert played[0] == played[1]
     assert asked[0] == asked[1]

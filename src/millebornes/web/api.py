@@ -171,7 +171,7 @@ async def create_table(
         spectators=body.spectators,
         clock=float(body.clock),
         grace=float(body.grace),
-        standin=body.standin,
+        standin_level=body.standin,
         public=body.public,
     )
     saved = await asyncio.to_thread(store.create, saved)

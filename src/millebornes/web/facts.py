@@ -28,7 +28,7 @@ def dealt(saved: SavedTable) -> Game:
 
 def people(saved: SavedTable) -> set[int]:
     """The seats people decide for: human seats no stand-in bot plays.  The one place that decides it."""
-    return {s.seat for s in saved.seats if s.kind == "human" and not s.standin}
+    return {s.seat for s in saved.seats if s.kind == "human" and not s.stood_in}
 
 
 def view_of(saved: SavedTable, log_events: int) -> TableView:
@@ -54,7 +54,7 @@ def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, fl
             "level": s.level,
             "nickname": s.nickname,
             "connected": s.kind == "bot" or connected.get(s.seat, False),
-            "standin": s.standin,
+            "standin": s.stood_in,
             "away": away.get(s.seat) if s.kind == "human" and s.joined else None,
         }
         for s in saved.seats
@@ -82,7 +82,7 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
         "spectators": saved.spectators,
         "clock": saved.clock,
         "grace": saved.grace,
-        "standin": saved.standin,
+        "standin": saved.standin_level,
         "public": saved.public,
         "rematch": saved.rematch,
         "rematch_of": saved.rematch_of,

@@ -31,8 +31,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..actions import IllegalAction
-from ..bots import SEARCHING_LEVELS
-from ..bots.base import RandomBot
 from ..state import Game
 from . import metrics
 from .chat import Chat
@@ -40,7 +38,9 @@ from .errors import Gone, Refused, Stale, expired
 from .facts import iso, people, seat_facts, shown_game, table_facts, view_of
 from .hints import Hints
 from .notices import Kind, presence_args, said_args
+from .pacing import BotMoves, PersonDecides, WindowEnds, next_wait
 from .presence import Connection, Presence
+from .seatbots import SeatBots
 from .settings import Settings
 from .store import (
     BROKEN,
@@ -55,7 +55,7 @@ from .store import (
     now,
     token_opens,
 )
-from .thinking import Thinker, bot_seed, choose
+from .thinking import Thinker, bot_seed
 from .turn import Turn
 from .view import Window, is_hidden
 
@@ -82,6 +82,7 @@ class Room:
         self.task: asyncio.Task | None = None
         self.save_failures = 0
         self.save_error = ""
+        self.bots = SeatBots(saved, thinker)
         self.hints = Hints(saved.id, thinker, settings)
         self.chat = Chat(settings.limits)
         """Memory only: a restart forgets the last lines and the seats' counts."""
@@ -266,7 +267,7 @@ class Room:
             if self.presence.sit(seat, conn):
                 self._tell_presence(seat, True)
             self._arrived(seat)
-            told = await self._reclaim(seat) if s.standin else []
+            told = await self._reclaim(seat) if s.stood_in else []
             welcome = {
                 "type": "welcome",
                 "seat": seat,
@@ -414,21 +415,12 @@ class Room:
 
     # ---------------------------------------------------------------- absent players and stand-ins
     def _stood_in(self) -> set[int]:
-        return {s.seat for s in self.table.seats if s.kind == "human" and s.standin}
+        return {s.seat for s in self.table.seats if s.kind == "human" and s.stood_in}
 
     def reseat(self) -> None:
         """Work out ``humans`` again after a seat changed hands (a stand-in came or went, a rematch seat
         went to a bot or back): the one place that decides who people are."""
         self.view.humans = people(self.table)
-
-    def _plays_itself(self, seat: int) -> bool:
-        """A bot's seat, or a human's a stand-in bot plays."""
-        s = self.table.seats[seat]
-        return s.kind == "bot" or s.standin
-
-    def _level(self, seat: int) -> str:
-        s = self.table.seats[seat]
-        return (s.level or "medium") if s.kind == "bot" else self.table.standin
 
     def _arrived(self, seat: int) -> None:
         self.presence.arrived(seat)
@@ -496,7 +488,7 @@ class Room:
         except Exception:
             log.exception("table %s: could not save the stand-in of seat %d; the seat waits", self.id, seat)
             return []
-        self.table.seats[seat].standin = True
+        self.table.seats[seat].stood_in = True
         self.notes += 1
         self.reseat()
         task = self.away_tasks.pop(seat, None)
@@ -508,7 +500,7 @@ class Room:
         """The human takes the seat back from the stand-in, with a whole clock again."""
         note = {"type": "back", "seat": seat}
         await asyncio.to_thread(self.store.set_standin, self.id, seat, False, self.actions, note)
-        self.table.seats[seat].standin = False
+        self.table.seats[seat].stood_in = False
         self.notes += 1
         self.reseat()
         self.table.clock_deadline = None
@@ -517,7 +509,7 @@ class Room:
     async def back(self, seat: int) -> None:
         """A person still at the table takes the seat back (their clock had run out)."""
         async with self.lock:
-            if not self.table.seats[seat].standin:
+            if not self.table.seats[seat].stood_in:
                 raise Refused("malformed", "your seat is yours already: no bot plays it")
             try:
                 told = await self._reclaim(seat)
@@ -583,7 +575,7 @@ class Room:
     async def _to_bots(self, seats: list[int]) -> None:
         """Under the lock: the seats are bots' (stored, then in memory), and the table starts when every
         human seat left has joined, as a join would start it."""
-        level = self.table.standin  # the table's stand-in level, chosen at the first match's creation
+        level = self.table.standin_level  # the table's stand-in level, chosen at the first match's creation
         status = await asyncio.to_thread(self.store.seats_to_bots, self.id, seats, level)
         for n in seats:
             s = self.table.seats[n]
@@ -598,7 +590,7 @@ class Room:
 
     # ---------------------------------------------------------------- acting
     def check_person(self, seat: int) -> None:
-        if self.table.seats[seat].standin:
+        if self.table.seats[seat].stood_in:
             raise Refused("standin", "a bot plays for you now: take your seat back first")
 
     def check_turn(self, seat: int, seq: int | None) -> None:
@@ -639,7 +631,7 @@ class Room:
         if self.window is None and holder is not None and holder not in self.humans:
             # a hazard no human could answer: the bot holding the safety answers in the same step
             try:
-                told += await self._apply(holder, self._answer(holder)) or []
+                told += await self._apply(holder, self.bots.answer(self.view, holder)) or []
             except Refused:
                 pass  # not saved: its task tries again (schedule)
         await self._finish_if_over()
@@ -747,50 +739,27 @@ class Room:
             self.table.scores, self.table.winners = result
             self.table.finished = now()
 
-    def _answer(self, seat: int) -> str:
-        """A bot's coup-fourré answer, at once: searching levels answer with their network, not a search,
-        so that how long it takes tells nothing."""
-        level = self._level(seat)
-        policy = "neural" if level in SEARCHING_LEVELS else level
-        bseed = bot_seed(self.table.seed, self.view.shown_actions)
-        return choose(policy, bseed, self.view.bot_observation(seat), self.game.legal_actions())
-
     # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
-        """Start what the new state waits for: the end of the window, or a bot's move.
+        """Start what the new state waits for (:func:`.pacing.next_wait`) as the room's one task.
 
         The task that is itself submitting (``caller``) is finishing its work, not cancelled."""
         if self.task is not None and self.task is not caller and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
         self.turn.step(self.seq, time.monotonic())
-        g = self.game
         if self.status != PLAYING:
             return
-        if self.window is not None:
-            if self.window.deadline is None:  # reopened at start: the whole window again
-                self.window.deadline = time.monotonic() + self.table.cf_timeout
-            self.task = asyncio.create_task(self._window_ends(self.seq, self.window.deadline))
-            return
-        if g.is_over:  # it ended behind a window, and the server stopped before telling
-            self.task = asyncio.create_task(self._window_ends(self.seq, 0.0))
-            return
-        seat = g.to_act
-        assert seat is not None  # a match not over has a seat to act
-        if not self._plays_itself(seat):
-            self._start_clock(seat, events)
-            return
-        if self.table.seats[seat].kind != "bot" and not any(self.connected().values()):
-            return  # a stand-in plays only while someone is there to play with
-        if g.decision == "coup-fourre":
-            delay = 0.0
-        elif any(e["type"] == "hand-over" for e in events):
-            delay = self.settings.hand_pause
-        else:
-            delay = self.settings.bot_delay
-        if not self.leads:
-            delay += self.settings.standby
-        self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
+        if self.window is not None and self.window.deadline is None:  # reopened at start: the whole window again
+            self.window.deadline = time.monotonic() + self.table.cf_timeout
+        someone = any(self.connected().values())
+        match next_wait(self.view, self.bots, self.settings, events, someone, self.leads):
+            case WindowEnds(deadline):
+                self.task = asyncio.create_task(self._window_ends(self.seq, deadline))
+            case BotMoves(seat, delay):
+                self.task = asyncio.create_task(self._bot_move(seat, self.seq, delay))
+            case PersonDecides(seat):
+                self._start_clock(seat, events)
 
     def _deadline(
         self, game: Game, events: Sequence[Mapping[str, Any]], after: float = 0.0, anyone: bool = False
@@ -862,9 +831,9 @@ class Room:
                     self.settings.standby,
                 )
             if self.game.decision == "coup-fourre":
-                action = self._answer(seat)
+                action = self.bots.answer(self.view, seat)
             else:
-                action = await self._think(seat)
+                action = await self.bots.decide(self.view, seat)
             await self.submit(seat, action, seq)
         except Refused as r:
             if r.code not in ("stale", "server"):  # a failed save is retried, and logged once if it breaks the table
@@ -874,19 +843,6 @@ class Room:
             raise
         except Exception:
             log.exception("table %s: bot move failed", self.id)
-
-    async def _think(self, seat: int) -> str:
-        level = self._level(seat)
-        obs = self.view.bot_observation(seat)
-        legal = self.game.legal_actions()
-        bseed = bot_seed(self.table.seed, self.view.shown_actions)
-        try:
-            if level in SEARCHING_LEVELS:
-                return await self.thinker.bot(choose, level, bseed, obs, legal)
-            return choose(level, bseed, obs, legal)
-        except Exception:
-            log.exception("table %s: bot %s failed; it plays at random this once", self.id, level)
-            return RandomBot(bseed).choose(obs, legal)
 
     async def _window_ends(self, seq: int, deadline: float) -> None:
         """The window closes: the holder who did not call passes, a bot holder answers, and everyone
@@ -916,7 +872,7 @@ class Room:
             shows = self.window.deadline + self.settings.window_slack
         holder = self.view.holder()
         if holder is not None:
-            answer = "pass" if holder in self.humans else self._answer(holder)
+            answer = "pass" if holder in self.humans else self.bots.answer(self.view, holder)
             told += await self._apply(holder, answer) or []
         if shows is not None:
             await self._show_at(shows)

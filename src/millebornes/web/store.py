@@ -43,6 +43,7 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import CursorResult, Engine, Result
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
@@ -96,8 +97,9 @@ class TableRow(Base):
     """Seconds a human has for each decision; 0: no clock (every table made before there was one)."""
     grace: Mapped[float] = mapped_column(Float, default=60.0, server_default=text("60"))
     """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
-    standin: Mapped[str] = mapped_column(String(16), default="medium", server_default=text("'medium'"))
-    """The level of the bot that plays for an absent human."""
+    standin_level: Mapped[str] = mapped_column("standin", String(16), default="medium", server_default=text("'medium'"))
+    """The level of the bot that plays for an absent human (the column keeps its first name: every process of
+    a rolling upgrade reads it)."""
     clock_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     """The deadline of the human decision that came after ``clock_at`` actions (UTC): a restart keeps it."""
@@ -122,8 +124,8 @@ class SeatRow(Base):
     nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
-    standin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """A bot plays this human's seat until the human comes back."""
+    stood_in: Mapped[bool] = mapped_column("standin", Boolean, default=False, server_default=false())
+    """A bot plays this human's seat until the human comes back (column ``standin``, its first name)."""
     claimed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether someone took the seat from the lobby (its token was drawn again then): claimed once only."""
 
@@ -200,7 +202,8 @@ class SavedSeat:
     nickname: str | None = None
     token_hash: str | None = None
     joined: bool = False
-    standin: bool = False
+    stood_in: bool = False
+    """A stand-in bot plays this human's seat (the seat frames' ``standin``)."""
     claimed: bool = False
 
     @property
@@ -233,7 +236,8 @@ class SavedTable:
     spectators: bool = True
     clock: float = 0.0
     grace: float = 60.0
-    standin: str = "medium"
+    standin_level: str = "medium"
+    """The level of a stand-in bot (the creation's and the table facts' ``standin``)."""
     clock_at: int | None = None
     clock_deadline: datetime | None = None
     public: bool = False
@@ -343,7 +347,7 @@ class Store:
                             spectators=table.spectators,
                             clock=table.clock,
                             grace=table.grace,
-                            standin=table.standin,
+                            standin_level=table.standin_level,
                             public=table.public,
                             rematch_of=table.rematch_of,
                         )
@@ -359,7 +363,7 @@ class Store:
                                 nickname=seat.nickname,
                                 token_hash=seat.token_hash,
                                 joined=seat.joined,
-                                standin=seat.standin,
+                                stood_in=seat.stood_in,
                             )
                         )
                 return table
@@ -564,7 +568,7 @@ class Store:
         """A bot starts or stops playing for the human of ``seat``, and the log's ``note`` of it after
         ``at`` actions, in one transaction."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(standin=on))
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(stood_in=on))
             n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id))
             s.add(NoteRow(table_id=table_id, n=n, at=at, event=note, time=now()))
             self._notice(s, table_id, Kind.SEATS)
@@ -612,7 +616,9 @@ class Store:
                     last = None if old.rematch is None else s.get(TableRow, old.rematch)
                     if last is not None and last.status != EXPIRED:
                         return last.id
-                    values = {c.key: getattr(old, c.key) for c in TableRow.__table__.columns if c.key not in NOT_COPIED}
+                    values = {
+                        a.key: getattr(old, a.key) for a in sa_inspect(TableRow).column_attrs if a.key not in NOT_COPIED
+                    }
                     new_id = new_table_id()
                     s.add(
                         TableRow(
@@ -991,7 +997,7 @@ class Store:
                         seat.nickname,
                         seat.token_hash,
                         seat.joined,
-                        bool(seat.standin),
+                        bool(seat.stood_in),
                         bool(seat.claimed),
                     )
                 )
@@ -1027,7 +1033,7 @@ class Store:
                 public=bool(r.public),
                 clock=r.clock or 0.0,
                 grace=r.grace if r.grace is not None else 60.0,
-                standin=r.standin or "medium",
+                standin_level=r.standin_level or "medium",
                 clock_at=clock[r.id][0],
                 clock_deadline=clock[r.id][1],
                 rematch=r.rematch,
@@ -1053,7 +1059,7 @@ NOT_COPIED = (
     "public",
     "touched",
 )
-"""The columns of a table's row a rematch does not copy: the match itself, its result and its clock's
+"""The attributes of a table's row a rematch does not copy: the match itself, its result and its clock's
 deadline, and ``public`` (a rematch is for the players who played, not for the lobby).  Every other column is
 a creation option (edition, options, players, teams, cf_timeout, spectators, clock, grace, standin...) and is
 copied, so an option added later is kept by a rematch without a change here; a column that holds the state of
