@@ -10,6 +10,7 @@ also read by the servers they start); tests of the ladder itself (tests/bots/tes
 
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
@@ -22,28 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-
-EVERY_LEVEL_WINS = 0.7
-"""The made-up rate of the tests' ladder: each level beats the one below 7 times in 10."""
-
-
-def every_level_ladder() -> dict:
-    """A ladder on which every level earned its place (made-up figures, for tests only)."""
-    from millebornes.bots import LEVELS
-
-    levels = list(LEVELS)
-    pairs = [
-        {
-            "level": level,
-            "below": below,
-            "matches": 100,
-            "score": 100 * EVERY_LEVEL_WINS,
-            "rate": EVERY_LEVEL_WINS,
-            "earned": True,
-        }
-        for below, level in zip(levels, levels[1:])
-    ]
-    return {"offered": levels, "pairs": pairs}
+from ladders import every_level_ladder
 
 
 def pytest_configure(config):
@@ -81,8 +61,30 @@ class Closed(Exception):
         self.code = code
 
 
+@functools.cache
+def _sent_shapes() -> dict:
+    """Each server frame's type, its fields and a validator, from web/outbound.py."""
+    from typing import get_args
+
+    from pydantic import TypeAdapter
+
+    from millebornes.web import outbound
+
+    return {get_args(cls.__annotations__["type"])[0]: (cls, TypeAdapter(cls)) for cls in get_args(outbound.ServerFrame)}
+
+
+def check_sent(frame: dict) -> None:
+    """A frame the server sent is one of web/outbound.py's, field for field: nothing more, nothing missing, each of
+    its type (strictly: no string taken for a number)."""
+    cls, adapter = _sent_shapes()[frame["type"]]
+    assert not set(frame) - set(cls.__annotations__), f"{frame['type']} frame with unknown fields: {frame}"
+    assert not cls.__required_keys__ - set(frame), f"{frame['type']} frame with missing fields: {frame}"
+    adapter.validate_python(frame, strict=True)
+
+
 class SeatClient:
-    """A test's browser on one seat: keeps every frame it got and the last state."""
+    """A test's browser on one seat: keeps every frame it got and the last state, each checked against the
+    server's frame types (:func:`check_sent`)."""
 
     def __init__(self, ws, seat: int | None = None):
         self.ws = ws
@@ -102,6 +104,7 @@ class SeatClient:
         if msg["type"] == "websocket.close":
             raise Closed(msg.get("code", 1000))
         frame = json.loads(msg["text"])
+        check_sent(frame)
         self.texts.append(msg["text"])
         self.frames.append(frame)
         if frame["type"] == "state":

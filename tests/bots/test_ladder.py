@@ -16,25 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from ladders import gap_ladder
 
 from millebornes.bots import LEVELS
 from millebornes.bots.ladder import LADDER_FILE, default_level, ladder, offered_levels, standing
 
 BIN = Path(sys.executable).parent / "millebornes"
-
-
-def gap_ladder() -> dict:
-    """A made-up ladder: the second level did not earn its place, the others did (the third against the first)."""
-    levels = list(LEVELS)
-    pairs = [
-        {"level": levels[1], "below": levels[0], "matches": 40, "score": 22.0, "rate": 0.55, "earned": False},
-        {"level": levels[2], "below": levels[0], "matches": 40, "score": 34.0, "rate": 0.85, "earned": True},
-    ]
-    pairs += [
-        {"level": level, "below": below, "matches": 20, "score": 13.0, "rate": 0.65, "earned": True}
-        for below, level in zip(levels[2:], levels[3:])
-    ]
-    return {"offered": [levels[0]] + levels[2:], "pairs": pairs}
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+from ladders import gap_ladder  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_axe import audit, axe_source  # noqa: E402,F401
-from test_ladder import gap_ladder  # noqa: E402
 
 from millebornes.bots import LEVELS  # noqa: E402
 from millebornes.bots.ladder import default_level, ladder, offered_levels  # noqa: E402

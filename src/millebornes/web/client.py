@@ -21,7 +21,7 @@ from collections import deque
 from fastapi import WebSocket
 from pydantic import ValidationError
 
-from . import metrics
+from . import metrics, outbound
 from .frames import CLIENT_FRAME, ClientFrame, words
 from .room import Room
 from .settings import Limits
@@ -56,7 +56,7 @@ class Client:
         self.closing = False
         self.hint_task: asyncio.Task | None = None
 
-    def send(self, frame: dict) -> None:
+    def send(self, frame: outbound.ServerFrame) -> None:
         if self.closing:
             return
         if self.out.qsize() > 1000:
@@ -69,11 +69,7 @@ class Client:
         """An error frame: ``code``, an English ``message`` (for logs), the ``action`` refused, and what the
         page needs to say it in its own words (``reason`` and ``params``, ``retry_after``)."""
         metrics.refused(code)
-        frame = {"type": "error", "code": code, "message": message}
-        if action is not None:
-            frame["action"] = action
-        frame.update(extra)
-        self.send(frame)
+        self.send(outbound.error(code, message, action, **extra))
 
     def turn_away(self, code: str, message: str, close_code: int) -> None:
         """Refuse the socket's first frame: the error, then the close."""

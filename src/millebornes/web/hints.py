@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable
 
 from ..observation import Observation
+from . import outbound
 from .errors import HintsBusy, Refused
 from .settings import Settings
 from .thinking import Thinker, hint
@@ -31,7 +32,7 @@ class Hints:
         self.ready: dict[int, float] = {}
         """Each seat's next moment (``time.monotonic``) to ask."""
 
-    def ask(self, seat: int, seq: int, observation: Observation, seed: int) -> Awaitable[dict]:
+    def ask(self, seat: int, seq: int, observation: Observation, seed: int) -> Awaitable[outbound.HintFrame]:
         """Start the seat's hint on the state it was shown at ``seq``, or refuse at once: the awaitable is
         the hint frame.  ``observation`` is what the seat's frame shows, not the engine's view (which still
         knows the safeties its coup-fourré questions showed it: view.Asked)."""
@@ -63,5 +64,5 @@ class Hints:
         self.ready[seat] = time.monotonic() + self.settings.limits.hint_cooldown
 
     @staticmethod
-    async def _frame(seq: int, work: Awaitable[list[dict]]) -> dict:
-        return {"type": "hint", "seq": seq, "actions": await work}
+    async def _frame(seq: int, work: Awaitable[list[dict]]) -> outbound.HintFrame:
+        return outbound.hint(seq, await work)

@@ -11,12 +11,14 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
+from .outbound import ServerFrame
+
 
 class Connection(Protocol):
     seat: int | None
     """None for a spectator (and before a join)."""
 
-    def send(self, frame: dict) -> None: ...
+    def send(self, frame: ServerFrame) -> None: ...
 
 
 class Presence:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+from . import outbound
 from .errors import Gone, Refused
 from .frames import FillBotsFrame, RematchFrame
 from .hall import Hall
@@ -44,8 +45,8 @@ def fresh_seed(old: int) -> int:
     return seed
 
 
-async def state_frame(hall: Hall, table_id: str) -> dict:
-    return {"type": "rematch", **await asyncio.to_thread(hall.store.rematch_state, table_id)}
+async def state_frame(hall: Hall, table_id: str) -> outbound.RematchFrame:
+    return outbound.rematch(**await asyncio.to_thread(hall.store.rematch_state, table_id))
 
 
 async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
@@ -67,9 +68,7 @@ async def answer(client, hall: Hall, room: Room, yes: bool) -> None:
             except Gone:
                 continue
         if yes:  # to this socket alone, before everyone hears the answer
-            client.send(
-                {"type": "rematch-seat", "table": new_id, "seat": seat, "url": f"/t/{new_id}#seat={seat}&token={token}"}
-            )
+            client.send(outbound.rematch_seat(new_id, seat, token))
         room.broadcast(await state_frame(hall, room.id))
     await asyncio.to_thread(hall.store.notify, room.id, Kind.REMATCH)
 

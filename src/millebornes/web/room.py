@@ -32,7 +32,7 @@ from typing import Any
 
 from ..actions import IllegalAction
 from ..state import Game
-from . import metrics
+from . import metrics, outbound
 from .chat import Chat
 from .errors import Gone, Refused, Stale, expired
 from .facts import iso, people, seat_facts, shown_game, table_facts, view_of
@@ -164,19 +164,12 @@ class Room:
             return round(max(0.0, self.window.deadline - time.monotonic()), 2)
         return None
 
-    def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> dict:
+    def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> outbound.StateFrame:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "observation": obs,
-            "events": events,
-            "seats": self.seat_facts(),
-            "status": self.status,
-            "cf_deadline": self._deadline_left(),
-            "turn": self.turn_facts(),
-        }
+        return outbound.state(
+            self.seq, obs, events, self.seat_facts(), self.status, self._deadline_left(), self.turn_facts()
+        )
 
     def send_state(self, seat: int, events: list[Mapping[str, Any]]) -> None:
         if self.conns.get(seat):
@@ -192,7 +185,7 @@ class Room:
             for conn in list(self.watchers):
                 conn.send(frame)
 
-    def broadcast(self, frame: dict, but: Connection | None = None) -> None:
+    def broadcast(self, frame: outbound.ServerFrame, but: Connection | None = None) -> None:
         for conns in (*self.conns.values(), self.watchers):
             for conn in list(conns):
                 if conn is not but:
@@ -207,7 +200,9 @@ class Room:
 
     def hear(self, seat: int, key: str) -> None:
         """A quick-chat line said here or at another server process: kept among the last lines, told to all."""
-        self.broadcast({"type": "said", **self.chat.heard(seat, key, iso(now()))})
+        at = iso(now())
+        self.chat.heard(seat, key, at)
+        self.broadcast(outbound.said(seat, key, at))
 
     # ---------------------------------------------------------------- seats
     def authenticate(self, seat: int, token: str) -> bool:
@@ -268,16 +263,10 @@ class Room:
                 self._tell_presence(seat, True)
             self._arrived(seat)
             told = await self._reclaim(seat) if s.stood_in else []
-            welcome = {
-                "type": "welcome",
-                "seat": seat,
-                "table": self.facts(),
-                "log": list(self.view.log),
-                "chat": list(self.chat.lines),
-            } | ({"token": fresh} if fresh is not None else {})
+            answers = None
             if self.status == FINISHED:  # who accepted the rematch so far (web/rematch.py)
-                welcome["rematch"] = await asyncio.to_thread(self.store.rematch_state, self.id)
-            conn.send(welcome)
+                answers = await asyncio.to_thread(self.store.rematch_state, self.id)
+            conn.send(outbound.welcome(seat, self.facts(), list(self.view.log), list(self.chat.lines), fresh, answers))
             if self.status != before or told:
                 self.schedule(told or self.last_events)
                 self.broadcast_state(told)
@@ -286,7 +275,7 @@ class Room:
                 if self.task is None or self.task.done():  # stand-ins and an overdue clock wait for a person
                     self.schedule(self.last_events)
             if not was_there or s.nickname != was_named:
-                self.broadcast({"type": "seats", "seats": self.seat_facts()}, but=conn)
+                self.broadcast(outbound.seats(self.seat_facts()), but=conn)
             for other in self.presence.away_since:
                 self._watch_absence(other)
             await self._take_over_due()
@@ -307,16 +296,7 @@ class Room:
             self._make_room(None)
             conn.seat = None
             self.watchers.add(conn)
-            conn.send(
-                {
-                    "type": "welcome",
-                    "seat": None,
-                    "spectator": True,
-                    "table": self.facts(),
-                    "log": list(self.view.log),
-                    "chat": list(self.chat.lines),
-                }
-            )
+            conn.send(outbound.spectator_welcome(self.facts(), list(self.view.log), list(self.chat.lines)))
             conn.send(self.state_frame(None, []))
 
     def _make_room(self, seat: int | None) -> None:
@@ -342,7 +322,7 @@ class Room:
         self._tell_presence(seat, False)
         if self.presence.missed(seat):  # else someone is still on the seat at another process: nothing changed
             self._watch_absence(seat)
-            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            self.broadcast(outbound.seats(self.seat_facts()))
 
     # ---------------------------------------------------------------- other server processes (web/listener.py)
     def _notify(self, kind: Kind, *args: str) -> None:
@@ -364,7 +344,7 @@ class Room:
 
     async def rematch_moved(self) -> None:
         """Someone answered the rematch at another server process: the answers so far, to everyone here."""
-        self.broadcast({"type": "rematch", **await asyncio.to_thread(self.store.rematch_state, self.id)})
+        self.broadcast(outbound.rematch(**await asyncio.to_thread(self.store.rematch_state, self.id)))
 
     def announce(self) -> None:
         """A process that just opened the table asks who is here: every seat with a socket here says so."""
@@ -383,7 +363,7 @@ class Room:
         elif self.presence.missed(seat):
             self._watch_absence(seat)
         if self.connected()[seat] != was_there:
-            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            self.broadcast(outbound.seats(self.seat_facts()))
 
     async def refresh_seats(self) -> None:
         """Another server process changed the seats (a join, a claim, a stand-in, a seat given to a bot):
@@ -411,7 +391,7 @@ class Room:
             self.schedule(told or self.last_events)
             self.broadcast_state(told)
         if saved.seats != seats_before:
-            self.broadcast({"type": "seats", "seats": self.seat_facts()})
+            self.broadcast(outbound.seats(self.seat_facts()))
 
     # ---------------------------------------------------------------- absent players and stand-ins
     def _stood_in(self) -> set[int]:
@@ -548,7 +528,7 @@ class Room:
             if s.kind == "bot":
                 s.kind, s.level, s.joined = "human", None, False
                 self.reseat()
-                self.broadcast({"type": "seats", "seats": self.seat_facts()})
+                self.broadcast(outbound.seats(self.seat_facts()))
             s.token_hash = hash_token(token)
             return token
 
@@ -586,7 +566,7 @@ class Room:
         if started:
             self.schedule(self.last_events)
             self.broadcast_state([])
-        self.broadcast({"type": "seats", "seats": self.seat_facts()})
+        self.broadcast(outbound.seats(self.seat_facts()))
 
     # ---------------------------------------------------------------- acting
     def check_person(self, seat: int) -> None:
@@ -934,7 +914,7 @@ class Room:
             )
             self.broadcast_state([])
 
-    def hint(self, seat: int) -> Awaitable[dict]:
+    def hint(self, seat: int) -> Awaitable[outbound.HintFrame]:
         """Start the seat's hint (:class:`.hints.Hints`), or refuse at once and change nothing.  The search
         starts from the observation the seat's frame shows, with the seed a bot's choice there would have."""
         self.check_person(seat)

@@ -11,7 +11,7 @@ from contextlib import suppress
 
 from fastapi import APIRouter, WebSocket
 
-from . import rematch
+from . import outbound, rematch
 from .client import Client
 from .deps import HallDep, SettingsDep, SocketsDep
 from .errors import Refused
@@ -128,7 +128,7 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
 
 async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     if isinstance(frame, PingFrame):
-        client.send({"type": "pong"})
+        client.send(outbound.pong())
     elif isinstance(frame, SayFrame):
         say(client, room, frame.key)
     elif client.seat is None:  # a spectator (a seat's socket has joined by now)
@@ -175,7 +175,7 @@ def say(client: Client, room: Room, key: str) -> None:
         client.error(r.code, r.message, say=key, **r.extra)
 
 
-async def send_hint(client: Client, room: Room, answer: Awaitable[dict]) -> None:
+async def send_hint(client: Client, room: Room, answer: Awaitable[outbound.HintFrame]) -> None:
     try:
         client.send(await answer)
     except asyncio.CancelledError:

@@ -1,0 +1,165 @@
+"""What the server sends on a table's WebSocket: one type and one builder per frame (docs/web.md, "Frames").
+
+Every frame a socket receives is built here, so its fields are written once and a new field has one home;
+what the client may send is :mod:`.frames`.  (No ``from __future__ import annotations``: a test reads each
+frame's required and optional keys at run time.)
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired
+
+from typing_extensions import TypedDict  # pydantic validates this one on Python 3.11 (the tests do)
+
+Events = Sequence[Mapping[str, Any]]
+
+
+class StateFrame(TypedDict):
+    type: Literal["state"]
+    seq: int
+    observation: Mapping[str, Any]
+    events: Events
+    seats: list[dict]
+    status: str
+    cf_deadline: float | None
+    turn: dict | None
+
+
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    seat: int | None
+    spectator: NotRequired[bool]
+    table: dict
+    log: list
+    chat: list
+    token: NotRequired[str]
+    rematch: NotRequired[dict]
+
+
+class SeatsFrame(TypedDict):
+    type: Literal["seats"]
+    seats: list[dict]
+
+
+class SaidFrame(TypedDict):
+    type: Literal["said"]
+    seat: int
+    key: str
+    at: str | None
+
+
+class HintFrame(TypedDict):
+    type: Literal["hint"]
+    seq: int
+    actions: list[dict]
+
+
+class RematchFrame(TypedDict):
+    type: Literal["rematch"]
+    table: str | None
+    seats: list[dict]
+
+
+class RematchSeatFrame(TypedDict):
+    type: Literal["rematch-seat"]
+    table: str
+    seat: int
+    url: str
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    action: NotRequired[str]
+    reason: NotRequired[str]
+    params: NotRequired[dict]
+    retry_after: NotRequired[float]
+    say: NotRequired[str]
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+
+
+ServerFrame = (
+    StateFrame
+    | WelcomeFrame
+    | SeatsFrame
+    | SaidFrame
+    | HintFrame
+    | RematchFrame
+    | RematchSeatFrame
+    | ErrorFrame
+    | PongFrame
+)
+
+
+def state(
+    seq: int,
+    observation: Mapping[str, Any],
+    events: Events,
+    seats: list[dict],
+    status: str,
+    cf_deadline: float | None,
+    turn: dict | None,
+) -> StateFrame:
+    return {
+        "type": "state",
+        "seq": seq,
+        "observation": observation,
+        "events": events,
+        "seats": seats,
+        "status": status,
+        "cf_deadline": cf_deadline,
+        "turn": turn,
+    }
+
+
+def welcome(
+    seat: int, table: dict, log: list, chat: list, token: str | None = None, rematch: dict | None = None
+) -> WelcomeFrame:
+    """A seat's welcome; ``token`` only on its first join, ``rematch`` only at a finished table."""
+    frame: WelcomeFrame = {"type": "welcome", "seat": seat, "table": table, "log": log, "chat": chat}
+    if token is not None:
+        frame["token"] = token
+    if rematch is not None:
+        frame["rematch"] = rematch
+    return frame
+
+
+def spectator_welcome(table: dict, log: list, chat: list) -> WelcomeFrame:
+    return {"type": "welcome", "seat": None, "spectator": True, "table": table, "log": log, "chat": chat}
+
+
+def seats(facts: list[dict]) -> SeatsFrame:
+    return {"type": "seats", "seats": facts}
+
+
+def said(seat: int, key: str, at: str | None) -> SaidFrame:
+    return {"type": "said", "seat": seat, "key": key, "at": at}
+
+
+def hint(seq: int, actions: list[dict]) -> HintFrame:
+    return {"type": "hint", "seq": seq, "actions": actions}
+
+
+def rematch(table: str | None, seats: list[dict]) -> RematchFrame:
+    return {"type": "rematch", "table": table, "seats": seats}
+
+
+def rematch_seat(table: str, seat: int, token: str) -> RematchSeatFrame:
+    """The link to the same seat of the rematch, to the one socket whose seat accepted."""
+    return {"type": "rematch-seat", "table": table, "seat": seat, "url": f"/t/{table}#seat={seat}&token={token}"}
+
+
+def error(code: str, message: str, action: str | None = None, **extra: Any) -> ErrorFrame:
+    """``message`` is English, for logs; the page words an error from ``code`` and ``extra``."""
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if action is not None:
+        frame["action"] = action
+    frame.update(extra)  # type: ignore[typeddict-item]
+    return frame
+
+
+def pong() -> PongFrame:
+    return {"type": "pong"}
