@@ -565,3 +565,35 @@ def test_quitting_a_finished_match_points_to_its_replay(tmp_path):
         assert f"millebornes replay {save}" in screen.replace("\n", "") and "--resume" not in screen
     finally:
         subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True)
+
+
+# ------------------------------------------------------------------------- how to play
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_question_mark_shows_how_to_play_the_tables_edition_and_escape_goes_back(lang):
+    from millebornes.i18n import catalog
+    from millebornes.tui.rules import RulesScreen
+
+    game = mb.new_game("parker", players=2, seed=4)
+    app = MilleBornesApp(PlaySession(game, ["human", "medium"]), lang=lang, pace=0)
+    words = catalog(lang)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            table = app.screen
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            text = screen_text(app)
+            assert words.t("edition.parker") in text and words.t("howto.goal.title") in text
+            # parker: no hazard on a hazard, only the side that was hit calls coup fourré
+            assert words.t("howto.hazards.moving") in app.screen.guide["sections"][3]["lines"]
+            assert words.t("howto.cf.attacked") in app.screen.guide["sections"][4]["lines"]
+            await pilot.press("end")
+            await pilot.pause()
+            assert words.t("howto.scoring.title") in screen_text(app)  # scrolled to the score
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is table
+
+    run(go())

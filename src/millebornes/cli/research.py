@@ -14,10 +14,18 @@ from ..rules import ruleset as get_ruleset
 from ..state import new_game
 
 
-def rules(edition: str | None = typer.Argument(None, help="classic, parker, dujardin or family")) -> None:
-    """Print an edition's rule options in words (all editions without an argument)."""
+def rules(
+    edition: str | None = typer.Argument(None, help="classic, parker, dujardin or family"),
+    explain: bool = typer.Option(False, "--explain", help="how to play the edition, told to a newcomer"),
+    players: int = typer.Option(2, "--players", help="with --explain: the table's players (its target, its deck)"),
+    lang: str | None = typer.Option(None, "--lang", help="with --explain: en or fr (default: LC_ALL/LANG, else en)"),
+) -> None:
+    """Print an edition's rule options in words (all editions without an argument), or with --explain how to play it."""
     from ..i18n import catalog
 
+    if explain:
+        explain_rules(edition, players, lang)
+        return
     names = [edition] if edition else list(RULESETS)
     for i, name in enumerate(names):
         try:
@@ -30,6 +38,38 @@ def rules(edition: str | None = typer.Argument(None, help="classic, parker, duja
         typer.echo(f"{r.name}: {catalog('en').t(f'edition.{r.name}.summary')}")
         for option, words in r.describe():
             typer.echo(f"  {option:<19} {words}")
+
+
+def explain_rules(edition: str | None, players: int, lang: str | None) -> None:
+    """How to play, in the player's language, wrapped to the terminal's width."""
+    import shutil
+    import textwrap
+
+    from ..i18n.howto import as_text, how_to_play
+    from .words import Words, lang_option
+
+    words = Words(lang_option(lang))
+    if edition is None:
+        words.fail("cli.explain_which", names=", ".join(RULESETS))
+    if edition not in RULESETS:
+        words.fail("cli.no_edition", name=edition, names=", ".join(RULESETS))
+    rules = get_ruleset(edition)
+    if not (rules.allows(players, False) or rules.allows(players, True)):
+        none = words.t("tui.none")
+        words.stop(
+            words.n(
+                "cli.bad_players",
+                players,
+                edition=words.edition(rules.name),
+                solo=", ".join(map(str, rules.solo_players)) or none,
+                teams=", ".join(map(str, rules.team_players)) or none,
+            )
+        )
+    width = max(40, min(100, shutil.get_terminal_size().columns))
+    for line in as_text(how_to_play(rules, words.lang, players)):
+        indent = " " * (len(line) - len(line.lstrip()))
+        more = indent + ("  " if indent else "")
+        typer.echo(textwrap.fill(line, width, subsequent_indent=more) if line else "")
 
 
 def random_match(rules, players: int, teams: bool | None, seed: int) -> tuple:

@@ -33,6 +33,7 @@ from ..rules import ruleset as get_ruleset
 from .bindings import localized
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
+from .rules import RulesScreen
 from .session import HUMAN, PlaySession
 from .words import Words, standing_line
 
@@ -347,6 +348,7 @@ class GameScreen(Screen):
     BINDINGS = [
         Binding("q", "app.quit", "tui.key.save_quit"),
         Binding("h", "hint", "tui.key.hint"),
+        Binding("question_mark", "rules", "tui.key.rules"),
         Binding("p", "where('own')", "tui.key.play", show=False),
         Binding("d", "where('discard')", "tui.key.discard", show=False),
         Binding("s", "draw('draw')", "tui.key.draw", show=False),
@@ -734,6 +736,10 @@ class GameScreen(Screen):
         self.message = Text("")
         self.refresh_view()
 
+    def action_rules(self) -> None:
+        """How to play this table's edition, over the table (the game waits behind it)."""
+        self.app.push_screen(localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players))
+
     def action_hint(self) -> None:
         if self.busy or self.game.is_over or self.game.to_act != self.viewer:
             self.say(self.w.t("tui.hint_none"), "yellow")
@@ -858,6 +864,7 @@ class ReplayScreen(Reviewing, Screen):
         Binding("home", "jump(0)", show=False, priority=True),
         Binding("end", "jump(-1)", show=False, priority=True),
         Binding("r", "review", "tui.key.review"),
+        Binding("question_mark", "rules", "tui.key.rules"),
         Binding("m", "mistake(1)", "tui.key.mistake"),
         Binding("M", "mistake(-1)", show=False),
         Binding("v", "summary", "tui.key.summary"),
@@ -889,6 +896,10 @@ class ReplayScreen(Reviewing, Screen):
         self.review_budget, self.review_workers = budget, workers
         if review is not None:
             self.set_review(review)
+
+    def action_rules(self) -> None:
+        """How to play this table's edition, over the table (the game waits behind it)."""
+        self.app.push_screen(localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players))
 
     @property
     def w(self) -> Words:
