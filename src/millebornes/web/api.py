@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from .. import cards as C
 from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
+from ..i18n.howto import how_to_play
 from ..notation import replay
 from ..rules import RULESETS
 from ..state import Game
@@ -131,6 +132,23 @@ async def cards_list():
 async def catalog_of(lang: str):
     """Every word a page shows, in one language (English for a language the catalog lacks)."""
     return JSONResponse(catalog(lang).as_json(), headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/api/rules/{edition}")
+async def rules_of(
+    edition: Annotated[str, Path(max_length=20)],
+    lang: Annotated[str, Query(max_length=10)] = "en",
+    players: Annotated[int, Query(ge=2, le=8)] = 2,
+):
+    """How to play an edition (i18n/howto.py), in a language, for a table of so many players."""
+    if edition not in RULESETS:
+        return JSONResponse({"detail": f"no edition {edition!r}: one of {', '.join(RULESETS)}"}, status_code=404)
+    rules = RULESETS[edition]
+    if not (rules.allows(players, False) or rules.allows(players, True)):
+        return JSONResponse(
+            {"detail": f"{edition} is not played by {players} players", "field": "players"}, status_code=422
+        )
+    return JSONResponse(how_to_play(rules, lang, players), headers={"Cache-Control": "public, max-age=300"})
 
 
 @router.get("/api/editions")

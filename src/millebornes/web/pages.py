@@ -1,4 +1,4 @@
-"""The HTML pages: the home page, a table, a replay.  Plain files; their scripts ask the JSON API
+"""The HTML pages: the home page, a table, a replay, how to play.  Plain files; their scripts ask the JSON API
 and the WebSocket for everything else."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"home": "index.html", "table": "table.html", "replay": "replay.html"}
+PAGES = {"home": "index.html", "table": "table.html", "replay": "replay.html", "rules": "rules.html"}
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,3 +34,8 @@ async def table_page(table_id: str):
 @router.get("/replay/{table_id}")
 async def replay_page(table_id: str):
     return page("replay")
+
+
+@router.get("/rules")
+async def rules_page():
+    return page("rules")

@@ -183,6 +183,7 @@ async function main() {
   });
   try {
     R.facts = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
+    $("#rules-link").href = `/rules?edition=${encodeURIComponent(R.facts.ruleset)}&players=${R.facts.players}`;
   } catch (x) {
     showError(t("replay.not_found"));
     return;

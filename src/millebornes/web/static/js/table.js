@@ -338,6 +338,8 @@ function renderInfo() {
     if (goal) parts.push(t("table.match_to", { target: formatNumber(goal) }));
   }
   $("#table-info").textContent = parts.filter(Boolean).join(" · ");
+  const players = obs?.players ?? tb?.players;
+  if (ruleset) $("#rules-link").href = `/rules?edition=${encodeURIComponent(ruleset)}${players ? `&players=${players}` : ""}`;
   const over = Boolean(obs?.is_over || S.status === "finished");
   $("#last-hand").hidden = !S.lastResult || over; // once over, the match's sheet holds every hand
   $("#match-result").hidden = !over;
