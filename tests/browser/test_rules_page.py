@@ -128,3 +128,49 @@ def test_reached_from_home_a_table_and_a_replay(server, pages):
     replay = pages.new()
     replay.goto(f"{server}/replay/{won['id']}")
     expect(replay.locator("#rules-link")).to_have_attribute("href", "/rules?edition=dujardin&players=2")
+
+
+def test_card_help_says_what_a_card_does_and_why_it_cannot_be_played_now(server, pages, axe_source):
+    from browsing import stacked
+
+    en, fr = catalog("en"), catalog("fr")
+    hand = ["25", "200", "stop", "roll", "gasoline", "right-of-way"]
+    made = create_table(
+        server,
+        {
+            "ruleset": "parker",
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            "deck": stacked("parker", 2, hand + ["25", "50", "75", "100", "200", "roll", "speed-limit"]),
+        },
+    )
+    page = pages.new()
+    join(page, server + made["seats"][0]["url"], "Ann")
+    guide = {
+        c["card"]: c["text"] for s in how_to_play("parker", "en")["sections"] for g in s["groups"] for c in g["cards"]
+    }
+    page.hover("#hand .card[data-card='stop']")
+    help_ = page.locator("#card-help")
+    expect(help_).to_contain_text(en.t("help.card", card="Stop", does=guide["stop"]))
+    expect(help_).to_contain_text("Not now: ")
+    page.hover("#hand .card[data-card='25']")
+    expect(help_).to_contain_text(en.messages["reason.needs_roll"].split("(")[0].strip())
+    page.mouse.move(5, 5)  # the pointer leaves the hand: the focused card is told
+    page.locator("#hand .card[data-card='roll']").focus()
+    expect(help_).to_contain_text(en.t("help.playable"))
+    assert page.get_attribute("#hand .card[data-card='roll']", "aria-describedby") == "card-help"
+    set_lang(page, "fr")
+    page.locator("#hand .card[data-card='gasoline']").focus()
+    expect(help_).to_contain_text(fr.t("card.gasoline"))
+    expect(help_).to_contain_text("Pas maintenant")
+    audit = Audit(axe_source)
+    audit(page, "table, card help (fr)")
+    audit.check()
+    set_lang(page, "en")
+    page.locator("#hand .card[data-card='roll']").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("p")  # the Roll on my own battle pile
+    played = page.locator(".tableau.mine .card[data-card='roll']").first
+    expect(played).to_be_visible()
+    played.hover()  # a card on a tableau: what it does
+    expect(help_).to_have_text(en.t("help.card", card="Roll", does=guide["roll"]))

@@ -36,6 +36,8 @@ class CardHelp(TypedDict):
 
 
 class ScoreRow(TypedDict):
+    key: str
+    """The item's id, as in a hand's breakdown (``distance``, ``trip``...)."""
     item: str
     """The item's name, as the score sheet calls it (``item.*``)."""
     points: str
@@ -219,12 +221,17 @@ def _scoring(rules: Ruleset, w: Words, players: int) -> Section:
     only_distance = not any((s.safety, s.all_safeties, s.coup_fourre, s.trip, s.safe_trip, s.extension, s.shutout))
     lines = [w.t("howto.scoring.only_distance") if only_distance else w.t("howto.scoring.intro")]
     rows: list[ScoreRow] = [
-        {"item": w.item("distance"), "points": w.n("howto.per_mile", s.mile), "text": w.t("howto.item.distance")}
+        {
+            "key": "distance",
+            "item": w.item("distance"),
+            "points": w.n("howto.per_mile", s.mile),
+            "text": w.t("howto.item.distance"),
+        }
     ]
 
     def row(item: str, points: int, text: str) -> None:
         if points:
-            rows.append({"item": w.item(item), "points": w.n("howto.points", points), "text": text})
+            rows.append({"key": item, "item": w.item(item), "points": w.n("howto.points", points), "text": text})
 
     row("safeties", s.safety, w.t("howto.item.safeties"))
     row("all_safeties", s.all_safeties, w.t("howto.item.all_safeties"))

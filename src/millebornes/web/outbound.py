@@ -22,6 +22,8 @@ class StateFrame(TypedDict):
     status: str
     cf_deadline: float | None
     turn: dict | None
+    refused: list[dict | None] | None
+    """For the seat whose play it is: why each card of its hand cannot be played now (:mod:`.cardhelp`)."""
 
 
 class WelcomeFrame(TypedDict):
@@ -102,6 +104,7 @@ def state(
     status: str,
     cf_deadline: float | None,
     turn: dict | None,
+    refused: list[dict | None] | None = None,
 ) -> StateFrame:
     return {
         "type": "state",
@@ -112,6 +115,7 @@ def state(
         "status": status,
         "cf_deadline": cf_deadline,
         "turn": turn,
+        "refused": refused,
     }
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from ..actions import IllegalAction
 from ..state import Game
 from . import metrics, outbound
+from .cardhelp import refusals
 from .chat import Chat
 from .errors import Gone, Refused, Stale, expired
 from .facts import iso, people, seat_facts, shown_game, table_facts, view_of
@@ -167,8 +168,9 @@ class Room:
     def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> outbound.StateFrame:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
+        refused = refusals(self.game, seat) if seat is not None and self.window is None else None
         return outbound.state(
-            self.seq, obs, events, self.seat_facts(), self.status, self._deadline_left(), self.turn_facts()
+            self.seq, obs, events, self.seat_facts(), self.status, self._deadline_left(), self.turn_facts(), refused
         )
 
     def send_state(self, seat: int, events: list[Mapping[str, Any]]) -> None:

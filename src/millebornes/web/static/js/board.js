@@ -149,14 +149,16 @@ function markLanded(section, landed) {
 
 // The breakdown table of one finished hand: rows are the scoring items, columns the sides (with a caption, for
 // a screen reader, when one is given).
-export function breakdownTable(result, ctx, matchScores, caption) {
+// `explain`: what each item means in this edition (js/cardhelp.js items()), told in one line under its name.
+export function breakdownTable(result, ctx, matchScores, caption, explain = {}) {
   const nsides = result.points.length;
   const items = [];
   for (const b of result.breakdown) for (const k of Object.keys(b)) if (!items.includes(k)) items.push(k);
   const head = el("tr", {}, el("th", { scope: "col" }, t("over.item")),
     ...Array.from({ length: nsides }, (_, s) => el("th", { scope: "col", class: result.winners.includes(s) ? "won" : "" },
       sideName(ctx, s))));
-  const body = items.map((item) => el("tr", { dataset: { item } }, el("th", { scope: "row" }, itemName(item)),
+  const body = items.map((item) => el("tr", { dataset: { item } }, el("th", { scope: "row" }, itemName(item),
+    explain[item] ? el("span", { class: "item-help" }, explain[item]) : null),
     ...result.breakdown.map((b) => el("td", { class: "num" }, item in b ? formatNumber(b[item]) : "–"))));
   const total = el("tr", { class: "total" }, el("th", { scope: "row" }, t("over.total")),
     ...result.points.map((p, s) => el("td", { class: `num${result.winners.includes(s) ? " won" : ""}` }, formatNumber(p))));

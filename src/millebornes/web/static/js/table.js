@@ -19,6 +19,7 @@ import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
 import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
 import { keyboard } from "./keys.js";
 import { quickChat } from "./chat.js";
+import { cardHelp } from "./cardhelp.js";
 import { rememberSeat, replacedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
@@ -90,6 +91,7 @@ const S = {
   matchShown: false,
 };
 
+const help = cardHelp();
 const ctx = () => ({ seats: S.seats, sides: S.obs?.sides ?? S.table?.sides ?? [] });
 
 // Under a dialog the language menu stays usable (a panel may be read in either language) and the live
@@ -204,6 +206,8 @@ function onFrame(f) {
       const oldHand = S.obs?.hand || [];
       S.obs = f.observation;
       if (!Array.isArray(S.obs.hand)) S.obs.hand = []; // a spectator's frame holds no hand
+      S.refused = f.refused ?? null;
+      help.load(S.obs.ruleset, S.obs.players).then(showHelp);
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
       if (f.status) S.status = f.status;
@@ -413,7 +417,20 @@ function renderHand() {
     node.classList.toggle("playable", playable);
     node.setAttribute("aria-pressed", S.selected === i ? "true" : "false");
     node.tabIndex = i === S.focusIndex ? 0 : -1;
+    node.setAttribute("aria-describedby", "card-help");
   });
+  showHelp();
+}
+
+// #card-help: the card under the pointer, else the focused hand card, else the chosen one (js/cardhelp.js).
+function showHelp() {
+  const box = $("#card-help");
+  const hand = S.obs?.hand || [];
+  const focused = document.activeElement?.closest?.("#hand .card[data-index]");
+  const i = [S.pointed, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
+  if (S.board && S.pointed == null) { box.textContent = help.line(S.board, undefined, ctx()); return; }
+  if (i === undefined) { box.textContent = ""; return; }
+  box.textContent = help.line(hand[i], S.refused ? S.refused[i] : undefined, ctx());
 }
 
 function renderPiles() {
@@ -572,6 +589,7 @@ function renderDialogs() {
     const full = obs.options?.target ?? 1000;
     $("#ext-text").textContent = t("ext.text", { target: formatNumber(obs.target), full: formatNumber(full) });
     $("#ext-yes-text").textContent = t("ext.yes", { full: formatNumber(full) });
+    $("#ext-help").textContent = help.lines("extension").slice(1).join(" "); // what calling it risks and scores
   }
   dialogs.set(ext, myExt, "#ext-yes");
   const over = obs && (obs.is_over || S.status === "finished");
@@ -681,7 +699,7 @@ function fillHandOver(result) {
   $("#hand-over-title").textContent = t("over.title", { n: result.hand + 1 });
   const tie = result.winners.length > 1;
   $("#hand-over-winners").replaceChildren(...tn(tie ? "over.tie" : "over.winners", { names: sidesNames(c, result.winners) }));
-  $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores));
+  $("#hand-over-table").replaceChildren(breakdownTable(result, c, S.obs?.match_scores, undefined, help.items()));
 }
 
 // ------------------------------------------------------------------ choosing and playing
@@ -795,7 +813,23 @@ async function main() {
   $("#hand").addEventListener("focusin", (e) => {
     const card = e.target.closest(".card[data-index]");
     if (card) S.focusIndex = Number(card.dataset.index);
+    showHelp();
   });
+  $("#hand").addEventListener("focusout", () => setTimeout(showHelp));
+  // the pointer (a mouse over a card, or a finger held on it: a touch's pointer is over it while it is down)
+  $("#hand").addEventListener("pointerover", (e) => {
+    const card = e.target.closest(".card[data-index]");
+    S.pointed = card ? Number(card.dataset.index) : null;
+    showHelp();
+  });
+  $("#hand").addEventListener("pointerleave", () => { S.pointed = null; showHelp(); });
+  // a card on a tableau or the discard pile: what it does there (its piles say the rest in words)
+  $("#arena").addEventListener("pointerover", (e) => {
+    const card = e.target.closest(".tableau .card[data-card], #discard .card[data-card]");
+    S.board = card ? card.dataset.card : null;
+    showHelp();
+  });
+  $("#arena").addEventListener("pointerleave", () => { S.board = null; showHelp(); });
   $("#arena").addEventListener("click", (e) => { if (e.target.closest("#opponents, #me")) onBoardClick(e); });
   $("#arena").addEventListener("keydown", (e) => {
     if (e.target.matches?.(".tableau[data-side]")) keyActivate(onBoardClick)(e);
