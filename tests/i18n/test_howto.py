@@ -97,3 +97,19 @@ def test_rules_explain_on_the_command_line():
     assert none.returncode == 2 and "classic" in none.stderr
     many = subprocess.run([BIN, "rules", "family", "--explain", "--players", "9"], capture_output=True, text=True)
     assert many.returncode == 2 and "Traceback" not in many.stderr
+
+
+@pytest.mark.parametrize("edition", list(RULESETS))
+def test_each_score_row_names_an_item_of_a_hands_breakdown(edition):
+    """The table page explains a hand's score item by item from these rows: their keys are the breakdown's."""
+    import random
+
+    import millebornes as mb
+
+    game = mb.new_game(edition, players=2, seed=3)
+    rng = random.Random(3)
+    while not game.observation(0)["hand_results"]:
+        game.act(rng.choice(game.legal_actions()))
+    items = set(game.observation(0)["hand_results"][0]["breakdown"][0]) | {"extension"}  # when one was called
+    rows = next(s for s in how_to_play(edition, "en")["sections"] if s["id"] == "scoring")["rows"]
+    assert {r["key"] for r in rows} <= items, {r["key"] for r in rows} - items

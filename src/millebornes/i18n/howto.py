@@ -248,6 +248,11 @@ def _scoring(rules: Ruleset, w: Words, players: int) -> Section:
     row("shutout", s.shutout, w.t("howto.item.shutout"))
     if s.hand_penalty:
         rows.append(
-            {"item": w.item("hand_penalty"), "points": w.t("howto.minus"), "text": w.t("howto.item.hand_penalty")}
+            {
+                "key": "hand_penalty",
+                "item": w.item("hand_penalty"),
+                "points": w.t("howto.minus"),
+                "text": w.t("howto.item.hand_penalty"),
+            }
         )
     return _section(w, "scoring", lines, rows=rows)

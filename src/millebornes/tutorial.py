@@ -1,0 +1,131 @@
+"""The guided first match: one short scripted hand of the Parker Brothers edition that teaches one idea at a time.
+
+A stacked deck deals the learner (seat 0) and the tutor (seat 1) exactly the cards the lessons need; the tutor plays
+its script, the learner is asked for one move per lesson: a Roll, distance, a remedy to the tutor's Accident, the
+Roll after it, a safety and the extra turn it gives, a coup fourré when the tutor plays a Flat Tire, two more
+distance cards to 700, and the extension choice; the hand's score ends it.  A lesson says what to do and why
+(``learn.<lesson>.do`` and ``.why`` in the catalog); any other move is refused with the engine's reason when the
+rules forbid it, or with ``learn.not_this`` when it is legal but not the lesson's, and nothing changes.
+
+Apps drive it through :class:`Tutorial` and the engine's own game (``tutorial.game``), so the table is drawn as
+any other.
+
+>>> t = Tutorial()
+>>> t.lesson, t.expected
+('roll', 'play roll')
+>>> t.attempt("play 100").why
+'needs_roll'
+>>> t.attempt("play roll").done, t.lesson
+(True, 'distance')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import IllegalAction
+from .cards import CARD_IDS
+from .rules import ruleset
+from .state import Game, new_game
+
+EDITION = "parker"
+"""The edition taught first: no hazard on a hazard and no taking the discard leave fewer rules at once."""
+LEARNER, TUTOR = 0, 1
+LEARNER_HAND = ("roll", "100", "repairs", "extra-tank", "puncture-proof", "200")
+TUTOR_HAND = ("roll", "accident", "flat-tire", "25", "25", "50")
+DRAWS = ("75", "25", "100", "50", "roll", "25", "200", "50", "100", "50", "25", "75", "25", "50", "25", "50", "100")
+"""The stock's first cards, in the order they are drawn (each seat's draw, the safety's extra turn, the coup
+fourré's replacement)."""
+
+SCRIPT: tuple[tuple[int, str, str | None], ...] = (
+    (LEARNER, "play roll", "roll"),
+    (TUTOR, "play roll", None),
+    (LEARNER, "play 100", "distance"),
+    (TUTOR, "play accident 0", None),
+    (LEARNER, "play repairs", "remedy"),
+    (TUTOR, "discard 25", None),
+    (LEARNER, "play roll", "roll-again"),
+    (TUTOR, "discard 50", None),
+    (LEARNER, "play extra-tank", "safety"),
+    (LEARNER, "play 200", "extra-turn"),
+    (TUTOR, "play flat-tire 0", None),
+    (LEARNER, "coup-fourre", "coup-fourre"),
+    (LEARNER, "play 200", "after-coup-fourre"),
+    (TUTOR, "discard 25", None),
+    (LEARNER, "play 100", "distance-more"),
+    (TUTOR, "discard 50", None),
+    (LEARNER, "play 100", "to-700"),
+    (LEARNER, "end-hand", "extension"),
+)
+"""Every move of the hand: the seat, its action and, for the learner, the lesson it teaches."""
+LESSONS = tuple(lesson for _, _, lesson in SCRIPT if lesson)
+"""The lessons in order; after the last one the hand is over and its score is the final lesson, ``score``."""
+
+
+def deck() -> list[str]:
+    """The stacked deck: the two hands, then the draws, then every other card of the edition's deck."""
+    left = Counter(dict(zip(CARD_IDS, ruleset(EDITION).deck_counts(2))))
+    head = [*LEARNER_HAND, *TUTOR_HAND, *DRAWS]
+    left.subtract(head)
+    return head + [card for card in CARD_IDS for _ in range(left[card])]
+
+
+@dataclass
+class Outcome:
+    """What came of the learner's move: ``done`` (the lesson's move, played), else ``why`` it was refused: an
+    engine reason (``reason.*``, with ``params``) or ``not_this`` (legal, but not this lesson's move)."""
+
+    done: bool
+    why: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    events: list = field(default_factory=list)
+    """The events of the learner's move and of the tutor's answers, in order."""
+
+
+class Tutorial:
+    """The guided hand as it goes: the game, the lesson the learner is on, the tutor's moves played at once."""
+
+    def __init__(self) -> None:
+        self.game: Game = new_game(EDITION, players=2, deck=deck(), seed=0)
+        self.at = 0
+        """How many moves of :data:`SCRIPT` are played."""
+
+    @property
+    def over(self) -> bool:
+        """The hand is over: only the score's lesson is left."""
+        return self.at >= len(SCRIPT)
+
+    @property
+    def lesson(self) -> str:
+        """The current lesson (``score`` once the hand is over)."""
+        return "score" if self.over else str(SCRIPT[self.at][2])
+
+    @property
+    def number(self) -> int:
+        """The lesson's number, from 1; the score is the last, ``len(LESSONS) + 1``."""
+        return LESSONS.index(self.lesson) + 1 if not self.over else len(LESSONS) + 1
+
+    @property
+    def expected(self) -> str | None:
+        """The move this lesson asks for (None for the score)."""
+        return None if self.over else SCRIPT[self.at][1]
+
+    def attempt(self, action: str) -> Outcome:
+        """Play the learner's ``action`` if it is this lesson's, then the tutor's moves up to the next lesson;
+        anything else is refused and changes nothing."""
+        if self.over:
+            return Outcome(False, "over")
+        if action != self.expected:
+            try:
+                self.game.clone().act(action, LEARNER)
+            except IllegalAction as exc:
+                return Outcome(False, exc.reason, dict(exc.params))
+            return Outcome(False, "not_this")
+        events = list(self.game.act(action, LEARNER))
+        self.at += 1
+        while not self.over and SCRIPT[self.at][0] == TUTOR:
+            events += self.game.act(SCRIPT[self.at][1], TUTOR)
+            self.at += 1
+        return Outcome(True, events=events)
