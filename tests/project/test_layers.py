@@ -18,6 +18,7 @@ LAYERS = [
     ("observations", {"millebornes.observe"}),
     ("state machine", {"millebornes.state"}),
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),
+    ("the guided first match", {"millebornes.tutorial"}),
     ("bots", {"millebornes.bots"}),
     ("game review", {"millebornes.review"}),
     ("message catalog", {"millebornes.i18n"}),
