@@ -74,14 +74,16 @@ def deck() -> list[str]:
 
 @dataclass
 class Outcome:
-    """What came of the learner's move: ``done`` (the lesson's move, played), else ``why`` it was refused: an
-    engine reason (``reason.*``, with ``params``) or ``not_this`` (legal, but not this lesson's move)."""
+    """What came of the learner's move: ``done`` (the lesson's move), else ``why`` it was refused: an engine
+    reason (``reason.*``, with ``params``; ``refusal`` is the engine's own) or ``not_this`` (legal, but not this
+    lesson's move)."""
 
     done: bool
     why: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    refusal: IllegalAction | None = None
     events: list = field(default_factory=list)
-    """The events of the learner's move and of the tutor's answers, in order."""
+    """The events of the learner's move and of the tutor's answers, in order (:meth:`Tutorial.attempt`)."""
 
 
 class Tutorial:
@@ -89,8 +91,12 @@ class Tutorial:
 
     def __init__(self) -> None:
         self.game: Game = new_game(EDITION, players=2, deck=deck(), seed=0)
-        self.at = 0
-        """How many moves of :data:`SCRIPT` are played."""
+
+    @property
+    def at(self) -> int:
+        """How many moves of :data:`SCRIPT` are played: the game's own count, so an app that plays the moves
+        itself (the terminal's table) keeps the lessons in step."""
+        return len(self.game.history)
 
     @property
     def over(self) -> bool:
@@ -99,33 +105,57 @@ class Tutorial:
 
     @property
     def lesson(self) -> str:
-        """The current lesson (``score`` once the hand is over)."""
-        return "score" if self.over else str(SCRIPT[self.at][2])
+        """The current lesson: the learner's next move's, while the tutor plays too (``score`` once the hand is
+        over)."""
+        return next((lesson for _, _, lesson in SCRIPT[self.at :] if lesson), "score")
 
     @property
     def number(self) -> int:
         """The lesson's number, from 1; the score is the last, ``len(LESSONS) + 1``."""
-        return LESSONS.index(self.lesson) + 1 if not self.over else len(LESSONS) + 1
+        return LESSONS.index(self.lesson) + 1 if self.lesson != "score" else len(LESSONS) + 1
 
     @property
     def expected(self) -> str | None:
         """The move this lesson asks for (None for the score)."""
         return None if self.over else SCRIPT[self.at][1]
 
+    @property
+    def tutor_move(self) -> str | None:
+        """The tutor's next move, when it is the tutor's turn in the script."""
+        return SCRIPT[self.at][1] if not self.over and SCRIPT[self.at][0] == TUTOR else None
+
+    def check(self, action: str) -> Outcome:
+        """Whether the learner's ``action`` is this lesson's move, without playing it."""
+        if self.over:
+            return Outcome(False, "over")
+        if action == self.expected:
+            return Outcome(True)
+        try:
+            self.game.clone().act(action, LEARNER)
+        except IllegalAction as exc:
+            return Outcome(False, exc.reason, dict(exc.params), exc)
+        return Outcome(False, "not_this")
+
     def attempt(self, action: str) -> Outcome:
         """Play the learner's ``action`` if it is this lesson's, then the tutor's moves up to the next lesson;
         anything else is refused and changes nothing."""
-        if self.over:
-            return Outcome(False, "over")
-        if action != self.expected:
-            try:
-                self.game.clone().act(action, LEARNER)
-            except IllegalAction as exc:
-                return Outcome(False, exc.reason, dict(exc.params))
-            return Outcome(False, "not_this")
-        events = list(self.game.act(action, LEARNER))
-        self.at += 1
-        while not self.over and SCRIPT[self.at][0] == TUTOR:
-            events += self.game.act(SCRIPT[self.at][1], TUTOR)
-            self.at += 1
-        return Outcome(True, events=events)
+        out = self.check(action)
+        if not out.done:
+            return out
+        out.events = list(self.game.act(action, LEARNER))
+        while (move := self.tutor_move) is not None:
+            out.events += self.game.act(move, TUTOR)
+        return out
+
+
+class Tutor:
+    """The tutor as a bot: it plays its script (an app's bot loop asks it like any other bot)."""
+
+    name = "tutor"
+
+    def __init__(self, tutorial: Tutorial):
+        self.tutorial = tutorial
+
+    def choose(self, observation: Any, legal: list[str]) -> str:
+        move = self.tutorial.tutor_move
+        return move if move in legal else legal[0]

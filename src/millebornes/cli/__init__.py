@@ -42,6 +42,7 @@ for command in (
     server.serve,
     database.backup,
     play.play,
+    play.learn,
     play.levels,
     play.replay,
     review.review,

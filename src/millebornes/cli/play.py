@@ -120,6 +120,21 @@ def play(
         )
 
 
+def learn(
+    lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
+    pace: float = typer.Option(0.6, "--pace", min=0, help="seconds between the tutor's moves"),
+) -> None:
+    """The guided first match: one short hand against a tutor, one idea at a time (nothing is saved)."""
+    from .words import Words, lang_option, tui_missing
+
+    words = Words(lang_option(lang))
+    try:
+        from ..tui.learn import LearnApp
+    except ImportError as exc:
+        tui_missing(exc, words)
+    LearnApp(lang=words.lang, pace=pace).run()
+
+
 def levels(
     lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
 ) -> None:
