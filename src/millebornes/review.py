@@ -7,7 +7,9 @@ its side wins the hand; where the edition plays a match of several hands, its ch
 too (each world's end of hand mapped to a chance of the match by :func:`match_chances`).  A decision is
 judged by the hand, as a player judges a move: the loss of the move played is the best action's chance less
 its own, and the class follows from the loss (:data:`THRESHOLDS`); but a move with the best chance of the match
-loses nothing.
+loses nothing.  A decision's *stake* is the best action's chance less the worst one's: a seat's accuracy counts
+only the decisions with something at stake (:data:`MATTERS`), so that many near-equal choices (which card to
+throw away when none will be needed) do not drown the few that decide the hand.
 
 Everything a review draws comes from the budget's seed and the decision's index in the record, and the
 search reads the seat's observation only: two records that differ in cards the seat never saw get the
@@ -42,8 +44,8 @@ from .observation import Observation
 from .rules import ruleset
 from .state import Game, new_game
 
-REVIEW_FORMAT = "millebornes-review/1"
-"""The format and version a review names."""
+REVIEW_FORMAT = "millebornes-review/2"
+"""The format and version a review names (2: each move's stake, and the accuracy of the decisions that mattered)."""
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The classes of a decision, best first."""
 THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
@@ -59,7 +61,10 @@ KEY_MOMENTS = 3
 """How many key moments a seat's summary lists."""
 ACCURACY_SCALE = 0.045
 """A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
-loss, 51 for 15; a seat's accuracy is the mean over its judged decisions."""
+loss, 51 for 15."""
+MATTERS = THRESHOLDS["inaccuracy"]
+"""The least stake of a decision that a seat's accuracy counts: one where even the worst action loses less than
+an inaccuracy tells nothing of the player, however many such decisions a match holds (docs/review.md)."""
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -121,6 +126,7 @@ def judge(
         "options": len(legal),
         "chance": round(means[p], 4),
         "best_chance": round(means[b], 4),
+        "stake": round(top - min(means), 4),
         "match_chance": None if target is None else round(match_sum[p][side] / worlds, 4),
         "best_match_chance": None if target is None else round(match_sum[b][side] / worlds, 4),
         "sides": [round(x / worlds, 4) for x in hand_sum[p]],
@@ -144,11 +150,23 @@ def classify(loss: float, error: float = 0.0) -> str:
     return "good"
 
 
-def accuracy(losses: list[float]) -> float | None:
-    """A seat's accuracy in percent from the losses of its judged decisions (None without any)."""
-    if not losses:
+def move_accuracy(loss: float) -> float:
+    """One decision's accuracy in percent from its loss in chance (0-1): 100 for the best move."""
+    return 100.0 * math.exp(-ACCURACY_SCALE * 100.0 * loss)
+
+
+def mattered(move: dict[str, Any]) -> bool:
+    """Whether a judged move counts in its seat's accuracy: something was at stake (:data:`MATTERS`)."""
+    return bool(move["stake"] >= MATTERS)
+
+
+def accuracy(moves: Iterable[dict[str, Any]]) -> float | None:
+    """A seat's accuracy in percent: the mean of :func:`move_accuracy` over its judged moves that mattered
+    (None without any)."""
+    scores = [move_accuracy(m["loss"]) for m in moves if mattered(m)]
+    if not scores:
         return None
-    return round(sum(100.0 * math.exp(-ACCURACY_SCALE * 100.0 * x) for x in losses) / len(losses), 1)
+    return round(sum(scores) / len(scores), 1)
 
 
 def decisions(
@@ -255,8 +273,9 @@ def assemble(
 
 
 def summarize(seat: int, moves: list[dict[str, Any]], forced: int) -> dict[str, Any]:
-    """One seat's accuracy, how many decisions of each class, and its key moments: the decisions after
-    which its side's chance of the hand moved most since its previous one (luck included), in the order played."""
+    """One seat's accuracy, how many decisions of each class and how many mattered, and its key moments: the
+    decisions after which its side's chance of the hand moved most since its previous one (luck included), in
+    the order played."""
     mine = [m for m in moves if m["seat"] == seat]
     counts = {name: sum(1 for m in mine if m["class"] == name) for name in CLASSES}
     swings = []
@@ -269,8 +288,9 @@ def summarize(seat: int, moves: list[dict[str, Any]], forced: int) -> dict[str, 
     key = sorted(swings, key=lambda s: (-s[0], s[1]))[:KEY_MOMENTS]
     return {
         "seat": seat,
-        "accuracy": accuracy([m["loss"] for m in mine]),
+        "accuracy": accuracy(mine),
         "judged": len(mine),
+        "mattered": sum(1 for m in mine if mattered(m)),
         "forced": forced,
         "counts": counts,
         "key_moments": [{"index": i, "swing": d} for _, i, d in sorted(key, key=lambda s: s[1])],
@@ -280,6 +300,7 @@ def summarize(seat: int, moves: list[dict[str, Any]], forced: int) -> dict[str, 
 __all__ = [
     "CLASSES",
     "DEFAULT_WORLDS",
+    "MATTERS",
     "REVIEW_FORMAT",
     "THRESHOLDS",
     "accuracy",
@@ -288,6 +309,8 @@ __all__ = [
     "decisions",
     "judge",
     "match_chances",
+    "mattered",
+    "move_accuracy",
     "review",
     "summarize",
 ]

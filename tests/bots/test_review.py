@@ -3,9 +3,11 @@ is clearly losing (stacked-deck positions)."""
 
 from __future__ import annotations
 
+import json
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from util import stacked_deck
@@ -16,12 +18,14 @@ from millebornes.cards import CARD_IDS
 from millebornes.review import (
     CLASSES,
     DEFAULT_WORLDS,
+    MATTERS,
     THRESHOLDS,
     accuracy,
     classify,
     decisions,
     judge,
     match_chances,
+    move_accuracy,
     review,
 )
 
@@ -208,11 +212,13 @@ def test_a_review_is_reproducible_and_the_same_in_a_pool():
     assert seats == {0, 1} and first["seats"] == [0, 1]
     for m in first["moves"]:
         assert m["class"] in CLASSES and 0 <= m["chance"] <= m["best_chance"] <= 1
+        assert m["loss"] <= m["stake"] <= 1
         assert m["options"] >= 2 and m["played"] in _legal(record, m["index"])
     for s in first["summary"]:
         judged_moves = [m for m in first["moves"] if m["seat"] == s["seat"]]
         assert s["judged"] == len(judged_moves) == sum(s["counts"].values())
-        assert s["accuracy"] == accuracy([m["loss"] for m in judged_moves])
+        assert s["accuracy"] == accuracy(judged_moves)
+        assert s["mattered"] == sum(1 for m in judged_moves if m["stake"] >= MATTERS)
         assert len(s["key_moments"]) == min(3, len(judged_moves))
 
 
@@ -254,8 +260,39 @@ def test_classes_follow_the_loss_and_its_error():
     assert classify(THRESHOLDS["inaccuracy"]) == "inaccuracy"
     assert classify(THRESHOLDS["mistake"]) == "mistake" and classify(THRESHOLDS["blunder"]) == "blunder"
     assert classify(THRESHOLDS["blunder"], error=THRESHOLDS["blunder"]) == "good"  # the worlds could not tell
-    assert accuracy([]) is None and accuracy([0.0, 0.0]) == 100.0
-    assert accuracy([0.05]) > accuracy([0.15]) > accuracy([0.5])
+
+
+def moves(*losses: float, stake: float = 0.5) -> list[dict]:
+    return [{"loss": x, "stake": stake} for x in losses]
+
+
+def test_accuracy_counts_the_decisions_that_mattered():
+    assert accuracy([]) is None and accuracy(moves(0.0, 0.0)) == 100.0
+    assert accuracy(moves(0.05)) > accuracy(moves(0.15)) > accuracy(moves(0.5))
+    assert accuracy(moves(0.0, stake=MATTERS / 2)) is None  # nothing was at stake
+    slip = moves(0.04, stake=MATTERS)
+    assert accuracy(slip) == round(move_accuracy(0.04), 1) == 83.5
+    assert accuracy(slip + moves(*[0.0] * 50, stake=MATTERS / 2)) == accuracy(slip)  # near-equal choices drown nothing
+
+
+SKILL = Path(__file__).parent / "data" / "skill.json"
+"""Three classic matches of each of random, easy, medium and hard against medium, on the same three deals:
+``python bench/review.py skill --against medium --matches 3 --save tests/bots/data/skill.json``."""
+
+
+def test_accuracy_orders_the_levels_and_puts_random_clearly_last():
+    """The mean over every judged decision put random 2 to 3 points below easy at this budget, and above it
+    on one of the deals: most decisions barely matter, whoever makes them."""
+    by_level: dict[str, list[dict]] = defaultdict(list)
+    per_deal: dict[str, dict[int, float]] = defaultdict(dict)
+    for x in json.loads(SKILL.read_text()):
+        r = review(x["record"], seats=[x["seat"]], worlds=70)
+        by_level[x["level"]] += r["moves"]
+        per_deal[x["level"]][x["record"]["seed"]] = r["summary"][0]["accuracy"]
+    acc = [accuracy(by_level[level]) for level in ("random", "easy", "medium", "hard")]
+    assert acc == sorted(set(acc)), acc  # strictly better level by level
+    assert acc[0] <= acc[1] - 5, acc
+    assert all(per_deal["random"][deal] < per_deal["easy"][deal] for deal in per_deal["random"]), per_deal
 
 
 def test_the_match_chance_model():

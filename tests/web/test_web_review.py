@@ -171,6 +171,21 @@ def test_a_failed_review_says_so_and_may_be_asked_again(web, monkeypatch):
     assert wait_state(web, tid, lambda s: s["state"] != "running")["state"] == "done"
 
 
+def test_a_review_kept_in_an_older_format_is_worked_out_again(web):
+    """A review saved by an older version (accuracy counted otherwise) is not given; the new one replaces it."""
+    start(web)
+    tid = finished(web)["id"]
+    store = web.app.state.store
+    store.save_review(tid, {"format": "millebornes-review/1", "budget": {"worlds": WORLDS, "seed": 0}, "moves": []})
+    assert store.get_review(tid) is None
+    c = web.client
+    assert c.get(f"/api/tables/{tid}/review").json()["state"] == "none"
+    assert c.post(f"/api/tables/{tid}/review").status_code == 202
+    done = wait_state(web, tid, lambda s: s["state"] == "done")
+    assert done["review"]["format"] == R.REVIEW_FORMAT != "millebornes-review/1"
+    assert store.get_review(tid) == done["review"]
+
+
 def test_review_workers_come_after_bots_and_hints():
     """A review worker runs at nice 19, in the idle scheduling class: it gets what the bots and hints leave."""
     import asyncio

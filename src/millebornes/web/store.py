@@ -50,6 +50,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_col
 from sqlalchemy.sql import ColumnElement
 
 from ..notation import RECORD_FORMAT
+from ..review import REVIEW_FORMAT
 from . import schema
 from .errors import Stale
 from .notices import CHANNEL, Kind, action_args, encode
@@ -734,10 +735,12 @@ class Store:
     # ---------------------------------------------------------------- game reviews (web/reviewing.py)
     def save_review(self, table_id: str, review: dict) -> None:
         """Keep a finished table's review and let go of its claim; the first one saved stays (a claim taken
-        over from a process thought dead may still finish: same record, same budget, same review)."""
+        over from a process thought dead may still finish: same record, same budget, same review), but it
+        replaces one of another format, which :meth:`get_review` no longer gives."""
         let_go = delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id)
         try:
             with Session(self.engine) as s, s.begin():
+                s.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id, ReviewRow.format != review["format"]))
                 s.add(
                     ReviewRow(
                         table_id=table_id,
@@ -832,8 +835,11 @@ class Store:
             s.execute(delete(ReviewJobRow).where(ReviewJobRow.table_id == table_id, ReviewJobRow.owner == self.origin))
 
     def get_review(self, table_id: str) -> dict | None:
+        """The table's review, if one of this version's format is kept: an older one is worked out again."""
         with Session(self.engine) as s:
-            body = s.scalar(select(ReviewRow.body).where(ReviewRow.table_id == table_id))
+            body = s.scalar(
+                select(ReviewRow.body).where(ReviewRow.table_id == table_id, ReviewRow.format == REVIEW_FORMAT)
+            )
             return None if body is None else json.loads(body)
 
     # ---------------------------------------------------------------- reads
