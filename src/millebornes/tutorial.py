@@ -72,6 +72,32 @@ def deck() -> list[str]:
     return head + [card for card in CARD_IDS for _ in range(left[card])]
 
 
+TUTOR_LEVEL = "tutor"
+"""The tutor's level, as a table's bot seat names it (the web's tutorial tables)."""
+
+
+def lesson_of(game: Game) -> str:
+    """The lesson a game of the guided hand is on: the learner's next move's (``score`` once the hand is over)."""
+    return next((lesson for _, _, lesson in SCRIPT[len(game.history) :] if lesson), "score")
+
+
+def number_of(lesson: str) -> int:
+    """A lesson's number, from 1; the score is the last, ``len(LESSONS) + 1``."""
+    return LESSONS.index(lesson) + 1 if lesson != "score" else len(LESSONS) + 1
+
+
+def tutor_move(game: Game) -> str | None:
+    """The tutor's next move, when it is the tutor's turn in the script (None once the script is over)."""
+    at = len(game.history)
+    return SCRIPT[at][1] if at < len(SCRIPT) and SCRIPT[at][0] == TUTOR else None
+
+
+def expected_move(game: Game) -> str | None:
+    """The move the current lesson asks of the learner (None once the script is over)."""
+    at = len(game.history)
+    return SCRIPT[at][1] if at < len(SCRIPT) and SCRIPT[at][0] == LEARNER else None
+
+
 @dataclass
 class Outcome:
     """What came of the learner's move: ``done`` (the lesson's move), else ``why`` it was refused: an engine
@@ -107,34 +133,24 @@ class Tutorial:
     def lesson(self) -> str:
         """The current lesson: the learner's next move's, while the tutor plays too (``score`` once the hand is
         over)."""
-        return next((lesson for _, _, lesson in SCRIPT[self.at :] if lesson), "score")
+        return lesson_of(self.game)
 
     @property
     def number(self) -> int:
-        """The lesson's number, from 1; the score is the last, ``len(LESSONS) + 1``."""
-        return LESSONS.index(self.lesson) + 1 if self.lesson != "score" else len(LESSONS) + 1
+        return number_of(self.lesson)
 
     @property
     def expected(self) -> str | None:
         """The move this lesson asks for (None for the score)."""
-        return None if self.over else SCRIPT[self.at][1]
+        return expected_move(self.game)
 
     @property
     def tutor_move(self) -> str | None:
-        """The tutor's next move, when it is the tutor's turn in the script."""
-        return SCRIPT[self.at][1] if not self.over and SCRIPT[self.at][0] == TUTOR else None
+        return tutor_move(self.game)
 
     def check(self, action: str) -> Outcome:
         """Whether the learner's ``action`` is this lesson's move, without playing it."""
-        if self.over:
-            return Outcome(False, "over")
-        if action == self.expected:
-            return Outcome(True)
-        try:
-            self.game.clone().act(action, LEARNER)
-        except IllegalAction as exc:
-            return Outcome(False, exc.reason, dict(exc.params), exc)
-        return Outcome(False, "not_this")
+        return check(self.game, action)
 
     def attempt(self, action: str) -> Outcome:
         """Play the learner's ``action`` if it is this lesson's, then the tutor's moves up to the next lesson;
@@ -146,6 +162,20 @@ class Tutorial:
         while (move := self.tutor_move) is not None:
             out.events += self.game.act(move, TUTOR)
         return out
+
+
+def check(game: Game, action: str) -> Outcome:
+    """Whether the learner's ``action`` is the lesson's move in ``game``, without playing it; once the script is
+    over (``over``), any move the rules allow."""
+    if len(game.history) >= len(SCRIPT):
+        return Outcome(False, "over")
+    if action == expected_move(game):
+        return Outcome(True)
+    try:
+        game.clone().act(action, LEARNER)
+    except IllegalAction as exc:
+        return Outcome(False, exc.reason, dict(exc.params), exc)
+    return Outcome(False, "not_this")
 
 
 class Tutor:

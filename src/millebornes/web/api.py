@@ -15,6 +15,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from .. import cards as C
+from .. import tutorial
 from ..bots.ladder import default_level, offered_levels, standing
 from ..i18n import LANGS, catalog
 from ..i18n.howto import how_to_play
@@ -236,6 +237,40 @@ async def lobby(store: StoreDep, settings: SettingsDep):
         return [lobby_entry(t) for t in store.lobby(settings.limits.lobby_max)]
 
     return {"tables": await asyncio.to_thread(entries)}
+
+
+@router.post("/api/tutorial", status_code=201)
+async def create_tutorial(
+    request: Request, settings: SettingsDep, store: StoreDep, hall: HallDep, throttle: ThrottleDep
+):
+    """The guided first match (millebornes.tutorial): a private table of the learner and the tutor, on the
+    lessons' stacked deck, with the longest coup-fourré window a table may have."""
+    wait = throttle.take(request.client.host if request.client else "")
+    if wait is not None:
+        return rate_limited(wait, throttle.per_minute, "new tables")
+    token = new_token()
+    saved = SavedTable(
+        id=new_table_id(),
+        ruleset=tutorial.EDITION,
+        options={},
+        players=2,
+        teams=False,
+        seed=0,
+        deck=tutorial.deck(),
+        cf_timeout=settings.limits.cf_timeout_max,
+        status=WAITING,
+        created=now(),
+        seats=[
+            SavedSeat(tutorial.LEARNER, "human", token_hash=hash_token(token)),
+            SavedSeat(tutorial.TUTOR, "bot", level=tutorial.TUTOR_LEVEL, joined=True),
+        ],
+        spectators=False,
+        clock=0.0,
+        public=False,
+    )
+    saved = await asyncio.to_thread(store.create, saved)
+    hall.add(saved)
+    return {"id": saved.id, "url": f"/t/{saved.id}#seat={tutorial.LEARNER}&token={token}"}
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/claim")

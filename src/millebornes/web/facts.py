@@ -13,6 +13,7 @@ from typing import Any
 from ..events import Event
 from ..notation import replay
 from ..state import Game
+from ..tutorial import TUTOR_LEVEL
 from .store import FINISHED, SavedTable
 from .table import TableView
 
@@ -33,7 +34,8 @@ def people(saved: SavedTable) -> set[int]:
 
 def view_of(saved: SavedTable, log_events: int) -> TableView:
     """The table as its seats were last shown it, from its saved actions and notes (``saved`` read with them)."""
-    view = TableView(dealt(saved), log_events, people(saved))
+    teaching = any(s.level == TUTOR_LEVEL for s in saved.seats)
+    view = TableView(dealt(saved), log_events, people(saved), teaching)
     view.replay(saved.actions, saved.notes)
     return view
 

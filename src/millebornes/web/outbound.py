@@ -24,6 +24,8 @@ class StateFrame(TypedDict):
     turn: dict | None
     refused: list[dict | None] | None
     """For the seat whose play it is: why each card of its hand cannot be played now (:mod:`.cardhelp`)."""
+    lesson: NotRequired[dict]
+    """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on."""
 
 
 class WelcomeFrame(TypedDict):

@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from .. import tutorial
 from ..actions import IllegalAction
 from ..state import Game
 from . import metrics, outbound
@@ -169,9 +170,12 @@ class Room:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
         refused = refusals(self.game, seat) if seat is not None and self.window is None else None
-        return outbound.state(
+        frame = outbound.state(
             self.seq, obs, events, self.seat_facts(), self.status, self._deadline_left(), self.turn_facts(), refused
         )
+        if (lesson := self.lesson(seat)) is not None:
+            frame["lesson"] = lesson
+        return frame
 
     def send_state(self, seat: int, events: list[Mapping[str, Any]]) -> None:
         if self.conns.get(seat):
@@ -571,6 +575,25 @@ class Room:
         self.broadcast(outbound.seats(self.seat_facts()))
 
     # ---------------------------------------------------------------- acting
+    @property
+    def teaches(self) -> bool:
+        """The guided first match: its tutor sits at the table (millebornes.tutorial)."""
+        return any(s.level == tutorial.TUTOR_LEVEL for s in self.table.seats)
+
+    def check_lesson(self, action: str) -> None:
+        """In the guided match, the learner's move must be the lesson's; a move the rules refuse is left to the
+        engine, which says why (``illegal``), and one they allow is refused as ``lesson``."""
+        out = tutorial.check(self.game, action)
+        if out.why == "not_this":
+            raise Refused("lesson", "this lesson asks for another move", reason="not_this")
+
+    def lesson(self, seat: int | None) -> dict | None:
+        """The learner's lesson, for its frames (none for anyone else, nor at other tables)."""
+        if seat != tutorial.LEARNER or not self.teaches:
+            return None
+        lesson = tutorial.lesson_of(self.game)
+        return {"key": lesson, "n": tutorial.number_of(lesson), "total": len(tutorial.LESSONS) + 1}
+
     def check_person(self, seat: int) -> None:
         if self.table.seats[seat].stood_in:
             raise Refused("standin", "a bot plays for you now: take your seat back first")
@@ -600,6 +623,8 @@ class Room:
             if person:
                 self.check_person(seat)
             self.check_turn(seat, seq)
+            if person and self.teaches:
+                self.check_lesson(action)
             await asyncio.shield(self._step(seat, action, asyncio.current_task()))
         metrics.move_took("person" if person else "bot", since)
 

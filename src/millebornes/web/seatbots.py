@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from .. import tutorial
 from ..bots import SEARCHING_LEVELS
 from ..bots.base import RandomBot
 from .store import SavedTable
@@ -43,6 +44,8 @@ class SeatBots:
         """A coup-fourré answer, at once: searching levels answer with their network, not a search, so
         that how long it takes tells nothing."""
         level = self.level(seat)
+        if level == tutorial.TUTOR_LEVEL:
+            return self._tutor(view)
         policy = "neural" if level in SEARCHING_LEVELS else level
         seed = bot_seed(self.table.seed, view.shown_actions)
         return choose(policy, seed, view.bot_observation(seat), view.game.legal_actions())
@@ -51,6 +54,8 @@ class SeatBots:
         """Any other decision: a searching level thinks in the bots' pool, the others here; a bot that fails
         plays at random this once (logged), so a table never waits on a broken bot."""
         level = self.level(seat)
+        if level == tutorial.TUTOR_LEVEL:
+            return self._tutor(view)
         obs = view.bot_observation(seat)
         legal = view.game.legal_actions()
         seed = bot_seed(self.table.seed, view.shown_actions)
@@ -61,3 +66,12 @@ class SeatBots:
         except Exception:
             log.exception("table %s: bot %s failed; it plays at random this once", self.table.id, level)
             return RandomBot(seed).choose(obs, legal)
+
+    def _tutor(self, view: TableView) -> str:
+        """The tutor of the guided first match plays its script; after it, the easiest level's moves."""
+        legal = view.game.legal_actions()
+        move = tutorial.tutor_move(view.game)
+        if move in legal:
+            return move
+        seed = bot_seed(self.table.seed, view.shown_actions)
+        return choose("easy", seed, view.bot_observation(tutorial.TUTOR), legal)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import CARD_IDS, KIND_OF, SAFETY_OF
 from ..events import Event
 from ..observation import Observation
 from ..state import Game
@@ -36,9 +37,12 @@ class Judged:
 class TableView:
     """One table's shown steps; ``humans`` are the seats people decide for (the room keeps it up to date)."""
 
-    def __init__(self, game: Game, log_events: int, humans: set[int] | None = None):
+    def __init__(self, game: Game, log_events: int, humans: set[int] | None = None, teaching: bool = False):
         self.game = game
         self.humans: set[int] = set() if humans is None else humans
+        self.teaching = teaching
+        """The guided first match: its one person plays a tutor, so a window hides nothing from anyone, and one
+        opens only when the learner holds the safety (to answer the coup fourré the lesson asks for)."""
         self.asked = Asked(game.players)
         self.window: Window | None = None
         self.seq = 0
@@ -69,6 +73,9 @@ class TableView:
         """Whether a hazard a human could answer: the seats and sides never change, so before or after
         the action alike."""
         hazard = hazard_of(action)
+        if hazard is not None and self.teaching:
+            safety = CARD_IDS[SAFETY_OF[KIND_OF[hazard[0]]]]
+            return any(safety in self.game.hand(person) for person in self.humans)
         return hazard is not None and answerable(self.game, seat, hazard[1], self.humans)
 
     def judge(self, seat: int, action: str) -> Judged:

@@ -12,6 +12,7 @@ import { setupLobby, renderLobby } from "./lobby.js";
 import { renderMine, refreshMine } from "./mine.js";
 import { remember } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
+import { setupLearn } from "./learn.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
 // levels: the offered levels with their standing (GET /api/editions); a new bot starts on defaultLevel
@@ -305,6 +306,7 @@ async function main() {
   renderPlayers();
   renderClock();
   setupQuick(H.editions, H.levels, H.defaultLevel);
+  setupLearn();
   $("#standin").addEventListener("change", renderStandinNote);
   $("#create").disabled = false;
   renderMine();

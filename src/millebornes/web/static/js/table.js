@@ -20,6 +20,7 @@ import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen
 import { keyboard } from "./keys.js";
 import { quickChat } from "./chat.js";
 import { cardHelp } from "./cardhelp.js";
+import { renderLesson } from "./learn.js";
 import { rememberSeat, replacedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
@@ -207,6 +208,7 @@ function onFrame(f) {
       S.obs = f.observation;
       if (!Array.isArray(S.obs.hand)) S.obs.hand = []; // a spectator's frame holds no hand
       S.refused = f.refused ?? null;
+      S.lesson = f.lesson ?? null;
       help.load(S.obs.ruleset, S.obs.players).then(showHelp);
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
@@ -307,6 +309,7 @@ function renderAll() {
     keys.renderMoves();
     renderTargets();
     renderMessage();
+    renderLesson(S.lesson);
     keys.renderKeys(S.obs?.sides.length ?? S.table?.sides?.length ?? 2, S.obs?.hand.length || 7);
     fitArena();
   });
