@@ -253,14 +253,15 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     wait_step(page, mistakes[0])
     m = moves[mistakes[0]]
     expect(badge).to_have_attribute("data-class", m["class"])
-    expect(badge.locator(".better")).to_have_text(re.compile(r"^Better: \S"))
-    expect(page.locator("#announce")).to_contain_text("Better: ")
+    expect(badge.locator(".better")).to_have_text(re.compile(r"^Better for \S.*: \S"))
+    expect(page.locator("#announce")).to_contain_text("Better for ")
 
     # the better move on the board: the position before the move, its card and target marked; and back
     page.click("#show-better")
     wait_step(page, mistakes[0] - 1)
     expect(page.locator("#back-to-move")).to_be_focused()
-    expect(page.locator("#move-review")).to_contain_text("The better move here, marked on the board: ")
+    expect(page.locator("#move-review")).to_contain_text("The better move here for ")
+    expect(page.locator("#move-review")).to_contain_text(", marked on the board: ")
     verb, *rest = m["best"].split(" ")
     if verb in ("play", "discard"):
         card = page.locator(f"#hands .seat-hand[data-seat='{m['seat']}'] .card.better-card")
@@ -293,6 +294,10 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     graph.click(position={"x": 6, "y": box["height"] / 2})
     wait_step(page, first)
     expect(page.locator(".eval-graph .dot")).to_have_count(len(mistakes))
+    # whose move each dot marks: the seat's number beside it; and the chances' axis in percent
+    seats = page.locator(".eval-graph .dot-seat").all_text_contents()
+    assert seats == [str(moves[step]["seat"] + 1) for step in sorted(mistakes)], seats
+    expect(page.locator(".eval-graph .axis-label")).to_have_text(["0%", "50%", "100%"])
 
     # the graph in words: a table per hand (one here), a row per judged move, its link goes there
     page.click("#graph-words summary")

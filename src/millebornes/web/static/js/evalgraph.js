@@ -12,7 +12,7 @@ import { el, svgEl, t, percent, formatNumber, seatName, sideName } from "./commo
 
 const HEIGHT = 150;
 const PHONE_HEIGHT = 118;
-const PAD = { left: 6, right: 6, top: 18, bottom: 6 };
+const PAD = { left: 40, right: 14, top: 18, bottom: 6 };
 const JUMP = 10;
 
 // Each judged move's point: the step that shows it (index + 1), each side's chance (shares of one), its move.
@@ -87,6 +87,12 @@ export function evalGraph(opts) {
       }
     }
     root.append(svgEl("line", { x1: PAD.left, x2: PAD.left + plotW, y1: y(0.5), y2: y(0.5), class: "half" }));
+    // the percentage axis: the first side's chance reads from the bottom (each band's height is its side's)
+    for (const v of [0, 0.5, 1]) {
+      const label = svgEl("text", { x: PAD.left - 5, y: y(v).toFixed(1), class: "axis-label" });
+      label.textContent = percent(v);
+      root.append(label);
+    }
     // the hands: a line where each begins (its first judged move), and its number
     const starts = [];
     for (const p of points) {
@@ -114,6 +120,10 @@ export function evalGraph(opts) {
         name: String(seatName(opts.ctx(), p.move.seat)), judgement: t(`review.class.${cls}`) });
       dot.append(tip);
       root.append(dot);
+      // whose move: the seat's number beside its dot, as the legend says
+      const who = svgEl("text", { x: (x(p.step) + 6).toFixed(1), y: (y(Math.min(1, top)) - 5).toFixed(1), class: "dot-seat" });
+      who.textContent = formatNumber(p.move.seat + 1);
+      root.append(who);
     }
     const marker = svgEl("g", { class: "marker" });
     marker.append(svgEl("line", { x1: 0, x2: 0, y1: PAD.top - 4, y2: PAD.top + plotH, class: "marker-line" }));

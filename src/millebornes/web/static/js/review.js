@@ -236,7 +236,8 @@ export function setupReview(api) {
         el("span", { class: `swatch side-${s % 4}` }), sideName(c, s))),
       el("li", {}, el("span", { class: "swatch dot class-inaccuracy" }), t("review.class.inaccuracy")),
       el("li", {}, el("span", { class: "swatch dot class-mistake" }), t("review.class.mistake")),
-      el("li", {}, el("span", { class: "swatch dot class-blunder" }), t("review.class.blunder")));
+      el("li", {}, el("span", { class: "swatch dot class-blunder" }), t("review.class.blunder")),
+      el("li", {}, t("review.dot_seat")));
     section.hidden = false;
     $("#graph-title").textContent = t("review.graph_title");
     $("#graph-box").replaceChildren(S.graph.node);
@@ -335,7 +336,7 @@ export function setupReview(api) {
       const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; S.pendingFocus = "#show-better"; api.go(m.index + 1); } },
         t("review.back_to_move"));
       box.replaceChildren(el("div", { class: "review-badge better-here" }, el("p", {},
-        ...tn("review.better_here", { move: actionWords(m.best, c, d.state) })), back));
+        ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })), back));
       markBetter(m);
     } else {
       const m = S.byStep.get(d.step);
@@ -348,7 +349,7 @@ export function setupReview(api) {
           lines.push(el("p", {}, t("review.chance_match", { before: percent(m.best_match_chance), after: percent(m.match_chance) })));
         }
         if (MISTAKES.has(m.class)) {
-          lines.push(el("p", { class: "better" }, ...tn("review.better", { move: actionWords(m.best, c, d.state) })));
+          lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
           lines.push(el("button", { type: "button", id: "show-better", onclick: () => showBetter(m) }, t("review.show_better")));
         }
         box.replaceChildren(el("div", { class: `review-badge class-${m.class}`, dataset: { class: m.class } }, ...lines));
@@ -384,12 +385,12 @@ export function setupReview(api) {
     if (!S.review) return { key: "", nodes: [] };
     const c = api.ctx();
     if (S.better && d.step === S.better.index) {
-      return { key: "better", nodes: tn("review.better_here", { move: actionWords(S.better.best, c, d.state) }) };
+      return { key: "better", nodes: tn("review.better_here", { name: seatName(c, S.better.seat), move: actionWords(S.better.best, c, d.state) }) };
     }
     const m = S.byStep.get(d.step);
     if (!m) return { key: "", nodes: [] };
     const nodes = [`${t(`review.class.${m.class}`)}.`];
-    if (MISTAKES.has(m.class)) nodes.push(" ", ...tn("review.better", { move: actionWords(m.best, c, d.state) }), ".");
+    if (MISTAKES.has(m.class)) nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
     return { key: "", nodes };
   }
 
