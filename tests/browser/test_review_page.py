@@ -222,6 +222,12 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
         for cls in WORDS:
             expect(summary.locator(f"tr[data-class='{cls}'] td").nth(col)).to_have_text(str(s["counts"][cls]))
             expect(summary.locator(f"tr[data-class='{cls}'] th")).to_contain_text(WORDS[cls])
+    # learn from the mistakes: a link to the puzzles of each seat that made any
+    erred = [s["seat"] for s in review["summary"] if sum(s["counts"][c] for c in MISTAKES)]
+    learn = page.locator("#review-body a.learn-link")
+    expect(learn).to_have_count(len(erred))
+    for k, seat in enumerate(erred):
+        expect(learn.nth(k)).to_have_attribute("href", re.compile(rf"^/puzzles\?table=[\w-]+&seat={seat}$"))
     moments = sorted(k["index"] + 1 for s in review["summary"] for k in s["key_moments"])
     links = page.locator("#review-body .moments a")
     expect(links).to_have_text([f"Move {n}" for n in moments])

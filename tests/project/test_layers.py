@@ -21,6 +21,7 @@ LAYERS = [
     ("the guided first match", {"millebornes.tutorial"}),
     ("bots", {"millebornes.bots"}),
     ("game review", {"millebornes.review"}),
+    ("puzzles", {"millebornes.puzzles"}),
     ("message catalog", {"millebornes.i18n"}),
     (
         "apps",

@@ -47,6 +47,7 @@ for command in (
     play.replay,
     review.review,
     research.selfplay,
+    research.puzzles,
 ):
     app.command()(command)
 app.add_typer(database.db, name="db")

@@ -296,3 +296,44 @@ def selfplay(
             stream.close()
     if out != "-":
         typer.echo(f"{n} {'hands' if hands else 'matches'} written to {out} in {time.perf_counter() - start:.1f} s")
+
+
+def puzzles(
+    out: str = typer.Argument(
+        ..., help="where to write the puzzle set (JSON); the shipped one is src/millebornes/puzzles.json"
+    ),
+    matches: int = typer.Option(24, "--matches", min=1, max=2000, help="self-play matches reviewed"),
+    worlds: int = typer.Option(200, "--worlds", min=2, max=5000, help="worlds per decision"),
+    per_theme: int = typer.Option(6, "--per-theme", min=1, max=100, help="puzzles kept per theme"),
+    seed: int = typer.Option(0, "--seed"),
+    workers: int = typer.Option(2, "--workers", min=1, max=64, help="processes the reviews run on"),
+) -> None:
+    """Build a puzzle set from reviewed self-play: classic matches of each level against medium, their
+    inaccuracies and worse, the positions where the choice changed the chance of the hand the most."""
+    import json
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..bots import make_bot
+    from ..puzzles import build
+
+    levels = ["random", "easy", "medium"]
+
+    def match(k: int) -> dict:
+        level = levels[k % len(levels)]
+        g = new_game("classic", players=2, seed=seed + k)
+        bots = [make_bot(level, seed=seed + k), make_bot("medium", seed=seed + k + 1)]
+        if k % 2:
+            bots.reverse()
+        while (seat := g.to_act) is not None:
+            g.act(bots[seat].choose(g.observation(seat), g.legal_actions()))
+        return g.record()
+
+    with ProcessPoolExecutor(workers) as pool:
+        made = build((match(k) for k in range(matches)), worlds=worlds, seed=seed, per_theme=per_theme, executor=pool)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(made, f, indent=1, sort_keys=True)
+        f.write("\n")
+    counts: dict[str, int] = {}
+    for p in made["puzzles"]:
+        counts[p["theme"]] = counts.get(p["theme"], 0) + 1
+    typer.echo(f"{len(made['puzzles'])} puzzles written to {out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

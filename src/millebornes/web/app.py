@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, metrics, onefile, pages, reviews, ws
+from . import api, metrics, onefile, pages, puzzlesapi, reviews, ws
 from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
@@ -113,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(reviews.router)
+    app.include_router(puzzlesapi.router)
     app.include_router(ws.router)
     if pages.STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

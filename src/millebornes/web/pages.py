@@ -9,7 +9,13 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"home": "index.html", "table": "table.html", "replay": "replay.html", "rules": "rules.html"}
+PAGES = {
+    "home": "index.html",
+    "table": "table.html",
+    "replay": "replay.html",
+    "rules": "rules.html",
+    "puzzles": "puzzles.html",
+}
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,3 +45,8 @@ async def replay_page(table_id: str):
 @router.get("/rules")
 async def rules_page():
     return page("rules")
+
+
+@router.get("/puzzles")
+async def puzzles_page():
+    return page("puzzles")

@@ -164,9 +164,17 @@ export function setupReview(api) {
     const nav = el("div", { class: "review-nav", role: "group", "aria-label": t("review.nav") },
       el("button", { type: "button", id: "prev-mistake", "aria-keyshortcuts": "P", onclick: () => jump(-1) }, t("review.prev_mistake")),
       el("button", { type: "button", id: "next-mistake", "aria-keyshortcuts": "N", onclick: () => jump(1) }, t("review.next_mistake")));
-    return [nav, el("p", { class: "muted small keys" }, t("review.keys")), table,
+    // learn from the mistakes: each seat with an inaccuracy or worse, its mistakes as puzzles
+    const learn = el("ul", { class: "learn-links" }, ...seats.filter((s) => MISTAKES_OF(s) > 0).map((s) => el("li", {},
+      el("a", { href: `/puzzles?table=${encodeURIComponent(api.tableId)}&seat=${s.seat}`, class: "learn-link",
+        dataset: { seat: String(s.seat) } }, ...tn("puzzle.learn", { name: seatName(c, s.seat) })))));
+    return [nav, el("p", { class: "muted small keys" }, t("review.keys")), table, learn,
       el("h3", {}, t("review.key_moments")), list,
       el("p", { class: "muted small" }, t("review.budget", { n: formatNumber(r.budget.worlds) }))];
+  }
+
+  function MISTAKES_OF(s) {
+    return [...MISTAKES].reduce((n, cls) => n + (s.counts[cls] ?? 0), 0);
   }
 
   // a column per seat, a row per figure (as chess sites show two players side by side)
