@@ -174,3 +174,7 @@ def test_card_help_says_what_a_card_does_and_why_it_cannot_be_played_now(server,
     expect(played).to_be_visible()
     played.hover()  # a card on a tableau: what it does
     expect(help_).to_have_text(en.t("help.card", card="Roll", does=guide["roll"]))
+    page.mouse.move(5, 5)
+    expect(help_).not_to_have_text(en.t("help.card", card="Roll", does=guide["roll"]))
+    page.locator(".tableau.mine").focus()  # a tableau reached by the keyboard: the top of its battle pile
+    expect(help_).to_have_text(en.t("help.card", card="Roll", does=guide["roll"]))

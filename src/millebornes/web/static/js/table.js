@@ -833,6 +833,16 @@ async function main() {
     showHelp();
   });
   $("#arena").addEventListener("pointerleave", () => { S.board = null; showHelp(); });
+  // a tableau reached by the keyboard: what the top of its battle pile (else its speed pile) does there
+  $("#arena").addEventListener("focusin", (e) => {
+    const tab = e.target.closest?.(".tableau[data-side]");
+    if (!tab) return;
+    const top = tab.querySelector(".battle .card[data-card]") || tab.querySelector(".speed .card[data-card]");
+    S.board = top ? top.dataset.card : null;
+    S.pointed = null;
+    showHelp();
+  });
+  $("#arena").addEventListener("focusout", () => { S.board = null; setTimeout(showHelp); });
   $("#arena").addEventListener("click", (e) => { if (e.target.closest("#opponents, #me")) onBoardClick(e); });
   $("#arena").addEventListener("keydown", (e) => {
     if (e.target.matches?.(".tableau[data-side]")) keyActivate(onBoardClick)(e);
