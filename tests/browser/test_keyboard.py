@@ -208,8 +208,17 @@ def test_a_whole_hand_by_keyboard(server, pages):
     a.keyboard.press("h")
     expect(a.locator("#hints li[data-rank='1']")).to_be_visible(timeout=20_000)
     expect(a.locator("#hints-note")).to_contain_text("chances to win the hand and the match, by the search")
-    ranked = a.evaluate("window.millebornes.state().hints.actions.map(h => h.action)")
-    assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == ranked  # the search's order
+    hints = a.evaluate("window.millebornes.state().hints.actions")
+    shown = sorted(range(len(hints)), key=lambda i: (-hints[i]["match_chance"], i))  # by the chance they show
+    assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == [
+        hints[i]["action"] for i in shown
+    ]
+    expect(a.locator("#hints li.best")).to_have_attribute("data-action", hints[0]["action"])  # the search's choice
+    expect(a.locator("#hints li.best .hint-mark")).to_have_text(" (the search’s choice)")
+    verb, *rest = hints[0]["action"].split(" ")
+    if verb in ("play", "discard"):
+        expect(a.locator(f"#hand .card.hinted[data-card='{rest[0]}'] .hint-tag")).to_have_text("Hint")
+        expect(a.locator("#hand .card.hinted")).to_have_count(1)
     expect(a.locator("#hints li[data-rank='1'] .hint-chance")).to_have_text(re.compile(r"^hand \d+%, match \d+%$"))
     expect(a.locator("#announce")).to_contain_text(
         re.compile(r"Hint: .*chance to win the hand, \d+% to win the match\.")

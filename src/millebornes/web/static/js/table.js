@@ -248,7 +248,7 @@ function onFrame(f) {
     case "hint":
       if (f.seq === S.seq || f.seq === undefined) {
         S.hints = f;
-        keepFocus(renderHints);
+        keepFocus(() => { renderHints(); markHinted(); });
         const best = Array.isArray(f.actions) ? f.actions[0] : null;
         if (best) {
           const action = textOf(describeAction(best.action, ctx(), S.obs));
@@ -306,6 +306,7 @@ function renderAll() {
     renderTurn();
     renderLog();
     renderHints();
+    markHinted();
     keys.renderMoves();
     renderTargets();
     renderMessage();
@@ -422,6 +423,7 @@ function renderHand() {
     node.tabIndex = i === S.focusIndex ? 0 : -1;
     node.setAttribute("aria-describedby", "card-help");
   });
+  markHinted();
   showHelp();
 }
 
@@ -548,7 +550,14 @@ function chancesText(h) {
     : chanceText(h.win_chance);
 }
 
-// The hints as the search ranks them (the frame's order: its choice first), each a button that plays it.
+// The hints in the order of what they show: the chance of the match where the edition plays one, else of the
+// hand (the search's order between equal chances); the search's own choice, which weighs the points too, keeps
+// its mark wherever it falls, and its card is marked in the hand. Each is a button that plays it.
+function shownOrder(actions) {
+  const key = (h) => (typeof h.match_chance === "number" ? h.match_chance : h.win_chance);
+  return actions.map((h, i) => ({ h, i })).sort((a, b) => key(b.h) - key(a.h) || a.i - b.i).map((x) => x.h);
+}
+
 function renderHints() {
   const box = $("#hints");
   const btn = $("#hint-button");
@@ -563,13 +572,32 @@ function renderHints() {
   box.dataset.sig = sig;
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!listed) { box.replaceChildren(); return; }
-  box.replaceChildren(...listed.map((h, i) => {
+  const pick = listed[0];
+  box.replaceChildren(...shownOrder(listed).map((h) => {
     const words = describeAction(h.action, ctx(), S.obs);
     const chance = chancesText(h);
-    return el("li", { class: i === 0 ? "best" : "", dataset: { action: h.action, rank: String(i + 1) } },
+    const rank = listed.indexOf(h) + 1;
+    return el("li", { class: h === pick ? "best" : "", dataset: { action: h.action, rank: String(rank) } },
       el("button", { type: "button", class: "hint-pick", onclick: () => act(h.action) },
-        el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance)));
+        el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance),
+        h === pick ? el("span", { class: "hint-mark" }, " ", t("hints.pick")) : null));
   }));
+}
+
+// the card of the search's choice, marked in the hand while its hint stands
+function markHinted() {
+  const pick = S.hints && Array.isArray(S.hints.actions) ? S.hints.actions[0]?.action : null;
+  const id = pick && /^(play|discard) /.test(pick) ? pick.split(" ")[1] : null;
+  let marked = false;
+  for (const node of $("#hand").children) {
+    const on = !marked && id !== null && node.dataset.card === id;
+    marked = marked || on;
+    node.classList.toggle("hinted", on);
+    let tag = node.querySelector(".hint-tag");
+    if (on && !tag) node.append(el("span", { class: "hint-tag", "aria-hidden": "true" }, t("hints.card")));
+    else if (!on && tag) tag.remove();
+    else if (on && tag) tag.textContent = t("hints.card");
+  }
 }
 
 // ------------------------------------------------------------------ dialogs, hints, targets, messages
