@@ -163,6 +163,12 @@ def test_a_stored_deadline_is_kept_across_a_restart(web):
 def test_the_deadline_after_an_action_is_saved_with_it_and_kept_across_a_restart(web):
     table, c = two(web, clock=20)
     mover = c[c[0].obs["to_act"]]
+    # the first decision's deadline is saved by the clock's own task: wait for it (a busy machine may run the
+    # task after the test would act, and a move before it leaves nothing to save)
+    deadline = time.monotonic() + 10
+    while web.hall.store.get(table["id"]).clock_at != 0:
+        assert time.monotonic() < deadline, "the first deadline was never saved"
+        time.sleep(0.02)
     # not a hazard ("play speed-limit 1"): its coup-fourré window would show nobody to act
     mover.act(next(a for a in mover.obs["legal_actions"] if len(a.split()) < 3))
     after = mover.state_after(mover.state["seq"])
