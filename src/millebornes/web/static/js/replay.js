@@ -38,6 +38,7 @@ async function go(step) {
   try {
     data = await fetchStep(step);
   } catch (x) {
+    if (R.want === step) R.want = R.step; // the next click counts from the step shown
     showError(failure(x));
     return;
   }
@@ -170,14 +171,14 @@ async function main() {
   onLangChange(() => { R.told = ""; render(); }); // the live region says the step again, in the new language
   await loadCards();
   $("#first").addEventListener("click", () => go(0));
-  $("#prev").addEventListener("click", () => go(R.step - 1));
-  $("#next").addEventListener("click", () => go(R.step + 1));
+  $("#prev").addEventListener("click", () => go(R.want - 1));
+  $("#next").addEventListener("click", () => go(R.want + 1)); // from the step asked for: quick taps all count
   $("#last").addEventListener("click", () => go(R.total));
   $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target.closest?.("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
     const to = {
-      ArrowRight: R.step + 1, ArrowLeft: R.step - 1, PageDown: R.step + PAGE, PageUp: R.step - PAGE, Home: 0, End: R.total,
+      ArrowRight: R.want + 1, ArrowLeft: R.want - 1, PageDown: R.want + PAGE, PageUp: R.want - PAGE, Home: 0, End: R.total,
     }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
