@@ -45,15 +45,22 @@ def finish(page, base: str, audit=None) -> None:
     expect(page.locator("#learn-panel")).to_be_hidden()  # finished: not offered again in this browser
 
 
-def test_the_guided_match_by_clicks(server, pages, axe_source):
-    page = pages.new()
-    audit = Audit(axe_source)
-    start(page, server)
+def lessons(page):
+    """Each of the learner's moves, once it is the learner's turn to make it and its lesson is shown:
+    (k, action, lesson)."""
     after = -1
     for k, (action, lesson) in enumerate(LEARNER_MOVES):
         wait_turn(page, DECISION.get(action, "play"), after)
         after = seq(page)
         expect(page.locator("#lesson-do")).to_have_text(EN.t(f"learn.{lesson}.do"))
+        yield k, action, lesson
+
+
+def test_the_guided_match_by_clicks(server, pages, axe_source):
+    page = pages.new()
+    audit = Audit(axe_source)
+    start(page, server)
+    for k, action, lesson in lessons(page):
         expect(page.locator("#lesson-why")).to_have_text(EN.t(f"learn.{lesson}.why"))
         if k == 0:
             audit(page, "guided match, the first lesson")
@@ -73,15 +80,11 @@ def test_the_guided_match_by_clicks(server, pages, axe_source):
 
 
 def test_the_guided_match_by_keys_on_a_phone(server, pages):
-    phone = {"width": 360, "height": 740}
+    phone = {"width": 360, "height": 640}
     page = pages.new(viewport=phone)
     reader = Reader()
     start(page, server)
-    after = -1
-    for k, (action, lesson) in enumerate(LEARNER_MOVES):
-        wait_turn(page, DECISION.get(action, "play"), after)
-        after = seq(page)
-        expect(page.locator("#lesson-do")).to_have_text(EN.t(f"learn.{lesson}.do"))
+    for k, action, lesson in lessons(page):
         if k in (0, 6):
             check_fits(page, phone, f"guided match, lesson {lesson}")
             reader.both(page, f"guided match, lesson {lesson}")

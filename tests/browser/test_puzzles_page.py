@@ -20,7 +20,7 @@ from millebornes.puzzles import shipped  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 EN = catalog("en")
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 360, "height": 640}
 
 
 def open_page(page, url: str) -> None:

@@ -3,7 +3,7 @@ a replay; every edition in both languages read as a player reads it (the catalog
 finds nothing serious, it fits a 360 px phone, and it is used by the keyboard alone: the edition and players
 picked, a section reached from the contents.
 
-Screenshots for a person to look at: /tmp/rules-desktop.png (1280x800) and /tmp/rules-phone.png (360x740).
+Screenshots for a person to look at: /tmp/rules-desktop.png (1366x800) and /tmp/rules-phone.png (360x640).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from millebornes.i18n.howto import how_to_play  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 360, "height": 640}
 
 
 def open_rules(page, url: str) -> None:
@@ -75,7 +75,7 @@ def test_by_keyboard_alone_and_on_a_phone(server, pages):
     check_fits(page, PHONE, "rules, family (fr)")
     set_lang(page, "en")
 
-    desk = pages.new()
+    desk = pages.new(viewport={"width": 1366, "height": 800})
     open_rules(desk, server + "/rules")
     desk.screenshot(path="/tmp/rules-desktop.png")
     desk.keyboard.press("Tab")  # the brand

@@ -70,12 +70,12 @@ def how_to_play(edition: str | Ruleset, lang: str | None = "en", players: int = 
     w = Words(lang)
     sections = [
         _goal(rules, w, players),
-        _cards(rules, w, players),
+        _cards(rules, w),
         _turn(rules, w),
         _hazards(rules, w),
         _coup_fourre(rules, w),
         _extension(rules, w),
-        _end(rules, w, players),
+        _end(rules, w),
         _scoring(rules, w, players),
     ]
     return {
@@ -111,12 +111,8 @@ def _section(w: Words, id: str, lines: list[str], groups: list[dict] | None = No
     return {"id": id, "title": w.t(f"howto.{id}.title"), "lines": lines, "groups": groups or [], "rows": rows or []}
 
 
-def _target(rules: Ruleset, players: int) -> int:
-    return rules.first_target(players)
-
-
 def _goal(rules: Ruleset, w: Words, players: int) -> Section:
-    target = w.num(_target(rules, players))
+    target = w.num(rules.first_target(players))
     lines = [w.t("howto.goal.race", target=target)]
     solo, teams = rules.solo_players, rules.team_players
     lines.append(w.t("howto.goal.players", counts=_counts(w, solo)))
@@ -152,7 +148,7 @@ def _card_text(rules: Ruleset, w: Words, card: int) -> str:
     return text + (" " + w.t("howto.card.right-of-way") if name == "right-of-way" else "")
 
 
-def _cards(rules: Ruleset, w: Words, players: int) -> Section:
+def _cards(rules: Ruleset, w: Words) -> Section:
     full = rules.deck_counts(8)
     lines = [w.n("howto.cards.deck", sum(full))]
     if rules.small_game_deck:
@@ -209,7 +205,7 @@ def _extension(rules: Ruleset, w: Words) -> Section | None:
     return _section(w, "extension", lines)
 
 
-def _end(rules: Ruleset, w: Words, players: int) -> Section:
+def _end(rules: Ruleset, w: Words) -> Section:
     lines = [w.t("howto.end.target")]
     lines.append(w.t("howto.end.play_out") if rules.exhaustion == "play-out" else w.t("howto.end.last_turn"))
     lines.append(w.t("howto.end.by_points") if rules.winner == "points" else w.t("howto.end.by_distance"))
@@ -236,7 +232,7 @@ def _scoring(rules: Ruleset, w: Words, players: int) -> Section:
     row("safeties", s.safety, w.t("howto.item.safeties"))
     row("all_safeties", s.all_safeties, w.t("howto.item.all_safeties"))
     row("coups_fourres", s.coup_fourre, w.t("howto.item.coups_fourres"))
-    target = w.num(rules.target if not rules.has_extension(players) else rules.extension_target)
+    target = w.num(rules.first_target(players))
     row("trip", s.trip, w.t("howto.item.trip", target=target))
     row("delayed_action", s.delayed_action, w.t("howto.item.delayed_action"))
     row(

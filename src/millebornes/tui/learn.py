@@ -16,9 +16,9 @@ from .session import PlaySession
 class LearnScreen(GameScreen):
     """The table, where only the lesson's move is taken; the tutor plays its script."""
 
-    def __init__(self, tutorial: Tutorial, lang: str = "en", pace: float = 0.6):
+    def __init__(self, tutorial: Tutorial, lang: str = "en", pace: float = 0.6, session: PlaySession | None = None):
         self.tutorial = tutorial
-        super().__init__(PlaySession(tutorial.game, ["human", Tutor(tutorial)]), lang, pace)
+        super().__init__(session or PlaySession(tutorial.game, ["human", Tutor(tutorial)]), lang, pace)
 
     def lesson_text(self) -> Text:
         t, w = self.tutorial, self.w
@@ -65,4 +65,4 @@ class LearnApp(MilleBornesApp):
         self.session = PlaySession(self.tutorial.game, ["human", Tutor(self.tutorial)])
 
     def start(self) -> None:
-        self.push_screen(localized(LearnScreen, self.lang)(self.tutorial, self.lang, self.pace))
+        self.push_screen(localized(LearnScreen, self.lang)(self.tutorial, self.lang, self.pace, self.session))

@@ -577,8 +577,8 @@ class Room:
     # ---------------------------------------------------------------- acting
     @property
     def teaches(self) -> bool:
-        """The guided first match: its tutor sits at the table (millebornes.tutorial)."""
-        return any(s.level == tutorial.TUTOR_LEVEL for s in self.table.seats)
+        """The guided first match: its tutor sits at the table (millebornes.tutorial; the view knows it)."""
+        return self.view.teaching
 
     def check_lesson(self, action: str) -> None:
         """In the guided match, the learner's move must be the lesson's; a move the rules refuse is left to the

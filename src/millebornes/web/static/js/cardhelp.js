@@ -3,7 +3,7 @@
 // `refused`). It is said in #card-help for the card under the pointer, else the focused card, else the chosen one;
 // each hand card names #card-help as its description, so a screen reader hears it with the card.
 
-import { t, getJSON, cardName, reasonText, getLang } from "./common.js";
+import { t, rulesGuides, cardName, reasonText, getLang } from "./common.js";
 
 export function cardHelp() {
   let texts = {};
@@ -14,9 +14,8 @@ export function cardHelp() {
     const key = `${edition}|${players}`;
     if (!edition || loaded === key) return;
     loaded = key;
-    const url = (lang) => `/api/rules/${encodeURIComponent(edition)}?lang=${lang}&players=${players}`;
     try {
-      const [en, fr] = await Promise.all([getJSON(url("en")), getJSON(url("fr"))]);
+      const { en, fr } = await rulesGuides(edition, players);
       const cards = (guide) => Object.fromEntries(guide.sections.flatMap((s) => s.groups.flatMap((g) =>
         g.cards.map((c) => [c.card, c.text]))));
       texts = { en: cards(en), fr: cards(fr) };

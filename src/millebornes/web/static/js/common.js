@@ -188,6 +188,14 @@ export async function getJSON(url, headers = {}) {
   return r.json();
 }
 
+// How to play an edition (GET /api/rules/EDITION) in both languages at once, so a change of language redraws
+// without waiting: {en, fr}.
+export async function rulesGuides(edition, players) {
+  const url = (lang) => `/api/rules/${encodeURIComponent(edition)}?lang=${lang}&players=${players}`;
+  const [en, fr] = await Promise.all([getJSON(url("en")), getJSON(url("fr"))]);
+  return { en, fr };
+}
+
 export async function postJSON(url, body) {
   const r = await fetch(url, {
     method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },

@@ -2,7 +2,7 @@
 // hazards, the coup fourré, the extension, the end of a hand and the score. The edition and the table's
 // players are picked here and kept in the address (?edition=parker&players=4), so a table links to its own rules.
 
-import { $, el, t, getJSON, loadCards, setupLangSelect, onLangChange, getLang, editionName } from "./common.js";
+import { $, el, t, getJSON, rulesGuides, loadCards, setupLangSelect, onLangChange, getLang, editionName } from "./common.js";
 import { cardElement } from "./cards.js";
 
 const params = new URLSearchParams(location.search);
@@ -50,12 +50,8 @@ function draw(guide) {
   document.title = `${t("howto.title")} · ${guide.title}`;
 }
 
-// Both languages are fetched together, so a change of language redraws at once, in the same moment the page's
-// other words change.
 async function load() {
-  const url = (lang) => `/api/rules/${encodeURIComponent(S.edition)}?lang=${lang}&players=${S.players}`;
-  const [en, fr] = await Promise.all([getJSON(url("en")), getJSON(url("fr"))]);
-  S.guides = { en, fr };
+  S.guides = await rulesGuides(S.edition, S.players);
   show();
   history.replaceState(null, "", `/rules?edition=${encodeURIComponent(S.edition)}&players=${S.players}${location.hash}`);
   if (location.hash && document.getElementById(location.hash.slice(1))) {
