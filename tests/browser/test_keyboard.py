@@ -162,13 +162,13 @@ def test_a_whole_hand_by_keyboard(server, pages):
     assert b.eval_on_selector(landed, "n => getComputedStyle(n).animationName") == "none"
     assert "255, 213, 79" in b.eval_on_selector(landed, "n => getComputedStyle(n).boxShadow")
 
-    # Bob: Flat Tire, then the side number of Ann (1) attacks her
+    # Bob: Flat Tire, then a attacks Ann, his one opponent (a number key would choose a card)
     bob.turn("play")
     expect(b.locator("#announce")).to_contain_text("You drew 25 miles.")
     b.keyboard.press(key_of(b, "flat-tire"))
     assert moves(b) == ["Attack Ann", "Discard", "Back"]
-    expect(b.locator("#moves button[data-action='play flat-tire 0']")).to_have_attribute("aria-keyshortcuts", "1")
-    b.keyboard.press("1")
+    expect(b.locator("#moves button[data-action='play flat-tire 0']")).to_have_attribute("aria-keyshortcuts", "a")
+    b.keyboard.press("a")
     focus_kept(b)
 
     # the coup fourré: the dialog has the focus at once (its primary button); y answers it

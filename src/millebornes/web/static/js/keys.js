@@ -3,14 +3,28 @@
 // click does: the server judges it.
 
 import { $, el, t, tn, getLang, describeAction, sideName, cardName, CARDS } from "./common.js";
-import { textOf } from "./telling.js";
+import { textOf, announce } from "./telling.js";
 
 // page.now(): {joined, obs, selected (index in the hand or null), mine (the seat's decision), ctx};
 // page.act(action), say(message, isError), choose(i, toggle, focus), putDown(), askHint(); page.dialogs: the stack.
 export function keyboard(page) {
+  // The hand index of the hazard being aimed (a): while it is the chosen card, number keys pick a side. Any other
+  // choice, a move or Esc ends the aim, so browsing the hand by number keys never attacks.
+  let aiming = null;
+
+  function aimingNow({ obs, selected, mine } = page.now()) {
+    return aiming !== null && aiming === selected && mine && obs?.decision === "play";
+  }
+
+  // The sides a chosen hazard could go to: every side but the seat's own.
+  function opponents(obs) {
+    return obs.sides.map((_, side) => side).filter((side) => side !== obs.side);
+  }
+
   // The legal moves of the chosen card (or of the draw decision), from the state's legal actions, as named
-  // buttons with their keys: "Play on my side p", "Attack Ann 2", "Discard d". The server still judges.
-  function moveOptions({ obs, selected, mine, ctx } = page.now()) {
+  // buttons with their keys: "Play on my side p", "Attack Ann a", "Discard d". The server still judges.
+  function moveOptions(now = page.now()) {
+    const { obs, selected, mine, ctx } = now;
     if (!obs || !mine) return [];
     const legal = obs.legal_actions || [];
     if (obs.decision === "draw") {
@@ -20,16 +34,19 @@ export function keyboard(page) {
     }
     if (obs.decision !== "play" || selected === null) return [];
     const id = obs.hand[selected];
+    const aimed = aimingNow(now);
+    const several = opponents(obs).length > 1;
     const opts = [];
-    if (legal.includes(`play ${id}`)) opts.push({ action: `play ${id}`, nodes: [t(obs.teams ? "move.play_ours" : "move.play_mine")], key: "p" });
+    if (legal.includes(`play ${id}`) && !aimed) opts.push({ action: `play ${id}`, nodes: [t(obs.teams ? "move.play_ours" : "move.play_mine")], key: "p" });
     for (const a of legal) {
       const m = a.match(/^play (\S+) (\d+)$/);
       if (m && m[1] === id) {
         const side = Number(m[2]);
-        opts.push({ action: a, nodes: tn("move.attack", { side: sideName(ctx, side) }), key: String(side + 1) });
+        const key = aimed ? String(side + 1) : several ? `a ${side + 1}` : "a";
+        opts.push({ action: a, nodes: tn("move.attack", { side: sideName(ctx, side) }), key, attack: true });
       }
     }
-    if (legal.includes(`discard ${id}`)) opts.push({ action: `discard ${id}`, nodes: [t("move.discard")], key: "d" });
+    if (legal.includes(`discard ${id}`) && !aimed) opts.push({ action: `discard ${id}`, nodes: [t("move.discard")], key: "d" });
     return opts;
   }
 
@@ -40,19 +57,21 @@ export function keyboard(page) {
     bar.setAttribute("aria-label", t("move.title"));
     const opts = moveOptions(now);
     const chosen = obs && selected !== null ? obs.hand[selected] : null;
-    const caption = chosen ? t("move.caption", { card: cardName(chosen) }) : null;
+    const aimed = aimingNow(now);
+    const caption = chosen ? t(aimed ? "move.aim_caption" : "move.caption", { card: cardName(chosen) }) : null;
     let note = null;
     if (chosen && !mine) note = t("move.wait");
     else if (obs && mine && obs.decision === "play" && !chosen && !obs.is_over) note = t("move.choose", { last: obs.hand.length });
-    const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, textOf(o.nodes)])]);
+    const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, o.key, textOf(o.nodes)])]);
     if (bar.dataset.sig === sig) return;
     bar.dataset.sig = sig;
+    // a key sequence ("a 2") has no aria-keyshortcuts form: the Keys panel and the announcement say it
     const buttons = opts.map((o, i) => el("button", {
-      type: "button", class: `move${i === 0 ? " first" : ""}`, dataset: { action: o.action }, "aria-keyshortcuts": o.key,
-      onclick: () => page.act(o.action),
+      type: "button", class: `move${i === 0 ? " first" : ""}${o.attack ? " attack" : ""}`, dataset: { action: o.action },
+      "aria-keyshortcuts": o.key.includes(" ") ? null : o.key, onclick: () => page.act(o.action),
     }, ...o.nodes, " ", el("kbd", { "aria-hidden": "true" }, o.key)));
     if (chosen) {
-      buttons.push(el("button", { type: "button", class: "move ghost back", "aria-keyshortcuts": "Escape", onclick: () => page.putDown() },
+      buttons.push(el("button", { type: "button", class: "move ghost back", "aria-keyshortcuts": "Escape", onclick: () => back() },
         t("move.back"), " ", el("kbd", { "aria-hidden": "true" }, t("keys.esc_name"))));
     }
     bar.replaceChildren(...[caption && el("span", { class: "move-caption" }, caption), ...buttons,
@@ -61,7 +80,7 @@ export function keyboard(page) {
 
   // The keys, in words, for the "Keys" panel, for a table of so many sides and hand cards.
   function renderKeys(sides, cards) {
-    const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [`1–${sides}`, "keys.attack"], ["d", "keys.discard"],
+    const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [sides > 2 ? `a, 1–${sides}` : "a", sides > 2 ? "keys.attack_aim" : "keys.attack"], ["d", "keys.discard"],
       ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], [t("keys.esc_name"), "keys.back"],
       ["?", "keys.help"]];
     const list = $("#keys-list");
@@ -87,15 +106,34 @@ export function keyboard(page) {
     else page.act(CARDS[id]?.group === "hazard" ? `play ${id} ${obs.side}` : `play ${id}`);
   }
 
-  // A number: a side to attack when a hazard is chosen, else a card of the hand (as in the terminal).
-  function onDigit(n) {
+  // a: the chosen hazard on the one opponent, or, with several, the step that asks which side (then a number).
+  function attack() {
     const { obs, selected, mine } = page.now();
     if (mine && obs.decision === "draw") { page.say({ key: "msg.draw_first" }, true); return; }
-    if (obs.decision !== "play" && mine) return;
-    const chosen = selected === null ? null : obs.hand[selected];
-    if (chosen && CARDS[chosen]?.group === "hazard") {
+    if (selected === null) { page.say({ key: "msg.pick_card_key", params: { last: obs.hand.length } }, true); return; }
+    const id = obs.hand[selected];
+    if (CARDS[id]?.group !== "hazard") { page.say({ key: "msg.not_hazard", params: { card: cardName(id) } }, true); return; }
+    if (!mine) { page.say({ key: "msg.not_your_turn" }, true); return; }
+    const sides = opponents(obs);
+    if (sides.length === 1) { page.act(`play ${id} ${sides[0]}`); return; }
+    aiming = selected;
+    renderMoves();
+    const choices = moveOptions().filter((o) => o.attack).map((o) => t("a11y.move_key", { move: textOf(o.nodes), key: o.key }));
+    announce(t("a11y.aim", { card: cardName(id), moves: choices.join(t("list.sep")) || t("a11y.aim_none") }));
+  }
+
+  // Esc or Back: out of the side step, else the card put down.
+  function back() {
+    if (aimingNow()) { aiming = null; renderMoves(); announce(t("a11y.aim_left")); return; }
+    page.putDown();
+  }
+
+  // A number: a side while aiming a hazard (after a), else always a card of the hand.
+  function onDigit(n) {
+    const { obs } = page.now();
+    if (aimingNow()) {
       if (n > obs.sides.length) { page.say({ key: "msg.no_side", params: { k: n } }, true); return; }
-      page.act(`play ${chosen} ${n - 1}`);
+      page.act(`play ${obs.hand[aiming]} ${n - 1}`);
       return;
     }
     if (n > obs.hand.length) { page.say({ key: "msg.no_card", params: { k: n } }, true); return; }
@@ -118,7 +156,7 @@ export function keyboard(page) {
         if (inside) $("#keys-button").focus();
         return;
       }
-      if (page.now().selected !== null) { e.preventDefault(); page.putDown(); }
+      if (page.now().selected !== null) { e.preventDefault(); back(); }
       return;
     }
     const { joined, obs } = page.now();
@@ -137,11 +175,14 @@ export function keyboard(page) {
       : /^Digit[1-9]$/.test(e.code) && !e.shiftKey ? Number(e.code.slice(-1)) : null;
     if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
     const fn = {
-      p: () => playChosen("own"), d: () => playChosen("discard"), s: () => page.act("draw"), t: () => page.act("take-discard"),
+      p: () => playChosen("own"), d: () => playChosen("discard"), a: attack, s: () => page.act("draw"), t: () => page.act("take-discard"),
       h: page.askHint, "?": () => toggleKeys(),
     }[k];
     if (fn) { e.preventDefault(); fn(); }
   }
 
-  return { moveOptions, renderMoves, renderKeys, toggleKeys, onKey };
+  // A card chosen, put down or played: the side step ends with it.
+  function endAim() { aiming = null; }
+
+  return { moveOptions, renderMoves, renderKeys, toggleKeys, onKey, endAim, aiming: () => aimingNow() };
 }

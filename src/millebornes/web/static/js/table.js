@@ -171,6 +171,7 @@ function send(frame) {
 function act(action) {
   if (spectator) { say({ key: "msg.spectator" }, true); return; }
   S.selected = null;
+  keys.endAim();
   if (S.message && !S.message.isError) setMessage(null);
   if (!send({ type: "act", action, seq: S.seq })) say({ key: "msg.offline" }, true);
   keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
@@ -218,8 +219,10 @@ function onFrame(f) {
         ends: f.turn.left == null ? null : Date.now() + f.turn.left * 1000 } : null;
       S.cfTotal = f.cf_deadline ?? null;
       S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
-      if (S.obs.hand.join(",") !== oldHand.join(",")) S.selected = null;
+      if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; keys.endAim(); }
       if (prevSeq !== f.seq) S.hints = null;
+      // a refusal or a notice speaks of the position it came with: once the position moved on it goes
+      if (prevSeq !== null && prevSeq !== f.seq && S.message) S.message = null;
       const events = f.events || [];
       const live = !S.fresh && prevSeq !== null && f.seq !== prevSeq;
       S.fresh = false;
@@ -345,7 +348,9 @@ function renderInfo() {
     const goal = obs.options?.match_target;
     if (goal) parts.push(t("table.match_to", { target: formatNumber(goal) }));
   }
-  $("#table-info").textContent = parts.filter(Boolean).join(" · ");
+  const info = parts.filter(Boolean).join(" · ");
+  $("#table-info").textContent = info;
+  $("#table-info").title = info; // a narrow top bar shows two lines of it
   const players = obs?.players ?? tb?.players;
   if (ruleset) $("#rules-link").href = `/rules?edition=${encodeURIComponent(ruleset)}${players ? `&players=${players}` : ""}`;
   const over = Boolean(obs?.is_over || S.status === "finished");
@@ -737,6 +742,7 @@ function fillHandOver(result) {
 // Choose the hand card i (a click or Enter toggles it; a number key chooses it), and say what it can do.
 function choose(i, toggle, focus = false) {
   S.selected = toggle && S.selected === i ? null : i;
+  keys.endAim();
   S.focusIndex = i;
   if (S.message && !S.message.isError) setMessage(null);
   keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
@@ -748,6 +754,7 @@ function choose(i, toggle, focus = false) {
 function putDown() {
   const had = S.selected;
   S.selected = null;
+  keys.endAim();
   keepFocus(() => { renderHand(); keys.renderMoves(); renderTargets(); });
   if (had !== null && (document.activeElement?.closest?.("#moves") || focusLost())) focusNode(handCard(had));
 }

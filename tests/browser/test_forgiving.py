@@ -1,0 +1,189 @@
+"""A table that forgives: browsing the hand by number keys never plays a card, a hazard goes to a side only
+through its own step (a, then the side's number), a refusal goes once the position moves on, and from 1,024 px
+the top bar keeps one row of one height whatever appears in it.
+
+Skipped where Playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from browsing import CHROMIUM, browser, create_table, pages, seq, server, stacked, wait_turn  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+
+# Classic for three (no teams): Ann holds a Speed Limit (legal on anyone at the start), Roll and distance; the
+# bots hold harmless cards, so nothing they do can stop her.
+ANN = ["speed-limit", "roll", "200", "25", "50", "100"]
+BOT = ["25", "50", "75", "25", "50", "75"]
+HEAD = ANN + BOT + BOT + ["75", "25", "50", "25", "75", "50", "25", "75", "50"]
+
+
+def hand(page) -> list[str]:
+    return page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+
+
+def key_of(page, card: str) -> str:
+    return str(hand(page).index(card) + 1)
+
+
+def attacks(page) -> list[tuple[str, str]]:
+    """The move bar's attack buttons: [what they say, the key they show]."""
+    return page.locator("#moves button.attack").evaluate_all(
+        "bs => bs.map(b => [[...b.childNodes].filter(n => n.tagName !== 'KBD').map(n => n.textContent).join('').trim(),"
+        " b.querySelector('kbd').textContent])"
+    )
+
+
+def three_handed(server, pages, lang: str = "en"):
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 3,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+            "deck": stacked("classic", 3, HEAD),
+        },
+    )
+    page = pages.new()
+    if lang != "en":
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
+    page.goto(server + made["seats"][0]["url"])
+    page.fill("#nickname", "Ann")
+    page.click("#join")
+    page.wait_for_selector("#hand .card")
+    wait_turn(page, "play")
+    return page
+
+
+def test_number_keys_only_browse_and_a_hazard_has_its_target_step(server, pages):
+    page = three_handed(server, pages)
+    before = seq(page)
+    start = hand(page)
+    assert len(start) == 7 and "speed-limit" in start
+
+    # every number key chooses its card, the hazard's among them, and nothing is played
+    for k in range(1, 8):
+        page.keyboard.press(str(k))
+        chosen = page.locator("#hand .card.selected")
+        expect(chosen).to_have_count(1)
+        expect(chosen).to_have_attribute("data-index", str(k - 1))
+        expect(page.locator(f"#hand .card[data-index='{k - 1}']")).to_be_focused()
+    page.keyboard.press(key_of(page, "speed-limit"))
+    page.keyboard.press(key_of(page, "200"))  # the trap was here: the key of a card was read as a side
+    expect(page.locator("#hand .card.selected")).to_have_attribute("data-card", "200")
+    page.keyboard.press("8")
+    expect(page.locator("#message")).to_have_text("There is no card 8 in your hand.")
+    assert seq(page) == before and hand(page) == start
+
+    # a hazard chosen: its attacks wait for a, then the side's number
+    page.keyboard.press(key_of(page, "speed-limit"))
+    assert attacks(page) == [["Attack Bot 2 (easy)", "a 2"], ["Attack Bot 3 (easy)", "a 3"]]
+    page.keyboard.press("a")
+    expect(page.locator("#moves .move-caption")).to_have_text("Speed Limit: attack which side? Its number, or Esc")
+    assert attacks(page) == [["Attack Bot 2 (easy)", "2"], ["Attack Bot 3 (easy)", "3"]]
+    expect(page.locator("#moves button[data-action='discard speed-limit']")).to_have_count(0)
+    expect(page.locator("#announce")).to_contain_text(
+        "Speed Limit: which side? Attack Bot 2 (easy): key 2; Attack Bot 3 (easy): key 3. Esc: back."
+    )
+    # Esc leaves the step: the card stays chosen and the numbers choose cards again
+    page.keyboard.press("Escape")
+    expect(page.locator("#moves .move-caption")).to_have_text("Speed Limit:")
+    expect(page.locator("#hand .card.selected")).to_have_attribute("data-card", "speed-limit")
+    page.keyboard.press("2")
+    expect(page.locator("#hand .card.selected")).to_have_attribute("data-index", "1")
+    assert seq(page) == before
+
+    # a: the step; 1 (her own side) is refused in words; then 3 attacks the third side
+    page.keyboard.press(key_of(page, "speed-limit"))
+    page.keyboard.press("a")
+    page.keyboard.press("1")
+    expect(page.locator("#message")).to_contain_text("Not allowed")
+    assert seq(page) == before
+    page.keyboard.press(key_of(page, "speed-limit"))
+    page.keyboard.press("a")
+    page.keyboard.press("3")
+    expect(page.locator(".tableau[data-side='2'] .speed .card[data-card='speed-limit']")).to_have_count(1)
+    # the refusal spoke of the position before: it went with it
+    expect(page.locator("#message")).to_have_text("")
+
+    # the Keys panel says it
+    page.keyboard.press("?")
+    expect(page.locator("#keys-list")).to_contain_text("a, 1–3")
+
+
+def test_a_refusal_goes_once_the_position_moves_on(server, pages):
+    page = three_handed(server, pages, "fr")
+    page.keyboard.press(key_of(page, "200"))
+    page.keyboard.press("p")
+    message = page.locator("#message")
+    expect(message).to_contain_text("Feu vert")
+    expect(page.locator("#sr-alert")).to_contain_text("Feu vert")
+    # a card that is not a hazard cannot attack: said, nothing sent
+    page.keyboard.press(key_of(page, "roll"))
+    page.keyboard.press("a")
+    expect(message).to_have_text("Feu vert n’est pas une attaque\u00a0: seule une attaque se joue contre un autre jeu.")
+    mine = seq(page)
+    page.keyboard.press("p")  # Roll: the position moves on
+    page.wait_for_function(f"() => Number(document.querySelector('#turn').dataset.seq) > {mine}")
+    expect(message).to_have_text("")
+    # her next turn: a refusal, then a discard moves the position on
+    wait_turn(page, "play", mine + 1)
+    page.keyboard.press("s")
+    expect(message).to_contain_text("Interdit")
+    refused = seq(page)
+    page.keyboard.press(key_of(page, "25"))
+    page.keyboard.press("d")
+    page.wait_for_function(f"() => Number(document.querySelector('#turn').dataset.seq) > {refused}")
+    expect(message).to_have_text("")
+
+
+@pytest.mark.parametrize("width", [1024, 1366])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_top_bar_keeps_one_row(server, pages, width, lang):
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 4,
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
+            "clock": 120,
+        },
+    )
+    page = pages.new(viewport={"width": width, "height": 800})
+    if lang != "en":
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
+    page.goto(server + made["seats"][0]["url"])
+    page.fill("#nickname", "Bartholomew")
+    page.click("#join")
+    page.wait_for_selector("#hand .card")
+    bar = "document.querySelector('.topbar').getBoundingClientRect().height"
+    arena = "document.querySelector('#arena').getBoundingClientRect().top"
+    height, top = page.evaluate(bar), page.evaluate(arena)
+    assert height == 48
+    # whatever appears in it: every button it can show, a long turn line
+    page.evaluate(
+        "for (const b of document.querySelectorAll('.topbar .tools button')) b.hidden = false;"
+        "document.querySelector('#turn').textContent = 'Bartholomew ' + document.querySelector('#turn').textContent"
+        " + ' ' + document.querySelector('#turn').textContent;"
+    )
+    assert page.evaluate(bar) == height
+    assert page.evaluate(arena) == top
+    rows = page.evaluate(
+        "[...document.querySelectorAll('.topbar > *, .topbar .tools > *')].filter(n => n.offsetParent && !n.hidden)"
+        ".map(n => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; })"
+    )
+    assert all(0 <= t and b <= 48 for t, b in rows), rows
+    buttons = page.evaluate(
+        "[...document.querySelectorAll('.topbar .tools button')].map(b => b.getBoundingClientRect().height)"
+    )
+    assert max(buttons) <= 40, buttons  # none wraps its words
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
