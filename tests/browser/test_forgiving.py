@@ -134,8 +134,17 @@ def test_a_refusal_goes_once_the_position_moves_on(server, pages):
     page.keyboard.press("p")  # Roll: the position moves on
     page.wait_for_function(f"() => Number(document.querySelector('#turn').dataset.seq) > {mine}")
     expect(message).to_have_text("")
-    # her next turn: a refusal, then a discard moves the position on
-    wait_turn(page, "play", mine + 1)
+    # her next turn (she draws first where a bot's discard could be taken): a refusal, then a discard moves the
+    # position on
+    page.wait_for_function(
+        "(after) => { const t = document.querySelector('#turn');"
+        " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + 2; }",
+        arg=mine,
+    )
+    if page.get_attribute("#turn", "data-decision") == "draw":
+        drawing = seq(page)
+        page.keyboard.press("s")
+        wait_turn(page, "play", drawing)
     page.keyboard.press("s")
     expect(message).to_contain_text("Interdit")
     refused = seq(page)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+from browsing import CHROMIUM, browser, pages, server, wait_turn  # noqa: E402,F401
 from ladders import gap_ladder  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_axe import audit, axe_source  # noqa: E402,F401
@@ -77,6 +77,44 @@ def test_the_pickers_list_the_offered_levels_and_describe_the_chosen_one(server,
     table = page.url.split("/t/")[1].split("#")[0]
     facts = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
     assert [s.get("level") for s in facts["seats"] if s["kind"] == "bot"] == [offered[0]]
+
+
+def test_the_form_offers_the_bots_pace_and_a_solo_quick_game_has_no_clock(server, pages):
+    """Issue 39: the clock starts off while only one seat is human (two minutes with two people, and the
+    player's own choice stays); both forms offer the pace; a quick game is made without a clock, at its pace."""
+    page = pages.new()
+    home(page, server)
+    for select in ("#pace", "#quick-pace"):
+        assert values(page, select) == ["relaxed", "normal", "fast"]
+        expect(page.locator(select)).to_have_value("normal")
+        assert page.get_attribute(select, "aria-describedby") == "pace-note"
+    expect(page.locator("label[for=pace]")).to_have_text("Bot pace")
+    expect(page.locator("#clock")).to_have_value("0")
+    page.select_option("#seat-kind-1", "human")
+    expect(page.locator("#clock")).to_have_value("120")
+    page.select_option("#clock", "60")
+    page.select_option("#seat-kind-1", default_level())
+    expect(page.locator("#clock")).to_have_value("60")  # chosen: a change of seats leaves it alone
+    page.select_option("#pace", "relaxed")
+    page.select_option("#lang", "fr")
+    expect(page.locator("label[for=quick-pace]")).to_have_text("Rythme des robots")
+    names = page.eval_on_selector_all("#pace option", "options => options.map(o => o.textContent)")
+    assert names == ["Tranquille", "Normal", "Rapide"]
+    expect(page.locator("#pace")).to_have_value("relaxed")  # a change of language keeps the choice
+    page.select_option("#lang", "en")
+
+    page.select_option("#quick-pace", "fast")
+    page.click("#quick-start")
+    page.wait_for_url("**/t/**")
+    table = page.url.split("/t/")[1].split("#")[0]
+    facts = json.loads(page.evaluate(f"fetch('/api/tables/{table}').then(r => r.text())"))
+    assert (facts["clock"], facts["pace"]) == (0, "fast")
+    page.fill("#nickname", "Ann")
+    page.click("#join")
+    wait_turn(page, "play")
+    expect(page.locator("#turn")).to_have_attribute("data-clock-seat", "0")
+    expect(page.locator("#turn")).to_have_attribute("data-clock-ends", "")
+    expect(page.locator("#clock")).to_be_hidden()  # my move, and no time counting down
 
 
 def test_the_pickers_fit_a_phone_and_pass_axe(server, pages, audit):

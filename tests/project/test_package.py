@@ -142,6 +142,8 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
         "millebornes/web/static/css/app.css",
         "millebornes/web/migrations/versions/0001_first_schema.py",
         "millebornes/web/migrations/versions/0002_tables_touched.py",
+        "millebornes/web/migrations/versions/0003_table_pace.py",
+        "millebornes/web/migrations/versions/0004_table_casual.py",
     ):
         assert needed in names
 
@@ -178,7 +180,7 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
             env=clean_env(),
         )
         .strip()
-        .endswith("upgraded from revision none to 0002")
+        .endswith("upgraded from revision none to 0004")
     )
     # the network's weights: the neural bot plays
     table = run(

@@ -205,7 +205,7 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Store(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0002"  # HEAD is the last
+    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0004"  # HEAD is the last
     assert diffs(migrated) == []
     assert shape(migrated) == shape(made) and len(shape(made)) == 6
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
@@ -226,22 +226,25 @@ def adopted(url: str, ddl: str) -> None:
     with the older tables' values, the same schema as a new one's, at the head revision."""
     made_by_old_code(url, ddl)
     assert revision(url) is None
-    # the last create_all made the models' schema but for what revisions added since (0002: tables.touched)
+    # the last create_all made the models' schema but for what revisions added since (0002: tables.touched,
+    # 0003: tables.pace, 0004: tables.casual)
     added = {d[3].name for d in diffs(url) if isinstance(d, tuple) and d[0] == "add_column"}
-    assert (added == {"touched"}) == (ddl is not FIRST_RELEASE), added
+    assert (added == {"touched", "pace", "casual"}) == (ddl is not FIRST_RELEASE), added
     store = Store(url, "NORMAL")
     try:
         saved = store.get("old1", actions=True)
         assert (saved.status, saved.scores, saved.winners, saved.seed) == ("finished", [700, 0], [0], 7)
         assert saved.actions == [(0, "draw"), (1, "play 25"), (0, "draw")]
-        assert (saved.spectators, saved.public, saved.clock, saved.grace, saved.standin_level, saved.rematch) == (
-            True,
-            False,
-            0.0,
-            60.0,
-            "medium",
-            None,
-        )
+        assert (
+            saved.spectators,
+            saved.public,
+            saved.clock,
+            saved.grace,
+            saved.standin_level,
+            saved.rematch,
+            saved.pace,
+            saved.casual,
+        ) == (True, False, 0.0, 60.0, "medium", None, "normal", False)
         assert [(s.nickname, s.joined, s.stood_in, s.claimed) for s in saved.seats] == [
             ("P0", True, False, False),
             ("P1", True, False, False),
@@ -271,7 +274,7 @@ def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fr
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
-    with pytest.raises(schema.SchemaError, match="needs 0002: run `millebornes db upgrade`"):
+    with pytest.raises(schema.SchemaError, match="needs 0004: run `millebornes db upgrade`"):
         Store(url, "NORMAL", migrate=False)
     assert revision(url) is None and shape(url) == {}  # nothing made
     Store(url, "NORMAL").close()
@@ -294,15 +297,15 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     made_by_old_code(url, FIRST_RELEASE)
     monkeypatch.setenv("DATABASE_URL", url)
     before = runner.invoke(app, ["db", "current"])
-    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0002: millebornes db upgrade)"
+    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0004: millebornes db upgrade)"
     refused = runner.invoke(app, ["serve", "--no-migrate"])
-    assert refused.exit_code == 2 and "needs 0002: run `millebornes db upgrade`" in refused.output
+    assert refused.exit_code == 2 and "needs 0004: run `millebornes db upgrade`" in refused.output
     assert revision(url) is None
     up = runner.invoke(app, ["db", "upgrade"])
-    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0002"
+    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0004"
     again = runner.invoke(app, ["db", "upgrade", "--database-url", url])
-    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0002"
-    assert runner.invoke(app, ["db", "current"]).output.strip() == "0002 (head)"
+    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0004"
+    assert runner.invoke(app, ["db", "current"]).output.strip() == "0004 (head)"
     assert diffs(url) == []
 
 
@@ -322,8 +325,8 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
         ]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
-        assert said == [f"millebornes: {url} is at revision 0002"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0002"
+        assert said == [f"millebornes: {url} is at revision 0004"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0004"
         ], said
         assert diffs(url) == []
 

@@ -25,4 +25,18 @@ def test_an_action_notice_carries_its_row_with_the_action_words_last():
 
 
 def test_the_kinds_are_the_words_sent_before():
-    assert [k.value for k in Kind] == ["action", "seats", "presence", "who", "said", "rematch", "expired", "alive"]
+    assert [k.value for k in Kind] == [
+        "action",
+        "seats",
+        "presence",
+        "who",
+        "said",
+        "rematch",
+        "expired",
+        "alive",
+        "undo",
+    ]
+    assert notices.undo_of(notices.decode(notices.encode("t1", Kind.UNDO, "p9", *notices.undo_args(12, 0))).args) == (
+        12,
+        0,
+    )

@@ -9,7 +9,7 @@ from datetime import datetime
 from util import stacked_deck
 
 import millebornes as mb
-from millebornes.web.pacing import BotMoves, PersonDecides, WindowEnds, next_wait
+from millebornes.web.pacing import FAST_DELAY, PACES, BotMoves, PersonDecides, WindowEnds, bot_delay, next_wait
 from millebornes.web.seatbots import SeatBots
 from millebornes.web.settings import Settings
 from millebornes.web.store import SavedSeat, SavedTable
@@ -22,8 +22,10 @@ CF_DECK = stacked_deck(
 SETTINGS = Settings(bot_delay=0.8, hand_pause=6.0, standby=5.0)
 
 
-def table(seat0: SavedSeat, seat1: SavedSeat) -> tuple[TableView, SeatBots]:
-    saved = SavedTable("t", "classic", {}, 2, False, 4, CF_DECK, 3.0, "playing", datetime(2026, 1, 1), [seat0, seat1])
+def table(seat0: SavedSeat, seat1: SavedSeat, pace: str = "normal") -> tuple[TableView, SeatBots]:
+    saved = SavedTable(
+        "t", "classic", {}, 2, False, 4, CF_DECK, 3.0, "playing", datetime(2026, 1, 1), [seat0, seat1], pace=pace
+    )
     humans = {s.seat for s in saved.seats if s.kind == "human" and not s.stood_in}
     view = TableView(mb.new_game("classic", players=2, seed=4, deck=CF_DECK), log_events=100, humans=humans)
     return view, SeatBots(saved, thinker=None)  # type: ignore[arg-type]  # no decision is asked here
@@ -72,3 +74,23 @@ def test_a_match_over_and_not_told_closes_at_once():
     while not view.game.is_over:
         view.advance(view.game.to_act, rng.choice(view.game.legal_actions()))
     assert wait(view, bots) == WindowEnds(0.0)
+
+
+def test_a_fast_table_s_bot_moves_sooner_than_a_normal_one_and_a_relaxed_one_later():
+    """The pace chosen at creation changes the delay before a bot's move, and nothing else: the pause after a
+    hand's end, the coup-fourré answer and a standing-by process's extra wait stay as they are."""
+    delays = {}
+    for pace in PACES:
+        view, bots = table(SavedSeat(0, "bot", "easy"), SavedSeat(1, "human"), pace)
+        move = wait(view, bots)
+        assert isinstance(move, BotMoves) and move.seat == 0
+        delays[pace] = move.delay
+        assert move.delay == bot_delay(pace, SETTINGS)
+        assert wait(view, bots, [{"type": "hand-over"}]) == BotMoves(0, 6.0)
+        assert wait(view, bots, leads=False) == BotMoves(0, move.delay + 5.0)
+        view.advance(0, "play roll")
+        view.advance(1, "play out-of-gas 0")
+        assert wait(view, bots) == BotMoves(0, 0.0)  # a coup fourré is answered at once at every pace
+    assert delays == {"relaxed": 1.6, "normal": 0.8, "fast": FAST_DELAY}
+    assert delays["fast"] < delays["normal"] < delays["relaxed"]
+    assert bot_delay("fast", Settings(bot_delay=0.0)) == 0.0  # never slower than the server's own delay

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter, deque
 from pathlib import Path
 
 from rich.console import Group
@@ -25,11 +26,13 @@ from textual.widgets import Footer, RichLog, Static
 from ..actions import IllegalAction
 from ..bots.ladder import default_level, offered_levels
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
-from ..events import HandResult
+from ..events import Event, HandResult
+from ..notation import replay
 from ..observation import Observation
 from ..review import DEFAULT_WORLDS
 from ..rules import RULESETS
 from ..rules import ruleset as get_ruleset
+from ..state import Game
 from .bindings import localized
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
@@ -38,6 +41,8 @@ from .session import HUMAN, PlaySession
 from .words import Words, standing_line
 
 HINT_MS = 300
+LOG_LINES = 200
+"""The log keeps its newest lines only, live and when a resumed match is told again."""
 
 
 def kinds() -> tuple[str, ...]:
@@ -65,6 +70,28 @@ PassScreen { align: center middle; }
 
 def _is_hazard(card: str) -> bool:
     return GROUP[KIND_OF[card]] == "hazard"
+
+
+def held_order(order: list[str], hand: list[str], slot: int | None = None) -> list[str]:
+    """The hand in the order the player knows it, so that a number key keeps its card: the cards still held keep
+    their order, a card gone leaves its slot (``slot``, the one chosen, when several of its kind were held) and
+    the ones after it close up, and a new card goes to the end.
+
+    >>> held_order(["75", "roll", "100", "roll"], ["100", "roll", "stop", "75"], slot=3)
+    ['75', 'roll', '100', 'stop']
+    """
+    gone = Counter(order) - Counter(hand)
+    if slot is not None and slot < len(order) and gone[order[slot]]:
+        gone[order[slot]] -= 1
+        order = order[:slot] + order[slot + 1 :]
+    kept = []
+    for card in order:
+        if gone[card]:
+            gone[card] -= 1
+        else:
+            kept.append(card)
+    new = Counter(hand) - Counter(kept)
+    return kept + list(new.elements())
 
 
 # ------------------------------------------------------------------------- widgets
@@ -132,7 +159,7 @@ def table_widgets(nsides: int) -> ComposeResult:
             yield TableauView(side)
     yield HandView(id="hand")
     yield PromptView(id="prompt")
-    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20, max_lines=LOG_LINES)
     log.can_focus = False  # before the screen gives its first focus: the keys are the game's, not the log's
     yield log
     yield Footer()
@@ -348,8 +375,9 @@ class GameScreen(Screen):
     BINDINGS = [
         Binding("q", "app.quit", "tui.key.save_quit"),
         Binding("h", "hint", "tui.key.hint"),
-        Binding("question_mark", "rules", "tui.key.rules"),
+        Binding("question_mark", "rules", "tui.key.help"),
         Binding("p", "where('own')", "tui.key.play", show=False),
+        Binding("a", "attack", "tui.key.attack", show=False),
         Binding("d", "where('discard')", "tui.key.discard", show=False),
         Binding("s", "draw('draw')", "tui.key.draw", show=False),
         Binding("t", "draw('take-discard')", "tui.key.take", show=False),
@@ -368,11 +396,15 @@ class GameScreen(Screen):
         self.hint_ms = hint_ms
         self.viewer: int | None = session.humans[0] if len(session.humans) == 1 else None
         self.selected: int | None = None
+        self.aiming: int | None = None
+        """The slot of the hazard ``a`` is aiming: while it is the card chosen, a number key names a side."""
         self.message: Text = Text("")
         self.thinking: int | None = None
         self.busy = False  # a dialog or the pass screen is up
         self.token = 0
-        self.log_lines: list[str] = []
+        self.log_lines: deque[str] = deque(maxlen=LOG_LINES)
+        self.orders: dict[int, list[str]] = {s: self.game.hand(s) for s in session.humans}
+        """Each person's hand in the order shown (:func:`held_order`): presentation only, the moves name kinds."""
 
     # -- drawing ---------------------------------------------------------------------
     @property
@@ -395,15 +427,49 @@ class GameScreen(Screen):
         yield from table_widgets(self.game.nsides)
 
     def on_mount(self) -> None:
-        g = self.game
-        if not g.history:
-            self.note(
-                self.log_words.event(
-                    {"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players, "target": g.target}
-                )
-            )
+        if self.game.history:
+            self.retell()
+        else:
+            self.note(self.dealt_line(self.game))
         self.refresh_view()
         self.call_after_refresh(self.advance)
+
+    def dealt_line(self, g: Game) -> str | None:
+        """The first hand's deal, which no action's events tell."""
+        return self.log_words.event(
+            {"type": "deal", "hand": g.hand_number, "first": g.hand_number % g.players, "target": g.target}
+        )
+
+    def retell(self) -> None:
+        """A resumed match: its record played again from the deal gives back the log (its newest lines) and the
+        order each person's hand was shown in."""
+        past = replay(self.game.record(), upto=0)
+        lines = [self.dealt_line(past)]
+        self.orders = {s: past.hand(s) for s in self.session.humans}
+        for action in self.game.history:
+            before = past.hand(self.viewer) if self.viewer is not None else []
+            events = past.act(action)
+            self.keep_orders(past, events)
+            after = past.hand(self.viewer) if self.viewer is not None else []
+            lines += self.told(events, before, after)
+        for line in [line for line in lines if line][-LOG_LINES + 1 :]:
+            self.note(line)
+        self.note(self.log_words.t("tui.resumed"))
+
+    def told(self, events: list[Event], before: list[str], after: list[str]) -> list[str | None]:
+        """An action's log lines: its public events, and what the one person at the table drew."""
+        lines = [self.log_words.event(ev) for ev in events if ev["type"] != "draw"]
+        if self.viewer is not None and not self.hot_seat:
+            lines.append(self.w.drew(before, after, events))
+        return lines
+
+    def keep_orders(self, game: Game, events: list[Event], mover: int | None = None, slot: int | None = None) -> None:
+        """After an action: a new deal shows each hand as dealt, else each keeps its order (``slot``, the card
+        ``mover`` chose)."""
+        dealt = any(ev["type"] == "deal" for ev in events)
+        for s in self.orders:
+            hand = game.hand(s)
+            self.orders[s] = hand if dealt else held_order(self.orders[s], hand, slot if s == mover else None)
 
     def note(self, line: str | None) -> None:
         if not line:
@@ -440,8 +506,8 @@ class GameScreen(Screen):
         if self.viewer is None:
             hand.show([], hidden=w.t("tui.hidden"))
         else:
-            playable = self.playable(obs)
-            hand.show([(w.t("replay.hand_of", name=w.seat(self.viewer)), obs["hand"], playable, self.selected)])
+            title = w.t("replay.hand_of", name=w.seat(self.viewer)) if self.hot_seat else w.t("table.hand")
+            hand.show([(title, self.hand(), self.playable(obs), self.selected)])
         self.query_one(PromptView).update(Text.assemble(self.prompt(obs), "\n", self.message))
         log_to_end(self)
 
@@ -465,20 +531,36 @@ class GameScreen(Screen):
             return Text(w.t("tui.your_draw", card=w.card(obs["discard_pile"][-1])), style="bold")
         if obs["decision"] != "play":
             return Text("")
-        hand = obs["hand"]
+        hand = self.hand()
         if self.selected is None or self.selected >= len(hand):
             return Text(w.t("tui.your_play", n=len(hand)), style="bold")
         card = hand[self.selected]
         if not _is_hazard(card):
             return Text(w.t("tui.chosen_own", card=w.card(card)), style="bold")
-        targets = ", ".join(w.t("tui.target_key", key=t + 1, name=w.side(t)) for t in self.opponents())
-        return Text(w.t("tui.chosen_hazard", card=w.card(card), targets=targets), style="bold")
+        sides = self.opponents()
+        if self.side_step():
+            listed = ", ".join(w.t("tui.aim_side", key=t + 1, name=w.side(t)) for t in sides)
+            return Text(w.t("tui.aim", card=w.card(card), sides=listed), style="bold")
+        if len(sides) == 1:
+            return Text(w.t("tui.chosen_attack", card=w.card(card), side=w.side(sides[0])), style="bold")
+        return Text(w.t("tui.chosen_aim", card=w.card(card)), style="bold")
 
     def opponents(self) -> list[int]:
         """The sides the seat at the keyboard may attack, asked for while it has the move."""
         assert self.viewer is not None  # nobody else is asked for a target
         own = self.game.side_of(self.viewer)
         return [t for t in range(self.game.nsides) if t != own]
+
+    def side_step(self) -> bool:
+        """Whether a number key names a side: ``a`` opened the side step for the card still chosen, on the seat's
+        play; any other choice, a move or Escape ends it, so browsing the hand never attacks."""
+        g = self.game
+        return (
+            self.aiming is not None
+            and self.aiming == self.selected
+            and g.to_act == self.viewer
+            and g.decision == "play"
+        )
 
     def say(self, text: str, style: str = "bold red") -> None:
         self.message = Text(text, style=style)
@@ -499,7 +581,7 @@ class GameScreen(Screen):
             return
         if seat != self.viewer:
             self.viewer = None
-            self.selected = None
+            self.selected = self.aiming = None
             self.message = Text("")
             self.refresh_view()
             self.busy = True
@@ -562,23 +644,24 @@ class GameScreen(Screen):
         g = self.game
         w = self.w
         before = self.observation()["hand"] if self.viewer is not None else []
+        mover, slot = g.to_act if seat is None else seat, self.selected
         try:
             events = g.act(action, seat)
         except IllegalAction as exc:
-            self.selected = None  # the next digit chooses a card again
+            self.selected = self.aiming = None
             self.say(w.reason(exc))
             return False
-        self.selected = None
+        self.selected = self.aiming = None
         self.message = Text("")
         self.token += 1
+        self.keep_orders(g, events, mover, slot if mover == self.viewer else None)
         hand_over = None
         for ev in events:
             if ev["type"] == "hand-over":
                 hand_over = ev
-            if ev["type"] != "draw":
-                self.note(self.log_words.event(ev))
-        if self.viewer is not None and not self.hot_seat:
-            self.note(w.drew(before, self.observation()["hand"], events))
+        after = self.observation()["hand"] if self.viewer is not None else []
+        for line in self.told(events, before, after):
+            self.note(line)
         self.session.save()
         if hand_over is not None:
             self.show_hand_over(hand_over)
@@ -671,7 +754,11 @@ class GameScreen(Screen):
         return g.decision in ("play", "draw")
 
     def hand(self) -> list[str]:
-        return self.observation()["hand"]
+        """The hand at the keyboard as shown: the n-th card is number key n's."""
+        seat = self.viewer if self.viewer is not None else self.session.humans[0]
+        order = held_order(self.orders.get(seat, []), self.game.observation(seat)["hand"])
+        self.orders[seat] = order
+        return order
 
     def action_digit(self, n: int) -> None:
         if not self.my_turn():
@@ -681,17 +768,17 @@ class GameScreen(Screen):
         if self.game.decision == "draw":
             self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
             return
-        if self.selected is not None and _is_hazard(hand[self.selected]):
-            side = n - 1
-            if side >= self.game.nsides:
+        if self.side_step():
+            assert self.selected is not None  # side_step: the hazard aimed is the card chosen
+            if n > self.game.nsides:
                 self.say(w.t("tui.no_side", n=n))
                 return
-            self.apply(self.viewer, f"play {hand[self.selected]} {side}")
+            self.apply(self.viewer, f"play {hand[self.selected]} {n - 1}")
             return
         if n > len(hand):
             self.say(w.t("tui.no_such_card", n=n))
             return
-        self.selected = n - 1
+        self.selected, self.aiming = n - 1, None
         self.message = Text("")
         self.refresh_view()
 
@@ -715,6 +802,31 @@ class GameScreen(Screen):
         else:
             self.apply(self.viewer, f"play {card}")
 
+    def action_attack(self) -> None:
+        """a: the chosen hazard on the one opponent at once; with several, the side step, where a side's number
+        attacks it (the browser's keys too)."""
+        if not self.my_turn():
+            return
+        w = self.w
+        if self.game.decision == "draw":
+            self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
+            return
+        hand = self.hand()
+        if self.selected is None:
+            self.say(w.t("tui.choose_first", n=len(hand)))
+            return
+        card = hand[self.selected]
+        if not _is_hazard(card):
+            self.say(w.t("tui.not_hazard", card=w.card(card)))
+            return
+        sides = self.opponents()
+        if len(sides) == 1:
+            self.apply(self.viewer, f"play {card} {sides[0]}")
+            return
+        self.aiming = self.selected
+        self.message = Text("")
+        self.refresh_view()
+
     def action_draw(self, action: str) -> None:
         if self.my_turn():
             self.apply(self.viewer, action)
@@ -722,23 +834,43 @@ class GameScreen(Screen):
     def action_confirm(self) -> None:
         if not self.my_turn(quiet=True) or self.selected is None:
             return
-        card = self.hand()[self.selected]
-        if not _is_hazard(card):
-            self.action_where("own")
-        elif len(self.opponents()) == 1:
-            self.apply(self.viewer, f"play {card} {self.opponents()[0]}")
+        if self.side_step():
+            return
+        if _is_hazard(self.hand()[self.selected]):
+            self.action_attack()
         else:
-            keys = "/".join(str(t + 1) for t in self.opponents())
-            self.say(self.w.t("tui.hazard_own", card=self.w.card(card), keys=keys))
+            self.action_where("own")
 
     def action_back(self) -> None:
-        self.selected = None
+        """Escape: out of the side step back to the card chosen, else the card put down."""
+        if not self.side_step():
+            self.selected = None
+        self.aiming = None
         self.message = Text("")
         self.refresh_view()
 
+    def key_rows(self) -> list[tuple[str, str]]:
+        """The table's keys in words for the ? screen, in the words of the browser's Keys panel."""
+        w = self.w
+        several = self.game.nsides > 2
+        return [
+            (f"1-{len(self.hand())}", w.t("keys.cards")),
+            ("p", w.t("keys.play")),
+            (f"a, 1-{self.game.nsides}" if several else "a", w.t("keys.attack_aim" if several else "keys.attack")),
+            ("d", w.t("keys.discard")),
+            ("s", w.t("keys.draw")),
+            ("t", w.t("keys.take")),
+            ("y / n", w.t("keys.answer")),
+            ("h", w.t("keys.hint")),
+            (w.t("keys.esc_name"), w.t("tui.keys_back")),
+            ("?", w.t("tui.keys_help")),
+            ("q", w.t("tui.keys_quit")),
+        ]
+
     def action_rules(self) -> None:
-        """How to play this table's edition, over the table (the game waits behind it)."""
-        self.app.push_screen(localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players))
+        """The keys, then how to play this table's edition, over the table (the game waits behind it)."""
+        rules = localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players, self.key_rows())
+        self.app.push_screen(rules)
 
     def action_hint(self) -> None:
         if self.busy or self.game.is_over or self.game.to_act != self.viewer:

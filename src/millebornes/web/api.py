@@ -192,6 +192,7 @@ async def create_table(
         grace=float(body.grace),
         standin_level=body.standin,
         public=body.public,
+        pace=body.pace,
     )
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)

@@ -18,6 +18,7 @@ from ..rules import RULESETS
 from ..rules import ruleset as get_ruleset
 from ..state import Game, new_game
 from .errors import Unprocessable
+from .pacing import Pace
 from .settings import Settings
 
 TEST_CF_TIMEOUT = 0.05
@@ -58,6 +59,8 @@ class CreateTable(BaseModel):
     public: StrictBool = False
     """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
     a table is private, invite-only, unless its creator asks."""
+    pace: Pace = "normal"
+    """How soon the table's bots move: ``relaxed``, ``normal`` or ``fast`` (:func:`.pacing.bot_delay`)."""
 
 
 SHOWN = 40

@@ -14,6 +14,7 @@ from ..events import Event
 from ..notation import replay
 from ..state import Game
 from ..tutorial import TUTOR_LEVEL
+from .outbound import SeatFacts
 from .store import FINISHED, SavedTable
 from .table import TableView
 
@@ -45,10 +46,18 @@ def shown_game(view: TableView) -> Game:
     return view.window.before if view.window is not None else view.game
 
 
-def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, float] | None = None) -> list[dict]:
+def seat_facts(
+    saved: SavedTable,
+    connected: dict[int, bool],
+    away: dict[int, float] | None = None,
+    takeover: dict[int, float] | None = None,
+) -> list[SeatFacts]:
     """Who sits where and who is there: ``standin`` when a bot plays for an absent human, ``away`` the
-    seconds since a joined human's last socket left (None while connected, or not known)."""
+    seconds since a joined human's last socket left (None while connected, or not known), ``takeover`` the
+    seconds until a stand-in plays for them (None when none is coming: the page then says only that they
+    left)."""
     away = away or {}
+    takeover = takeover or {}
     return [
         {
             "seat": s.seat,
@@ -58,6 +67,7 @@ def seat_facts(saved: SavedTable, connected: dict[int, bool], away: dict[int, fl
             "connected": s.kind == "bot" or connected.get(s.seat, False),
             "standin": s.stood_in,
             "away": away.get(s.seat) if s.kind == "human" and s.joined else None,
+            "takeover": takeover.get(s.seat) if s.kind == "human" and s.joined and not s.stood_in else None,
         }
         for s in saved.seats
     ]
@@ -88,6 +98,8 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
         "public": saved.public,
         "rematch": saved.rematch,
         "rematch_of": saved.rematch_of,
+        "casual": saved.casual,
+        "pace": saved.pace,
     }
 
 

@@ -51,6 +51,13 @@ class BackFrame(_Frame):
     type: Literal["back"]
 
 
+class UndoFrame(_Frame):
+    """A person alone with bots takes back their last decision, asked on the state ``seq`` (docs/web.md)."""
+
+    type: Literal["undo"]
+    seq: StrictInt
+
+
 class SayFrame(_Frame):
     """A quick-chat message: one of the canned ids, never free text."""
 
@@ -71,8 +78,24 @@ class FillBotsFrame(_Frame):
     type: Literal["fill-bots"]
 
 
+class SheetClosedFrame(_Frame):
+    """The seat's page closed the score of the hand just over: its turn clock, held meanwhile, may run."""
+
+    type: Literal["sheet-closed"]
+
+
 ClientFrame = (
-    JoinFrame | WatchFrame | ActFrame | HintFrame | PingFrame | BackFrame | SayFrame | RematchFrame | FillBotsFrame
+    JoinFrame
+    | WatchFrame
+    | ActFrame
+    | HintFrame
+    | PingFrame
+    | BackFrame
+    | UndoFrame
+    | SayFrame
+    | RematchFrame
+    | FillBotsFrame
+    | SheetClosedFrame
 )
 CLIENT_FRAME = TypeAdapter(Annotated[ClientFrame, Field(discriminator="type")])
 
@@ -84,7 +107,9 @@ def words(exc: ValidationError) -> str:
         if e["type"] == "json_invalid":
             return "not a JSON object"
         if e["type"] == "union_tag_invalid":
-            return "unknown frame type (join, watch, act, hint, back, say, ping, rematch or fill-bots)"
+            return (
+                "unknown frame type (join, watch, act, hint, back, undo, say, ping, rematch, fill-bots or sheet-closed)"
+            )
         if e["type"] == "union_tag_not_found":
             return 'a frame needs a "type"'
         loc = ".".join(str(x) for x in e["loc"])

@@ -25,7 +25,7 @@ from ..actions import IllegalAction
 from .creation import MAX_SEATS
 from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
-from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of
+from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of, undo_of
 from .presence import Connection
 from .room import Room
 from .settings import Settings
@@ -110,6 +110,8 @@ class Hall:
             self._later(room.adopt(*action_row(args)))
         elif kind == Kind.SEATS:
             self._later(room.refresh_seats())
+        elif kind == Kind.UNDO:
+            self._later(room.reload(*undo_of(args)))
         elif kind == Kind.PRESENCE:
             room.remote_presence(notice.origin, *presence_of(args))
         elif kind == Kind.WHO:
@@ -124,7 +126,7 @@ class Hall:
     async def missed(self) -> None:
         """The notices were lost for a while: every room looks for what it missed."""
         for room in list(self.rooms.values()):
-            self._later(room.catch_up())
+            self._later(room.recover())
             self._later(room.refresh_seats())
 
     async def _beat_forever(self) -> None:

@@ -38,6 +38,8 @@ class Kind(StrEnum):
     """Another process's sweep expired the table."""
     ALIVE = "alive"
     """A process's heartbeat, about no table."""
+    UNDO = "undo"
+    """``N SEAT``: SEAT took back moves, the table has N actions left: read it again (:func:`undo_args`)."""
 
 
 @dataclass(frozen=True)
@@ -87,3 +89,12 @@ def said_args(seat: int, key: str) -> list[str]:
 def said_of(args: list[str]) -> tuple[int, str]:
     """A ``said`` notice's (seat, quick-chat key)."""
     return int(args[0]), args[1]
+
+
+def undo_args(keep: int, seat: int) -> list[str]:
+    return [str(keep), str(seat)]
+
+
+def undo_of(args: list[str]) -> tuple[int, int]:
+    """An ``undo`` notice's (actions the table has left, the seat that took its move back)."""
+    return int(args[0]), int(args[1])

@@ -8,9 +8,27 @@ frame's required and optional keys at run time.)
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired
 
+from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict  # pydantic validates this one on Python 3.11 (the tests do)
 
 Events = Sequence[Mapping[str, Any]]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class SeatFacts(TypedDict):
+    """One seat as state and seats frames tell it (:func:`.facts.seat_facts`)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    nickname: str | None
+    connected: bool
+    standin: bool
+    away: float | None
+    """Seconds since the joined human's last socket left."""
+    takeover: float | None
+    """Seconds until a stand-in bot plays for the human who left, counted from when the frame was sent: the
+    end of the grace period, or of the turn clock when it is their decision and it ends first."""
 
 
 class StateFrame(TypedDict):
@@ -18,12 +36,15 @@ class StateFrame(TypedDict):
     seq: int
     observation: Mapping[str, Any]
     events: Events
-    seats: list[dict]
+    seats: list[SeatFacts]
     status: str
     cf_deadline: float | None
     turn: dict | None
     refused: list[dict | None] | None
     """For the seat whose play it is: why each card of its hand cannot be played now (:mod:`.cardhelp`)."""
+    undo: bool
+    """Whether this seat may take back its last decision now (docs/web.md, "Taking back a move"): the page shows
+    its button only then.  False for a spectator."""
     lesson: NotRequired[dict]
     """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on."""
 
@@ -41,7 +62,7 @@ class WelcomeFrame(TypedDict):
 
 class SeatsFrame(TypedDict):
     type: Literal["seats"]
-    seats: list[dict]
+    seats: list[SeatFacts]
 
 
 class SaidFrame(TypedDict):
@@ -85,6 +106,16 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
+class UndoneFrame(TypedDict):
+    """A seat took back moves: the log as it now stands replaces the page's, and a state frame follows."""
+
+    type: Literal["undone"]
+    seat: int
+    taken: list[dict]
+    """The moves taken back that everyone was shown, oldest first: ``{"seat", "action"}`` (never a pass)."""
+    log: list
+
+
 ServerFrame = (
     StateFrame
     | WelcomeFrame
@@ -95,6 +126,7 @@ ServerFrame = (
     | RematchSeatFrame
     | ErrorFrame
     | PongFrame
+    | UndoneFrame
 )
 
 
@@ -102,11 +134,12 @@ def state(
     seq: int,
     observation: Mapping[str, Any],
     events: Events,
-    seats: list[dict],
+    seats: list[SeatFacts],
     status: str,
     cf_deadline: float | None,
     turn: dict | None,
     refused: list[dict | None] | None = None,
+    undo: bool = False,
 ) -> StateFrame:
     return {
         "type": "state",
@@ -118,6 +151,7 @@ def state(
         "cf_deadline": cf_deadline,
         "turn": turn,
         "refused": refused,
+        "undo": undo,
     }
 
 
@@ -137,7 +171,7 @@ def spectator_welcome(table: dict, log: list, chat: list) -> WelcomeFrame:
     return {"type": "welcome", "seat": None, "spectator": True, "table": table, "log": log, "chat": chat}
 
 
-def seats(facts: list[dict]) -> SeatsFrame:
+def seats(facts: list[SeatFacts]) -> SeatsFrame:
     return {"type": "seats", "seats": facts}
 
 
@@ -169,3 +203,7 @@ def error(code: str, message: str, action: str | None = None, **extra: Any) -> E
 
 def pong() -> PongFrame:
     return {"type": "pong"}
+
+
+def undone(seat: int, taken: list[dict], log: list) -> UndoneFrame:
+    return {"type": "undone", "seat": seat, "taken": taken, "log": log}

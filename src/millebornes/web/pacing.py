@@ -8,11 +8,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .seatbots import SeatBots
 from .settings import Settings
 from .table import TableView
+
+Pace = Literal["relaxed", "normal", "fast"]
+PACES: tuple[str, ...] = get_args(Pace)
+"""How soon a table's bots move, chosen at its creation (``tables.pace``, default ``normal``)."""
+RELAXED = 2.0
+"""A relaxed table's bots wait this many times ``--bot-delay``: time to follow every move."""
+FAST_DELAY = 0.15
+"""A fast table's bots wait this long at most: near at once, yet each move still shows on its own."""
+
+
+def bot_delay(pace: str, settings: Settings) -> float:
+    """Seconds a bot of a table at ``pace`` waits after a step.  Only that wait follows the pace: the pause
+    after a hand's end (``hand_pause``, the score is read), a coup-fourré answer and the windows stay as they
+    are, so the order of the steps is the same at every pace."""
+    if pace == "relaxed":
+        return RELAXED * settings.bot_delay
+    if pace == "fast":
+        return min(settings.bot_delay, FAST_DELAY)
+    return settings.bot_delay
 
 
 @dataclass(frozen=True)
@@ -50,9 +69,9 @@ def next_wait(
     leads: bool,
 ) -> Wait:
     """The wait of a table in play after the step that told ``events``.  A bot answers a coup fourré at
-    once, moves ``hand_pause`` seconds after a hand's end (the score is read) and ``bot_delay`` after any
-    other step; a process that does not lead waits ``standby`` more (Room.leads).  A stand-in plays only
-    while someone is at the table to play with (``someone_there``)."""
+    once, moves ``hand_pause`` seconds after a hand's end (the score is read) and after any other step the
+    table's pace's delay (:func:`bot_delay`); a process that does not lead waits ``standby`` more
+    (Room.leads).  A stand-in plays only while someone is at the table to play with (``someone_there``)."""
     if view.window is not None:
         assert view.window.deadline is not None  # the room gives a window reopened at start its whole time
         return WindowEnds(view.window.deadline)
@@ -70,5 +89,5 @@ def next_wait(
     elif any(e["type"] == "hand-over" for e in events):
         delay = settings.hand_pause
     else:
-        delay = settings.bot_delay
+        delay = bot_delay(bots.table.pace, settings)
     return BotMoves(seat, delay if leads else delay + settings.standby)

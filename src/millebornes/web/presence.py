@@ -94,3 +94,13 @@ class Presence:
     def away_past(self, seat: int, grace: float, at: float) -> bool:
         """Whether the seat has had nobody for ``grace`` seconds."""
         return seat in self.away_since and at - self.away_since[seat] >= grace
+
+    def grace_left(self, seats: Iterable[int], grace: float, at: float) -> dict[int, float]:
+        """Seconds until the grace period of each of ``seats`` nobody is on runs out, for the seats someone
+        else is at the table to wait for: a stand-in comes only then (``Room._take_over_due``)."""
+        present = {s for s, on in self.connected().items() if on}
+        return {
+            s: round(max(0.0, grace - (at - self.away_since[s])), 1)
+            for s in seats
+            if s in self.away_since and present - {s}
+        }

@@ -95,6 +95,9 @@ class Room:
         self.presence = Presence((s.seat for s in saved.seats), self.humans | self._stood_in())
         self.away_tasks: dict[int, asyncio.Task] = {}
         self.turn = Turn(self.presence.idle_since)
+        self.reading: dict[int, float] = {}
+        """The human seats whose page shows the last hand's score, and until when (``time.monotonic``) at the
+        most: their turn clock waits meanwhile (:meth:`_held`, :meth:`sheet_closed`).  Memory only."""
         self.leads = True
         """Whether this process wrote the table's last action (or has not seen another process write one):
         it makes the next timed step, and a process that does not waits ``standby`` longer (schedule, _stand_by)."""
@@ -147,8 +150,21 @@ class Room:
         """Each seat: whether someone is on it, here or at another server process."""
         return self.presence.connected()
 
-    def seat_facts(self) -> list[dict]:
-        return seat_facts(self.table, self.connected(), self.presence.away_for(time.monotonic()))
+    def seat_facts(self) -> list[outbound.SeatFacts]:
+        at = time.monotonic()
+        return seat_facts(self.table, self.connected(), self.presence.away_for(at), self._takeovers(at))
+
+    def _takeovers(self, at: float) -> dict[int, float]:
+        """Seconds until a stand-in plays each seat whose person left, as :meth:`_take_over_due` will decide:
+        the grace period's end, or the turn clock's when the decision is theirs and it comes first; none while
+        the table is not being played."""
+        if self.status != PLAYING or self.game.is_over or self.closed:
+            return {}
+        due = self.presence.grace_left(self.humans, self.table.grace, at)
+        late = self.game.to_act
+        if late in due and self.window is None and self.turn.ends is not None:
+            due[late] = round(min(due[late], max(0.0, self.turn.ends - at)), 1)
+        return due
 
     def turn_facts(self) -> dict | None:
         """Who is deciding, for how long, and the seconds left on the clock; nothing while a window is
@@ -171,7 +187,15 @@ class Room:
         obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
         refused = refusals(self.game, seat) if seat is not None and self.window is None else None
         frame = outbound.state(
-            self.seq, obs, events, self.seat_facts(), self.status, self._deadline_left(), self.turn_facts(), refused
+            self.seq,
+            obs,
+            events,
+            self.seat_facts(),
+            self.status,
+            self._deadline_left(),
+            self.turn_facts(),
+            refused,
+            undo=seat is not None and self.may_undo(seat),
         )
         if (lesson := self.lesson(seat)) is not None:
             frame["lesson"] = lesson
@@ -326,6 +350,10 @@ class Room:
         if seat is None:
             return
         self._tell_presence(seat, False)
+        if seat in self.reading:  # no page of the seat shows the score here any more: its clock runs
+            task = asyncio.create_task(self.sheet_closed(seat))
+            self.telling.add(task)
+            task.add_done_callback(self.telling.discard)
         if self.presence.missed(seat):  # else someone is still on the seat at another process: nothing changed
             self._watch_absence(seat)
             self.broadcast(outbound.seats(self.seat_facts()))
@@ -656,13 +684,13 @@ class Room:
         if self.window is not None or opens:
             result = None  # a match that ends behind a window is finished when it closes (_finish_if_over)
         slack = self.settings.window_slack
+        after, anyone = 0.0, False
         if opens:  # the next decision starts when the window ends: cf_timeout from now, whoever holds the safety
-            clock = self._deadline(clone, events, self.table.cf_timeout + slack, anyone=True)
+            after, anyone = self.table.cf_timeout + slack, True
         elif self.window is not None and is_hidden(action) and self.window.deadline is not None:
-            left = self.window.deadline + slack - time.monotonic()  # a pass: the same moment
-            clock = self._deadline(clone, events, max(0.0, left), anyone=True)
-        else:
-            clock = self._deadline(clone, events)
+            after, anyone = max(0.0, self.window.deadline + slack - time.monotonic()), True  # a pass: the same moment
+        reading = self._readers(clone, events, after, seat)
+        clock = self._deadline(clone, events, after, anyone, reading)
         try:
             await asyncio.to_thread(self.store.append_action, self.id, self.actions, seat, action, result, clock=clock)
         except Stale:
@@ -673,6 +701,7 @@ class Room:
             log.debug("table %s: could not save action %d: %s", self.id, self.actions, self.save_error)
             raise Refused("server", "the action could not be saved; nothing changed") from None
         self.save_failures = 0
+        self.reading = reading
         metrics.moved("person" if seat in self.humans else "bot")
         self.leads = True
         if clock is not None:
@@ -729,6 +758,8 @@ class Room:
                 hidden.add(seat)
             else:
                 told += shown
+        if any(e["type"] == "hand-over" for e in told):
+            self.reading = {}  # the process that wrote the hand's end holds the clocks of the pages it serves
         await self._finish_if_over()
         self.schedule(told)
         if told:
@@ -769,15 +800,77 @@ class Room:
                 self._start_clock(seat, events)
 
     def _deadline(
-        self, game: Game, events: Sequence[Mapping[str, Any]], after: float = 0.0, anyone: bool = False
+        self,
+        game: Game,
+        events: Sequence[Mapping[str, Any]],
+        after: float = 0.0,
+        anyone: bool = False,
+        reading: Mapping[int, float] | None = None,
     ) -> datetime | None:
         """When the human deciding in ``game`` runs out of time if the decision starts ``after`` seconds from
-        now: ``clock`` seconds, more after a hand's end while the score is read; None when nobody's clock runs
-        (``anyone``: whoever will decide, when that is not known yet, as behind a window)."""
+        now: ``clock`` seconds, once the score of a hand just over is read (:meth:`_held`); None when nobody's
+        clock runs (``anyone``: whoever will decide, when that is not known yet, as behind a window)."""
         if self.table.clock <= 0 or game.is_over or not (anyone or game.to_act in self.humans):
             return None
-        pause = self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
-        return now() + timedelta(seconds=after + self.table.clock + pause)
+        held = self._held(game.to_act, events, after, self.reading if reading is None else reading)
+        return now() + timedelta(seconds=after + held + self.table.clock)
+
+    def _held(
+        self, seat: int | None, events: Sequence[Mapping[str, Any]], after: float, reading: Mapping[int, float]
+    ) -> float:
+        """Seconds the clock of ``seat``'s decision waits after the decision starts: while the seat's page shows
+        the hand's score (until it says ``sheet-closed``, ``Limits.sheet_seconds`` at most); for a seat with no
+        page here, ``hand_pause`` right after a hand's end, as for the bots."""
+        if seat is not None and seat in reading:
+            return max(0.0, reading[seat] - time.monotonic() - after)
+        return self.settings.hand_pause if any(e["type"] == "hand-over" for e in events) else 0.0
+
+    def _readers(self, game: Game, events: Sequence[Mapping[str, Any]], after: float, mover: int) -> dict[int, float]:
+        """Who reads the score after ``mover``'s step that told ``events``: at a hand's end (its sheet shows
+        ``after`` seconds from now, when a window closes), every person with a socket here, until the page says it
+        closed the sheet or ``Limits.sheet_seconds`` pass; after any other step, those reading already but the
+        one who just moved (they are back at the table)."""
+        if not any(e["type"] == "hand-over" for e in events):
+            return {seat: end for seat, end in self.reading.items() if seat != mover}
+        if self.table.clock <= 0 or game.is_over:
+            return {}
+        end = time.monotonic() + after + self.settings.limits.sheet_seconds
+        return {seat: end for seat in self.humans if self.conns.get(seat)}
+
+    async def sheet_closed(self, seat: int) -> None:
+        """The seat's page closed the hand's score: the clock of its decision, held meanwhile, starts now (it
+        never ends later than it would have)."""
+        async with self.lock:
+            if self.reading.pop(seat, None) is not None:
+                await self._start_held(seat)
+
+    async def _start_held(self, seat: int) -> None:
+        """Under the lock: when the decision is the seat's, its clock's deadline moves to ``clock`` seconds from
+        now, stored (``set_clock``) so that a restart keeps it, and everyone is shown the clock running."""
+        deadline = self.table.clock_deadline
+        if (
+            self.status != PLAYING
+            or self.closed
+            or self.window is not None
+            or self.game.is_over
+            or self.game.to_act != seat
+            or seat not in self.humans
+            or self.table.clock <= 0
+            or self.table.clock_at != self.actions
+            or deadline is None
+        ):
+            return
+        sooner = now() + timedelta(seconds=self.table.clock)
+        if sooner >= deadline:
+            return
+        try:
+            await asyncio.to_thread(self.store.set_clock, self.id, self.actions, sooner)
+        except Exception:
+            log.warning("table %s: the clock's deadline could not be saved; it waits for the score's end", self.id)
+            return
+        self.table.clock_deadline = sooner
+        self.schedule(self.last_events)
+        self.broadcast_state([])
 
     def _start_clock(self, seat: int, events: Sequence[Mapping[str, Any]]) -> None:
         """The human to act has ``clock`` seconds.  The deadline is stored, so a restart keeps it, and kept
@@ -792,6 +885,7 @@ class Room:
             deadline = self._deadline(self.game, events) or wall + timedelta(seconds=self.table.clock)
             self.table.clock_at, self.table.clock_deadline = self.actions, deadline
         self.turn.ends = time.monotonic() + (deadline - wall).total_seconds()
+        self.turn.starts = self.turn.ends - self.table.clock if seat in self.reading else None
         self.task = asyncio.create_task(self._clock(self.seq, self.actions, deadline if fresh else None))
 
     async def _clock(self, seq: int, at: int, store: datetime | None) -> None:
@@ -948,6 +1042,111 @@ class Room:
         self.check_turn(seat, None)
         seed = bot_seed(self.table.seed, self.view.shown_actions)
         return self.hints.ask(seat, self.seq, self.view.observation(seat), seed)
+
+    # ---------------------------------------------------------------- taking back a move (docs/web.md)
+    def undo_point(self, seat: int) -> int:
+        """The saved actions that stay when ``seat`` takes back its last decision now, or Refused (nothing changes):
+        only a person alone with bots (a person a stand-in plays for is no bot), in a match being played, with no
+        coup-fourré window open, and back to a decision of this hand (a deal since showed new hands)."""
+        if self.status == FINISHED or self.game.is_over:
+            raise Refused("finished", "the match is over")
+        if self.status != PLAYING:
+            self.check_turn(seat, None)
+        self.check_person(seat)
+        if self._beside_people(seat):
+            raise Refused("not-allowed", "moves are taken back only when every other seat is a bot", reason="humans")
+        if self.teaches:
+            raise Refused("not-allowed", "the guided match's moves are its lessons", reason="lesson")
+        if self.window is not None:
+            raise Refused("not-allowed", "a coup-fourré window is open: wait for it to close", reason="window")
+        keep = self.view.take_back(seat)
+        if keep == "deal":
+            raise Refused("not-allowed", "only a move of this hand is taken back: new hands were dealt", reason="deal")
+        if isinstance(keep, str):
+            raise Refused("not-allowed", "you have made no decision in this hand to take back", reason="nothing")
+        return keep
+
+    def _beside_people(self, seat: int) -> bool:
+        """Another seat is a person's, whether a stand-in plays it or not."""
+        return any(s.kind != "bot" for s in self.table.seats if s.seat != seat)
+
+    def may_undo(self, seat: int) -> bool:
+        """Whether the seat's frames offer to take back its last decision (:meth:`undo_point`); at once, with no
+        refusal built, at a table of people (most of those whose frames are sent)."""
+        if self._beside_people(seat):
+            return False
+        try:
+            self.undo_point(seat)
+        except Refused:
+            return False
+        return True
+
+    async def undo(self, seat: int, seq: int) -> None:
+        """``seat`` takes back its last decision and every move after it, back to the position just before it
+        (:meth:`undo_point`), asked on the state ``seq`` (another: ``stale``).  The rows after it are deleted in
+        one guarded transaction (:meth:`.store.Store.take_back`), the match is casual from then on, and the room is
+        rebuilt from what is left (:meth:`_reload`).  Refused: nothing changed."""
+        async with self.lock:
+            if self.closed:
+                raise Refused("stale", "the table left this server's memory: try again")
+            keep = self.undo_point(seat)
+            if seq != self.seq:
+                raise Refused("stale", f"the table moved on: state {self.seq}, you asked on {seq}")
+            taken = self.view.shown_after(keep)
+            try:
+                await asyncio.to_thread(self.store.take_back, self.id, self.actions, keep, seat)
+            except Stale:
+                await self._catch_up()
+                raise Refused("stale", "another move came first: the table is shown as it is now") from None
+            except Exception:
+                log.exception("table %s: seat %d's moves could not be taken back", self.id, seat)
+                raise Refused("server", "the move could not be taken back; nothing changed") from None
+            log.info("table %s: seat %d took back %d actions", self.id, seat, self.actions - keep)
+            self.leads = True
+            await self._reload(seat, taken)
+
+    async def reload(self, keep: int, seat: int) -> None:
+        """Another server process took back moves (its ``undo`` notice): the table as the database now has it."""
+        async with self.lock:
+            if not self.closed and self.table.status != BROKEN:
+                self.leads = False
+                await self._reload(seat, self.view.shown_after(keep) if keep <= self.actions else [])
+
+    async def recover(self) -> None:
+        """The notices were lost for a while: a casual table, whose moves may have been taken back meanwhile, is
+        rebuilt when its rows no longer begin with this copy's; any table adopts the rows it lacks."""
+        async with self.lock:
+            if self.closed or self.table.status == BROKEN:
+                return
+            saved = await asyncio.to_thread(self.store.get, self.id)
+            if saved is not None and saved.casual:  # its rows too, only then
+                saved = await asyncio.to_thread(self.store.get, self.id, True)
+            if saved is not None and saved.casual and saved.actions[: self.actions] != self.view.played():
+                self.leads = False
+                person = next((s.seat for s in saved.seats if s.kind == "human"), 0)
+                await self._reload(person, [])
+            else:
+                await self._catch_up()
+
+    async def _reload(self, seat: int, taken: list[dict]) -> None:
+        """Under the lock: the game replayed from the saved rows, and everyone sent the log as it now stands
+        (``undone``) and their state.  ``seq`` goes on rising, so that a bot's move, a hint or a clock worked out
+        for a position now gone is stale when it comes back."""
+        saved = await asyncio.to_thread(self.store.get, self.id, True)
+        if saved is None:
+            return
+        t, seq = self.table, self.seq
+        t.actions, t.notes, t.casual = saved.actions, saved.notes, saved.casual
+        t.clock_at, t.clock_deadline = saved.clock_at, saved.clock_deadline
+        view = view_of(t, self.settings.limits.log_events)
+        if view.window is not None and view.holder() is None:
+            view.close_window()  # it had closed before the decision taken back: nobody waits for it again
+        view.seq = max(view.seq, seq + 1)
+        self.view, self.notes = view, len(saved.notes)
+        self.reseat()
+        self.schedule([])
+        self.broadcast(outbound.undone(seat, taken, list(view.log)))
+        self.broadcast_state([])
 
     # ---------------------------------------------------------------- in the hall's memory
     @property

@@ -57,6 +57,9 @@ class Limits:
     grace_min: float = 10.0
     grace_max: float = 3600.0
     """Seconds a disconnected human keeps the seat before a stand-in plays it; --test-mode allows 0.2 s."""
+    sheet_seconds: float = 120.0
+    """Seconds at most that a person's turn clock waits while their page shows the score of the hand just over
+    (until the page sends ``sheet-closed``): reading is never hurried, and a sheet left open stalls no table."""
     chat_messages: int = 3
     """Quick-chat messages one seat may say in any ``chat_seconds``; one more is refused (``rate``)."""
     chat_seconds: float = 10.0

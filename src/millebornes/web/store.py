@@ -53,7 +53,7 @@ from ..notation import RECORD_FORMAT
 from ..review import REVIEW_FORMAT
 from . import schema
 from .errors import Stale
-from .notices import CHANNEL, Kind, action_args, encode
+from .notices import CHANNEL, Kind, action_args, encode, undo_args
 from .settings import normalize_database_url
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -113,6 +113,10 @@ class TableRow(Base):
     touched: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     """When someone last used the table: a join, or a sweep that found a socket on it (None: not since this column
     came; the creation counts then).  An expired table's: when it expired.  (New: a migration adds it.)"""
+    pace: Mapped[str] = mapped_column(String(8), default="normal", server_default=text("'normal'"))
+    """How soon the table's bots move (``pacing.PACES``), chosen at its creation (revision 0003 adds it)."""
+    casual: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A move was taken back (docs/web.md, "Taking back a move"): a rating leaves the match out (revision 0004)."""
 
 
 class SeatRow(Base):
@@ -244,6 +248,10 @@ class SavedTable:
     public: bool = False
     rematch: str | None = None
     rematch_of: str | None = None
+    pace: str = "normal"
+    """How soon the bots move: ``relaxed``, ``normal`` or ``fast`` (``pacing.PACES``)."""
+    casual: bool = False
+    """A move was taken back at this table (:meth:`Store.take_back`)."""
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -282,6 +290,16 @@ _APPEND_NOTIFYING = text(
     "VALUES (:table_id, :n, :seat, :action, :time, :deadline) RETURNING n) "
     "SELECT pg_notify(:channel, :payload) FROM saved"
 )
+_AFTER_LAST = (
+    "WITH last AS (SELECT n FROM actions WHERE table_id = :table_id AND n = :n - 1 FOR KEY SHARE), "
+    "saved AS (INSERT INTO actions (table_id, n, seat, action, time, deadline) "
+    "SELECT CAST(:table_id AS VARCHAR), CAST(:n AS INTEGER), CAST(:seat AS INTEGER), CAST(:action AS VARCHAR), "
+    "CAST(:time AS TIMESTAMP), CAST(:deadline AS TIMESTAMP) FROM last RETURNING n) "
+)
+_APPEND_AFTER = text(_AFTER_LAST + "SELECT n FROM saved")
+_APPEND_AFTER_NOTIFYING = text(_AFTER_LAST + "SELECT pg_notify(:channel, :payload) FROM saved")
+"""PostgreSQL's action n written only while action n - 1 is there, held for the statement (``FOR KEY SHARE``): a
+process that has not heard that moves were taken back (:meth:`Store.take_back`) cannot leave a gap behind them."""
 
 
 class Store:
@@ -351,6 +369,7 @@ class Store:
                             standin_level=table.standin_level,
                             public=table.public,
                             rematch_of=table.rematch_of,
+                            pace=table.pace,
                         )
                     )
                     s.flush()
@@ -472,19 +491,20 @@ class Store:
         with it, and the table is finished in the same transaction; with ``clock``, the deadline of the
         human decision that follows it, in the action's own row.
 
-        The database decides the order: when another server process wrote action ``n`` first, nothing is
-        written and :class:`Stale` is raised.  On PostgreSQL the commit also tells every process listening
-        (:data:`CHANNEL`) the row it wrote, so that they need not read it back."""
+        The database decides the order: when another server process wrote action ``n`` first, or took back
+        action ``n - 1``, nothing is written and :class:`Stale` is raised.  On PostgreSQL the commit also tells
+        every process listening (:data:`CHANNEL`) the row it wrote, so that they need not read it back."""
         try:
             if self._hot is not None and result is None:
                 self._append_notifying(self._hot, table_id, n, seat, action, clock)
                 return
             with self.engine.begin() as c:  # Core, not the ORM's unit of work: this is the server's hottest write
-                c.execute(
-                    insert(Base.metadata.tables[ActionRow.__tablename__]).values(
-                        table_id=table_id, n=n, seat=seat, action=action, time=now(), deadline=clock
-                    )
-                )
+                row = {"table_id": table_id, "n": n, "seat": seat, "action": action, "time": now(), "deadline": clock}
+                if self.notifies and n > 0:
+                    if c.execute(_APPEND_AFTER, row).first() is None:
+                        raise Stale(f"action {n - 1} of table {table_id} was taken back by another server process")
+                else:
+                    c.execute(insert(Base.metadata.tables[ActionRow.__tablename__]).values(**row))
                 if result is not None:
                     c.execute(_finished(table_id, *result))
                 self._notice(c, table_id, Kind.ACTION, *action_args(n, seat, action, clock))
@@ -511,7 +531,10 @@ class Store:
         for attempt in (1, 2):
             try:
                 with hot.connect() as c:
-                    c.execute(_APPEND_NOTIFYING, values)
+                    if n == 0:
+                        c.execute(_APPEND_NOTIFYING, values)
+                    elif c.execute(_APPEND_AFTER_NOTIFYING, values).first() is None:
+                        raise Stale(f"action {n - 1} of table {table_id} was taken back by another server process")
                 return
             except DBAPIError as exc:
                 if attempt == 2 or not exc.connection_invalidated:
@@ -549,6 +572,25 @@ class Store:
                 .order_by(ActionRow.n)
             )
             return [(r.seat, r.action, r.deadline) for r in rows]
+
+    def take_back(self, table_id: str, count: int, keep: int, seat: int) -> None:
+        """``seat`` takes back moves: of the table's ``count`` actions the first ``keep`` stay, and the log's notes
+        written after them go; the table is casual from now on, and the clock of the decision it is back to starts
+        again (docs/web.md, "Taking back a move").  One transaction: when another server process wrote or took
+        back an action since this copy was made, nothing changes and :class:`Stale` is raised."""
+        with self.engine.begin() as c:
+            gone = c.execute(
+                delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.n >= keep).returning(ActionRow.n)
+            ).scalars()
+            taken = sorted(gone)
+            left = c.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id))
+            if taken != list(range(keep, count)) or left != keep:
+                raise Stale(f"table {table_id} does not have the {count} actions this process knows")
+            c.execute(delete(NoteRow).where(NoteRow.table_id == table_id, NoteRow.at > keep))
+            c.execute(
+                update(TableRow).where(TableRow.id == table_id).values(casual=True, clock_at=keep, clock_deadline=None)
+            )
+            self._notice(c, table_id, Kind.UNDO, *undo_args(keep, seat))
 
     def finish(self, table_id: str, scores: list, winners: list) -> None:
         """The match ended behind a coup-fourré window: it is finished when the window closes."""
@@ -1044,6 +1086,8 @@ class Store:
                 clock_deadline=clock[r.id][1],
                 rematch=r.rematch,
                 rematch_of=r.rematch_of,
+                pace=r.pace or "normal",
+                casual=bool(r.casual),
             )
             for r in rows
         ]
@@ -1064,6 +1108,7 @@ NOT_COPIED = (
     "clock_deadline",
     "public",
     "touched",
+    "casual",
 )
 """The attributes of a table's row a rematch does not copy: the match itself, its result and its clock's
 deadline, and ``public`` (a rematch is for the players who played, not for the lobby).  Every other column is

@@ -54,6 +54,8 @@ class TableView:
         so that a pass behind a window changes no choice a seat could compare (thinking.bot_seed)."""
         self.log: deque[Mapping[str, Any]] = deque(maxlen=log_events)
         self.last_events: list[Mapping[str, Any]] = []
+        self.done: list[tuple[int, str, int]] = []
+        """Each saved action played: (seat, action, the hand it was taken in), for :meth:`take_back`."""
 
     def replay(self, actions: Sequence[tuple[int, str]], notes: Sequence[tuple[int, dict]]) -> None:
         """At the load: the saved actions, and the log's notes between them where they were taken."""
@@ -92,6 +94,7 @@ class TableView:
         the load); ``judged``, the same action already played on a copy.  Raises IllegalAction, and changes
         nothing, when the action does not follow."""
         known = [self.game.known_cards(s) for s in range(self.game.players)]
+        hand = self.game.hand_number
         if judged is None:
             opens = self.opens_window(seat, action)
             before = self.game.clone() if opens else self.game  # a window shows the game before the hazard
@@ -100,6 +103,7 @@ class TableView:
             opens, before, events = judged.opens, self.game, judged.events
             self.game = judged.game
         self.actions += 1
+        self.done.append((seat, action, hand))
         self.asked.note(self.game, known)
         told = shown_events(seat, action, events)
         if is_hidden(action):
@@ -133,6 +137,27 @@ class TableView:
         self.log.extend(told)
         self.last_events = told
         return told
+
+    def take_back(self, seat: int) -> int | str:
+        """The saved actions that stay when ``seat`` takes back its last decision (all those before it), or why it
+        cannot: ``nothing`` (it decided nothing yet) or ``deal`` (not in this hand: since that decision a hand was
+        scored and new hands were dealt)."""
+        hand = self.game.hand_number
+        for n in range(len(self.done) - 1, -1, -1):
+            who, _, in_hand = self.done[n]
+            if in_hand != hand:
+                return "deal"
+            if who == seat:
+                return n
+        return "nothing"
+
+    def played(self) -> list[tuple[int, str]]:
+        """Every saved action played, (seat, action), as the store lists them."""
+        return [(s, a) for s, a, _ in self.done]
+
+    def shown_after(self, keep: int) -> list[dict[str, Any]]:
+        """The actions after the first ``keep`` that every seat was shown (a pass never was)."""
+        return [{"seat": s, "action": a} for s, a, _ in self.done[keep:] if not is_hidden(a)]
 
     # ---------------------------------------------------------------- what each seat sees
     def holder(self) -> int | None:

@@ -12,16 +12,23 @@ class Turn:
         self.since = at
         self.ends: float | None = None
         """When the human to act runs out of time; None without a clock running."""
+        self.starts: float | None = None
+        """When the clock starts, if it waits while the person reads the last hand's score (paused until then)."""
 
     def step(self, seq: int, at: float) -> None:
         """The state the room now waits on: a new decision starts unless it is the same step."""
-        self.ends = None
+        self.ends = self.starts = None
         if seq != self.seq:
             self.seq, self.since = seq, at
 
     def facts(self, seat: int | None, at: float) -> dict:
+        """``left``: the clock's seconds left; ``paused``: the seconds before it starts, while it waits for the
+        person to read the score (``left`` stays whole meanwhile), else None."""
         left = None if self.ends is None else round(max(0.0, self.ends - at), 1)
-        return {"seat": seat, "for": round(at - self.since, 1), "left": left}
+        paused = None
+        if self.ends is not None and self.starts is not None and at < self.starts:
+            left, paused = round(self.ends - self.starts, 1), round(self.starts - at, 1)
+        return {"seat": seat, "for": round(at - self.since, 1), "left": left, "paused": paused}
 
     def run_out(self, at: float) -> bool:
         return self.ends is not None and at >= self.ends

@@ -23,6 +23,8 @@ from .frames import (
     JoinFrame,
     PingFrame,
     SayFrame,
+    SheetClosedFrame,
+    UndoFrame,
     WatchFrame,
     clean_nickname,
 )
@@ -132,10 +134,10 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
     elif isinstance(frame, SayFrame):
         say(client, room, frame.key)
     elif client.seat is None:  # a spectator (a seat's socket has joined by now)
-        if isinstance(frame, (ActFrame, HintFrame, BackFrame)):
+        if isinstance(frame, (ActFrame, HintFrame, BackFrame, SheetClosedFrame, UndoFrame)):
             client.error(
                 "spectator",
-                "a spectator watches: it cannot act, ask for hints or take a seat",
+                "a spectator watches: it cannot act, ask for hints, take back a move or take a seat",
                 frame.action if isinstance(frame, ActFrame) else None,
             )
         else:
@@ -145,9 +147,16 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
             await room.submit(client.seat, frame.action, frame.seq, person=True)
         except Refused as r:
             client.error(r.code, r.message, frame.action, **r.extra)
+    elif isinstance(frame, SheetClosedFrame):
+        await room.sheet_closed(client.seat)
     elif isinstance(frame, BackFrame):
         try:
             await room.back(client.seat)
+        except Refused as r:
+            client.error(r.code, r.message, **r.extra)
+    elif isinstance(frame, UndoFrame):
+        try:
+            await room.undo(client.seat, frame.seq)
         except Refused as r:
             client.error(r.code, r.message, **r.extra)
     elif isinstance(frame, HintFrame):

@@ -6,6 +6,7 @@
 // loads it as a script of its own, and table.js knows nothing of it.
 
 import { $, t, onLangChange } from "./common.js";
+import { chime } from "./sounds.js";
 
 const SOUND_KEY = "millebornes.alert.sound";
 const NOTIFY_KEY = "millebornes.alert.notify";
@@ -23,31 +24,6 @@ function stored(key) {
 
 function store(key, on) {
   try { localStorage.setItem(key, on ? "1" : "0"); } catch (e) { /* storage off: on for this page only */ }
-}
-
-let audio = null;
-
-// a short two-note chime made with the Web Audio API
-function chime() {
-  const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!Ctx) return;
-  try {
-    audio = audio || new Ctx();
-    if (audio.state === "suspended") audio.resume().catch(() => {});
-    const now = audio.currentTime;
-    [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = "sine";
-      osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.0001, now + at);
-      gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.18);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(now + at);
-      osc.stop(now + at + 0.2);
-    });
-  } catch (e) { /* no sound: the title and the icon still tell */ }
 }
 
 export function attention() {

@@ -1,6 +1,6 @@
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
-import { el, t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName } from "./common.js";
+import { el, t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName, CARDS } from "./common.js";
 import { cardElement, emptySlot } from "./cards.js";
 
 const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];
@@ -36,7 +36,8 @@ export function tableauSummary(view) {
 }
 
 // view: {tableau, side, ctx, target, score, mine, turnSeat, toAct, handSizes, mySeat, showOnline,
-//        focusable (in the Tab order: the table page), landed (the card that just landed here: {card, fresh})}
+//        focusable (in the Tab order: the table page), landed (the card that just landed here: {card, fresh}),
+//        awayNote (seat => the line saying that seat left, or null)}
 // The section is a group named by tableauSummary; what it draws is hidden from screen readers (they have
 // the summary), so no card picture is read as "img: 100 100 100".
 export function tableauElement(view) {
@@ -70,6 +71,11 @@ export function tableauElement(view) {
   const score = el("div", { class: "score", title: t("table.scores") }, formatNumber(view.score ?? 0),
     el("small", {}, ` ${t("table.pts")}`));
   section.append(el("header", { class: "tableau-head", "aria-hidden": "true" }, who, score));
+  // who of the side left the table, and when a bot takes over (js/presence.js ticks it; the summary says it)
+  for (const seat of seats) {
+    const note = view.awayNote?.(seat);
+    if (note) { note.setAttribute("aria-hidden", "true"); section.append(note); }
+  }
 
   // distance progress
   const target = view.target || 1000;
@@ -138,13 +144,24 @@ export function tableauElement(view) {
 // The card just played on this side: highlighted where it landed (and, when fresh, animated once; the
 // stylesheet keeps it still for those who ask for reduced motion).
 function markLanded(section, landed) {
-  const id = landed.card;
-  const where = landed.pile === "safety" ? ".safeties"
-    : landed.pile === "distance" ? `.distance .stack[data-value="${id}"]`
-      : `.pile.${landed.pile}`;
-  const cards = section.querySelectorAll(`${where} .card[data-card="${id}"]`);
-  const card = cards[cards.length - 1];
+  const card = landedCard(section, landed.pile, landed.card);
   if (card) card.classList.add("landed", ...(landed.fresh ? ["fresh"] : []));
+}
+
+// The card `id` on top of the pile it went to on this tableau ("battle", "speed", "distance" or "safety").
+export function landedCard(section, pile, id) {
+  const where = pile === "safety" ? ".safeties"
+    : pile === "distance" ? `.distance .stack[data-value="${id}"]`
+      : `.pile.${pile}`;
+  const cards = section.querySelectorAll(`${where} .card[data-card="${id}"]`);
+  return cards[cards.length - 1] || null;
+}
+
+// The pile a card played on a side goes to.
+export function pileOf(id) {
+  const group = CARDS[id]?.group;
+  return group === "distance" ? "distance" : group === "safety" ? "safety"
+    : id === "speed-limit" || id === "end-of-limit" ? "speed" : "battle";
 }
 
 // The breakdown table of one finished hand: rows are the scoring items, columns the sides (with a caption, for

@@ -17,13 +17,22 @@ function tick() {
   const turn = $("#turn");
   const box = $("#clock");
   const d = turn?.dataset || {};
-  if (!box || !d.clockSeat) {
+  if (!box || !d.clockSeat || d.clockAway === "1") { // who left: the turn line says when a bot takes over
     if (box) { box.hidden = true; box.textContent = ""; }
     return;
   }
   const now = Date.now();
   const ends = d.clockEnds ? Number(d.clockEnds) : null;
+  const starts = d.clockStarts ? Number(d.clockStarts) : null;
   let text;
+  if (ends !== null && starts !== null && now < starts) { // held while the seat reads the hand's score
+    text = d.clockMine === "1" ? t("clock.paused_mine", { time: clockText(ends - starts) })
+      : t("clock.paused", { name: d.clockName });
+    box.textContent = text;
+    box.hidden = false;
+    box.classList.remove("hurry");
+    return;
+  }
   if (d.clockMine === "1") {
     text = ends === null ? "" : t("clock.mine", { time: clockText(ends - now) });
     const left = ends === null ? Infinity : (ends - now) / 1000;

@@ -250,6 +250,12 @@ export function standingText(levels, level) {
   return s.in_ten >= 10 ? t("level.standing_always", params) : t("level.standing", { n: s.in_ten, ...params });
 }
 
+// How soon a new table's bots move (POST /api/tables' pace): the options of the home page's two pace pickers.
+export const PACES = ["relaxed", "normal", "fast"];
+export function paceOptions() {
+  return PACES.map((p) => el("option", { value: p }, t(`pace.${p}`)));
+}
+
 export function sideName(ctx, side) {
   const seats = ctx.sides?.[side] ?? [side];
   return joinNames(seats.map((s) => seatName(ctx, s)));
@@ -388,6 +394,11 @@ export function errorMessage(frame, ctx) {
     lesson: "learn.not_this", expired: "msg.expired", "seat-full": "msg.seat_full", "table-full": "msg.table_full", "too-many": "msg.too_many_sockets",
   }[code];
   if (key) return t(key);
+  if (code === "not-allowed") { // a move not taken back (docs/web.md, "Taking back a move")
+    const why = { humans: "undo.no_humans", nothing: "undo.no_nothing", deal: "undo.no_deal", window: "undo.no_window",
+      lesson: "undo.no_lesson" }[frame.reason];
+    if (why) return t(why);
+  }
   return t("msg.error", { reason: frame.message || code });
 }
 

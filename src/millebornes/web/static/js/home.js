@@ -4,7 +4,7 @@
 
 import {
   $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName, createTable, standingText,
+  editionName, createTable, standingText, paceOptions,
 } from "./common.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
@@ -16,7 +16,8 @@ import { setupLearn } from "./learn.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
 // levels: the offered levels with their standing (GET /api/editions); a new bot starts on defaultLevel
-const H = { editions: [], levels: [], defaultLevel: "", history: [], invites: null, error: null };
+// clockChosen: the player picked a turn clock, which a change of seats then leaves alone
+const H = { editions: [], levels: [], defaultLevel: "", history: [], invites: null, error: null, clockChosen: false };
 
 function offered(level) {
   return H.levels.some((l) => l.level === level);
@@ -66,18 +67,32 @@ function renderTeams() {
   renderSeats();
 }
 
-// The turn clock (seconds per decision, 0: none) and the stand-in bot's level, kept across a change of language.
+// The turn clock (seconds per decision, 0: none), the stand-in bot's level and the bots' pace, kept across a
+// change of language.
 const CLOCKS = [0, 30, 60, 120, 300];
 function renderClock() {
   const clock = $("#clock");
   const standin = $("#standin");
-  const was = [clock.value || "120", standin.value || H.defaultLevel];
+  const pace = $("#pace");
+  const was = [clock.value || defaultClock(), standin.value || H.defaultLevel, pace.value || "normal"];
   clock.replaceChildren(...CLOCKS.map((s) => el("option", { value: String(s) },
     s === 0 ? t("home.clock_off") : s < 60 ? t("home.clock_seconds", { n: s }) : t("home.clock_minutes", { n: s / 60 }))));
   standin.replaceChildren(...levelOptions());
+  pace.replaceChildren(...paceOptions());
   clock.value = was[0];
   standin.value = offered(was[1]) ? was[1] : H.defaultLevel;
+  pace.value = was[2];
   renderStandinNote();
+}
+
+// Alone with bots nobody waits for you, so the clock starts off; with two people or more, two minutes a move.
+function defaultClock() {
+  const humans = [...document.querySelectorAll("select.seat-kind")].filter((s) => s.value === "human").length;
+  return humans > 1 ? "120" : "0";
+}
+
+function followSeats() {
+  if (!H.clockChosen && $("#clock").options.length) $("#clock").value = defaultClock();
 }
 
 function renderStandinNote() {
@@ -109,6 +124,7 @@ function renderSeats() {
       note);
   }));
   list.querySelectorAll("select.seat-kind").forEach(renderSeatNote);
+  followSeats();
 }
 
 function renderSeatNote(sel) {
@@ -120,7 +136,7 @@ function renderSeatNote(sel) {
 // aria-describedby, and the field takes the focus.
 const FIELDS = {
   ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", level: "#seat-kind-1",
-  cf_timeout: "#cf-timeout", standin: "#standin",
+  cf_timeout: "#cf-timeout", standin: "#standin", pace: "#pace",
 };
 
 function clearError() {
@@ -169,7 +185,7 @@ async function create(e) {
   const body = {
     ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
     spectators: $("#spectators").checked, public: $("#public").checked,
-    clock: Number($("#clock").value), standin: $("#standin").value,
+    clock: Number($("#clock").value), standin: $("#standin").value, pace: $("#pace").value,
   };
   button.disabled = true;
   button.textContent = t("home.creating");
@@ -294,6 +310,8 @@ async function main() {
   $("#ruleset").addEventListener("change", () => { renderSummary(); renderPlayers(); });
   $("#players").addEventListener("change", renderTeams);
   $("#teams").addEventListener("change", renderSeats);
+  $("#seats").addEventListener("change", followSeats);
+  $("#clock").addEventListener("change", () => { H.clockChosen = true; });
   try {
     const data = await getJSON("/api/editions");
     H.editions = data.editions || [];

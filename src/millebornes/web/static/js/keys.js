@@ -5,9 +5,18 @@
 import { $, el, t, tn, getLang, describeAction, sideName, cardName, CARDS } from "./common.js";
 import { textOf, announce } from "./telling.js";
 
+// A touch screen with no keyboard: no key names shown (the stylesheet hides them), the words say "tap".
+export function touchScreen() {
+  return Boolean(window.matchMedia?.("(hover: none) and (pointer: coarse)").matches);
+}
+
 // page.now(): {joined, obs, selected (index in the hand or null), mine (the seat's decision), ctx};
-// page.act(action), say(message, isError), choose(i, toggle, focus), putDown(), askHint(); page.dialogs: the stack.
+// page.act(action), say(message, isError), choose(i, toggle, focus), putDown(), askHint(), takeBack(); page.dialogs: the stack.
 export function keyboard(page) {
+  if (touchScreen()) {
+    $("#keys-button").dataset.i18n = "keys.button_touch";
+    $("#keys-title").dataset.i18n = "keys.title_touch";
+  }
   // The hand index of the hazard being aimed (a): while it is the chosen card, number keys pick a side. Any other
   // choice, a move or Esc ends the aim, so browsing the hand by number keys never attacks.
   let aiming = null;
@@ -61,7 +70,9 @@ export function keyboard(page) {
     const caption = chosen ? t(aimed ? "move.aim_caption" : "move.caption", { card: cardName(chosen) }) : null;
     let note = null;
     if (chosen && !mine) note = t("move.wait");
-    else if (obs && mine && obs.decision === "play" && !chosen && !obs.is_over) note = t("move.choose", { last: obs.hand.length });
+    else if (obs && mine && obs.decision === "play" && !chosen && !obs.is_over) {
+      note = touchScreen() ? t("move.choose_touch") : t("move.choose", { last: obs.hand.length });
+    }
     const sig = JSON.stringify([getLang(), caption, note, opts.map((o) => [o.action, o.key, textOf(o.nodes)])]);
     if (bar.dataset.sig === sig) return;
     bar.dataset.sig = sig;
@@ -81,7 +92,7 @@ export function keyboard(page) {
   // The keys, in words, for the "Keys" panel, for a table of so many sides and hand cards.
   function renderKeys(sides, cards) {
     const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [sides > 2 ? `a, 1–${sides}` : "a", sides > 2 ? "keys.attack_aim" : "keys.attack"], ["d", "keys.discard"],
-      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], [t("keys.esc_name"), "keys.back"],
+      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], ["u", "keys.undo"], [t("keys.esc_name"), "keys.back"],
       ["?", "keys.help"]];
     const list = $("#keys-list");
     const sig = `${getLang()}|${sides}|${cards}`;
@@ -176,7 +187,7 @@ export function keyboard(page) {
     if (digit !== null) { e.preventDefault(); onDigit(digit); return; }
     const fn = {
       p: () => playChosen("own"), d: () => playChosen("discard"), a: attack, s: () => page.act("draw"), t: () => page.act("take-discard"),
-      h: page.askHint, "?": () => toggleKeys(),
+      h: page.askHint, u: page.takeBack, "?": () => toggleKeys(),
     }[k];
     if (fn) { e.preventDefault(); fn(); }
   }

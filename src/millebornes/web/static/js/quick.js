@@ -1,8 +1,9 @@
-// The home page's quick game: one button seats you at once at a new table against bots of the level you choose
-// (the edition's smallest number of players, you at seat 1), made through POST /api/tables; the table page then
-// asks for your nickname (it offers the one this browser used last).
+// The home page's quick game: one button seats you at once at a new table against bots of the level and pace you
+// choose (the edition's smallest number of players, you at seat 1), made through POST /api/tables without a turn
+// clock (alone with bots, nobody waits for you); the table page then asks for your nickname (it offers the one
+// this browser used last).
 
-import { $, el, t, editionName, createTable, standingText } from "./common.js";
+import { $, el, t, editionName, createTable, standingText, paceOptions } from "./common.js";
 import { remember } from "./mytables.js";
 
 // levels: the offered levels and their standing (GET /api/editions), the select starting on defaultLevel
@@ -21,6 +22,10 @@ export function renderQuick() {
   const was = level.value || Q.defaultLevel;
   level.replaceChildren(...Q.levels.map((l) => el("option", { value: l.level }, t(`level.${l.level}`))));
   level.value = Q.levels.some((l) => l.level === was) ? was : Q.levels[0]?.level || "";
+  const pace = $("#quick-pace");
+  const paced = pace.value || "normal";
+  pace.replaceChildren(...paceOptions());
+  pace.value = paced;
   renderNote();
   $("#quick-error").textContent = Q.error ? t(...Q.error) : "";
 }
@@ -45,6 +50,7 @@ async function start(e) {
   const body = {
     ruleset: ed.name, options: {}, players: n, teams: !!ed.teams?.[String(n)],
     seats: [{ kind: "human" }, ...Array.from({ length: n - 1 }, () => ({ kind: "bot", level }))],
+    clock: 0, pace: $("#quick-pace").value,
   };
   const button = $("#quick-start");
   button.disabled = true;

@@ -185,6 +185,7 @@ async function main() {
   try {
     R.facts = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
     $("#rules-link").href = `/rules?edition=${encodeURIComponent(R.facts.ruleset)}&players=${R.facts.players}`;
+    $("#casual").hidden = !R.facts.casual; // a move was taken back at the table: the replay shows the moves kept
   } catch (x) {
     showError(t("replay.not_found"));
     return;

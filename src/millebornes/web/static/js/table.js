@@ -13,17 +13,21 @@ import {
   seatName, sideName, sidesNames, cardName, percent, SAFETY_OF, formatNumber, getLang, CARDS,
 } from "./common.js";
 import { cardElement, cardLabel, emptySlot } from "./cards.js";
-import { tableauElement, breakdownTable, winnersText } from "./board.js";
+import { tableauElement, breakdownTable, winnersText, pileOf } from "./board.js";
 import { dialogStack } from "./dialogs.js";
 import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
 import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
-import { keyboard } from "./keys.js";
+import { keyboard, touchScreen } from "./keys.js";
 import { quickChat } from "./chat.js";
 import { cardHelp } from "./cardhelp.js";
 import { renderLesson } from "./learn.js";
 import { rememberSeat, replacedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
+import { snapshot, animate } from "./motion.js";
+import { gameSounds } from "./sounds.js";
+import { handSheet } from "./handsheet.js";
+import { presenceNotes } from "./presence.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const SEAT_KEY = `millebornes.seat.${tableId}`;
@@ -84,6 +88,7 @@ const S = {
   hints: null,        // null, "wait" or the hint frame
   joined: false,
   lastResult: null,   // the last hand-over event
+  reading: false,     // #hand-over shows a hand just over: the server holds this seat's clock until it closes
   message: null,      // {key, params} | {frame} for #message
   landed: null,       // the card just played: {side, pile, card, fresh} (pile "discard" for the discard pile)
   ws: null,
@@ -93,7 +98,12 @@ const S = {
 };
 
 const help = cardHelp();
+const sounds = gameSounds($("#game-sounds"));
+// a spectator has no hand: no sheet, the sidebar keeps the log
+const sheet = spectator ? { showHints() {} } : handSheet();
 const ctx = () => ({ seats: S.seats, sides: S.obs?.sides ?? S.table?.sides ?? [] });
+// who left the table and when a bot takes their seat, on their tableau and in the turn line
+const presence = presenceNotes({ ctx, mySeat: spectator ? null : mySeat });
 
 // Under a dialog the language menu stays usable (a panel may be read in either language) and the live
 // regions keep talking.
@@ -108,7 +118,7 @@ const { key: focusKey, restore: restoreFocus, keep: keepFocus } = focusKeeper({
 });
 const keys = keyboard({
   now: () => ({ joined: S.joined, obs: S.obs, selected: S.selected, mine: mine(), ctx: ctx() }),
-  act, say, choose, putDown, askHint, dialogs,
+  act, say, choose, putDown, askHint, takeBack, dialogs,
 });
 const chat = quickChat({ send, ctx, seat: mySeat, spectator, tableId });
 
@@ -204,19 +214,25 @@ function onFrame(f) {
       break;
     }
     case "state": {
+      const before = snapshot();
       const prevSeq = S.seq;
       const oldHand = S.obs?.hand || [];
       S.obs = f.observation;
       if (!Array.isArray(S.obs.hand)) S.obs.hand = []; // a spectator's frame holds no hand
       S.refused = f.refused ?? null;
       S.lesson = f.lesson ?? null;
+      S.canUndo = Boolean(f.undo);
       help.load(S.obs.ruleset, S.obs.players).then(showHelp);
       S.seq = f.seq;
       if (f.seats) S.seats = f.seats;
       if (f.status) S.status = f.status;
+      presence.update(S.seats, S.status === "playing" && !S.obs.is_over);
       // who decides, since when and until when, in this page's clock (js/clock.js shows them)
+      // a clock paused while its seat reads the score starts `paused` seconds from now
+      const paused = (f.turn?.paused ?? 0) * 1000;
       S.turn = f.turn ? { seat: f.turn.seat, since: Date.now() - f.turn.for * 1000,
-        ends: f.turn.left == null ? null : Date.now() + f.turn.left * 1000 } : null;
+        ends: f.turn.left == null ? null : Date.now() + paused + f.turn.left * 1000,
+        starts: paused ? Date.now() + paused : null } : null;
       S.cfTotal = f.cf_deadline ?? null;
       S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
       if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; keys.endAim(); }
@@ -240,12 +256,26 @@ function onFrame(f) {
       }
       if (S.obs.hand_results?.length && !S.lastResult) S.lastResult = S.obs.hand_results[S.obs.hand_results.length - 1];
       renderAll();
-      if (over && live && !S.obs.is_over) dialogs.open($("#hand-over"), "#hand-over-close");
+      if (live) animate(events, before, { mySeat: spectator ? null : mySeat, sideOf, obs: S.obs, sound: sounds.play });
+      if (over && live && !S.obs.is_over) {
+        S.reading = !spectator;
+        dialogs.open($("#hand-over"), "#hand-over-close");
+      }
       tellTurn(mine() && !S.obs.is_over && S.status === "playing" ? S.obs.decision : null, S.obs.hand_number);
+      if (S.undone) tellUndone();
       break;
     }
+    case "undone": // moves taken back: the log as it now stands, then a state frame with the position
+      S.log = Array.isArray(f.log) ? f.log.slice() : [];
+      S.logCount += 1;
+      S.fresh = true;
+      S.landed = null;
+      S.undone = f;
+      if (S.table) S.table.casual = true;
+      break;
     case "seats":
       S.seats = f.seats || S.seats;
+      presence.update(S.seats, S.status === "playing" && !S.obs?.is_over);
       renderAll();
       break;
     case "hint":
@@ -281,21 +311,19 @@ function onFrame(f) {
   }
 }
 
+function sideOf(seat) {
+  const i = (ctx().sides || []).findIndex((l) => l.includes(seat));
+  return i < 0 ? seat : i;
+}
+
 // Where the last card landed: the pile of its side, or the discard pile.
 function noteLanded(events) {
-  const c = ctx();
-  const sideOf = (seat) => { const i = (c.sides || []).findIndex((l) => l.includes(seat)); return i < 0 ? seat : i; };
   for (const ev of events) {
     if (ev.type === "deal") S.landed = null;
     if (ev.type === "discard") S.landed = { pile: "discard", card: ev.card, fresh: true };
     if (ev.type === "take-discard") S.landed = null;
     if (ev.type === "coup-fourre") S.landed = { side: sideOf(ev.seat), pile: "safety", card: ev.card, fresh: true };
-    if (ev.type === "play") {
-      const group = CARDS[ev.card]?.group;
-      const pile = group === "distance" ? "distance" : group === "safety" ? "safety"
-        : ev.card === "speed-limit" || ev.card === "end-of-limit" ? "speed" : "battle";
-      S.landed = { side: ev.side ?? sideOf(ev.seat), pile, card: ev.card, fresh: true };
-    }
+    if (ev.type === "play") S.landed = { side: ev.side ?? sideOf(ev.seat), pile: pileOf(ev.card), card: ev.card, fresh: true };
   }
 }
 
@@ -310,6 +338,7 @@ function renderAll() {
     renderLog();
     renderHints();
     markHinted();
+    renderUndo();
     keys.renderMoves();
     renderTargets();
     renderMessage();
@@ -381,7 +410,7 @@ function renderBoard() {
   const view = (side) => ({
     tableau: obs.tableaux[side], side, ctx: ctx(), target: obs.target, score: obs.match_scores[side],
     mine: side === obs.side, turnSeat: obs.turn, toAct: obs.to_act, handSizes: obs.hand_sizes, mySeat,
-    focusable: true, landed: S.landed?.side === side ? S.landed : null,
+    focusable: true, landed: S.landed?.side === side ? S.landed : null, awayNote: presence.note,
   });
   const item = (side) => {
     const v = view(side);
@@ -436,7 +465,8 @@ function renderHand() {
 function showHelp() {
   const box = $("#card-help");
   const hand = S.obs?.hand || [];
-  const focused = document.activeElement?.closest?.("#hand .card[data-index]");
+  // on a touch screen the focus only follows taps: the card chosen or held says it
+  const focused = touchScreen() ? null : document.activeElement?.closest?.("#hand .card[data-index]");
   const i = [S.pointed, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
   if (S.board && S.pointed == null) { box.textContent = help.line(S.board, undefined, ctx()); return; }
   if (i === undefined) { box.textContent = ""; return; }
@@ -515,7 +545,7 @@ function renderTurn() {
   } else if (inWindow()) {
     setTurn(windowText());
   } else {
-    setTurn(tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
+    setTurn(presence.note(obs.to_act, "span") || tn(`turn.other_${key}`, { name: seatName(ctx(), obs.to_act) }));
   }
 }
 
@@ -527,6 +557,8 @@ function renderClockData(turn) {
   turn.dataset.clockName = tc ? textOf(seatName(ctx(), tc.seat)) : "";
   turn.dataset.clockSince = tc ? String(tc.since) : "";
   turn.dataset.clockEnds = tc?.ends ? String(tc.ends) : "";
+  turn.dataset.clockAway = tc && presence.has(tc.seat) ? "1" : ""; // the turn line says who left instead
+  turn.dataset.clockStarts = tc?.starts ? String(tc.starts) : "";
 }
 
 function renderLog() {
@@ -759,9 +791,32 @@ function putDown() {
   if (had !== null && (document.activeElement?.closest?.("#moves") || focusLost())) focusNode(handCard(had));
 }
 
+// Take back: shown only when the state frame says it works (a person alone with bots, a move of this hand); the
+// key u asks all the same, and the server says why not. The header says from then on that the match is casual.
+function renderUndo() {
+  $("#undo-button").hidden = spectator || !S.joined || !S.canUndo;
+  $("#casual").hidden = !S.table?.casual;
+}
+
+function takeBack() {
+  if (spectator) { say({ key: "msg.spectator" }, true); return; }
+  if (!send({ type: "undo", seq: S.seq })) say({ key: "msg.offline" }, true);
+}
+
+// What was taken back, shown and told once the position is drawn again: "You took back: Ann: Play 75 miles, ...".
+function tellUndone() {
+  const f = S.undone;
+  S.undone = null;
+  const moves = (f.taken || []).map((m) => t("undo.move", {
+    name: textOf(seatName(ctx(), m.seat)), action: textOf(describeAction(m.action, ctx(), S.obs)),
+  })).join(t("list.sep"));
+  const key = f.seat === mySeat && !spectator ? (moves ? "undo.mine_moves" : "undo.mine") : (moves ? "undo.other" : "undo.other_none");
+  say({ key, params: { moves, name: textOf(seatName(ctx(), f.seat)) } });
+}
+
 function askHint() {
   if ($("#hint-button").disabled) { say({ key: "msg.not_your_turn" }, true); return; }
-  if (send({ type: "hint" })) { S.hints = "wait"; keepFocus(renderHints); }
+  if (send({ type: "hint" })) { S.hints = "wait"; keepFocus(renderHints); sheet.showHints(); }
 }
 
 // ------------------------------------------------------------------ clicks
@@ -891,8 +946,15 @@ async function main() {
   $("#ext-yes").addEventListener("click", () => act("extend"));
   $("#ext-no").addEventListener("click", () => act("end-hand"));
   $("#hint-button").addEventListener("click", askHint);
+  $("#undo-button").addEventListener("click", takeBack);
   $("#keys-button").addEventListener("click", () => keys.toggleKeys());
   $("#hand-over-close").addEventListener("click", () => dialogs.close($("#hand-over")));
+  // however the hand's score closes (its button, Esc, the match's end), the seat's clock may run from then
+  new MutationObserver(() => {
+    if (!$("#hand-over").hidden || !S.reading) return;
+    S.reading = false;
+    send({ type: "sheet-closed" });
+  }).observe($("#hand-over"), { attributes: true, attributeFilter: ["hidden"] });
   $("#match-over-close").addEventListener("click", () => dialogs.close($("#match-over")));
   $("#match-result").addEventListener("click", openMatchOver);
   $("#last-hand").addEventListener("click", () => {
