@@ -367,3 +367,36 @@ def classic_hand_by_clicks(base: str, pages, names=("Ann", "Bob"), hint: bool = 
     ann.click("#ext-no")
     expect(bob.locator("#hand-over")).to_be_visible()
     yield "the end-of-hand panel", bob
+
+
+def against_bots(base: str, page, head: list[str], players: int = 3, lang: str = "en") -> None:
+    """A classic table where the page's player (Ann, seat 0) meets easy bots, the deck stacked with `head`: the
+    page joins it (in `lang`) and waits for her first play decision. Set the page up first (a viewport, reduced
+    motion, an init script)."""
+    made = create_table(
+        base,
+        {
+            "ruleset": "classic",
+            "players": players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1),
+            "deck": stacked("classic", players, head),
+        },
+    )
+    if lang != "en":
+        page.goto(base + "/")
+        page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
+    page.goto(base + made["seats"][0]["url"])
+    page.fill("#nickname", "Ann")
+    page.locator("#join").click()
+    page.wait_for_selector("#hand .card")
+    wait_turn(page, "play")
+
+
+def mine_again(page, after: int, bots: int = 2) -> None:
+    """Each of the `bots` moved since seq `after`: the seat decides again (to draw, where a bot's discard could be
+    taken, or to play)."""
+    page.wait_for_function(
+        "([after, bots]) => { const t = document.querySelector('#turn');"
+        " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + bots; }",
+        arg=[after, bots],
+    )

@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, pages, seq, server, stacked, wait_turn  # noqa: E402,F401
+from browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    against_bots,
+    browser,
+    create_table,
+    mine_again,
+    pages,
+    seq,
+    server,
+    wait_turn,
+)
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -42,24 +52,8 @@ def attacks(page) -> list[tuple[str, str]]:
 
 
 def three_handed(server, pages, lang: str = "en"):
-    made = create_table(
-        server,
-        {
-            "ruleset": "classic",
-            "players": 3,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
-            "deck": stacked("classic", 3, HEAD),
-        },
-    )
     page = pages.new()
-    if lang != "en":
-        page.goto(server + "/")
-        page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
-    page.goto(server + made["seats"][0]["url"])
-    page.fill("#nickname", "Ann")
-    page.click("#join")
-    page.wait_for_selector("#hand .card")
-    wait_turn(page, "play")
+    against_bots(server, page, HEAD, lang=lang)
     return page
 
 
@@ -136,11 +130,7 @@ def test_a_refusal_goes_once_the_position_moves_on(server, pages):
     expect(message).to_have_text("")
     # her next turn (she draws first where a bot's discard could be taken): a refusal, then a discard moves the
     # position on
-    page.wait_for_function(
-        "(after) => { const t = document.querySelector('#turn');"
-        " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + 2; }",
-        arg=mine,
-    )
+    mine_again(page, mine)
     if page.get_attribute("#turn", "data-decision") == "draw":
         drawing = seq(page)
         page.keyboard.press("s")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, pages, seq, server, stacked, wait_turn  # noqa: E402,F401
+from browsing import CHROMIUM, against_bots, browser, mine_again, pages, seq, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
@@ -44,23 +44,8 @@ def inside(page, selector: str, viewport: dict) -> None:
 
 
 def phone_table(server, pages, viewport, lang):
-    made = create_table(
-        server,
-        {
-            "ruleset": "classic",
-            "players": 3,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
-            "deck": stacked("classic", 3, HEAD),
-        },
-    )
     page = pages.new(viewport=viewport, touch=True)
-    page.goto(server + "/")
-    page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
-    page.goto(server + made["seats"][0]["url"])
-    page.fill("#nickname", "Ann")
-    page.locator("#join").tap()
-    page.wait_for_selector("#hand .card")
-    wait_turn(page, "play")
+    against_bots(server, page, HEAD, lang=lang)
     return page
 
 
@@ -113,11 +98,7 @@ def test_the_hand_sheet_keeps_moves_hints_and_log_on_screen(server, pages, viewp
     # Roll played from the move bar; the bots answer; the log's newest lines open beside the hand
     mine = seq(page)
     page.locator("#moves button[data-action='play roll']").tap()
-    page.wait_for_function(
-        "(after) => { const t = document.querySelector('#turn');"
-        " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + 2; }",
-        arg=mine,
-    )
+    mine_again(page, mine)
     page.locator("#sheet-log").tap()
     expect(page.locator("#sheet-log")).to_have_attribute("aria-expanded", "true")
     expect(page.locator("#sheet-log")).to_have_text(words["log"])

@@ -14,13 +14,13 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from browsing import (  # noqa: E402,F401
     CHROMIUM,
+    against_bots,
     browser,
     classic_hand_by_clicks,
-    create_table,
+    mine_again,
     pages,
     seq,
     server,
-    stacked,
     wait_turn,
 )
 from playwright.sync_api import expect  # noqa: E402
@@ -99,34 +99,12 @@ def test_every_move_travels_and_the_big_moments_show(server, pages):
 
 
 def three_handed(server, pages, reduced: bool):
-    made = create_table(
-        server,
-        {
-            "ruleset": "classic",
-            "players": 3,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
-            "deck": stacked("classic", 3, HEAD),
-        },
-    )
     page = pages.new()
     if reduced:
         page.emulate_media(reduced_motion="reduce")
-    page.goto(server + made["seats"][0]["url"])
-    page.fill("#nickname", "Ann")
-    page.click("#join")
-    page.wait_for_selector("#hand .card")
-    wait_turn(page, "play")
+    against_bots(server, page, HEAD)
     page.evaluate(RECORD)
     return page
-
-
-def my_turn_again(page, after: int) -> None:
-    """Both bots moved: Ann decides again (to draw, where a bot discarded, or to play)."""
-    page.wait_for_function(
-        "(after) => { const t = document.querySelector('#turn');"
-        " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + 2; }",
-        arg=after,
-    )
 
 
 def play_and_wait_for_the_bots(page, card: str) -> None:
@@ -137,7 +115,7 @@ def play_and_wait_for_the_bots(page, card: str) -> None:
         mine = seq(page)
     page.click(f"#hand .card[data-card='{card}']")
     page.click(".tableau.mine")
-    my_turn_again(page, mine)
+    mine_again(page, mine)
 
 
 @pytest.mark.parametrize("reduced", [False, True])
@@ -164,21 +142,9 @@ SPY = """() => {
 
 
 def test_the_game_sounds_are_off_until_turned_on_and_remembered(server, pages):
-    made = create_table(
-        server,
-        {
-            "ruleset": "classic",
-            "players": 3,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
-            "deck": stacked("classic", 3, HEAD),
-        },
-    )
     page = pages.new()
     page.add_init_script(f"({SPY})()")
-    page.goto(server + made["seats"][0]["url"])
-    page.fill("#nickname", "Ann")
-    page.click("#join")
-    wait_turn(page, "play")
+    against_bots(server, page, HEAD)
     play_and_wait_for_the_bots(page, "roll")
     assert page.evaluate("window.__tones") == 0  # off by default: the moves made no sound
     page.click("#keys-button")

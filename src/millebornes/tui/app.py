@@ -782,18 +782,24 @@ class GameScreen(Screen):
         self.message = Text("")
         self.refresh_view()
 
-    def action_where(self, where: str) -> None:
+    def chosen_card(self) -> str | None:
+        """The card chosen to play now; None, with the reason said, before the draw or with no card chosen."""
         if not self.my_turn():
-            return
+            return None
         w = self.w
         if self.game.decision == "draw":
             self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
-            return
+            return None
         hand = self.hand()
         if self.selected is None:
             self.say(w.t("tui.choose_first", n=len(hand)))
+            return None
+        return hand[self.selected]
+
+    def action_where(self, where: str) -> None:
+        card = self.chosen_card()
+        if card is None:
             return
-        card = hand[self.selected]
         if where == "discard":
             self.apply(self.viewer, f"discard {card}")
         elif _is_hazard(card):
@@ -805,19 +811,11 @@ class GameScreen(Screen):
     def action_attack(self) -> None:
         """a: the chosen hazard on the one opponent at once; with several, the side step, where a side's number
         attacks it (the browser's keys too)."""
-        if not self.my_turn():
+        card = self.chosen_card()
+        if card is None:
             return
-        w = self.w
-        if self.game.decision == "draw":
-            self.say(w.t("tui.draw_first", card=w.card(self.observation()["discard_pile"][-1])))
-            return
-        hand = self.hand()
-        if self.selected is None:
-            self.say(w.t("tui.choose_first", n=len(hand)))
-            return
-        card = hand[self.selected]
         if not _is_hazard(card):
-            self.say(w.t("tui.not_hazard", card=w.card(card)))
+            self.say(self.w.t("tui.not_hazard", card=self.w.card(card)))
             return
         sides = self.opponents()
         if len(sides) == 1:
