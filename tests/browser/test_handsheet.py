@@ -14,6 +14,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from browsing import CHROMIUM, against_bots, browser, mine_again, pages, seq, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
+from test_axe import Audit, axe_source  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -62,8 +63,9 @@ WORDS = {
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("viewport", [pytest.param(s, id=f"{s['width']}x{s['height']}") for s in SIZES])
-def test_the_hand_sheet_keeps_moves_hints_and_log_on_screen(server, pages, viewport, lang):
+def test_the_hand_sheet_keeps_moves_hints_and_log_on_screen(server, pages, viewport, lang, axe_source):  # noqa: F811
     words = WORDS[lang]
+    audit = Audit(axe_source)
     page = phone_table(server, pages, viewport, lang)
     # a touch screen: the words say tap, no key is shown, every control is a fingertip
     expect(page.locator("#moves .move-note")).to_have_text(words["tap"])
@@ -94,6 +96,7 @@ def test_the_hand_sheet_keeps_moves_hints_and_log_on_screen(server, pages, viewp
     inside(page, "#hints li[data-rank='1'] .hint-pick", viewport)
     inside(page, "#moves button[data-action='play roll']", viewport)
     assert page.evaluate(SMALL) == []
+    audit(page, f"table, the hand sheet with its hints ({viewport['width']}, {lang})")
 
     # Roll played from the move bar; the bots answer; the log's newest lines open beside the hand
     mine = seq(page)
@@ -105,6 +108,8 @@ def test_the_hand_sheet_keeps_moves_hints_and_log_on_screen(server, pages, viewp
     expect(page.locator(".hints-panel")).to_be_hidden()
     inside(page, "#log li:last-child", viewport)
     assert page.evaluate(SMALL) == []
+    audit(page, f"table, the hand sheet with its log ({viewport['width']}, {lang})")
+    audit.check()
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
     # a wider screen puts the panels back in the sidebar, both shown, and the tabs away
