@@ -78,13 +78,14 @@ function mark(side, cls, ms, delay) {
   }, delay);
 }
 
-// A moment: a word over the tableau ("Coup fourré!", "Trip completed!"), still where motion is reduced.
-function moment(side, text, cls, delay) {
+// A moment: a word over the tableau ("Coup fourré!", "Trip completed!"), still where motion is reduced; its words
+// are read when it shows, in the page's language then.
+function moment(side, key, cls, delay) {
   setTimeout(() => {
     const node = tableau(side);
     if (!node) return;
     node.querySelector(".moment")?.remove();
-    const banner = el("div", { class: `moment ${cls}`, "aria-hidden": "true" }, text);
+    const banner = el("div", { class: `moment ${cls}`, "aria-hidden": "true" }, t(key));
     node.append(banner);
     setTimeout(() => banner.remove(), MOMENT_MS);
   }, delay);
@@ -112,7 +113,7 @@ export function animate(events, before, page) {
       if (!still) fly(ev.card, from, rectOf(dest), delay, dest);
       const hazard = CARDS[ev.card]?.group === "hazard";
       if (ev.type === "coup-fourre") {
-        moment(side, t("cf.title"), "cf", delay);
+        moment(side, "cf.title", "cf", delay);
         page.sound("cf", delay);
       } else if (hazard) {
         if (!still) mark(side, "hit", HIT_MS, delay + FLIGHT_MS * 0.8);
@@ -121,7 +122,7 @@ export function animate(events, before, page) {
         page.sound("card", delay);
       }
       if (ev.type === "play" && pileOf(ev.card) === "distance" && page.obs.tableaux[side]?.distance >= page.obs.target) {
-        moment(side, t("moment.trip"), "trip", delay + FLIGHT_MS);
+        moment(side, "moment.trip", "trip", delay + FLIGHT_MS);
         if (!still) mark(side, "trip-done", MOMENT_MS, delay + FLIGHT_MS);
         page.sound("trip", delay + FLIGHT_MS);
       }
@@ -154,4 +155,11 @@ function newest(before) {
     if (seen[c] > (had[c] || 0)) return node;
   }
   return null;
+}
+
+// Every flight and moment ends at once (their cards land): the page is drawn again in another language.
+export function stopMotion() {
+  for (const node of document.querySelectorAll(".card.flying")) for (const a of node.getAnimations()) a.cancel();
+  for (const node of document.querySelectorAll(".card.flying, .moment")) node.remove();
+  for (const node of document.querySelectorAll(".card.arriving")) node.classList.remove("arriving");
 }

@@ -24,7 +24,7 @@ import { renderLesson } from "./learn.js";
 import { rememberSeat, replacedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
-import { snapshot, animate } from "./motion.js";
+import { snapshot, animate, stopMotion } from "./motion.js";
 import { gameSounds } from "./sounds.js";
 import { handSheet } from "./handsheet.js";
 import { presenceNotes } from "./presence.js";
@@ -237,11 +237,12 @@ function onFrame(f) {
       S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
       if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; keys.endAim(); }
       if (prevSeq !== f.seq) S.hints = null;
-      // a refusal or a notice speaks of the position it came with: once the position moved on it goes
-      if (prevSeq !== null && prevSeq !== f.seq && S.message) S.message = null;
       const events = f.events || [];
       const live = !S.fresh && prevSeq !== null && f.seq !== prevSeq;
       S.fresh = false;
+      // a refusal or a notice speaks of the position it came with: once the position moved on it goes (the state
+      // that follows a welcome keeps the welcome's "Connected again.")
+      if (live && S.message) S.message = null;
       if (live) {
         S.log.push(...events);
         S.logCount += events.length;
@@ -894,6 +895,7 @@ async function main() {
   onLangChange(() => {
     // what was told is told: the live regions start again in the new language
     forgetTold();
+    stopMotion(); // a card in flight carries the old language's words
     renderJoinInfo();
     renderAll();
     if (!$("#hand-over").hidden && S.handOver) fillHandOver(S.handOver);
