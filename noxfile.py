@@ -35,6 +35,8 @@ SHORT_SUITE = [
     "tests/bots/test_neural.py",
     "tests/bots/test_review.py",
     "tests/research/test_env.py",
+    "tests/research/test_encode.py",
+    "tests/research/test_env_registry.py",
     "tests/research/test_tournament.py",
     "tests/research/test_protocol.py",
     "tests/engine/test_golden.py",

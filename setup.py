@@ -26,6 +26,7 @@ COMPILED = [
     "src/millebornes/state.py",
     "src/millebornes/determinize.py",
     "src/millebornes/bots/rollout.py",
+    "src/millebornes/bots/encode.py",
 ]
 GROUP = "millebornes_core"
 

@@ -22,6 +22,8 @@ EXTRA_OF = {
     "prometheus_client": "web",
     "gymnasium": "rl",
     "pettingzoo": "rl",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
     "ray": "ray",
     "matplotlib": "plot",
 }

@@ -366,6 +366,7 @@ class Game:
             g.hand_masks[s] = mask
             g.hand_sizes[s] = len(hand)
         g._stock = stock
+        g._legal = None  # worked out again: the seat to act may hold other cards in this world
         return g
 
     def _check_deck(self, deck: object) -> list[int]:
@@ -1175,6 +1176,32 @@ class Game:
     def shown_counts(self) -> list[int]:
         """The copies of each card kind face up on the discard pile and the battle and speed piles."""
         return self._shown
+
+    @property
+    def speed_piles(self) -> list[list[int]]:
+        """Each side's speed pile as card kinds, bottom first."""
+        return self._speed
+
+    @property
+    def distance_piles(self) -> list[list[int]]:
+        """Each side's distance cards of this hand as card kinds, oldest first."""
+        return self._dcards
+
+    @property
+    def coup_fourre_masks(self) -> list[int]:
+        """The mask of the card kinds of the safeties each side laid as a coup fourré."""
+        return self._cf
+
+    @property
+    def known_kinds(self) -> list[list[int]]:
+        """Per seat, the card kinds the whole table knows it holds (``known_cards`` as kinds)."""
+        return self._known
+
+    @property
+    def pending_hazard(self) -> int:
+        """The kind of the hazard a coup-fourré question is about, or -1 when none is asked."""
+        pending = self._pending
+        return -1 if pending is None else pending[1]
 
     def observation(self, seat: int) -> Observation:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""

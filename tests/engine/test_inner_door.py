@@ -7,6 +7,7 @@ import pytest
 from util import configs
 
 import millebornes as mb
+from millebornes import cards as C
 from millebornes.state import Game
 
 SLOTS = tuple(getattr(Game, "__slots__", None) or Game.__mypyc_attrs__)
@@ -90,3 +91,17 @@ def test_apply_legal_is_act_code_unchecked():
         unchecked.apply_legal(code)
         assert unchecked.observation(0) == checked.observation(0) and unchecked.history == checked.history
         g = unchecked
+
+
+def test_a_world_with_another_hand_for_the_seat_to_act_works_out_its_legal_codes_again():
+    """A search may deal the seat to act other cards (OpenSpiel's chance nodes do): the legal codes cached by the
+    game it came from must not carry over into the world."""
+    g = mb.new_game("classic", players=2, seed=4)
+    untouched = g.clone()  # nothing cached yet
+    seat = g.to_act
+    assert "play roll" in g.legal_actions()  # cached now
+    kind = C.CARD_IDS.index
+    hands = [[kind(c) for c in g.hand(s)] if s != seat else [kind("25")] * len(g.hand(s)) for s in range(g.players)]
+    stock = [kind("75")] * g.stock_size
+    world = g.redealt(hands, stock, seed=1)
+    assert world.legal_actions() == untouched.redealt(hands, stock, seed=1).legal_actions() == ["discard 25"]

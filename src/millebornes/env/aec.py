@@ -4,8 +4,9 @@ Agents are ``player_0`` ... ``player_{n-1}`` (the seats).  Actions are the engin
 ``Discrete(206)`` (:mod:`millebornes.actions`: 0-18 play a card on your own side, 19-37 discard,
 38-189 a hazard on a side, 200-205 draw / take-discard / coup-fourre / pass / extend / end-hand);
 every observation carries the ``action_mask`` of the legal codes.  Observations are
-``{"observation": float32 vector, "action_mask": int8 vector}``, the vector built from
-``Game.observation(seat)`` only (layout: :mod:`millebornes.bots.features`, docs/env.md).
+``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is the features of
+``Game.observation(seat)`` (layout: :mod:`millebornes.bots.features`, docs/env.md), written straight
+from the engine's state by :mod:`millebornes.bots.encode` without building that observation.
 
 Rewards (``reward="match"``, the default): zero until the match ends, then each seat gets its side's
 result, zero-sum: +1 to a sole winner and -1 to every loser with two sides; in general
@@ -38,12 +39,16 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..bots.features import NUM_ACTIONS, STATE_SIZE, mask, state_vector
+from ..bots.encode import StateEncoder, mask_bytes
+from ..bots.features import NUM_ACTIONS, STATE_SIZE
 from ..rules import Ruleset
 from ..state import Game, new_game
+from .rewards import REWARDS, side_rewards
 
-REWARDS = ("match", "hand")
-"""The reward modes: at the end of the match, or at the end of every hand."""
+VECTOR_DTYPE = np.dtype("<f4")
+"""float32, little-endian as the encoder writes it (the same as ``numpy.float32`` on every usual machine)."""
+MASK_DTYPE = np.dtype(np.int8)
+"""The action mask's type."""
 
 Action = int | np.integer[Any]
 """An action as learners send it: an engine code, a Python or a NumPy integer."""
@@ -58,17 +63,6 @@ class EnvObservation(TypedDict):
     """1 for each action code the seat may play now, 0 for the others."""
 
 
-def side_rewards(winners: list[int], nsides: int) -> list[float]:
-    """Zero-sum rewards from a list of winning sides: +1 / -1 with two sides and one winner.
-
-    >>> side_rewards([0], 2), side_rewards([0, 1], 2), side_rewards([2], 3)
-    ([1.0, -1.0], [0.0, 0.0], [-0.5, -0.5, 1.0])
-    """
-    share = [1.0 / len(winners) if s in winners else 0.0 for s in range(nsides)]
-    k = nsides / (nsides - 1)
-    return [k * (x - 1.0 / nsides) for x in share]
-
-
 def observation_space() -> spaces.Dict:
     """The space of :class:`EnvObservation`, the same for every seat and both environments."""
     return spaces.Dict(
@@ -79,17 +73,27 @@ def observation_space() -> spaces.Dict:
     )
 
 
-def env_observation(game: Game, seat: int) -> EnvObservation:
-    """A seat's observation as the environments give it: the vector and the mask of its legal codes."""
-    codes = game.legal_codes() if game.to_act == seat and not game.is_over else []
-    return {"observation": state_vector(game.observation(seat)), "action_mask": mask(codes)}
+def env_observation(game: Game, seat: int, encoder: StateEncoder | None = None) -> EnvObservation:
+    """A seat's observation as the environments give it: the vector and the mask of its legal codes
+    (``encoder``: the table's, made once, else one is made for this call)."""
+    vector = (encoder or StateEncoder(game)).vector(game, seat)
+    return {
+        "observation": np.frombuffer(vector, VECTOR_DTYPE),
+        "action_mask": np.frombuffer(mask_bytes(game, seat), MASK_DTYPE),
+    }
 
 
 class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is untyped (Any)
     """See the module docstring; build it with :func:`aec_env`."""
 
-    metadata: dict[str, Any] = {"name": "millebornes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
-    """What PettingZoo and its wrappers read: the name, the render modes, and that no parallel API is offered."""
+    metadata: dict[str, Any] = {
+        "name": "millebornes_v0",
+        "render_modes": ["ansi", "human"],
+        "render_fps": 1,
+        "is_parallelizable": False,
+    }
+    """What PettingZoo and its wrappers read: the name, the render modes and their pace (frames a second, for
+    recorders), and that no parallel API is offered (the seat to act depends on the cards)."""
 
     def __init__(
         self,
@@ -119,6 +123,8 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         self.game: Game | None = None
         """The match being played; None before the first ``reset``."""
         self._seed_rng = random.Random()
+        self._encoder = StateEncoder(probe)
+        self._paid = False  # whether the last step gave rewards, which the next one sets back to zero
 
     def observation_space(self, agent: str) -> spaces.Dict:
         """The agent's observation space (see :func:`observation_space`)."""
@@ -141,6 +147,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._hands_scored = 0
+        self._paid = False
         assert self.game.to_act is not None  # a new match has someone to act
         self.agent_selection = self.possible_agents[self.game.to_act]
 
@@ -148,7 +155,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         """The agent's observation now (its mask is empty unless it is the one to act)."""
         game = self.game
         assert game is not None, "call reset() first"
-        return env_observation(game, self.agent_name_mapping[agent])
+        return env_observation(game, self.agent_name_mapping[agent], self._encoder)
 
     def step(self, action: Action | None) -> None:
         """Play the selected agent's action (``None`` for an agent whose episode is over, as PettingZoo asks)."""
@@ -162,13 +169,16 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
             raise TypeError(f"{agent} is to act: give it an action code, not None")
         self._cumulative_rewards[agent] = 0.0
         game.act_code(int(action))
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        if self._paid:  # most steps pay nothing: the rewards are left at zero, and nothing is accumulated
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._paid = False
         scored = len(game.hand_results)
-        if self.reward_mode == "hand" and scored > self._hands_scored:
-            for result in game.hand_results[self._hands_scored :]:
-                self._give(side_rewards(result["winners"], game.nsides))
-        self._hands_scored = scored
+        if scored > self._hands_scored:
+            if self.reward_mode == "hand":
+                for result in game.hand_results[self._hands_scored :]:
+                    self._give(side_rewards(result["winners"], game.nsides))
+            self._hands_scored = scored
         if game.is_over:
             if self.reward_mode == "match":
                 self._give(side_rewards(game.winners, game.nsides))
@@ -176,9 +186,11 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
                 self.terminations[a] = True
                 self.infos[a] = {"winners": game.winners, "match_scores": list(game.match_scores)}
         else:
-            assert game.to_act is not None  # someone acts while the match is on
-            self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
+            to_act = game.to_act
+            assert to_act is not None  # someone acts while the match is on
+            self.agent_selection = self.possible_agents[to_act]
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -187,6 +199,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         assert game is not None
         for a in self.agents:
             self.rewards[a] += per_side[game.side_of(self.agent_name_mapping[a])]
+        self._paid = True
 
     def render(self) -> str | None:
         """``ansi``: the match as text (each side's miles and battle top); ``human``: the same, printed."""

@@ -34,20 +34,24 @@ from gymnasium import spaces
 
 from ..actions import ACTION_NAMES
 from ..bots import Bot
-from ..bots.features import NUM_ACTIONS, mask
+from ..bots.encode import StateEncoder, mask_bytes
+from ..bots.features import NUM_ACTIONS
 from ..rules import Ruleset
 from ..state import Game, new_game
-from .aec import REWARDS, Action, EnvObservation, env_observation, observation_space, side_rewards
+from .aec import Action, EnvObservation, env_observation, observation_space
+from .opponents import check_specs, play_bots, seat_bots
+from .registration import DEFAULT_ID, register
+from .rewards import REWARDS, side_rewards
 
-ENV_ID = "millebornes/MilleBornes-v0"
-"""The id :func:`register` gives the environment, for ``gymnasium.make``."""
+ENV_ID = DEFAULT_ID
+"""The id of the default table for ``gymnasium.make`` (:mod:`millebornes.env.registration` lists every id)."""
 
 
 class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
     """One seat of a match against bots; see the module docstring and :func:`gym_env`."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
-    """What Gymnasium reads: the text rendering is the only one."""
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    """What Gymnasium reads: the text rendering is the only one (and its pace, for recorders)."""
 
     def __init__(
         self,
@@ -64,13 +68,7 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         probe = new_game(ruleset, players=players, teams=teams, seed=0)
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"seat must be 0 to {players - 1} or 'random', not {seat!r}")
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != players - 1:
-            raise ValueError(f"give one opponent spec, or {players - 1} (one per other seat)")
-        from ..bots import make_bot
-
-        for spec in specs:
-            make_bot(spec, 0)  # ValueError for an unknown bot
+        specs = check_specs(opponents, players)
         self.ruleset, self.players, self.teams = ruleset, players, teams
         self.opponent_specs, self.seat_choice, self.reward_mode = specs, seat, reward
         self.render_mode = render_mode
@@ -87,6 +85,7 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         self.seat = 0
         """The agent's seat in the match being played; the bots take the others."""
         self._bots: dict[int, Bot] = {}
+        self._encoder = StateEncoder(probe)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -97,10 +96,8 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         rng = self.np_random
         self.seat = self.seat_choice if isinstance(self.seat_choice, int) else int(rng.integers(self.players))
         self.game = new_game(self.ruleset, players=self.players, teams=self.teams, seed=int(rng.integers(2**62)))
-        from ..bots import make_bot
-
-        others = [s for s in range(self.players) if s != self.seat]
-        self._bots = {s: make_bot(spec, int(rng.integers(2**31))) for s, spec in zip(others, self.opponent_specs)}
+        seeds = [int(rng.integers(2**31)) for _ in self.opponent_specs]
+        self._bots = seat_bots(self.opponent_specs, self.players, self.seat, seeds)
         self._hands_scored = 0
         reward = self._advance()
         return self._obs(), {"seat": self.seat, "skipped_reward": reward}
@@ -110,12 +107,11 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         return self.game
 
     def _obs(self) -> EnvObservation:
-        return env_observation(self._live(), self.seat)
+        return env_observation(self._live(), self.seat, self._encoder)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal codes of the learner's decision as booleans (empty when the match is over)."""
-        g = self._live()
-        return mask(g.legal_codes() if not g.is_over and g.to_act == self.seat else []).astype(bool)
+        return np.frombuffer(mask_bytes(self._live(), self.seat), dtype=np.bool_)
 
     def _rewards_since(self) -> float:
         g = self._live()
@@ -131,13 +127,7 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
 
     def _advance(self) -> float:
         """Let the bots act until the learner decides or the match ends; the reward on the way."""
-        g = self._live()
-        while not g.is_over and g.to_act != self.seat:
-            seat = g.to_act
-            assert seat is not None  # someone acts while the match is on
-            legal = g.legal_actions()
-            action = legal[0] if len(legal) == 1 else self._bots[seat].choose(g.observation(seat), legal)
-            g.act(action, seat)
+        play_bots(self._live(), self.seat, self._bots)
         return self._rewards_since()
 
     def step(self, action: Action) -> tuple[EnvObservation, float, bool, bool, dict[str, Any]]:
@@ -148,10 +138,8 @@ class MilleBornesGym(gymnasium.Env[EnvObservation, Action]):
         code = int(action)
         if code not in g.legal_codes():
             return self._obs(), -1.0, True, False, {"illegal": True, "action": ACTION_NAMES.get(code, str(code))}
-        g.act_code(code)
-        reward = self._rewards_since()
-        if not g.is_over:
-            reward += self._advance()
+        g.apply_legal(code)  # checked just above
+        reward = self._advance()
         info: dict[str, Any] = {"winners": g.winners, "match_scores": list(g.match_scores)} if g.is_over else {}
         return self._obs(), float(reward), g.is_over, False, info
 
@@ -177,12 +165,6 @@ def gym_env(
     return MilleBornesGym(
         ruleset, players=players, teams=teams, opponents=opponents, seat=seat, reward=reward, render_mode=render_mode
     )
-
-
-def register() -> None:
-    """Register ``millebornes/MilleBornes-v0`` with Gymnasium (once), for ``gymnasium.make``."""
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="millebornes.env.single:MilleBornesGym")
 
 
 register()
