@@ -19,10 +19,10 @@ import time
 import millebornes as mb
 
 
-def random_hands_codes(name: str, games: int) -> tuple[int, int, float]:
+def random_hands_codes(name: str, games: int, first: int = 0) -> tuple[int, int, float]:
     hands = decisions = 0
     start = time.perf_counter()
-    for seed in range(games):
+    for seed in range(first, first + games):
         g = mb.new_game(name, players=2, seed=seed)
         rand = random.Random(seed).random
         legal, act = g.legal_codes, g.act_code

@@ -22,25 +22,12 @@ import sys
 import time
 
 import numpy as np
+from engine import random_hands_codes  # bench/engine.py: the engine timed as it times it
 
 import millebornes as mb
 from millebornes.env import aec_env, gym_env
 from millebornes.env.batch import GameBatch
 from millebornes.env.workers import ProcessBatch
-
-
-def engine_decisions(games: int, first: int) -> tuple[int, float]:
-    decisions = 0
-    start = time.perf_counter()
-    for seed in range(first, first + games):
-        g = mb.new_game("classic", players=2, seed=seed)
-        rand = random.Random(seed).random
-        legal, act = g.legal_codes, g.act_code
-        while not g.is_over:
-            codes = legal()
-            act(codes[int(rand() * len(codes))])
-            decisions += 1
-    return decisions, time.perf_counter() - start
 
 
 def aec_steps(games: int, first: int) -> tuple[int, float]:
@@ -107,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     engine, aec, gym, gym_dec = [], [], [], []
     for r in range(args.repeats):
         first = 1000 * r
-        d, t = engine_decisions(args.games, first)
+        _, d, t = random_hands_codes("classic", args.games, first)
         engine.append(d / t)
         s, t = aec_steps(args.games, first)
         aec.append(s / t)

@@ -292,10 +292,10 @@ def join_by_socket(base: str, made: dict, seat: int, nickname: str):
 DUJARDIN_WIN = ["roll", "200", "200", "100", "100", "100", "100", "100", "100"]
 
 
-def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = True):
-    """A dujardin table against a medium bot where the player wins the one race in nine plays
-    (DUJARDIN_HEAD); returns the page on the match-over panel and the created table.  ``public``: listed in
-    the history, its replay open to any page (a private one's only to its players)."""
+def dujardin_against_a_bot(base: str, pages, nickname: str = "Ann", public: bool = True):
+    """A dujardin table against a medium bot, the deck stacked with DUJARDIN_HEAD, the player joined; returns the
+    page and the created table.  ``public``: listed in the history, its replay open to any page (a private one's
+    only to its players)."""
     made = create_table(
         base,
         {
@@ -308,6 +308,13 @@ def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = T
     )
     page = pages.new()
     join(page, base + made["seats"][0]["url"], nickname)
+    return page, made
+
+
+def won_dujardin_match(base: str, pages, nickname: str = "Ann", public: bool = True):
+    """The player wins the one race of :func:`dujardin_against_a_bot` in nine plays; returns the page on the
+    match-over panel and the created table."""
+    page, made = dujardin_against_a_bot(base, pages, nickname, public)
     for card in DUJARDIN_WIN:
         play(page, card)
     expect(page.locator("#match-over")).to_be_visible()

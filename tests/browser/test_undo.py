@@ -15,17 +15,14 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 from browsing import (  # noqa: E402,F401
     CHROMIUM,
-    DUJARDIN_HEAD,
     DUJARDIN_WIN,
     LAST,
     browser,
-    create_table,
-    join,
+    dujardin_against_a_bot,
     pages,
     play,
     seq,
     server,
-    stacked,
     wait_turn,
 )
 from playwright.sync_api import expect  # noqa: E402
@@ -53,18 +50,7 @@ def answered(page) -> None:
 
 
 def test_a_move_taken_back_by_key_and_by_button_restores_the_position(server, pages):
-    made = create_table(
-        server,
-        {
-            "ruleset": "dujardin",
-            "players": 2,
-            "public": True,
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
-            "deck": stacked("dujardin", 2, DUJARDIN_HEAD),
-        },
-    )
-    page = pages.new()
-    join(page, server + made["seats"][0]["url"], "Ann")
+    page, made = dujardin_against_a_bot(server, pages)
     wait_turn(page, "play")
     first, told = position(page), page.locator("#log li").all_text_contents()
     button = page.locator("#undo-button")
