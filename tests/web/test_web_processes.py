@@ -281,7 +281,7 @@ def test_the_bots_of_a_silent_leader_are_moved_by_the_other_process(postgres_url
 def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, tmp_path):
     """A review asked of process a is followed through b (a page behind a load balancer polls either), never
     worked out twice; a killed mid-review, its silent claim is taken over through b, which saves the review."""
-    a, b = (Server(postgres_url, tmp_path / f"server{i}.log", 0, "--review-worlds", "400") for i in range(2))
+    a, b = (Server(postgres_url, tmp_path / f"server{i}.log", 0, "--review-worlds", "200") for i in range(2))
     try:
         table = a.create(
             ruleset="dujardin",
@@ -322,10 +322,11 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
             time.sleep(0.2)
         assert seen == {"state": "none", "done": 0, "total": 0}
         assert httpx.post(b.base + review, timeout=10).status_code == 202 and owner() not in (None, held_by_a)
+        redo = time.monotonic() + 300  # the whole review again, on a machine other tests load
         while (seen := httpx.get(b.base + review, timeout=10).json())["state"] == "running":
-            assert time.monotonic() < deadline + 120, seen
+            assert time.monotonic() < redo, seen
             time.sleep(0.2)
-        assert seen["state"] == "done" and seen["review"]["budget"] == {"worlds": 400, "seed": 0}
+        assert seen["state"] == "done" and seen["review"]["budget"] == {"worlds": 200, "seed": 0}
         assert owner() is None
         engine.dispose()
     finally:
