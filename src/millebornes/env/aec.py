@@ -39,7 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..bots.encode import StateEncoder, mask_bytes
+from ..bots.encode import STATE_LEN, VECTOR_BYTES, StateEncoder
 from ..bots.features import NUM_ACTIONS, STATE_SIZE
 from ..rules import Ruleset
 from ..state import Game, new_game
@@ -76,10 +76,10 @@ def observation_space() -> spaces.Dict:
 def env_observation(game: Game, seat: int, encoder: StateEncoder | None = None) -> EnvObservation:
     """A seat's observation as the environments give it: the vector and the mask of its legal codes
     (``encoder``: the table's, made once, else one is made for this call)."""
-    vector = (encoder or StateEncoder(game)).vector(game, seat)
+    both = (encoder or StateEncoder(game)).observe(game, seat)
     return {
-        "observation": np.frombuffer(vector, VECTOR_DTYPE),
-        "action_mask": np.frombuffer(mask_bytes(game, seat), MASK_DTYPE),
+        "observation": np.frombuffer(both, VECTOR_DTYPE, STATE_LEN),
+        "action_mask": np.frombuffer(both, MASK_DTYPE, NUM_ACTIONS, VECTOR_BYTES),
     }
 
 
@@ -157,18 +157,39 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         assert game is not None, "call reset() first"
         return env_observation(game, self.agent_name_mapping[agent], self._encoder)
 
+    def last(self, observe: bool = True) -> tuple[EnvObservation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, the observation written in place of the two calls that lead to it (a learner
+        calls this at every step)."""
+        agent = self.agent_selection
+        observation: EnvObservation | None = None
+        if observe:
+            game = self.game
+            assert game is not None, "call reset() first"
+            both = self._encoder.observe(game, self.agent_name_mapping[agent])
+            observation = {
+                "observation": np.frombuffer(both, VECTOR_DTYPE, STATE_LEN),
+                "action_mask": np.frombuffer(both, MASK_DTYPE, NUM_ACTIONS, VECTOR_BYTES),
+            }
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Action | None) -> None:
         """Play the selected agent's action (``None`` for an agent whose episode is over, as PettingZoo asks)."""
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         game = self.game
         assert game is not None, "call reset() first"
+        if game.is_over:
+            self._was_dead_step(action)
+            return
         if action is None:
             raise TypeError(f"{agent} is to act: give it an action code, not None")
-        self._cumulative_rewards[agent] = 0.0
         game.act_code(int(action))
+        self._cumulative_rewards[agent] = 0.0
         if self._paid:  # most steps pay nothing: the rewards are left at zero, and nothing is accumulated
             for a in self.agents:
                 self.rewards[a] = 0.0

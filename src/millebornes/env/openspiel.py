@@ -39,7 +39,8 @@ import pyspiel
 
 from ..actions import ACTION_CODES, ACTION_NAMES
 from ..bots import make_bot
-from ..bots.features import NUM_ACTIONS, STATE_SIZE, state_vector
+from ..bots.encode import StateEncoder
+from ..bots.features import NUM_ACTIONS, STATE_SIZE
 from ..cards import CARD_IDS, KIND_OF, NUM_KINDS
 from ..determinize import Determinizer
 from ..observation import Observation
@@ -342,6 +343,11 @@ class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no
         """``Game.observation(seat)`` of the table now: what the seat may see, the engine's door for it."""
         return self._t.view().observation(seat)
 
+    def engine_view(self) -> Game:
+        """The engine's game as the table stands now, for writers that read a seat's part of it (the state
+        vector); the other seats' hands in it are not for players."""
+        return self._t.view()
+
     def information_string(self, seat: int) -> str:
         """The seat's information state: every action at the table and every card it received, in order."""
         return f"seat {seat}: " + ", ".join(text for who, text in self._t.log if who == -1 or who == seat)
@@ -449,13 +455,17 @@ class MilleBornesObserver:
         """The features of the last state and seat written."""
         self.dict = {"features": self.tensor}
         """The tensor by name, as OpenSpiel reads it."""
+        self._encoder: StateEncoder | None = None  # made from the first state written: an observer serves one game
 
     def set_from(self, state: MilleBornesState, player: int) -> None:
         """Write the seat's features (zeros for a pseudo-player, as OpenSpiel asks to learn the shape)."""
         if player < 0:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = state_vector(state.engine_observation(player))
+            view = state.engine_view()
+            if self._encoder is None:
+                self._encoder = StateEncoder(view)
+            self.tensor[:] = np.frombuffer(self._encoder.encode(view, player), "<f4")
 
     def string_from(self, state: MilleBornesState, player: int) -> str:
         """The seat's information state or observation as text."""
