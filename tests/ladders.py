@@ -1,5 +1,7 @@
 """Made-up ladders for the tests (tests/bots/test_ladder.py reads the measured one): one where every level
-earned its place, which the other tests run on (tests/conftest.py), and one with a gap."""
+earned its place, which the other tests run on (tests/conftest.py), one with a gap, and one with a table of its
+own beside two-player classic.  Each is the list of tables ``ladder.json`` holds; a table not listed falls back to
+two-player classic."""
 
 from __future__ import annotations
 
@@ -9,7 +11,12 @@ EVERY_LEVEL_WINS = 0.7
 """The made-up rate of the tests' ladder: each level beats the one below 7 times in 10."""
 
 
-def every_level_ladder() -> dict:
+def table(pairs: list[dict], offered: list[str], ruleset: str = "classic", players: int = 2, teams: bool = False):
+    """One table's line of ``ladder.json``."""
+    return {"ruleset": ruleset, "players": players, "teams": teams, "offered": offered, "pairs": pairs, "commands": []}
+
+
+def every_level_ladder() -> list[dict]:
     """A ladder on which every level earned its place (made-up figures, for tests only)."""
     levels = list(LEVELS)
     pairs = [
@@ -23,10 +30,10 @@ def every_level_ladder() -> dict:
         }
         for below, level in zip(levels, levels[1:])
     ]
-    return {"offered": levels, "pairs": pairs}
+    return [table(pairs, levels)]
 
 
-def gap_ladder() -> dict:
+def gap_ladder() -> list[dict]:
     """A made-up ladder: the second level did not earn its place, the others did (the third against the first)."""
     levels = list(LEVELS)
     pairs = [
@@ -37,4 +44,26 @@ def gap_ladder() -> dict:
         {"level": level, "below": below, "matches": 20, "score": 13.0, "rate": 0.65, "earned": True}
         for below, level in zip(levels[2:], levels[3:])
     ]
-    return {"offered": [levels[0]] + levels[2:], "pairs": pairs}
+    return [table(pairs, [levels[0]] + levels[2:])]
+
+
+FOUR_IN_TEAMS_RATE = 0.6
+"""The made-up rate of the second level over the lowest at four classic players in teams."""
+
+
+def tables_ladder() -> list[dict]:
+    """Two-player classic where every level earned its place, and classic four players in teams where only the two
+    lowest did (the third lost to the second there)."""
+    levels = list(LEVELS)
+    pairs = [
+        {
+            "level": levels[1],
+            "below": levels[0],
+            "matches": 60,
+            "score": 36.0,
+            "rate": FOUR_IN_TEAMS_RATE,
+            "earned": True,
+        },
+        {"level": levels[2], "below": levels[1], "matches": 60, "score": 27.0, "rate": 0.45, "earned": False},
+    ]
+    return every_level_ladder() + [table(pairs, levels[:2], players=4, teams=True)]

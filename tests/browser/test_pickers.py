@@ -121,11 +121,11 @@ def test_the_pickers_fit_a_phone_and_pass_axe(server, pages, audit):
     page = pages.new(viewport={"width": 360, "height": 640}, touch=True)
     home(page, server)
     page.select_option("#players", "4")
-    expect(page.locator("#seat-note-3")).to_have_text(standing_line("en", default_level()))
+    expect(page.locator("#seat-note-3")).to_have_text(standing_line("en", default_level(), "classic", 4))
     wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert wide[0] <= wide[1] == 360, wide
     audit(page, "home pickers (360 px)")
     page.select_option("#lang", "fr")
-    expect(page.locator("#seat-note-3")).to_have_text(standing_line("fr", default_level()))
+    expect(page.locator("#seat-note-3")).to_have_text(standing_line("fr", default_level(), "classic", 4))
     audit(page, "home pickers (360 px, fr)")
     audit.check()

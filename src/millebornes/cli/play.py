@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..bots.ladder import offered_levels
+from ..bots import LEVELS
+from ..bots.ladder import offered_levels, table_of
 from ..rules import RULESETS
 from ..rules import ruleset as get_ruleset
 from .review import review_budget
@@ -18,9 +19,36 @@ if TYPE_CHECKING:
 
 
 def _check_new(words: Words, ruleset: str, players: int, teams: bool | None, bots: list[str] | None) -> None:
-    """A new table's edition, player count and seats, refused in the player's words."""
+    """A new table's edition, player count and seats, refused in the player's words; a level must be one offered at
+    the table (another bot spec stays anyone's choice)."""
     from ..tui.session import check_kind
 
+    _check_table(words, ruleset, players, teams)
+    offered = offered_levels(ruleset, players, teams)
+    for item in bots or []:
+        for kind in str(item).split(","):
+            if kind.strip():
+                try:
+                    kind = check_kind(kind)
+                except ValueError:
+                    words.fail("cli.bad_bot", name=kind.strip())
+                if kind in LEVELS and kind not in offered:
+                    words.fail(
+                        "cli.level_not_offered",
+                        level=kind,
+                        levels=", ".join(offered),
+                        table=_table_options(ruleset, players, teams),
+                    )
+
+
+def _table_options(ruleset: str, players: int, teams: bool | None) -> str:
+    """The options of ``millebornes levels`` that name the table: '--ruleset classic --players 4 --teams'."""
+    resolved = table_of(ruleset, players, teams)[2]
+    return f"--ruleset {ruleset} --players {players} " + ("--teams" if resolved else "--no-teams")
+
+
+def _check_table(words: Words, ruleset: str, players: int, teams: bool | None) -> None:
+    """A table's edition and player count, refused in the player's words."""
     if ruleset not in RULESETS:
         words.fail("cli.no_edition", name=ruleset, names=", ".join(RULESETS))
     r = get_ruleset(ruleset)
@@ -36,13 +64,6 @@ def _check_new(words: Words, ruleset: str, players: int, teams: bool | None, bot
                 teams=", ".join(map(str, r.team_players)) or none,
             )
         )
-    for item in bots or []:
-        for kind in str(item).split(","):
-            if kind.strip():
-                try:
-                    check_kind(kind)
-                except ValueError:
-                    words.fail("cli.bad_bot", name=kind.strip())
 
 
 def play(
@@ -136,16 +157,20 @@ def learn(
 
 
 def levels(
+    ruleset: str = typer.Option("classic", "--ruleset", "-r", help="edition"),
+    players: int = typer.Option(2, "--players", "-p"),
+    teams: bool | None = typer.Option(None, "--teams/--no-teams", help="default: the edition's default"),
     lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
 ) -> None:
-    """The levels of bots offered to people, weakest first, and how often each beat the one below
-    (measured by bench/ladder.py)."""
+    """The levels of bots offered to people at a table, weakest first, and how often each beat the one below
+    there (measured by bench/ladder.py; a table not measured shows two-player classic's, and says so)."""
     from ..i18n.words import standing_line
     from .words import Words, lang_option
 
     words = Words(lang_option(lang))
-    for level in offered_levels():
-        typer.echo(standing_line(words.lang, level))
+    _check_table(words, ruleset, players, teams)
+    for level in offered_levels(ruleset, players, teams):
+        typer.echo(standing_line(words.lang, level, ruleset, players, teams))
 
 
 def replay(

@@ -14,7 +14,7 @@ needs only its own extra.
 from __future__ import annotations
 
 from ..actions import IllegalAction
-from ..bots.ladder import offered_levels, standing
+from ..bots.ladder import measured_at, offered_levels, standing
 from . import catalog, lang_of
 
 
@@ -23,24 +23,29 @@ def card_label(card: str, lang: str = "en") -> str:
     return catalog(lang).t(f"card.{card}")
 
 
-def standing_line(lang: str, level: str) -> str:
-    """How an offered level did against the one below it, as the pickers say it (docs/strength.md); nothing for a
-    level that is not offered."""
+def standing_line(lang: str, level: str, ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> str:
+    """How an offered level did against the one below it at the table, as the pickers say it (docs/strength.md);
+    where the table was not measured, the figure is two-player classic's and the line says so; nothing for a
+    level that is not offered there."""
     cat = catalog(lang)
-    offered = offered_levels()
-    if level not in offered:
+    if level not in offered_levels(ruleset, players, teams):
         return ""
-    step = standing(level)
+    step = standing(level, ruleset, players, teams)
     name = cat.t(f"level.{level}")
     if step is None:
         return cat.t("level.lowest", level=name)
-    return cat.n(
-        "level.standing",
-        step["in_ten"],
-        level=name,
-        below=cat.t(f"level.{step['below']}"),
-        matches=cat.n("level.matches", step["matches"]),
+    params = {
+        "level": name,
+        "below": cat.t(f"level.{step['below']}"),
+        "matches": cat.n("level.matches", step["matches"]),
+    }
+    # "about 10 times in 10" would read as "always" (the pages say it the same way)
+    line = (
+        cat.t("level.standing_always", **params)
+        if step["in_ten"] >= 10
+        else cat.n("level.standing", step["in_ten"], **params)
     )
+    return line if measured_at(ruleset, players, teams) else cat.t("level.elsewhere", standing=line)
 
 
 class Words:

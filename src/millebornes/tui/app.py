@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
 from ..actions import IllegalAction
+from ..bots import LEVELS
 from ..bots.ladder import default_level, offered_levels
 from ..cards import CARD_IDS, GROUP, KIND_OF, SAFETY_OF
 from ..events import Event, HandResult
@@ -45,9 +46,10 @@ LOG_LINES = 200
 """The log keeps its newest lines only, live and when a resumed match is told again."""
 
 
-def kinds() -> tuple[str, ...]:
-    """What the setup screen offers for a seat: the offered levels, weakest first, then a person."""
-    return (*offered_levels(), HUMAN)
+def kinds(ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> tuple[str, ...]:
+    """What the setup screen offers for a seat at the table: the levels offered there, weakest first, then a
+    person."""
+    return (*offered_levels(ruleset, players, teams), HUMAN)
 
 
 CSS = """
@@ -267,7 +269,7 @@ class SetupScreen(Screen):
         self.edition = ruleset if ruleset in RULESETS else "classic"
         self.players = players
         self.teams: bool | None = None
-        self.kinds = list(kinds or []) + [default_level()] * 8
+        self.kinds = list(kinds or [])
         self.row = 0
         self._fix()
 
@@ -290,6 +292,14 @@ class SetupScreen(Screen):
             self.teams = self._rules().default_teams(self.players)
             if self.teams not in choices:
                 self.teams = choices[0]
+        # a level not offered at this table (or a seat not chosen yet) takes the table's default level
+        start = default_level(*self._table())
+        offered = kinds(*self._table())
+        self.kinds = [k if k in offered or k not in LEVELS else start for k in self.kinds]
+        self.kinds += [start] * (8 - len(self.kinds))
+
+    def _table(self) -> tuple[str, int, bool]:
+        return self.edition, self.players, bool(self.teams)
 
     def rows(self) -> list[str]:
         out = ["edition", "players"]
@@ -318,7 +328,7 @@ class SetupScreen(Screen):
             else:
                 s = int(row[4:])
                 label, value = w.seat(s), Words(self.lang, 2, False, None, self.kinds).kind(s - 1)
-                note = standing_line(self.lang, self.kinds[s - 1]) if i == self.row else ""
+                note = standing_line(self.lang, self.kinds[s - 1], *self._table()) if i == self.row else ""
                 if self.teams:
                     label += " · " + w.t("tui.team", n=s % (self.players // 2) + 1)
             mark = "▶ " if i == self.row else "  "
@@ -351,8 +361,10 @@ class SetupScreen(Screen):
             self.teams = not self.teams
         else:
             s = int(row[4:])
-            k, choices = self.kinds[s - 1], kinds()
-            self.kinds[s - 1] = choices[(choices.index(k) + step) % len(choices)] if k in choices else default_level()
+            k, choices = self.kinds[s - 1], kinds(*self._table())
+            self.kinds[s - 1] = (
+                choices[(choices.index(k) + step) % len(choices)] if k in choices else default_level(*self._table())
+            )
         self._fix()
         self.row = min(self.row, len(self.rows()) - 1)
         self.draw()

@@ -38,10 +38,11 @@ def check_kind(kind: str) -> str:
     return kind
 
 
-def seat_kinds(players: int, bots: list[str] | None) -> list[str]:
+def seat_kinds(players: int, bots: list[str] | None, ruleset: str = "classic", teams: bool | None = None) -> list[str]:
     """Seat 0 is a person; the others take the given kinds in order, the last one repeated (by default the level a
-    picker starts on)."""
-    bots = [b for item in (bots or [default_level()]) for b in str(item).split(",") if b.strip()] or [default_level()]
+    picker starts on at this table)."""
+    start = default_level(ruleset, players, teams)
+    bots = [b for item in (bots or [start]) for b in str(item).split(",") if b.strip()] or [start]
     kinds = [check_kind(b) for b in bots]
     return [HUMAN] + [kinds[min(i, len(kinds) - 1)] for i in range(players - 1)]
 
@@ -84,7 +85,7 @@ class PlaySession:
         save_path: str | Path | None = None,
     ) -> PlaySession:
         game = new_game(ruleset, players=players, teams=teams, seed=seed, deck=deck)
-        return cls(game, seat_kinds(players, bots), save_path)
+        return cls(game, seat_kinds(players, bots, game.ruleset.name, game.teams), save_path)
 
     def is_human(self, seat: int | None) -> bool:
         return seat is not None and seat not in self.bots

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from .. import cards as C
 from .. import tutorial
-from ..bots.ladder import default_level, offered_levels, standing
+from ..bots.ladder import default_level, measured_at, offered_levels, standing
 from ..i18n import LANGS, catalog
 from ..i18n.howto import how_to_play
 from ..notation import replay
@@ -40,13 +40,32 @@ def unprocessable(field: str, message: str) -> JSONResponse:
     return JSONResponse({"detail": brief(f"{field}: {message}"), "field": field}, status_code=422)
 
 
-def levels() -> list[dict]:
-    """The offered levels, weakest first, each with how it did against the one below (none for the lowest)."""
+def levels(ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> list[dict]:
+    """The levels offered at a table, weakest first, each with how it did against the one below (none for the
+    lowest)."""
     out = []
-    for level in offered_levels():
-        step = standing(level)
+    for level in offered_levels(ruleset, players, teams):
+        step = standing(level, ruleset, players, teams)
         out.append({"level": level} | ({k: step[k] for k in ("below", "rate", "in_ten", "matches")} if step else {}))
     return out
+
+
+def ladders(name: str, counts: list[int]) -> list[dict]:
+    """An edition's tables, each with its levels (:func:`levels`), its default level and whether it was measured
+    (``measured`` false: the figures are two-player classic's)."""
+    rules = RULESETS[name]
+    return [
+        {
+            "players": n,
+            "teams": teams,
+            "measured": measured_at(name, n, teams),
+            "levels": levels(name, n, teams),
+            "default_level": default_level(name, n, teams),
+        }
+        for n in counts
+        for teams in (False, True)
+        if rules.allows(n, teams)
+    ]
 
 
 def editions() -> list[dict]:
@@ -63,6 +82,7 @@ def editions() -> list[dict]:
                 "teams": {str(n): r.default_teams(n) for n in counts},
                 "solo_players": list(r.solo_players),
                 "team_players": list(r.team_players),
+                "ladders": ladders(name, counts),
             }
         )
     return out
@@ -154,7 +174,11 @@ async def rules_of(
 
 @router.get("/api/editions")
 async def editions_list():
-    return {"editions": editions(), "levels": levels(), "default_level": default_level()}
+    """The editions, each with its tables' ladders; ``levels`` and ``default_level`` are two-player classic's."""
+    return JSONResponse(
+        {"editions": editions(), "levels": levels(), "default_level": default_level()},
+        headers={"Cache-Control": "public, max-age=300"},
+    )
 
 
 @router.post("/api/tables", status_code=201)
@@ -174,7 +198,8 @@ async def create_table(
             tokens[i] = new_token()
             seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
         else:
-            seats.append(SavedSeat(i, "bot", level=spec.level or default_level(), joined=True))
+            level = spec.level or default_level(body.ruleset, game.players, game.teams)
+            seats.append(SavedSeat(i, "bot", level=level, joined=True))
     saved = SavedTable(
         id=new_table_id(),
         ruleset=body.ruleset,
@@ -190,7 +215,7 @@ async def create_table(
         spectators=body.spectators,
         clock=float(body.clock),
         grace=float(body.grace),
-        standin_level=body.standin,
+        standin_level=body.standin or default_level(body.ruleset, game.players, game.teams),
         public=body.public,
         pace=body.pace,
     )

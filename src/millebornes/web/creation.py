@@ -54,8 +54,9 @@ class CreateTable(BaseModel):
     """Seconds a human has for each decision before a stand-in bot plays the seat; 0: no clock."""
     grace: StrictInt | StrictFloat = 60.0
     """Seconds a disconnected human keeps the seat before a stand-in bot plays it."""
-    standin: Literal[tuple(LEVELS)] = Field(default_factory=default_level)  # type: ignore[valid-type]
-    """The level of the bot that plays for an absent human (one of the offered levels)."""
+    standin: Literal[tuple(LEVELS)] | None = None  # type: ignore[valid-type]
+    """The level of the bot that plays for an absent human (one of the levels offered at the table; by default the
+    table's default level, which :func:`check_table` fills in)."""
     public: StrictBool = False
     """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
     a table is private, invite-only, unless its creator asks."""
@@ -79,8 +80,14 @@ def brief(message: str) -> str:
     return message if len(message) <= MESSAGE else message[: MESSAGE - 1] + "…"
 
 
+def table_words(ruleset: str, players: int, teams: bool) -> str:
+    """'classic, 4 players in teams', as a refusal names a table."""
+    return f"{ruleset}, {players} players{' in teams' if teams else ''}"
+
+
 def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
-    """The match the body describes and its seed, or :class:`Unprocessable`."""
+    """The match the body describes and its seed, or :class:`Unprocessable`; a body without a stand-in level gets
+    the table's default one."""
     if not settings.test_mode:
         for name in ("deck", "seed"):
             if getattr(body, name) is not None:
@@ -105,17 +112,22 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
         raise Unprocessable("seats", f"one seat per player: {body.players} seats, not {len(body.seats)}")
     if not any(s.kind == "human" for s in body.seats):
         raise Unprocessable("seats", "at least one seat is a human's")
-    offered = offered_levels()
+    table = (body.ruleset, game.players, game.teams)
+    offered = offered_levels(*table)
+    where = f" at this table ({table_words(*table)})"
     for i, s in enumerate(body.seats):
         if s.kind == "human" and s.level is not None:
             raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
         if s.level is not None and s.level not in offered:
             raise Unprocessable(
-                "level", f"seat {i}: the level {shown(s.level)!r} is not offered; levels are: {', '.join(offered)}"
+                "level",
+                f"seat {i}: the level {shown(s.level)!r} is not offered{where}; levels are: {', '.join(offered)}",
             )
+    if body.standin is None:
+        body.standin = default_level(*table)
     if body.standin not in offered:
         raise Unprocessable(
-            "standin", f"the level {shown(body.standin)!r} is not offered; levels are: {', '.join(offered)}"
+            "standin", f"the level {shown(body.standin)!r} is not offered{where}; levels are: {', '.join(offered)}"
         )
     # a test may want a short window; a real table gets at least cf_timeout_min, so a coup fourré is humanly possible
     low = TEST_CF_TIMEOUT if settings.test_mode else settings.limits.cf_timeout_min

@@ -238,16 +238,24 @@ export function editionName(name) {
   return text === key ? "" : text;
 }
 
-// How an offered level did against the one below it, from GET /api/editions' levels ({level, below, in_ten,
-// matches}; the lowest has no below); "" for a level not offered (a person's seat).
-export function standingText(levels, level) {
+// How an offered level did against the one below it, from a table's levels ({level, below, in_ten, matches}; the
+// lowest has no below); "" for a level not offered (a person's seat). Where the table was not measured (measured
+// false), the figure is two-player classic's, and the text says so.
+export function standingText(levels, level, measured = true) {
   const s = levels.find((l) => l.level === level);
   if (!s) return "";
   const name = t(`level.${level}`);
   if (s.below === undefined) return t("level.lowest", { level: name });
   const params = { level: name, below: t(`level.${s.below}`), matches: t("level.matches", { n: s.matches }) };
   // "about 10 times in 10" for 95% or more would read as "always"
-  return s.in_ten >= 10 ? t("level.standing_always", params) : t("level.standing", { n: s.in_ten, ...params });
+  const text = s.in_ten >= 10 ? t("level.standing_always", params) : t("level.standing", { n: s.in_ten, ...params });
+  return measured ? text : t("level.elsewhere", { standing: text });
+}
+
+// The ladder of a table, from GET /api/editions (each edition's ladders, one per count of players and teams):
+// {levels, default_level, measured}; else the given fallback (two-player classic's, the top-level levels).
+export function ladderOf(edition, players, teams, fallback) {
+  return edition?.ladders?.find((l) => l.players === players && l.teams === !!teams) || fallback;
 }
 
 // How soon a new table's bots move (POST /api/tables' pace): the options of the home page's two pace pickers.

@@ -4,7 +4,7 @@
 
 import {
   $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName, createTable, standingText, paceOptions,
+  editionName, createTable, standingText, ladderOf, paceOptions,
 } from "./common.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
@@ -15,9 +15,14 @@ import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
-// levels: the offered levels with their standing (GET /api/editions); a new bot starts on defaultLevel
+// levels: the levels offered at the table being set up, with their standing (GET /api/editions: its edition's
+// ladder for its players and teams); a new bot starts on defaultLevel; measured: false where the table was not
+// measured (the figures are then two-player classic's); classic: the top-level ladder, for a table not listed
 // clockChosen: the player picked a turn clock, which a change of seats then leaves alone
-const H = { editions: [], levels: [], defaultLevel: "", history: [], invites: null, error: null, clockChosen: false };
+const H = {
+  editions: [], levels: [], defaultLevel: "", measured: true, classic: null, history: [], invites: null, error: null,
+  clockChosen: false,
+};
 
 function offered(level) {
   return H.levels.some((l) => l.level === level);
@@ -29,6 +34,14 @@ function levelOptions() {
 
 function edition() {
   return H.editions.find((e) => e.name === $("#ruleset").value) || H.editions[0];
+}
+
+// The ladder of the table as the form now sets it up.
+function followTable() {
+  const ladder = ladderOf(edition(), Number($("#players").value) || 2, $("#teams").checked, H.classic);
+  H.levels = ladder?.levels || [];
+  H.defaultLevel = ladder?.default_level || H.levels[0]?.level || "";
+  H.measured = ladder?.measured !== false;
 }
 
 
@@ -72,16 +85,22 @@ function renderTeams() {
 const CLOCKS = [0, 30, 60, 120, 300];
 function renderClock() {
   const clock = $("#clock");
-  const standin = $("#standin");
   const pace = $("#pace");
-  const was = [clock.value || defaultClock(), standin.value || H.defaultLevel, pace.value || "normal"];
+  const was = [clock.value || defaultClock(), pace.value || "normal"];
   clock.replaceChildren(...CLOCKS.map((s) => el("option", { value: String(s) },
     s === 0 ? t("home.clock_off") : s < 60 ? t("home.clock_seconds", { n: s }) : t("home.clock_minutes", { n: s / 60 }))));
-  standin.replaceChildren(...levelOptions());
   pace.replaceChildren(...paceOptions());
   clock.value = was[0];
-  standin.value = offered(was[1]) ? was[1] : H.defaultLevel;
-  pace.value = was[2];
+  pace.value = was[1];
+  renderStandin();
+}
+
+// The stand-in's level: one offered at the table, kept while it stays offered there.
+function renderStandin() {
+  const standin = $("#standin");
+  const was = standin.value || H.defaultLevel;
+  standin.replaceChildren(...levelOptions());
+  standin.value = offered(was) ? was : H.defaultLevel;
   renderStandinNote();
 }
 
@@ -96,12 +115,14 @@ function followSeats() {
 }
 
 function renderStandinNote() {
-  $("#standin-note").textContent = standingText(H.levels, $("#standin").value);
+  $("#standin-note").textContent = standingText(H.levels, $("#standin").value, H.measured);
 }
 
 // Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>, and a bot's
-// its level's standing as its description.
+// its level's standing at this table as its description; a level no longer offered at the table becomes the
+// table's default one, and so does the stand-in's.
 function renderSeats() {
+  followTable();
   const n = Number($("#players").value) || 2;
   const list = $("#seats");
   const old = [...list.querySelectorAll("select.seat-kind")].map((s) => s.value);
@@ -125,10 +146,11 @@ function renderSeats() {
   }));
   list.querySelectorAll("select.seat-kind").forEach(renderSeatNote);
   followSeats();
+  renderStandin();
 }
 
 function renderSeatNote(sel) {
-  $(`#seat-note-${sel.dataset.seat}`).textContent = standingText(H.levels, sel.value);
+  $(`#seat-note-${sel.dataset.seat}`).textContent = standingText(H.levels, sel.value, H.measured);
 }
 
 // ------------------------------------------------------------------ creating a table
@@ -315,15 +337,14 @@ async function main() {
   try {
     const data = await getJSON("/api/editions");
     H.editions = data.editions || [];
-    H.levels = data.levels || [];
-    H.defaultLevel = data.default_level || H.levels[0]?.level || "";
+    H.classic = { levels: data.levels || [], default_level: data.default_level, measured: true };
   } catch (x) {
     showError(["home.error.editions"]);
   }
   renderEditions();
   renderPlayers();
   renderClock();
-  setupQuick(H.editions, H.levels, H.defaultLevel);
+  setupQuick(H.editions, H.classic);
   setupLearn();
   $("#standin").addEventListener("change", renderStandinNote);
   $("#create").disabled = false;

@@ -3,14 +3,26 @@
 // clock (alone with bots, nobody waits for you); the table page then asks for your nickname (it offers the one
 // this browser used last).
 
-import { $, el, t, editionName, createTable, standingText, paceOptions } from "./common.js";
+import { $, el, t, editionName, createTable, standingText, ladderOf, paceOptions } from "./common.js";
 import { remember } from "./mytables.js";
 
-// levels: the offered levels and their standing (GET /api/editions), the select starting on defaultLevel
-const Q = { editions: [], levels: [], defaultLevel: "", error: null };
+// classic: two-player classic's ladder (GET /api/editions' levels), for a table the editions do not list
+const Q = { editions: [], classic: null, error: null };
 
 function edition() {
   return Q.editions.find((e) => e.name === $("#quick-ruleset").value) || Q.editions[0];
+}
+
+// The quick game's table: the edition's smallest number of players, in teams if that is its default.
+function table(ed) {
+  const n = Math.min(...ed.players);
+  return { players: n, teams: !!ed.teams?.[String(n)] };
+}
+
+// The ladder of that table: {levels, default_level, measured}.
+function ladder() {
+  const ed = edition();
+  return ed ? ladderOf(ed, table(ed).players, table(ed).teams, Q.classic) : Q.classic;
 }
 
 export function renderQuick() {
@@ -18,20 +30,28 @@ export function renderQuick() {
   const keep = sel.value || "classic";
   sel.replaceChildren(...Q.editions.map((e) => el("option", { value: e.name }, editionName(e.name) || e.name)));
   sel.value = Q.editions.some((e) => e.name === keep) ? keep : Q.editions[0]?.name || "";
-  const level = $("#quick-level");
-  const was = level.value || Q.defaultLevel;
-  level.replaceChildren(...Q.levels.map((l) => el("option", { value: l.level }, t(`level.${l.level}`))));
-  level.value = Q.levels.some((l) => l.level === was) ? was : Q.levels[0]?.level || "";
   const pace = $("#quick-pace");
   const paced = pace.value || "normal";
   pace.replaceChildren(...paceOptions());
   pace.value = paced;
-  renderNote();
+  renderLevels();
   $("#quick-error").textContent = Q.error ? t(...Q.error) : "";
 }
 
+// The levels offered at the quick game's table; the choice is kept while it stays offered, else the table's
+// default level.
+function renderLevels() {
+  const { levels = [], default_level: start = "" } = ladder() || {};
+  const level = $("#quick-level");
+  const was = level.value || start;
+  level.replaceChildren(...levels.map((l) => el("option", { value: l.level }, t(`level.${l.level}`))));
+  level.value = levels.some((l) => l.level === was) ? was : start || levels[0]?.level || "";
+  renderNote();
+}
+
 function renderNote() {
-  $("#quick-level-note").textContent = standingText(Q.levels, $("#quick-level").value);
+  const { levels = [], measured = true } = ladder() || {};
+  $("#quick-level-note").textContent = standingText(levels, $("#quick-level").value, measured);
 }
 
 function fail(message) {
@@ -45,10 +65,10 @@ async function start(e) {
   if (!ed) return;
   Q.error = null;
   $("#quick-error").textContent = "";
-  const n = Math.min(...ed.players);
+  const { players: n, teams } = table(ed);
   const level = $("#quick-level").value;
   const body = {
-    ruleset: ed.name, options: {}, players: n, teams: !!ed.teams?.[String(n)],
+    ruleset: ed.name, options: {}, players: n, teams,
     seats: [{ kind: "human" }, ...Array.from({ length: n - 1 }, () => ({ kind: "bot", level }))],
     clock: 0, pace: $("#quick-pace").value,
   };
@@ -75,12 +95,12 @@ async function start(e) {
   }
 }
 
-export function setupQuick(editions, levels, defaultLevel) {
+export function setupQuick(editions, classic) {
   Q.editions = editions;
-  Q.levels = levels;
-  Q.defaultLevel = defaultLevel;
+  Q.classic = classic;
   renderQuick();
   $("#quick-form").addEventListener("submit", start);
+  $("#quick-ruleset").addEventListener("change", renderLevels);
   $("#quick-level").addEventListener("change", renderNote);
-  $("#quick-start").disabled = !editions.length || !levels.length;
+  $("#quick-start").disabled = !editions.length || !(classic?.levels || []).length;
 }
