@@ -8,6 +8,7 @@ LOCK := constraints.txt
 SERVE := $(VENV)/.serve
 FULL := $(VENV)/.full
 BUILT := $(VENV)/.built
+LEARN := $(VENV)/.learn
 # axe-core from the npm registry, the accessibility check the browser tests run (package-lock.json pins it)
 AXE := node_modules/.installed
 # the modules setup.py compiles, read from its list
@@ -29,6 +30,14 @@ $(SERVE): pyproject.toml setup.py $(LOCK) | $(PY)
 $(FULL): pyproject.toml setup.py $(LOCK) | $(PY)
 	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install --no-compile -e '.[dev,docs]'
 	touch $(FULL) $(SERVE) $(BUILT)
+
+# MaskablePPO for the learning example and its test (the learn extra, out of [dev]): torch first and pinned, its CPU
+# build; left to resolve torch, pip would fetch a CUDA build of several GB. The package installed above is
+# reused: pip reads the learn extra from it, and builds nothing.
+$(LEARN): $(FULL)
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install --no-compile torch==2.13.0
+	PIP_CONSTRAINT=$(CURDIR)/$(LOCK) $(PY) -m pip install --no-compile 'millebornes[learn]'
+	touch $(LEARN)
 
 # An edited engine module is compiled again: its old extension would be imported instead of it.
 # pip builds it (mypy comes with the build requirements), so a serving-only venv can rebuild too.
@@ -61,7 +70,7 @@ docs: $(FULL)
 # more workers than cores (TEST_WORKERS=0 runs them in this process, one after another).
 # pytest exit code 5 means "no tests collected": treat it as success.
 TEST_WORKERS ?= 4
-test: lint types docs $(FULL) $(BUILT) $(AXE)
+test: lint types docs $(FULL) $(LEARN) $(BUILT) $(AXE)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
@@ -76,7 +85,8 @@ test-fast: $(FULL) $(BUILT)
 lock:
 	rm -rf /tmp/millebornes-lock && $(PYTHON) -m venv /tmp/millebornes-lock
 	/tmp/millebornes-lock/bin/pip install -q --upgrade pip==26.3 setuptools
-	/tmp/millebornes-lock/bin/pip install -q '.[dev,docs]'
+	/tmp/millebornes-lock/bin/pip install -q torch==2.13.0
+	/tmp/millebornes-lock/bin/pip install -q '.[dev,docs,learn]'
 	{ sed -n '1,2p' $(LOCK); /tmp/millebornes-lock/bin/pip freeze --all --exclude millebornes | grep -v '^pip=='; } > $(LOCK).new
 	mv $(LOCK).new $(LOCK)
 

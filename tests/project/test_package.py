@@ -101,7 +101,7 @@ def test_the_bare_wheel_plays_a_match_and_pulls_in_no_extra(dist, tmp_path):
         line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "==" in line.split(";")[0]
     ], "an exact pin in the package's requirements: pins belong in constraints.txt"
     assert "License-Expression: MIT" in metadata
-    for extra in ("cli", "tui", "web", "rl", "openspiel", "ray", "plot", "all"):
+    for extra in ("cli", "tui", "web", "rl", "openspiel", "ray", "plot", "learn", "all"):
         assert f"Provides-Extra: {extra}" in metadata
 
     bin_ = fresh_venv(tmp_path / "venv")
