@@ -407,3 +407,8 @@ def mine_again(page, after: int, bots: int = 2) -> None:
         " return t.dataset.mine === '1' && Number(t.dataset.seq) > after + bots; }",
         arg=[after, bots],
     )
+
+
+def option_values(page, select: str) -> list[str]:
+    """The values a ``<select>`` offers, in order."""
+    return page.eval_on_selector_all(f"{select} option", "options => options.map(o => o.value)")

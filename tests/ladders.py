@@ -5,7 +5,14 @@ two-player classic."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
 from millebornes.bots import LEVELS
+from millebornes.bots.ladder import ladder
 
 EVERY_LEVEL_WINS = 0.7
 """The made-up rate of the tests' ladder: each level beats the one below 7 times in 10."""
@@ -67,3 +74,16 @@ def tables_ladder() -> list[dict]:
         {"level": levels[2], "below": levels[1], "matches": 60, "score": 27.0, "rate": 0.45, "earned": False},
     ]
     return every_level_ladder() + [table(pairs, levels[:2], players=4, teams=True)]
+
+
+@contextmanager
+def served(tables: list[dict], folder) -> Iterator[None]:
+    """``tables`` as the ladder this process and the servers it starts read (``MILLEBORNES_LADDER``, a file in
+    ``folder``), until the block ends."""
+    path = folder / "ladder.json"
+    path.write_text(json.dumps(tables))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MILLEBORNES_LADDER", str(path))
+        ladder.cache_clear()
+        yield
+    ladder.cache_clear()

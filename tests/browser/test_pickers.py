@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server, wait_turn  # noqa: E402,F401
-from ladders import gap_ladder  # noqa: E402
+from browsing import CHROMIUM, browser, option_values, pages, server, wait_turn  # noqa: E402,F401
+from ladders import gap_ladder, served  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_axe import audit, axe_source  # noqa: E402,F401
 
@@ -28,17 +28,8 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chro
 @pytest.fixture(scope="module", autouse=True)
 def gap(tmp_path_factory):
     """The made-up ladder, for this process and the server it starts (autouse: set before the server)."""
-    path = tmp_path_factory.mktemp("ladder") / "ladder.json"
-    path.write_text(json.dumps(gap_ladder()))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MILLEBORNES_LADDER", str(path))
-        ladder.cache_clear()
+    with served(gap_ladder(), tmp_path_factory.mktemp("ladder")):
         yield
-    ladder.cache_clear()
-
-
-def values(page, select: str) -> list[str]:
-    return page.eval_on_selector_all(f"{select} option", "options => options.map(o => o.value)")
 
 
 def home(page, server: str) -> None:
@@ -51,8 +42,10 @@ def test_the_pickers_list_the_offered_levels_and_describe_the_chosen_one(server,
     assert len(offered) == len(LEVELS) - 1  # one level is left out
     page = pages.new()
     home(page, server)
-    assert values(page, "#quick-level") == offered and values(page, "#standin") == offered
-    assert values(page, "#seat-kind-0") == ["human"] and values(page, "#seat-kind-1") == ["human"] + offered
+    assert option_values(page, "#quick-level") == offered and option_values(page, "#standin") == offered
+    assert (
+        option_values(page, "#seat-kind-0") == ["human"] and option_values(page, "#seat-kind-1") == ["human"] + offered
+    )
     for select, note in (
         ("#quick-level", "#quick-level-note"),
         ("#seat-kind-1", "#seat-note-1"),
@@ -85,7 +78,7 @@ def test_the_form_offers_the_bots_pace_and_a_solo_quick_game_has_no_clock(server
     page = pages.new()
     home(page, server)
     for select in ("#pace", "#quick-pace"):
-        assert values(page, select) == ["relaxed", "normal", "fast"]
+        assert option_values(page, select) == ["relaxed", "normal", "fast"]
         expect(page.locator(select)).to_have_value("normal")
         assert page.get_attribute(select, "aria-describedby") == "pace-note"
     expect(page.locator("label[for=pace]")).to_have_text("Bot pace")

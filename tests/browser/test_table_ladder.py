@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
-from ladders import tables_ladder  # noqa: E402
+from browsing import CHROMIUM, browser, option_values, pages, server  # noqa: E402,F401
+from ladders import served, tables_ladder  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from millebornes.bots import LEVELS  # noqa: E402
@@ -29,17 +29,8 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chro
 @pytest.fixture(scope="module", autouse=True)
 def tables(tmp_path_factory):
     """The made-up ladder, for this process and the server it starts (autouse: set before the server)."""
-    path = tmp_path_factory.mktemp("ladder") / "ladder.json"
-    path.write_text(json.dumps(tables_ladder()))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MILLEBORNES_LADDER", str(path))
-        ladder.cache_clear()
+    with served(tables_ladder(), tmp_path_factory.mktemp("ladder")):
         yield
-    ladder.cache_clear()
-
-
-def values(page, select: str) -> list[str]:
-    return page.eval_on_selector_all(f"{select} option", "options => options.map(o => o.value)")
 
 
 def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(server, pages):
@@ -47,7 +38,7 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
     page = pages.new()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
-    assert values(page, "#seat-kind-1") == ["human"] + levels and values(page, "#standin") == levels
+    assert option_values(page, "#seat-kind-1") == ["human"] + levels and option_values(page, "#standin") == levels
     page.select_option("#seat-kind-1", levels[2])
     page.select_option("#standin", levels[2])
     expect(page.locator("#seat-note-1")).to_have_text(standing_line("en", levels[2]))
@@ -57,10 +48,10 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
     expect(page.locator("#teams")).to_be_checked()
     expect(page.locator("#seat-kind-3")).to_be_visible()
     for seat in (1, 2, 3):
-        assert values(page, f"#seat-kind-{seat}") == ["human"] + levels[:2]
+        assert option_values(page, f"#seat-kind-{seat}") == ["human"] + levels[:2]
         expect(page.locator(f"#seat-kind-{seat}")).to_have_value(default_level("classic", 4))  # hard was dropped
         expect(page.locator(f"#seat-note-{seat}")).to_have_text(standing_line("en", levels[1], "classic", 4))
-    assert values(page, "#standin") == levels[:2]
+    assert option_values(page, "#standin") == levels[:2]
     expect(page.locator("#standin")).to_have_value(levels[1])
     expect(page.locator("#standin-note")).to_have_text(standing_line("en", levels[1], "classic", 4))
     assert "two-player" not in page.text_content("#seat-note-1")
@@ -69,7 +60,7 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
 
     # three players: not measured, so two-player classic's levels, and the note says where its figure is from
     page.select_option("#players", "3")
-    assert values(page, "#seat-kind-1") == ["human"] + levels
+    assert option_values(page, "#seat-kind-1") == ["human"] + levels
     expect(page.locator("#seat-kind-2")).to_have_value(levels[0])  # still offered: kept
     expect(page.locator("#seat-note-1")).to_have_text(standing_line("en", levels[1], "classic", 3))
     assert "two-player Classic" in page.text_content("#seat-note-1")
@@ -91,7 +82,7 @@ def test_the_quick_game_follows_its_edition(server, pages):
     page = pages.new()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
-    assert values(page, "#quick-level") == levels
+    assert option_values(page, "#quick-level") == levels
     page.select_option("#quick-level", levels[2])
     expect(page.locator("#quick-level-note")).to_have_text(standing_line("en", levels[2]))
     # Dujardin's smallest table (two players) was not measured: two-player classic's ladder, and it says so
