@@ -221,10 +221,11 @@ def test_a_bot_table_goes_on_when_its_process_is_killed(two, postgres_url):
     rng = random.Random(22)
 
     def play(seat: Seat, moves: int) -> None:
+        """``moves`` decisions of the seat, each waited for (the bot answers in between, however loaded the
+        machine): a bot that stopped playing fails here."""
         for _ in range(moves):
-            drain([seat])
-            if seat.obs["legal_actions"]:
-                step(seat, rng.choice(seat.obs["legal_actions"]), [seat])
+            mover = someone_to_move([seat])
+            step(mover, rng.choice(mover.obs["legal_actions"]), [seat])
 
     play(ann, 8)
     before = httpx.get(f"{a.base}/api/tables/{table['id']}", timeout=10).json()
