@@ -165,11 +165,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo's AECEnv is un
         if observe:
             game = self.game
             assert game is not None, "call reset() first"
-            both = self._encoder.observe(game, self.agent_name_mapping[agent])
-            observation = {
-                "observation": np.frombuffer(both, VECTOR_DTYPE, STATE_LEN),
-                "action_mask": np.frombuffer(both, MASK_DTYPE, NUM_ACTIONS, VECTOR_BYTES),
-            }
+            observation = env_observation(game, self.agent_name_mapping[agent], self._encoder)
         return (
             observation,
             self._cumulative_rewards[agent],
