@@ -69,8 +69,13 @@ class Job:
     total: int
     done: int = 0
     task: asyncio.Task | None = field(default=None, repr=False)
+    review: dict | None = field(default=None, repr=False)
 
     def state(self) -> dict:
+        """Done as soon as the review is built: the process saving it never says running while another,
+        reading the saved review, says done."""
+        if self.review is not None:
+            return done_state(self.review)
         return {"state": "running", "done": self.done, "total": self.total}
 
 
@@ -152,11 +157,13 @@ class Reviewer:
             judged = await self._judge(job, todo)
             review = await asyncio.to_thread(R.assemble, record, todo, forced, judged, self.worlds, SEED)
             beating.cancel()
+            job.review = review
             await asyncio.to_thread(self.store.save_review, job.table_id, review)
             metrics.reviewed("done")
         except asyncio.CancelledError:
             raise
         except Exception:
+            job.review = None
             log.exception("table %s: the review failed", job.table_id)
             metrics.reviewed("failed")
             await asyncio.to_thread(self.store.fail_review, job.table_id)
