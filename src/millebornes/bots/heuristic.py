@@ -127,6 +127,9 @@ class Params:
     """Lay safeties when at most this many rounds of stock are left."""
     extend_margin: float = 0.0
     """Extra expected points needed to call the extension."""
+    team: bool = True
+    """Play for the side: a partner's hand and turns are the side's (False: each seat reckons as if it played
+    alone, the measure of what team play is worth)."""
 
 
 DEFAULT = Params()
@@ -179,6 +182,8 @@ class View:
         "nsides",
         "players",
         "sides",
+        "reckoned",
+        "partners",
         "side_of",
         "opps",
         "hand",
@@ -234,6 +239,8 @@ class View:
                 side_of[q] = s
         self.side_of = side_of
         me = self.side = obs["side"]
+        self.partners = tuple(q for q in sides[me] if q != seat) if p.team else ()
+        self.reckoned = [seats if s != me else (seat, *self.partners) for s, seats in enumerate(sides)]
         self.opps = [s for s in range(nsides) if s != me]
         self.decision = obs["decision"]
         self.stock = obs["stock_size"]
@@ -326,7 +333,7 @@ class View:
             return v
         u = self.unseen[k]
         miss = 1.0
-        for q in self.sides[s]:
+        for q in self.reckoned[s]:
             if q == self.seat:
                 if self.hand[k]:
                     miss = 0.0
@@ -341,9 +348,22 @@ class View:
         v = self._hold[key] = 1.0 - miss
         return v
 
+    def partner_holds(self, k: int) -> float:
+        """Chance that a partner holds a ``k`` (0 alone, or reckoning alone)."""
+        miss = 1.0
+        u = self.unseen[k]
+        for q in self.partners:
+            kq = self.known[q]
+            if kq is not None and kq[k]:
+                return 1.0
+            n = self.hidden[q]
+            if u and n:
+                miss *= (1.0 - u / self.total_unseen) ** n
+        return 1.0 - miss
+
     def turns_left(self, s: int) -> float:
         """Turns side ``s`` may still draw in this hand."""
-        return self.rounds_left * len(self.sides[s]) + 0.5
+        return self.rounds_left * len(self.reckoned[s]) + 0.5
 
     def wait(self, s: int, k: int) -> float:
         """Expected turns until side ``s`` draws a ``k`` (or something that does its job), capped
@@ -403,12 +423,14 @@ class HeuristicBot:
     name = "heuristic"
     """The bot's spec name."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0):
+    def __init__(self, seed: int = 0, noise: float = 0.0, team: int = 1):
         if not 0.0 <= float(noise) <= 1.0:
             raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
+        if team not in (0, 1):
+            raise ValueError(f"team must be 1 (play for the side) or 0 (each seat alone), not {team!r}")
         self.rng = random.Random(seed)
         self.noise = float(noise)
-        self.params = DEFAULT
+        self.params = DEFAULT if team else replace(DEFAULT, team=False)
         self.debug = False
         self.last_scores: dict[str, float] | None = None
 
@@ -698,6 +720,7 @@ class HeuristicBot:
         # 2. score everything else
         best_a: str | None = None
         best = -1e18
+        ties = 0
         best_discard = -1e18
         disc_choice: str | None = None  # the best discard, should no play score at all
         scores: dict[str, float] | None = {} if self.debug else None
@@ -724,7 +747,11 @@ class HeuristicBot:
             if scores is not None:
                 scores[a] = s
             if s > best:
-                best, best_a = s, a
+                best, best_a, ties = s, a, 1
+            elif s == best:  # equal plays (two level sides to attack): any of them, never the lowest seat's
+                ties += 1
+                if self.rng.randrange(ties) == 0:
+                    best_a = a
         # 3. safeties: lay one when it pays more than holding it for a coup fourré
         if safeties:
             lay = self._safety_to_lay(v, safeties, best, best_a)
@@ -759,7 +786,10 @@ class HeuristicBot:
                         if _min_cards(left - VALUE[d], tuple(c2), may200 - (d == D200)) < 99:
                             good += u
                 frac = good / v.total_unseen
-                score -= p.finish * (1.0 - min(1.0, 3.0 * frac)) * (1.0 + (300 - left) / 300.0)
+                penalty = p.finish * (1.0 - min(1.0, 3.0 * frac)) * (1.0 + (300 - left) / 300.0)
+                for q in v.partners:  # a partner's hand may hold the card that finishes
+                    penalty *= (1.0 - frac) ** v.hidden[q]
+                score -= penalty
         if k == D200 and v.sc is not None and self._safe_trip_open(v):
             pen = v.sc["safe_trip"] * p.safe_trip
             # racing: an opponent near the end, or a short stock, makes the 200's tempo worth more
