@@ -17,6 +17,7 @@ from util import go, new, pass_turn
 import millebornes as mb
 from millebornes.actions import parse
 from millebornes.bots import make_bot, parse_spec
+from millebornes.bots.ismcts import level_attack
 from millebornes.observation import Observation
 from millebornes.web.table import TableView
 
@@ -107,6 +108,23 @@ def test_medium_attacks_level_sides_alike():
     obs, legal = g.observation(0), g.legal_actions()
     hits = Counter(target(make_bot("medium", seed=s).choose(obs, legal)) for s in range(10))
     assert hits[1] >= 2 and hits[2] >= 2, hits
+
+
+def test_hard_attacks_level_sides_alike():
+    """The same on a fixed budget, twelve seeds: the network's move, which the search keeps unless another beats
+    it, is one of the level hazards at random (ismcts.level_attack), not the first side's."""
+    g = race(3, False, 2, 1, ("100", "100"), ("100", "100"))
+    obs, legal = g.observation(0), g.legal_actions()
+    hits = Counter(target(make_bot(searching(200), seed=s).choose(obs, legal)) for s in range(12))
+    assert hits[1] >= 3 and hits[2] >= 3, hits
+
+
+def test_a_tie_among_hazards_is_broken_at_random_and_only_among_sides():
+    scores = {"play stop 1": 1.0, "play stop 2": 0.98, "play accident 2": 1.0, "discard 25": 1.0}
+    picks = {level_attack("play stop 1", scores, random.Random(s)) for s in range(20)}
+    assert picks == {"play stop 1", "play stop 2"}
+    assert level_attack("discard 25", scores, random.Random(0)) == "discard 25"
+    assert level_attack("play stop 1", scores | {"play stop 2": 0.9}, random.Random(1)) == "play stop 1"
 
 
 def keys(value, path: str = "") -> set[str]:

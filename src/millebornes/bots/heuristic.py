@@ -127,6 +127,9 @@ class Params:
     """Lay safeties when at most this many rounds of stock are left."""
     extend_margin: float = 0.0
     """Extra expected points needed to call the extension."""
+    match_leader: float = 0.4
+    """How much more the match's leader is worth attacking than the side last in the match (3+ sides), at a
+    lead of a quarter of the match target or more."""
     team: bool = True
     """Play for the side: a partner's hand and turns are the side's (False: each seat reckons as if it played
     alone, the measure of what team play is worth)."""
@@ -423,14 +426,14 @@ class HeuristicBot:
     name = "heuristic"
     """The bot's spec name."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0, team: int = 1):
+    def __init__(self, seed: int = 0, noise: float = 0.0, team: int = 1, **weights: float):
         if not 0.0 <= float(noise) <= 1.0:
             raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
         if team not in (0, 1):
             raise ValueError(f"team must be 1 (play for the side) or 0 (each seat alone), not {team!r}")
         self.rng = random.Random(seed)
         self.noise = float(noise)
-        self.params = DEFAULT if team else replace(DEFAULT, team=False)
+        self.params = replace(DEFAULT, team=bool(team), **weights)
         self.debug = False
         self.last_scores: dict[str, float] | None = None
 
@@ -590,12 +593,13 @@ class HeuristicBot:
             if best > worst:
                 w *= 1.0 + p.leader * ((v.dist[t] - worst) / (best - worst) - 0.5)
             if v.points:
-                # the match leader, well on the way to the match target, is worth more to slow down
                 ms = v.obs["match_scores"]
-                top = max(ms[o] for o in v.opps)
-                half = 0.5 * (v.obs["options"]["match_target"] or 5000)
-                if ms[t] == top and top > ms[v.side] and top > half:
-                    w *= 1.2
+                hi = max(ms[o] for o in v.opps)
+                lo = min(ms[o] for o in v.opps)
+                if hi > lo:
+                    # the match's leader is worth more to slow down, the more so the wider its lead
+                    gap = min(1.0, (hi - lo) / (0.25 * (v.obs["options"]["match_target"] or 5000)))
+                    w *= 1.0 + p.match_leader * gap * ((ms[t] - lo) / (hi - lo) - 0.5)
         return w
 
     def _attack_value(self, v: View, k: int, t: int, as_if_moving: bool = False) -> float:

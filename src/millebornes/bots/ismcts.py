@@ -31,7 +31,7 @@ import random
 import time
 from typing import Any
 
-from ..actions import ACTION_CODES, ACTION_NAMES
+from ..actions import ACTION_CODES, ACTION_NAMES, parse
 from ..cards import BATTLE_HAZARDS, CARD_IDS, KIND_OF, REMEDY_OF, SAFETIES, SAFETY_OF, STOP
 from ..determinize import Determinizer
 from ..observation import Observation
@@ -372,6 +372,23 @@ def _policy(name: str, seed: int) -> Bot:
     return GreedyBot(seed=seed)
 
 
+LEVEL = 0.05
+"""Network scores this close are a tie (well under what its advice changes them by)."""
+
+
+def level_attack(best: str, scores: dict[str, float], rng: random.Random) -> str:
+    """The network's best move, or, where it is a hazard and the same hazard on another side scores as well (two
+    sides level), any of those, so that a tie never goes to the lowest side number (a person's seat, on the web)."""
+    move = parse(best)
+    if move.verb != "attack":
+        return best
+    top = scores[best]
+    level = [
+        a for a, v in scores.items() if v >= top - LEVEL and (m := parse(a)).verb == "attack" and m.kind == move.kind
+    ]
+    return level[rng.randrange(len(level))] if len(level) > 1 else best
+
+
 class IsmctsBot:
     """ISMCTS with a budget in iterations and/or milliseconds (whichever ends first).
 
@@ -451,7 +468,9 @@ class IsmctsBot:
             assert isinstance(guide, NeuralBot)  # a prior needs baseline=neural (__init__)
             values = guide.scores(observation, legal)
             prior = {a: float(v) for a, v in zip(legal, values)}
-            base = max(legal, key=prior.__getitem__)
+            base = level_attack(
+                max(legal, key=prior.__getitem__), prior, random.Random(self.seed * 1_000_003 + self.decisions)
+            )
         else:
             base = self.guide.choose(observation, legal) if self.guide is not None else None
         if base is not None and observation["stock_size"] > self.horizon and observation["decision"] == "play":
