@@ -29,7 +29,10 @@ The policy, decision by decision:
   by what the card is worth to keep and what it gives the next player if he may take it.
 
 ``HeuristicBot(seed, noise=p)`` plays a uniformly random legal action with probability ``p``
-(the ``easy`` level).  The bot is stateless between decisions, so one object may play any
+(the ``easy`` level); equal plays are broken by the same seeded generator, never by side order (the web seats a
+person first).  In teams it reckons a partner's hand and turns as the side's (``team=0``: each seat alone, worth
+under one match in a hundred: docs/strength.md, "Team play"); any other weight of :class:`Params` may be set in
+the spec (``heuristic:match_leader=0.2``).  The bot is stateless between decisions, so one object may play any
 number of games and seats.
 """
 
@@ -426,7 +429,7 @@ class HeuristicBot:
     name = "heuristic"
     """The bot's spec name."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0, team: int = 1, **weights: float):
+    def __init__(self, seed: int = 0, noise: float = 0.0, team: int = 1, **weights: Any):  # Any: as with_params
         if not 0.0 <= float(noise) <= 1.0:
             raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
         if team not in (0, 1):
