@@ -69,13 +69,9 @@ class Job:
     total: int
     done: int = 0
     task: asyncio.Task | None = field(default=None, repr=False)
-    review: dict | None = field(default=None, repr=False)
+    saving: bool = False
 
     def state(self) -> dict:
-        """Done as soon as the review is built: the process saving it never says running while another,
-        reading the saved review, says done."""
-        if self.review is not None:
-            return done_state(self.review)
         return {"state": "running", "done": self.done, "total": self.total}
 
 
@@ -97,10 +93,13 @@ class Reviewer:
     async def _known(self, table_id: str) -> dict | None:
         """The state of a review running here or done, else None."""
         job = self.jobs.get(table_id)
-        if job is not None:
+        if job is not None and not job.saving:
             return job.state()
+        # a review being saved is done once the database has it, for this process as for any other
         saved = await asyncio.to_thread(self.store.get_review, table_id)
-        return None if saved is None else done_state(saved)
+        if saved is not None:
+            return done_state(saved)
+        return None if job is None else job.state()
 
     async def _elsewhere(self, table_id: str) -> dict | None:
         """The state of a review another process works out, or one that failed, else None."""
@@ -157,13 +156,12 @@ class Reviewer:
             judged = await self._judge(job, todo)
             review = await asyncio.to_thread(R.assemble, record, todo, forced, judged, self.worlds, SEED)
             beating.cancel()
-            job.review = review
+            job.saving = True
             await asyncio.to_thread(self.store.save_review, job.table_id, review)
             metrics.reviewed("done")
         except asyncio.CancelledError:
             raise
         except Exception:
-            job.review = None
             log.exception("table %s: the review failed", job.table_id)
             metrics.reviewed("failed")
             await asyncio.to_thread(self.store.fail_review, job.table_id)
