@@ -90,10 +90,11 @@ def deal_seed(seed: int, match: int) -> int:
 
 def play(task: Task) -> tuple[str, int, list[Attack]]:
     """Play one match; return the level, the match index and the bots' attacks."""
-    game = new_game(task.ruleset, players=task.players, teams=task.teams, seed=deal_seed(task.seed, task.match))
+    deal = deal_seed(task.seed, task.match)
+    game = new_game(task.ruleset, players=task.players, teams=task.teams, seed=deal)
     human = game.side_of(task.human_seat)
     bots = [
-        make_bot(task.human_level if seat == task.human_seat else task.level, deal_seed(task.seed, task.match) + seat)
+        make_bot(task.human_level if seat == task.human_seat else task.level, deal + seat)
         for seat in range(task.players)
     ]
     attacks: list[Attack] = []

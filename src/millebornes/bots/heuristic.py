@@ -354,19 +354,6 @@ class View:
         v = self._hold[key] = 1.0 - miss
         return v
 
-    def partner_holds(self, k: int) -> float:
-        """Chance that a partner holds a ``k`` (0 alone, or reckoning alone)."""
-        miss = 1.0
-        u = self.unseen[k]
-        for q in self.partners:
-            kq = self.known[q]
-            if kq is not None and kq[k]:
-                return 1.0
-            n = self.hidden[q]
-            if u and n:
-                miss *= (1.0 - u / self.total_unseen) ** n
-        return 1.0 - miss
-
     def turns_left(self, s: int) -> float:
         """Turns side ``s`` may still draw in this hand."""
         return self.rounds_left * len(self.reckoned[s]) + 0.5
