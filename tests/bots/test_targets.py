@@ -119,6 +119,42 @@ def test_hard_attacks_level_sides_alike():
     assert hits[1] >= 3 and hits[2] >= 3, hits
 
 
+def level_race(attacker: int, rounds: int):
+    """Three players: the two seats other than ``attacker`` play a roll and two 100s, ``attacker`` discards until
+    it is to play with both level at 200 km, after ``rounds`` more rounds of discards (each takes three cards
+    from the stock)."""
+    drivers = [seat for seat in range(3) if seat != attacker]
+    hands = {attacker: HAZARDS + ["25"]} | {seat: ["roll", "100", "100", "75", "75", "75"] for seat in drivers}
+    g = new("classic", 3, hands=hands, draws={attacker: ["25"] * 8})
+    played = dict.fromkeys(drivers, 0)
+    while min(played.values()) < 3 or g.to_act != attacker:
+        seat = g.to_act
+        if seat in played and played[seat] < 3:
+            go(g, "play " + ["roll", "100", "100"][played[seat]])
+            played[seat] += 1
+        else:
+            pass_turn(g, keep=HAZARDS, draw=False)
+    for _ in range(3 * rounds):
+        pass_turn(g, keep=HAZARDS, draw=False)
+    if g.decision == "draw":
+        g.act("draw")
+    assert [g.tableau(seat)["distance"] for seat in drivers] == [200, 200]
+    assert targets(g.legal_actions()) == set(drivers)
+    return g
+
+
+@pytest.mark.parametrize("attacker", [0, 1, 2])
+def test_greedy_gives_level_sides_the_tie_by_the_position(attacker):
+    """greedy (the playouts' policy and an advisor of hard's network) gives a tie between level sides by the
+    public position (rollout._rivals): a round later, with three cards fewer in the stock, to the other side. In
+    side order it went to the lowest number, seat 0, a person's on the web."""
+    hits = set()
+    for rounds in (0, 1):
+        g = level_race(attacker, rounds)
+        hits.add(target(make_bot("greedy").choose(g.observation(attacker), g.legal_actions())))
+    assert hits == {seat for seat in range(3) if seat != attacker}, hits
+
+
 def test_a_tie_among_hazards_is_broken_at_random_and_only_among_sides():
     scores = {"play stop 1": 1.0, "play stop 2": 0.98, "play accident 2": 1.0, "discard 25": 1.0}
     picks = {level_attack("play stop 1", scores, random.Random(s)) for s in range(20)}

@@ -189,6 +189,7 @@ class _Config:
         "playout",
         "pickup",
         "cf_any",
+        "ahead",
     )
     rules: Ruleset
     players: int
@@ -211,6 +212,7 @@ class _Config:
     playout: bool
     pickup: bool
     cf_any: bool
+    ahead: tuple[tuple[tuple[int, ...], ...], ...]
 
     def __init__(self, rules: Ruleset, players: int, nsides: int):
         sc = rules.scoring
@@ -237,6 +239,13 @@ class _Config:
         self.playout = rules.exhaustion == "play-out"
         self.pickup = rules.top_discard_pickup
         self.cf_any = rules.coup_fourre == "any-opponent"
+        # each side's opponents in the order they play after it, in every rotation: which comes first, and so
+        # wins a tie between level sides, follows the public position (_rivals), the same rule from every seat
+        others = range(nsides - 1)
+        self.ahead = tuple(
+            tuple(tuple((s + 1 + (i + r) % (nsides - 1)) % nsides for i in others) for r in others)
+            for s in range(nsides)
+        )
 
 
 _CONFIGS: Final[dict[tuple[int, int, int], _Config]] = {}
@@ -259,6 +268,15 @@ def _config(g: Game) -> _Config:
         known = _CONFIGS[key] = _Config(rules, g.players, g.nsides)
     _LAST[0] = (g.seat_sides, known)
     return known
+
+
+def _rivals(g: Game, cfg: _Config, s: int) -> tuple[int, ...]:
+    """Side ``s``'s opponents in an order the public position picks (stock size and hand number, so any world of
+    an observation gives the same): the first of level sides wins a tie, so no side number (on the web, seat 0
+    is a person's) gets them all, as the lowest did in side order, nor any one seat, as "the side that plays next"
+    would: the last seat of a round sees level sides most often, and the side after it is seat 0's."""
+    ahead = cfg.ahead[s]
+    return ahead[(g.stock_size + g.hand_number) % len(ahead)]
 
 
 def _unseen(g: Game, cnt: list[int], k: int, cfg: _Config) -> int:
@@ -407,7 +425,7 @@ def greedy_code(g: Game, legal: list[int]) -> int:
     hz = hm >> 5 & 31
     if hz:
         vuln = g.open_masks
-        for t in g.opponents[s]:
+        for t in _rivals(g, cfg, s):
             x = hz & vuln[t] >> 5
             if x & _STOP_BIT and not g.own_masks[t] & 31 and g.own_masks[t] & _ROLL_BIT:
                 x ^= _STOP_BIT  # a stop on a side that must roll anyway adds nothing
