@@ -144,6 +144,9 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
         "millebornes/web/migrations/versions/0002_tables_touched.py",
         "millebornes/web/migrations/versions/0003_table_pace.py",
         "millebornes/web/migrations/versions/0004_table_casual.py",
+        "millebornes/web/migrations/versions/0005_accounts.py",
+        "millebornes/web/migrations/versions/0006_ratings.py",
+        "millebornes/web/static/account.html",
     ):
         assert needed in names
 
@@ -180,7 +183,7 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
             env=clean_env(),
         )
         .strip()
-        .endswith("upgraded from revision none to 0004")
+        .endswith("upgraded from revision none to 0006")
     )
     # the network's weights: the neural bot plays
     table = run(

@@ -15,6 +15,8 @@ from serving import MILLEBORNES
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
+import millebornes.web.accountstore  # noqa: F401  (its models join Base)
+import millebornes.web.ratingstore  # noqa: F401
 from millebornes.cli import app
 from millebornes.web import schema
 from millebornes.web.store import Base, Store
@@ -205,9 +207,9 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Store(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0004"  # HEAD is the last
+    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0006"  # HEAD is the last
     assert diffs(migrated) == []
-    assert shape(migrated) == shape(made) and len(shape(made)) == 6
+    assert shape(migrated) == shape(made) and len(shape(made)) == 12
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
 
 
@@ -218,7 +220,7 @@ def test_the_revisions_make_the_models_schema_on_postgresql(fresh_postgres):
     made_by_create_all(made)
     assert revision(migrated) == schema.head()
     assert diffs(migrated) == []
-    assert shape(migrated) == shape(made) and len(shape(made)) == 6
+    assert shape(migrated) == shape(made) and len(shape(made)) == 12
 
 
 def adopted(url: str, ddl: str) -> None:
@@ -227,9 +229,9 @@ def adopted(url: str, ddl: str) -> None:
     made_by_old_code(url, ddl)
     assert revision(url) is None
     # the last create_all made the models' schema but for what revisions added since (0002: tables.touched,
-    # 0003: tables.pace, 0004: tables.casual)
+    # 0003: tables.pace, 0004: tables.casual, 0005: seats.account_id, 0006: tables.rated)
     added = {d[3].name for d in diffs(url) if isinstance(d, tuple) and d[0] == "add_column"}
-    assert (added == {"touched", "pace", "casual"}) == (ddl is not FIRST_RELEASE), added
+    assert (added == {"touched", "pace", "casual", "account_id", "rated"}) == (ddl is not FIRST_RELEASE), added
     store = Store(url, "NORMAL")
     try:
         saved = store.get("old1", actions=True)
@@ -274,7 +276,7 @@ def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fr
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
-    with pytest.raises(schema.SchemaError, match="needs 0004: run `millebornes db upgrade`"):
+    with pytest.raises(schema.SchemaError, match="needs 0006: run `millebornes db upgrade`"):
         Store(url, "NORMAL", migrate=False)
     assert revision(url) is None and shape(url) == {}  # nothing made
     Store(url, "NORMAL").close()
@@ -297,15 +299,15 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     made_by_old_code(url, FIRST_RELEASE)
     monkeypatch.setenv("DATABASE_URL", url)
     before = runner.invoke(app, ["db", "current"])
-    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0004: millebornes db upgrade)"
+    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0006: millebornes db upgrade)"
     refused = runner.invoke(app, ["serve", "--no-migrate"])
-    assert refused.exit_code == 2 and "needs 0004: run `millebornes db upgrade`" in refused.output
+    assert refused.exit_code == 2 and "needs 0006: run `millebornes db upgrade`" in refused.output
     assert revision(url) is None
     up = runner.invoke(app, ["db", "upgrade"])
-    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0004"
+    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0006"
     again = runner.invoke(app, ["db", "upgrade", "--database-url", url])
-    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0004"
-    assert runner.invoke(app, ["db", "current"]).output.strip() == "0004 (head)"
+    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0006"
+    assert runner.invoke(app, ["db", "current"]).output.strip() == "0006 (head)"
     assert diffs(url) == []
 
 
@@ -325,8 +327,8 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
         ]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
-        assert said == [f"millebornes: {url} is at revision 0004"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0004"
+        assert said == [f"millebornes: {url} is at revision 0006"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0006"
         ], said
         assert diffs(url) == []
 

@@ -218,6 +218,7 @@ async def create_table(
         standin_level=body.standin or default_level(body.ruleset, game.players, game.teams),
         public=body.public,
         pace=body.pace,
+        rated=body.rated,
     )
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)

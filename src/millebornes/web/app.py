@@ -23,14 +23,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, metrics, onefile, pages, puzzlesapi, reviews, ws
+from . import accounts, api, archive, metrics, onefile, pages, passkeys, puzzlesapi, reviews, ws
+from .accountstore import Accounts
 from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
 from .settings import Settings
 from .store import Store
 from .thinking import Thinker
-from .throttle import CreationThrottle
+from .throttle import CreationThrottle, SignInThrottles
 
 MAX_BODY = 64 * 1024
 
@@ -51,6 +52,11 @@ async def lifespan(app: FastAPI):
     app.state.reviewer = reviewer = Reviewer(store, thinker, settings.review_worlds, settings.limits.reviews_at_once)
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
+    app.state.accounts = Accounts(store)
+    limits = settings.limits
+    app.state.signin_throttles = SignInThrottles(
+        limits.signups_per_minute, limits.signins_per_minute, limits.signins_per_name_minute
+    )
     metrics.watch(app)
     try:
         yield
@@ -112,8 +118,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(guard)
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(accounts.router)
+    app.include_router(passkeys.router)
     app.include_router(reviews.router)
     app.include_router(puzzlesapi.router)
+    app.include_router(archive.router)
     app.include_router(ws.router)
     if pages.STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

@@ -62,6 +62,9 @@ class CreateTable(BaseModel):
     a table is private, invite-only, unless its creator asks."""
     pace: Pace = "normal"
     """How soon the table's bots move: ``relaxed``, ``normal`` or ``fast`` (:func:`.pacing.bot_delay`)."""
+    rated: StrictBool = False
+    """Whether the finished match rates its players' accounts (docs/web.md, "Ratings"): standard options, no
+    stacked deck, bots of measured levels, and no move taken back; otherwise the table is casual."""
 
 
 SHOWN = 40
@@ -141,4 +144,23 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
         value, least = getattr(body, name), TEST_SECONDS if settings.test_mode else least
         if not (least <= value <= most or (none and value == 0)):
             raise Unprocessable(name, f"a number of seconds from {least:g} to {most:g}{none}")
+    if body.rated:
+        check_rated(body, default_level(*table))
     return game, seed
+
+
+def check_rated(body: CreateTable, default: str) -> None:
+    """A rated table plays the edition as it comes, against bots whose strength was measured (their anchored
+    ratings), so that its ratings compare with every other table's of the family."""
+    from .ratings import bot_anchors, family_of
+
+    if get_ruleset(body.ruleset, **body.options) != get_ruleset(body.ruleset):
+        raise Unprocessable("rated", "a rated table plays the edition's standard options: leave options out")
+    if body.deck is not None:
+        raise Unprocessable("rated", "a rated table is dealt at random: no stacked deck")
+    anchored = bot_anchors(family_of(body.ruleset))
+    for i, s in enumerate(body.seats):
+        if s.kind == "bot" and (s.level or default) not in anchored:
+            raise Unprocessable(
+                "rated", f"seat {i}: a rated table's bots are of measured levels ({', '.join(anchored)})"
+            )

@@ -13,12 +13,13 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from .accountstore import Accounts
 from .drain import Sockets
 from .hall import Hall
 from .reviewing import Reviewer
 from .settings import Settings
 from .store import Store
-from .throttle import CreationThrottle
+from .throttle import CreationThrottle, SignInThrottles
 
 
 def get_settings(conn: HTTPConnection) -> Settings:
@@ -49,6 +50,14 @@ def get_claim_throttle(conn: HTTPConnection) -> CreationThrottle:
     return conn.app.state.claim_throttle
 
 
+def get_accounts(conn: HTTPConnection) -> Accounts:
+    return conn.app.state.accounts
+
+
+def get_signin_throttles(conn: HTTPConnection) -> SignInThrottles:
+    return conn.app.state.signin_throttles
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SocketsDep = Annotated[Sockets, Depends(get_sockets)]
 StoreDep = Annotated[Store, Depends(get_store)]
@@ -56,3 +65,5 @@ HallDep = Annotated[Hall, Depends(get_hall)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
 ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+SignInThrottlesDep = Annotated[SignInThrottles, Depends(get_signin_throttles)]

@@ -99,6 +99,7 @@ def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> di
         "rematch": saved.rematch,
         "rematch_of": saved.rematch_of,
         "casual": saved.casual,
+        "rated": saved.rated,
         "pace": saved.pace,
     }
 

@@ -27,6 +27,7 @@ from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
 from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of, undo_of
 from .presence import Connection
+from .ratingstore import Ratings
 from .room import Room
 from .settings import Settings
 from .store import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable, Store, now, token_opens
@@ -244,6 +245,7 @@ class Hall:
         await self.touch()
         unjoined, idle = await self.expire(), await self.expire_idle()
         purged = await asyncio.to_thread(self.store.purge_expired, self._idle_before())
+        await self.rate_unrated()
         evicted = self.evict()
         if unjoined or idle or purged or evicted:
             log.info(
@@ -255,6 +257,15 @@ class Hall:
                 len(evicted),
                 len(self.rooms),
             )
+
+    async def rate_unrated(self) -> None:
+        """Rate the rated matches of the last day that a process finished without rating (it died in between)."""
+        ratings = Ratings(self.store)
+        for table_id in await asyncio.to_thread(ratings.unrated, now() - timedelta(days=1)):
+            try:
+                await asyncio.to_thread(ratings.rate, table_id)
+            except Exception:
+                log.exception("table %s: the rated match could not be rated", table_id)
 
     async def touch(self) -> None:
         """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a

@@ -1,5 +1,5 @@
-"""The HTML pages: the home page, a table, a replay, how to play.  Plain files; their scripts ask the JSON API
-and the WebSocket for everything else."""
+"""The HTML pages: the home page, a table, a replay, how to play, the puzzles, the account.  Plain files; their
+scripts ask the JSON API and the WebSocket for everything else."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ PAGES = {
     "replay": "replay.html",
     "rules": "rules.html",
     "puzzles": "puzzles.html",
+    "account": "account.html",
 }
 
 router = APIRouter(include_in_schema=False)
@@ -50,3 +51,8 @@ async def rules_page():
 @router.get("/puzzles")
 async def puzzles_page():
     return page("puzzles")
+
+
+@router.get("/account")
+async def account_page():
+    return page("account")

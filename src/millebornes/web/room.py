@@ -42,6 +42,7 @@ from .hints import Hints
 from .notices import Kind, presence_args, said_args
 from .pacing import BotMoves, PersonDecides, WindowEnds, next_wait
 from .presence import Connection, Presence
+from .ratingstore import Ratings
 from .seatbots import SeatBots
 from .settings import Settings
 from .store import (
@@ -710,6 +711,8 @@ class Room:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
+            if self.table.rated:
+                await self._rate()
         deadline = time.monotonic() + self.table.cf_timeout
         return self.view.advance(seat, action, deadline, judged)
 
@@ -776,6 +779,16 @@ class Room:
             self.table.status = FINISHED
             self.table.scores, self.table.winners = result
             self.table.finished = now()
+            if self.table.rated:
+                await self._rate()
+
+    async def _rate(self) -> None:
+        """Rate the finished match (web/ratingstore.py); a failure is logged, and the hall's sweep tries again."""
+        try:
+            if await asyncio.to_thread(Ratings(self.store).rate, self.id) is False:
+                self.table.rated = False  # as the database now says: not every seat was an account's
+        except Exception:
+            log.exception("table %s: the rated match could not be rated now; the sweep tries again", self.id)
 
     # ---------------------------------------------------------------- the clock: bots and windows
     def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
@@ -1057,6 +1070,8 @@ class Room:
             raise Refused("not-allowed", "moves are taken back only when every other seat is a bot", reason="humans")
         if self.teaches:
             raise Refused("not-allowed", "the guided match's moves are its lessons", reason="lesson")
+        if self.table.rated:
+            raise Refused("not-allowed", "no move is taken back at a rated table", reason="rated")
         if self.window is not None:
             raise Refused("not-allowed", "a coup-fourré window is open: wait for it to close", reason="window")
         keep = self.view.take_back(seat)

@@ -73,9 +73,28 @@ class Limits:
     """Tables ``GET /api/lobby`` lists at most (the newest)."""
     reviews_at_once: int = 1
     """Game reviews being worked out at once on the whole server; one more is refused (503, ``Retry-After``)."""
+    archive_max: int = 1000
+    """Records one page of ``GET /api/archive`` holds at most (its ``limit``); the next page is a link away."""
+
+    signups_per_minute: int = 5
+    """Accounts one client address may make in any minute (``POST /api/account/signup``)."""
+    signins_per_minute: int = 10
+    """Sign-in attempts one client address may make in any minute, right or wrong (``POST /api/account/signin``)."""
+    signins_per_name_minute: int = 5
+    """Sign-in attempts on one username in any minute, from any address: a password is not guessed by many hosts."""
+    session_days: float = 30.0
+    """Days a sign-in lasts after its last use."""
+    account_seats: int = 200
+    """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
 
     def __post_init__(self) -> None:
-        for name in ("tables_per_minute", "claims_per_minute"):
+        for name in (
+            "tables_per_minute",
+            "claims_per_minute",
+            "signups_per_minute",
+            "signins_per_minute",
+            "signins_per_name_minute",
+        ):
             if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
                 raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
         if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
@@ -83,6 +102,10 @@ class Limits:
                 f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
                 f"not {self.chat_messages} and {self.chat_lines}"
             )
+        if not 1 / 24 <= self.session_days <= 400:
+            raise ValueError(f"session_days: from 1/24 (an hour) to 400, not {self.session_days}")
+        if not 1 <= self.account_seats <= 10_000:
+            raise ValueError(f"account_seats: from 1 to 10000, not {self.account_seats}")
         if not 1 <= self.reviews_at_once <= 64:
             raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
         for name in ("sockets_per_seat", "sockets_per_table", "sockets_per_address"):

@@ -1,4 +1,5 @@
-"""Where every table lives between two actions: six SQL tables through SQLAlchemy 2.
+"""Where every table lives between two actions: six SQL tables through SQLAlchemy 2 (the accounts' and ratings'
+models, on the same ``Base``, are web/accountstore.py's and web/ratingstore.py's).
 
 A match is stored as its record (ruleset, options, players, teams, seed, deck) plus one row per
 accepted action, so a restart replays the actions and lands on exactly the same game.  Every write
@@ -117,6 +118,8 @@ class TableRow(Base):
     """How soon the table's bots move (``pacing.PACES``), chosen at its creation (revision 0003 adds it)."""
     casual: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """A move was taken back (docs/web.md, "Taking back a move"): a rating leaves the match out (revision 0004)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The finished match rates its players' accounts (web/ratingstore.py; revision 0006)."""
 
 
 class SeatRow(Base):
@@ -133,6 +136,9 @@ class SeatRow(Base):
     """A bot plays this human's seat until the human comes back (column ``standin``, its first name)."""
     claimed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether someone took the seat from the lobby (its token was drawn again then): claimed once only."""
+    account_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    """The account the seat's player signed in to, if any (web/accountstore.py; revision 0005); none for a guest,
+    and none again once that account is deleted."""
 
 
 class ActionRow(Base):
@@ -252,6 +258,8 @@ class SavedTable:
     """How soon the bots move: ``relaxed``, ``normal`` or ``fast`` (``pacing.PACES``)."""
     casual: bool = False
     """A move was taken back at this table (:meth:`Store.take_back`)."""
+    rated: bool = False
+    """The finished match rates its players' accounts (docs/web.md, "Ratings")."""
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""
@@ -370,6 +378,7 @@ class Store:
                             public=table.public,
                             rematch_of=table.rematch_of,
                             pace=table.pace,
+                            rated=table.rated,
                         )
                     )
                     s.flush()
@@ -1088,9 +1097,57 @@ class Store:
                 rematch_of=r.rematch_of,
                 pace=r.pace or "normal",
                 casual=bool(r.casual),
+                rated=bool(r.rated),
             )
             for r in rows
         ]
+
+    # ---------------------------------------------------------------- the public archive (web/archive.py)
+    def archive_end(self, after: tuple[datetime, str] | None, count: int) -> tuple[tuple[datetime, str] | None, bool]:
+        """The (finished, id) of the last table of an archive page of ``count`` tables after ``after`` (None: the
+        page is empty), and whether another follows it: a page's bound and its next link, before it is read."""
+        order = (TableRow.finished, TableRow.id)
+        with Session(self.engine) as s:
+            listed = select(*order).where(*self._archived(after))
+            found = s.execute(listed.order_by(*order).offset(count - 1).limit(2)).all()
+            more = len(found) == 2
+            if not found:
+                found = s.execute(listed.order_by(*(c.desc() for c in order)).limit(1)).all()
+            keys = [(at, table_id) for at, table_id in found if at is not None]
+            return (keys[0] if keys else None), more
+
+    def archive_page(
+        self,
+        after: tuple[datetime, str] | None,
+        count: int,
+        upto: tuple[datetime, str] | None = None,
+        since: datetime | None = None,
+        before: datetime | None = None,
+    ) -> list[SavedTable]:
+        """At most ``count`` archived tables after ``after`` (and at most ``upto``, finished from ``since`` and
+        before ``before``), in (finished, id) order, with their actions: finished public tables only."""
+        bounds: list[ColumnElement[bool]] = list(self._archived(after))
+        if upto is not None:
+            bounds.append((TableRow.finished < upto[0]) | ((TableRow.finished == upto[0]) & (TableRow.id <= upto[1])))
+        if since is not None:
+            bounds.append(TableRow.finished >= since)
+        if before is not None:
+            bounds.append(TableRow.finished < before)
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(TableRow).where(*bounds).order_by(TableRow.finished, TableRow.id).limit(count)
+            ).all()
+            return self._saved(s, rows, True)
+
+    @staticmethod
+    def _archived(after: tuple[datetime, str] | None) -> tuple[ColumnElement[bool], ...]:
+        """A finished public table, after the (finished, id) key ``after`` if given: the archive's order."""
+        listed = (TableRow.status == FINISHED, TableRow.public.is_(True), TableRow.finished.is_not(None))
+        if after is None:
+            return listed
+        at, table_id = after
+        later = (TableRow.finished > at) | ((TableRow.finished == at) & (TableRow.id > table_id))
+        return (*listed, TableRow.finished >= at, later)
 
 
 NOT_COPIED = (

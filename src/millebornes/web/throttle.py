@@ -31,3 +31,12 @@ class CreationThrottle:
             return None
         reset = self.window.get_window_stats(self.item, self.what, address).reset_time
         return max(1, math.ceil(reset - time.time()))
+
+
+class SignInThrottles:
+    """The accounts' throttles (web/accounts.py): sign-ups by address, sign-ins by address and by username."""
+
+    def __init__(self, signups: int, signins: int, per_name: int):
+        self.signups = CreationThrottle(signups, "signups")
+        self.by_address = CreationThrottle(signins, "signins")
+        self.by_name = CreationThrottle(per_name, "signins-by-name")

@@ -13,6 +13,7 @@ import { renderMine, refreshMine } from "./mine.js";
 import { remember } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
+import { renderAccountLink, setupAccountLink } from "./accountlink.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
 // levels: the levels offered at the table being set up, with their standing (GET /api/editions: its edition's
@@ -318,12 +319,14 @@ function renderAll() {
   renderQuick();
   renderLobby();
   renderMine();
+  renderAccountLink();
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
 async function main() {
   await setupLangSelect($("#lang"));
   onLangChange(renderAll);
+  setupAccountLink();
   $("#create-form").addEventListener("submit", create);
   await loadCards();
   renderFan();

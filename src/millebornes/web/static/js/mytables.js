@@ -68,6 +68,14 @@ export function replacedToken(id, seat, given) {
   return e && e.seat === seat && e.used && e.used === given ? tokenOf(e.url) : null;
 }
 
+// This browser's seats as POST /api/account/signup, signin and claim take them: [{table, seat, token}], each
+// table once (My tables keeps one seat a table); a link the server could not have made is left out, since one
+// would get the whole request refused.
+export function seatLinks() {
+  return myTables().map((e) => ({ table: e.id, seat: e.seat, token: tokenOf(e.url) }))
+    .filter((l) => l.seat !== null && l.seat < 6 && l.token && l.token.length <= 64 && l.table.length <= 16);
+}
+
 // A token of my seat at the table, to show that I sat there (a private table's replay and review): this tab's,
 // else My tables'; null when this browser did not sit there.
 export function seatToken(id) {

@@ -1,0 +1,342 @@
+// The account page (/account, web/accounts.py): signed out, sign in or create an account, this browser's
+// "My tables" brought in either way; signed in, the account's tables as the server keeps them, its data exported,
+// sign out, and the account deleted once its password is given again. Every change carries the sign-in's CSRF
+// token (GET /api/account gives it); every refusal's code becomes the catalog's words.
+
+import { $, el, t, tn, Name, setupLangSelect, onLangChange, editionName, formatDate, formatNumber } from "./common.js";
+import { myTables, seatLinks } from "./mytables.js";
+
+// me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
+// again in a new language; errors: each form's refusal as {message: [key, params], field}
+const A = { me: null, note: null, errors: {} };
+
+// The server's own rules (web/accounts.py), checked here first so that a typing slip costs no request.
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{2,19}$/;
+const PASSWORD_MIN = 8;
+
+const FORMS = {
+  signin: { error: "#signin-error", fields: { username: "#signin-username", password: "#signin-password" } },
+  signup: { error: "#signup-error", fields: { username: "#signup-username", password: "#signup-password" } },
+  me: { error: "#me-error", fields: {} },
+  delete: { error: "#delete-error", fields: { password: "#delete-password" } },
+};
+
+// What a refusal's code says; `wrong` depends on what was asked (a name and password, or the password alone).
+const CODES = {
+  taken: "account.error.taken",
+  rate: "account.error.rate",
+  csrf: "account.error.csrf",
+  "cross-site": "account.error.cross_site",
+  "password-is-name": "account.error.password_is_name",
+  "signed-out": "account.error.signed_out",
+};
+const FIELDS = { username: "account.error.username", password: "account.error.password" };
+
+async function send(method, url, body, csrf) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  let r;
+  try {
+    r = await fetch(url, { method, headers, body: JSON.stringify(body) });
+  } catch (x) {
+    return null;
+  }
+  return { ok: r.ok, status: r.status, headers: r.headers, data: await r.json().catch(() => null) };
+}
+
+// A refusal as {message: [key, params], field}; `wrong`: the words for a wrong password here.
+function refusal(r, wrong) {
+  if (!r) return { message: ["account.error.network"] };
+  const code = typeof r.data?.code === "string" ? r.data.code : "";
+  if (r.status === 429) return { message: ["account.error.rate", { s: Number(r.headers.get("Retry-After")) || 60 }] };
+  if (code === "wrong") return { message: [wrong], field: "password" };
+  if (code === "password-is-name") return { message: [CODES[code]], field: "password" };
+  if (code === "taken") return { message: [CODES[code]], field: "username" };
+  if (CODES[code]) return { message: [CODES[code]] };
+  const field = typeof r.data?.field === "string" ? r.data.field : "";
+  if (FIELDS[field]) return { message: [FIELDS[field]], field };
+  return { message: ["account.error.refused"] };
+}
+
+function messageText([key, params = {}]) {
+  return t(key, "s" in params ? { ...params, s: formatNumber(params.s) } : params);
+}
+
+// ------------------------------------------------------------------ errors tied to their fields
+function clearError(form) {
+  delete A.errors[form];
+  const f = FORMS[form];
+  $(f.error).textContent = "";
+  for (const sel of Object.values(f.fields)) {
+    const node = $(sel);
+    node.removeAttribute("aria-invalid");
+    const rest = (node.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && `#${x}` !== f.error);
+    if (rest.length) node.setAttribute("aria-describedby", rest.join(" "));
+    else node.removeAttribute("aria-describedby");
+  }
+}
+
+// The error is read at once (role=alert), and the field it is about says so and takes the focus.
+function showError(form, refused) {
+  const f = FORMS[form];
+  A.errors[form] = refused;
+  $(f.error).textContent = messageText(refused.message);
+  const node = refused.field && f.fields[refused.field] && $(f.fields[refused.field]);
+  if (!node) return;
+  node.setAttribute("aria-invalid", "true");
+  const ids = (node.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+  const id = f.error.slice(1);
+  if (!ids.includes(id)) node.setAttribute("aria-describedby", [...ids, id].join(" "));
+  node.focus();
+}
+
+function noteText() {
+  return (A.note || []).map(messageText).join(" ");
+}
+
+// The status line (role=status: read when the reader is free), one or more messages.
+function say(...messages) {
+  A.note = messages;
+  $("#account-status").textContent = noteText();
+}
+
+function busy(button, on) {
+  button.disabled = on;
+  button.setAttribute("aria-busy", on ? "true" : "false");
+}
+
+// ------------------------------------------------------------------ signed out: sign in, sign up
+async function enter(form, e) {
+  e.preventDefault();
+  clearError(form);
+  const f = FORMS[form];
+  const username = $(f.fields.username).value.trim();
+  const password = $(f.fields.password).value;
+  if (!username) return showError(form, { message: ["account.error.missing_username"], field: "username" });
+  if (form === "signup" && !USERNAME.test(username)) {
+    return showError(form, { message: ["account.error.username"], field: "username" });
+  }
+  if (!password) return showError(form, { message: ["account.error.missing_password"], field: "password" });
+  if (form === "signup" && password.length < PASSWORD_MIN) {
+    return showError(form, { message: ["account.error.password"], field: "password" });
+  }
+  if (form === "signup" && password.toLowerCase() === username.toLowerCase()) {
+    return showError(form, { message: ["account.error.password_is_name"], field: "password" });
+  }
+  const seats = seatLinks();
+  const button = $(`#${form}-submit`);
+  busy(button, true);
+  const r = await send("POST", `/api/account/${form}`, { username, password, seats });
+  busy(button, false);
+  if (!r || !r.ok) return showError(form, refusal(r, "account.error.wrong"));
+  $(f.fields.password).value = "";
+  const claimed = Array.isArray(r.data?.claimed) ? r.data.claimed.length : 0;
+  await load();
+  if (!A.me) return showError(form, { message: ["account.error.cookie"] });
+  const welcome = [form === "signup" ? "account.welcome_new" : "account.welcome", { name: A.me.username }];
+  if (claimed) say(welcome, ["account.brought", { n: claimed }]);
+  else if (seats.length) say(welcome, ["account.claimed_none"]);
+  else say(welcome);
+  draw();
+  $("#me-title").focus();
+}
+
+// ------------------------------------------------------------------ signed in
+function sideOf(s) {
+  const sides = s.teams ? s.players / 2 : s.players;
+  return sides > 0 ? s.seat % sides : s.seat;
+}
+
+function statusText(status) {
+  const key = `status.${status}`;
+  const text = t(key);
+  return text === key ? t("mine.unknown") : text;
+}
+
+// A finished table's result from this seat's side: won, a tie, or lost, and the scores, this side's first.
+function resultLine(s) {
+  if (s.status !== "finished" || !Array.isArray(s.scores) || !s.scores.length) return null;
+  const side = sideOf(s);
+  const winners = Array.isArray(s.winners) ? s.winners : [];
+  const result = !winners.includes(side) ? "account.lost" : winners.length > 1 ? "account.tie" : "account.won";
+  const others = s.scores.filter((_, i) => i !== side).map((p) => formatNumber(p ?? 0)).join(" – ");
+  return el("p", { class: "account-result", dataset: { result: result.split(".")[1] } },
+    el("strong", {}, t(result)), " · ",
+    t("account.scores", { mine: formatNumber(s.scores[side] ?? 0), others }));
+}
+
+function tableItem(s, local) {
+  const edition = editionName(s.ruleset) || t("mine.unknown");
+  const when = formatDate(s.finished || s.created);
+  const facts = [
+    t("ed.players", { n: s.players }) + (s.teams ? ` (${t("account.in_teams")})` : ""),
+    statusText(s.status),
+    t("mine.seat", { n: s.seat + 1 }),
+  ];
+  const actions = [];
+  if (s.status === "finished") {
+    actions.push(el("a", {
+      class: "button replay-link", href: `/replay/${encodeURIComponent(s.table)}`, dataset: { table: s.table },
+      "aria-label": t("home.replay_of", { when }),
+    }, t("home.replay")));
+  } else {
+    // this browser still holds the seat's link: the way back to it
+    const mine = local.find((e) => e.id === s.table && e.seat === s.seat && e.url);
+    if (mine && s.status !== "broken" && s.status !== "expired") {
+      actions.push(el("a", { class: "button primary back-link", href: mine.url, "aria-label": t("mine.back_to", { edition, when }) },
+        t("mine.back")));
+    }
+  }
+  return el("li", { class: "mine-table", dataset: { table: s.table, status: s.status } },
+    el("h3", {}, t("mine.table", { edition, when })),
+    el("p", { class: "muted" }, facts.join(" · ")),
+    s.nickname ? el("p", { class: "muted" }, ...tn("account.nickname", { name: new Name(s.nickname) })) : null,
+    resultLine(s),
+    actions.length ? el("div", { class: "mine-actions" }, ...actions) : null);
+}
+
+// This browser's seats that the account does not hold yet.
+function unclaimed() {
+  const held = new Set((A.me?.seats || []).map((s) => `${s.table}:${s.seat}`));
+  return seatLinks().filter((l) => !held.has(`${l.table}:${l.seat}`));
+}
+
+function drawSignedIn() {
+  const me = A.me;
+  $("#me-title").replaceChildren(...tn("account.me", { name: new Name(me.username) }));
+  $("#me-since").textContent = me.created ? t("account.since", { when: formatDate(me.created) }) : "";
+  const seats = Array.isArray(me.seats) ? me.seats : [];
+  const local = myTables();
+  $("#account-tables").replaceChildren(seats.length
+    ? el("ul", { class: "mine-tables account-tables", "aria-labelledby": "tables-title" }, ...seats.map((s) => tableItem(s, local)))
+    : el("p", { class: "muted" }, t("account.no_tables")));
+  const left = unclaimed().length;
+  $("#bring").hidden = left === 0;
+  $("#bring-offer").textContent = left ? t("account.bring_offer", { n: left }) : "";
+}
+
+function drawSignedOut() {
+  const n = seatLinks().length;
+  $("#bring-note").hidden = n === 0;
+  $("#bring-note").textContent = n ? t("account.bring_note", { n }) : "";
+}
+
+function draw() {
+  $("#signed-in").hidden = !A.me;
+  $("#signed-out").hidden = !!A.me;
+  if (A.me) drawSignedIn();
+  else drawSignedOut();
+  for (const [form, refused] of Object.entries(A.errors)) $(FORMS[form].error).textContent = messageText(refused.message);
+  if (A.note) $("#account-status").textContent = noteText();
+  document.body.dataset.signedIn = A.me ? "1" : "0";
+}
+
+// Who is signed in, or null; false when the server could not be asked.
+async function load() {
+  try {
+    const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
+    if (r.status === 401) { A.me = null; return true; }
+    if (!r.ok) return false;
+    A.me = await r.json();
+    return true;
+  } catch (x) {
+    return false;
+  }
+}
+
+// A change made with the sign-in; a sign-in gone meanwhile (expired, or signed out elsewhere) shows the forms.
+async function change(method, url, body, form, wrong) {
+  const r = await send(method, url, body, A.me?.csrf);
+  if (r && r.ok) return r;
+  const refused = refusal(r, wrong);
+  if (r?.data?.code === "signed-out") {
+    A.me = null;
+    closeDialog();
+    say(["account.error.signed_out"]);
+    draw();
+    $("#account-title").focus();
+    return null;
+  }
+  showError(form, refused);
+  return null;
+}
+
+async function signOut() {
+  clearError("me");
+  const button = $("#signout");
+  busy(button, true);
+  const r = await change("POST", "/api/account/signout", {}, "me", "account.error.refused");
+  busy(button, false);
+  if (!r) return;
+  A.me = null;
+  say(["account.signed_out"]);
+  draw();
+  $("#account-title").focus();
+}
+
+async function bringIn() {
+  clearError("me");
+  const button = $("#bring-button");
+  busy(button, true);
+  const seats = unclaimed();
+  const r = await change("POST", "/api/account/claim", { seats }, "me", "account.error.refused");
+  busy(button, false);
+  if (!r) return;
+  const n = Array.isArray(r.data?.claimed) ? r.data.claimed.length : 0;
+  await load();
+  say(n ? ["account.brought", { n }] : ["account.claimed_none"]);
+  draw();
+  $("#tables-title").focus();
+}
+
+// ------------------------------------------------------------------ deleting the account
+// A modal <dialog>: the page behind is inert, Escape cancels, and the focus goes back to the button that opened it.
+function openDialog() {
+  clearError("delete");
+  $("#delete-password").value = "";
+  $("#delete-username").value = A.me?.username || ""; // for a password manager: whose password this is
+  $("#delete-dialog").showModal();
+  $("#delete-password").focus();
+}
+
+function closeDialog() {
+  const dialog = $("#delete-dialog");
+  if (dialog.open) dialog.close();
+}
+
+async function deleteAccount(e) {
+  e.preventDefault();
+  clearError("delete");
+  const password = $("#delete-password").value;
+  if (!password) return showError("delete", { message: ["account.error.missing_password"], field: "password" });
+  const button = $("#delete-confirm");
+  busy(button, true);
+  const r = await change("DELETE", "/api/account", { password }, "delete", "account.error.wrong_password");
+  busy(button, false);
+  if (!r) return;
+  A.me = null;
+  closeDialog();
+  say(["account.deleted"]);
+  draw();
+  $("#account-title").focus();
+}
+
+async function main() {
+  await setupLangSelect($("#lang"));
+  onLangChange(draw);
+  $("#signin-form").addEventListener("submit", (e) => enter("signin", e));
+  $("#signup-form").addEventListener("submit", (e) => enter("signup", e));
+  $("#signout").addEventListener("click", signOut);
+  $("#bring-button").addEventListener("click", bringIn);
+  $("#delete-open").addEventListener("click", openDialog);
+  $("#delete-cancel").addEventListener("click", () => closeDialog());
+  $("#delete-form").addEventListener("submit", deleteAccount);
+  // closed by Cancel or Escape, the account still there: back to the button that opened it (a deleted account's
+  // page takes the focus to its title instead)
+  $("#delete-dialog").addEventListener("close", () => { if (A.me) $("#delete-open").focus(); });
+  if (!(await load())) say(["account.error.network"]);
+  draw();
+  document.body.dataset.ready = "1";
+}
+
+main();
