@@ -24,6 +24,7 @@ import pytest
 
 import millebornes
 from millebornes.__main__ import EXTRA_OF
+from millebornes.web.schema import HEAD
 
 pytestmark = pytest.mark.slow
 
@@ -146,6 +147,10 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
         "millebornes/web/migrations/versions/0004_table_casual.py",
         "millebornes/web/migrations/versions/0005_accounts.py",
         "millebornes/web/migrations/versions/0006_ratings.py",
+        "millebornes/web/migrations/versions/0007_seat_stats.py",
+        "millebornes/web/migrations/versions/0008_bot_accounts.py",
+        "millebornes/web/static/bots.html",
+        "millebornes/web/static/profile.html",
         "millebornes/web/static/account.html",
     ):
         assert needed in names
@@ -183,7 +188,7 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
             env=clean_env(),
         )
         .strip()
-        .endswith("upgraded from revision none to 0006")
+        .endswith(f"upgraded from revision none to {HEAD}")
     )
     # the network's weights: the neural bot plays
     table = run(

@@ -255,3 +255,17 @@ def test_accounts_on_postgresql_with_two_sign_ups_of_one_name_at_once(web, fresh
     assert [s["table"] for s in c.get("/api/account").json()["seats"]] == [table["id"]]
     r = c.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(c))
     assert r.status_code == 200 and web.app.state.store.get(table["id"]).seats[0].nickname is None
+
+
+def test_a_private_replay_opens_to_the_account_that_holds_its_seat(web):
+    c = web.start()
+    table, token = finished_guest_table(web)
+    replay, review = f"/api/tables/{table['id']}/replay?step=1", f"/api/tables/{table['id']}/review"
+    assert c.get(replay).status_code == 403
+    sign_up(c, "owner_1", seats=[{"table": table["id"], "seat": 0, "token": token}])
+    assert c.get(replay).status_code == 200 and c.get(review).status_code != 403  # the sign-in opens it
+    assert c.get(f"/api/tables/{table['id']}/record").status_code == 200
+    c.cookies.clear()
+    sign_up(c, "stranger_2")
+    assert c.get(replay).status_code == 403 and c.get(review).status_code == 403
+    assert c.get(f"/api/tables/{table['id']}/record").status_code == 403

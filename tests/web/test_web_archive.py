@@ -18,26 +18,12 @@ import millebornes as mb
 pytest.importorskip("fastapi")
 jsonschema = pytest.importorskip("jsonschema")
 
-from conftest import token_of  # noqa: E402
+from conftest import Hasty, token_of  # noqa: E402
 
 HUMAN, EASY = {"kind": "human"}, {"kind": "bot", "level": "easy"}
 SHORT = {"target": 200, "extension_target": 200}
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text(encoding="utf-8"))
 NEXT = re.compile(r'^<([^>]+)>; rel="next"$')
-
-
-class Hasty:
-    """The seat's chooser for ``Web.play_random``: the longest distance, else a green light, else any play, so a
-    short dujardin race ends in a few dozen actions."""
-
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-
-    def choice(self, actions: list[str]) -> str:
-        for best in ("play 200", "play 100", "play 75", "play 50", "play 25", "play roll"):
-            if best in actions:
-                return best
-        return self.rng.choice([a for a in actions if a.startswith("play")] or actions)
 
 
 def finished(web, seed: int, public: bool = True) -> dict:

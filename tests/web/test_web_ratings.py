@@ -11,24 +11,10 @@ import millebornes as mb
 
 pytest.importorskip("fastapi")
 
-from conftest import token_of  # noqa: E402
+from conftest import Hasty, token_of  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 PASSWORD = "correct horse battery"
-
-
-class Hasty:
-    """A chooser for ``Web.play_random``: the longest distance, else a green light, else a play, so a dujardin race
-    ends in a few dozen actions."""
-
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-
-    def choice(self, actions: list[str]) -> str:
-        for best in ("play 200", "play 100", "play 75", "play 50", "play 25", "play roll"):
-            if best in actions:
-                return best
-        return self.rng.choice([a for a in actions if a.startswith("play")] or actions)
 
 
 def account(web, username: str, seats: list[dict]) -> dict:

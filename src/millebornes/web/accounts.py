@@ -17,8 +17,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from .accountstore import Accounts, HeldSeat, Passkey, Passkeys, SignedIn, Taken
+from .accountstore import Accounts, HeldSeat, SignedIn, Taken
+from .botstore import Bots
 from .deps import AccountsDep, SettingsDep, SignInThrottlesDep
+from .passkeystore import Passkey, Passkeys
 from .ratings import Rating
 from .ratingstore import Ratings
 from .settings import Settings
@@ -319,6 +321,7 @@ async def delete_account(body: Delete, request: Request, accounts: AccountsDep, 
     right, _ = await check_password(stored, body.password)
     if not right:
         return refusal(401, "wrong", "wrong password")
+    await asyncio.to_thread(Bots(accounts).delete_owned, session.account.id)  # the person's bots go with them
     await asyncio.to_thread(accounts.delete, session.account.id)
     response = _answer({"deleted": True})
     clear_cookie(response, request)

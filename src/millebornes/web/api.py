@@ -22,11 +22,12 @@ from ..i18n.howto import how_to_play
 from ..notation import replay
 from ..rules import RULESETS
 from ..state import Game
+from .botgateway import gateway_of
 from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
 from .errors import Unprocessable, expired
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
-from .privacy import may_look_back, private
+from .privacy import may_open, private
 from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
 
 router = APIRouter()
@@ -116,6 +117,7 @@ def lobby_entry(saved: SavedTable) -> dict:
         "seats": seats,
         "free": sum(s.free for s in saved.seats),
         "created": iso(saved.created),
+        "rated": saved.rated,  # a stranger sees before sitting down that the match asks for an account
     }
 
 
@@ -185,8 +187,10 @@ async def editions_list():
 async def create_table(
     body: CreateTable, request: Request, settings: SettingsDep, store: StoreDep, hall: HallDep, throttle: ThrottleDep
 ):
+    gateway = gateway_of(request.app)
     try:
         game, seed = check_table(body, settings)
+        bots = gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
     except Unprocessable as exc:
         return unprocessable(exc.field, exc.message)
     wait = throttle.take(request.client.host if request.client else "")
@@ -194,7 +198,7 @@ async def create_table(
         return rate_limited(wait, throttle.per_minute, "new tables")
     tokens, seats = {}, []
     for i, spec in enumerate(body.seats):
-        if spec.kind == "human":
+        if spec.kind != "bot":
             tokens[i] = new_token()
             seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
         else:
@@ -222,9 +226,12 @@ async def create_table(
     )
     saved = await asyncio.to_thread(store.create, saved)
     hall.add(saved)
-    out = []
+    await gateway.challenge(saved, bots, tokens)
+    out: list[dict] = []
     for s in seats:
-        if s.kind == "human":
+        if s.seat in bots:  # its token is for the bot's connection alone
+            out.append({"seat": s.seat, "kind": "bot-account", "name": bots[s.seat].account.username})
+        elif s.kind == "human":
             out.append({"seat": s.seat, "kind": "human", "url": f"/t/{saved.id}#seat={s.seat}&token={tokens[s.seat]}"})
         else:
             out.append({"seat": s.seat, "kind": "bot", "level": s.level})
@@ -338,7 +345,7 @@ async def replay_step(table_id: str, request: Request, store: StoreDep, step: An
     saved = await asyncio.to_thread(store.get, table_id, True)
     if saved is None or saved.status != FINISHED:
         return JSONResponse({"detail": f"no finished table {shown(table_id)}"}, status_code=404)
-    if not may_look_back(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request):
+    if not await may_open(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request, table_id):
         return private()
     total = len(saved.actions)
     if step > total:

@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import accounts, api, archive, metrics, onefile, pages, passkeys, puzzlesapi, reviews, ws
+from . import accounts, api, archive, botaccounts, metrics, onefile, pages, passkeys, profiles, puzzlesapi, reviews, ws
 from .accountstore import Accounts
 from .drain import Sockets
 from .hall import Hall
@@ -123,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(reviews.router)
     app.include_router(puzzlesapi.router)
     app.include_router(archive.router)
+    app.include_router(profiles.router)
+    app.include_router(botaccounts.router)
     app.include_router(ws.router)
     if pages.STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

@@ -28,7 +28,7 @@ from .api import unprocessable
 from .creation import shown
 from .deps import SettingsDep, StoreDep
 from .facts import iso
-from .privacy import may_look_back, private
+from .privacy import may_open, private
 from .store import FINISHED, SavedTable, Store, now
 
 router = APIRouter()
@@ -138,7 +138,7 @@ async def table_record(table_id: str, request: Request, store: StoreDep):
     saved = await asyncio.to_thread(store.get, table_id, True)
     if saved is None or saved.status != FINISHED:
         return JSONResponse({"detail": f"no finished table {shown(table_id)}"}, status_code=404)
-    if not may_look_back(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request):
+    if not await may_open(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request, table_id):
         return private()
     return JSONResponse(
         archived(saved),

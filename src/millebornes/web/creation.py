@@ -33,8 +33,11 @@ MAX_SEATS = 8
 
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "bot"]
+    kind: Literal["human", "bot", "bot-account"]
     level: Literal[tuple(LEVELS)] | None = None  # type: ignore[valid-type]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=32)] | None = None
+    """A ``bot-account`` seat's bot, by username: it is challenged, and a built-in bot takes the seat if it declines
+    (docs/web.md, "Bots online")."""
 
 
 class CreateTable(BaseModel):
@@ -119,8 +122,10 @@ def check_table(body: CreateTable, settings: Settings) -> tuple[Game, int]:
     offered = offered_levels(*table)
     where = f" at this table ({table_words(*table)})"
     for i, s in enumerate(body.seats):
-        if s.kind == "human" and s.level is not None:
-            raise Unprocessable("seats", f"seat {i} is a human's: it has no level")
+        if s.kind != "bot" and s.level is not None:
+            raise Unprocessable("seats", f"seat {i} is a {'human' if s.kind == 'human' else 'bot account'}'s: no level")
+        if (s.kind == "bot-account") != (s.name is not None):
+            raise Unprocessable("seats", f"seat {i}: a name is given for a bot account's seat, and only for it")
         if s.level is not None and s.level not in offered:
             raise Unprocessable(
                 "level",

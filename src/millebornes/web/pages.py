@@ -1,5 +1,5 @@
-"""The HTML pages: the home page, a table, a replay, how to play, the puzzles, the account.  Plain files; their
-scripts ask the JSON API and the WebSocket for everything else."""
+"""The HTML pages: the home page, a table, a replay, how to play, the puzzles, the account, a player's profile,
+the leaderboards.  Plain files; their scripts ask the JSON API and the WebSocket for everything else."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ PAGES = {
     "rules": "rules.html",
     "puzzles": "puzzles.html",
     "account": "account.html",
+    "profile": "profile.html",
+    "leaderboard": "leaderboard.html",
+    "bots": "bots.html",
 }
 
 router = APIRouter(include_in_schema=False)
@@ -56,3 +59,18 @@ async def puzzles_page():
 @router.get("/account")
 async def account_page():
     return page("account")
+
+
+@router.get("/players/{username}")
+async def profile_page(username: str):
+    return page("profile")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page():
+    return page("leaderboard")
+
+
+@router.get("/account/bots")
+async def bots_page():
+    return page("bots")

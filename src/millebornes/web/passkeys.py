@@ -37,8 +37,8 @@ from webauthn.helpers.structs import (
 )
 
 from .accounts import Empty, Links, _address, _answer, _claimed, _session, _throttled, _welcome, passkey_entry
-from .accountstore import Known, Passkeys, TooMany
 from .deps import AccountsDep, SettingsDep, SignInThrottlesDep
+from .passkeystore import Known, Passkeys, TooMany
 from .signin import cross_site, refusal
 
 PASSKEYS_MAX = 10

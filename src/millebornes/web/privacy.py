@@ -3,8 +3,10 @@ private one.
 
 A private table is invite-only: its players did not choose to show their game to strangers, so its replay
 and review open only to a request that carries one of its human seats' tokens, as ``Authorization: Bearer
-<token>`` (a header, never the address: request lines end up in logs).  Every seat's hash is compared, so the
-time taken tells nothing of which seat, or whether one, matched.  docs/web.md, "Private tables".
+<token>`` (a header, never the address: request lines end up in logs), or the sign-in of an account that holds
+one of its seats (docs/web.md, "Accounts": so a profile's own private games open on any device).  Every seat's
+hash is compared, so the time taken tells nothing of which seat, or whether one, matched.  docs/web.md, "Private
+tables".
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from .signin import session_token, signed_in
 from .store import Store, token_opens
 
 
@@ -34,6 +37,19 @@ def may_look_back(public: bool, hashes: list[str | None], request: Request) -> b
     return public or sat_there(hashes, bearer(request))
 
 
+async def may_open(public: bool, hashes: list[str | None], request: Request, table_id: str) -> bool:
+    """:func:`may_look_back`, or the request is signed in to an account that holds a seat of the table."""
+    return may_look_back(public, hashes, request) or await held_by_signed_in(request, table_id)
+
+
+async def held_by_signed_in(request: Request, table_id: str) -> bool:
+    if session_token(request) is None:
+        return False
+    accounts = request.app.state.accounts
+    session = await signed_in(request, accounts, request.app.state.settings.limits.session_days)
+    return session is not None and await asyncio.to_thread(accounts.holds, session.account.id, table_id)
+
+
 def private() -> JSONResponse:
     """The answer to a look at a private table without one of its seats' tokens."""
     return JSONResponse(
@@ -46,6 +62,6 @@ async def refused(store: Store, table_id: str, request: Request) -> JSONResponse
     """None when the request may look back at the table (or there is no such table: the route says so), else
     the 403 to answer."""
     facts = await asyncio.to_thread(store.privacy, table_id)
-    if facts is None or may_look_back(*facts, request):
+    if facts is None or await may_open(*facts, request, table_id):
         return None
     return private()

@@ -45,6 +45,7 @@ from .presence import Connection, Presence
 from .ratingstore import Ratings
 from .seatbots import SeatBots
 from .settings import Settings
+from .statstore import settle_finished
 from .store import (
     BROKEN,
     EXPIRED,
@@ -521,6 +522,19 @@ class Room:
         self.table.clock_deadline = None
         return self.view.note(note)
 
+    async def time_out(self, seat: int, seq: int) -> None:
+        """A remote player's decision at ``seq`` ran past its own limit (a bot account's: web/botgateway.py): the
+        stand-in plays for the seat, as when the turn clock runs out; nothing when the table moved on."""
+        async with self.lock:
+            if self.closed or self.seq != seq or self.status != PLAYING or self.game.is_over:
+                return
+            if self.window is not None or self.game.to_act != seat or seat not in self.humans:
+                return
+            told = await self._stand_in(seat, "time")
+            if told:
+                self.schedule(told)
+                self.broadcast_state(told)
+
     async def back(self, seat: int) -> None:
         """A person still at the table takes the seat back (their clock had run out)."""
         async with self.lock:
@@ -713,6 +727,7 @@ class Room:
             self.table.finished = now()
             if self.table.rated:
                 await self._rate()
+            await asyncio.to_thread(settle_finished, self.store, self.id)
         deadline = time.monotonic() + self.table.cf_timeout
         return self.view.advance(seat, action, deadline, judged)
 
@@ -781,6 +796,7 @@ class Room:
             self.table.finished = now()
             if self.table.rated:
                 await self._rate()
+            await asyncio.to_thread(settle_finished, self.store, self.id)
 
     async def _rate(self) -> None:
         """Rate the finished match (web/ratingstore.py); a failure is logged, and the hall's sweep tries again."""

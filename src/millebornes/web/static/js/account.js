@@ -1,9 +1,11 @@
 // The account page (/account, web/accounts.py): signed out, sign in or create an account, this browser's
-// "My tables" brought in either way; signed in, the account's tables as the server keeps them, its data exported,
-// sign out, and the account deleted once its password is given again. Every change carries the sign-in's CSRF
-// token (GET /api/account gives it); every refusal's code becomes the catalog's words.
+// "My tables" brought in either way; signed in, the account's ratings and tables as the server keeps them, its
+// data exported, sign out, and the account deleted once its password is given again. Every change carries the
+// sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words.
 
-import { $, el, t, tn, Name, setupLangSelect, onLangChange, editionName, formatDate, formatNumber } from "./common.js";
+import {
+  $, el, t, tn, Name, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
+} from "./common.js";
 import { myTables, seatLinks } from "./mytables.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
@@ -195,6 +197,21 @@ function tableItem(s, local) {
     actions.length ? el("div", { class: "mine-actions" }, ...actions) : null);
 }
 
+// The account's rating in each edition it played rated (GET /api/account's ratings, by family).
+function ratingsTable(ratings) {
+  const rows = Object.entries(ratings && typeof ratings === "object" ? ratings : {})
+    .filter(([, r]) => Number.isFinite(r?.rating) && Number.isFinite(r?.matches));
+  if (!rows.length) return el("p", { class: "muted" }, t("account.ratings_none"));
+  const th = (key) => el("th", { scope: "col" }, t(key));
+  return el("div", { class: "table-scroll" }, el("table", { class: "ratings-table" },
+    el("caption", { class: "sr" }, t("account.ratings_caption")),
+    el("thead", {}, el("tr", {}, th("account.ratings_edition"), th("account.ratings_rating"), th("account.ratings_matches"))),
+    el("tbody", {}, ...rows.map(([family, r]) => el("tr", { dataset: { family, provisional: r.provisional ? "1" : "0" } },
+      el("th", { scope: "row" }, editionName(family) || family),
+      el("td", { class: "rating" }, ratingText(r)),
+      el("td", {}, formatNumber(r.matches)))))));
+}
+
 // This browser's seats that the account does not hold yet.
 function unclaimed() {
   const held = new Set((A.me?.seats || []).map((s) => `${s.table}:${s.seat}`));
@@ -205,6 +222,7 @@ function drawSignedIn() {
   const me = A.me;
   $("#me-title").replaceChildren(...tn("account.me", { name: new Name(me.username) }));
   $("#me-since").textContent = me.created ? t("account.since", { when: formatDate(me.created) }) : "";
+  $("#account-ratings").replaceChildren(ratingsTable(me.ratings));
   const seats = Array.isArray(me.seats) ? me.seats : [];
   const local = myTables();
   $("#account-tables").replaceChildren(seats.length

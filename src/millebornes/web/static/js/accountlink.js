@@ -12,15 +12,17 @@ export function renderAccountLink() {
   else link.textContent = t("account.signin_link");
 }
 
+// The username signed in, or null: what the page's other choices (a rated match) depend on too.
 export async function setupAccountLink() {
   renderAccountLink();
   try {
     const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
-    const data = r.ok ? await r.json() : null;
-    username = typeof data?.username === "string" ? data.username : null;
+    const data = await r.json().catch(() => null); // read even a refusal's body: unread, it keeps the request open
+    username = r.ok && typeof data?.username === "string" ? data.username : null;
   } catch (x) {
     username = null;
   }
   renderAccountLink();
   $("#account-link")?.setAttribute("data-ready", "1");
+  return username;
 }

@@ -238,6 +238,13 @@ export function editionName(name) {
   return text === key ? "" : text;
 }
 
+// A rating as GET /api/account gives it ({rating, provisional}), its number as the language writes it, marked while
+// it is provisional.
+export function ratingText(r) {
+  const n = formatNumber(r.rating);
+  return r.provisional ? t("rated.provisional", { rating: n }) : n;
+}
+
 // How an offered level did against the one below it, from a table's levels ({level, below, in_ten, matches}; the
 // lowest has no below); "" for a level not offered (a person's seat). Where the table was not measured (measured
 // false), the figure is two-player classic's, and the text says so.
@@ -404,7 +411,7 @@ export function errorMessage(frame, ctx) {
   if (key) return t(key);
   if (code === "not-allowed") { // a move not taken back (docs/web.md, "Taking back a move")
     const why = { humans: "undo.no_humans", nothing: "undo.no_nothing", deal: "undo.no_deal", window: "undo.no_window",
-      lesson: "undo.no_lesson" }[frame.reason];
+      lesson: "undo.no_lesson", rated: "undo.no_rated" }[frame.reason];
     if (why) return t(why);
   }
   return t("msg.error", { reason: frame.message || code });

@@ -14,6 +14,7 @@ import { remember } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 import { renderAccountLink, setupAccountLink } from "./accountlink.js";
+import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
 // levels: the levels offered at the table being set up, with their standing (GET /api/editions: its edition's
@@ -159,7 +160,7 @@ function renderSeatNote(sel) {
 // aria-describedby, and the field takes the focus.
 const FIELDS = {
   ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", level: "#seat-kind-1",
-  cf_timeout: "#cf-timeout", standin: "#standin", pace: "#pace",
+  cf_timeout: "#cf-timeout", standin: "#standin", pace: "#pace", rated: "#rated",
 };
 
 function clearError() {
@@ -210,6 +211,7 @@ async function create(e) {
     spectators: $("#spectators").checked, public: $("#public").checked,
     clock: Number($("#clock").value), standin: $("#standin").value, pace: $("#pace").value,
   };
+  if (ratedChosen("#rated")) body.rated = true;
   button.disabled = true;
   button.textContent = t("home.creating");
   try {
@@ -287,7 +289,8 @@ function renderHistory() {
       winners.includes(s) ? el("span", { class: "sr" }, ` (${t("home.won")})`) : null));
     return el("tr", {},
       el("td", {}, when),
-      el("td", {}, editionName(tb.ruleset) || tb.ruleset || "", el("br"), el("small", { class: "muted" }, t("ed.players", { n: tb.players }))),
+      el("td", {}, editionName(tb.ruleset) || tb.ruleset || "", el("br"), el("small", { class: "muted" }, t("ed.players", { n: tb.players })),
+        tb.rated ? [" ", el("span", { class: "rated-badge" }, t("rated.badge"))] : null),
       el("td", {}, ...sides),
       el("td", {}, el("a", {
         class: "replay-link", href: `/replay/${encodeURIComponent(tb.id)}`, dataset: { table: tb.id },
@@ -320,13 +323,14 @@ function renderAll() {
   renderLobby();
   renderMine();
   renderAccountLink();
+  renderRated();
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
 async function main() {
   await setupLangSelect($("#lang"));
   onLangChange(renderAll);
-  setupAccountLink();
+  setupRated(setupAccountLink());
   $("#create-form").addEventListener("submit", create);
   await loadCards();
   renderFan();

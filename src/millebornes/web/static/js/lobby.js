@@ -24,7 +24,8 @@ function tableItem(tb) {
     }, t("lobby.join")) : null));
   const facts = [t("ed.players", { n: tb.players }), tb.teams ? t("lobby.teams") : null].filter(Boolean).join(", ");
   return el("li", { class: "lobby-table", dataset: { table: tb.id } },
-    el("h3", {}, edition, " ", el("span", { class: "muted" }, `(${facts})`)),
+    el("h3", {}, edition, " ", el("span", { class: "muted" }, `(${facts})`),
+      tb.rated ? [" ", el("span", { class: "rated-badge" }, t("rated.badge"))] : null),
     el("p", { class: "muted" }, tn("lobby.free", { n: tb.free }), " · ", t("lobby.opened", { when: formatDate(tb.created) })),
     el("ul", { class: "lobby-seats", "aria-label": t("lobby.seats_of", { edition }) }, ...seats));
 }

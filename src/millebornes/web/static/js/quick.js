@@ -5,6 +5,7 @@
 
 import { $, el, t, editionName, createTable, standingText, ladderOf, paceOptions } from "./common.js";
 import { remember } from "./mytables.js";
+import { ratedChosen } from "./ratedchoice.js";
 
 // classic: two-player classic's ladder (GET /api/editions' levels), for a table the editions do not list
 const Q = { editions: [], classic: null, error: null };
@@ -72,6 +73,7 @@ async function start(e) {
     seats: [{ kind: "human" }, ...Array.from({ length: n - 1 }, () => ({ kind: "bot", level }))],
     clock: 0, pace: $("#quick-pace").value,
   };
+  if (ratedChosen("#quick-rated")) body.rated = true;
   const button = $("#quick-start");
   button.disabled = true;
   button.textContent = t("quick.starting");
@@ -84,7 +86,8 @@ async function start(e) {
     const data = r.data;
     const mine = data?.seats?.find((s) => s.seat === 0);
     if (!r.ok || typeof mine?.url !== "string" || !mine.url.startsWith("/t/")) {
-      fail(r.status === 429 ? ["home.error.rate", { s: Number(r.headers.get("Retry-After")) || 60 }] : ["home.error.refused"]);
+      fail(r.status === 429 ? ["home.error.rate", { s: Number(r.headers.get("Retry-After")) || 60 }]
+        : data?.field === "rated" ? ["home.error.rated"] : ["home.error.refused"]);
       return;
     }
     remember({ id: data.id, ruleset: ed.name, seat: 0, url: mine.url, creator: true, invites: [] });

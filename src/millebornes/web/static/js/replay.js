@@ -186,6 +186,7 @@ async function main() {
     R.facts = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
     $("#rules-link").href = `/rules?edition=${encodeURIComponent(R.facts.ruleset)}&players=${R.facts.players}`;
     $("#casual").hidden = !R.facts.casual; // a move was taken back at the table: the replay shows the moves kept
+    $("#rated").hidden = !R.facts.rated; // a finished table says rated only once its match was rated
   } catch (x) {
     showError(t("replay.not_found"));
     return;

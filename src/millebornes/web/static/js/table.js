@@ -28,6 +28,7 @@ import { snapshot, animate, stopMotion } from "./motion.js";
 import { gameSounds } from "./sounds.js";
 import { handSheet } from "./handsheet.js";
 import { presenceNotes } from "./presence.js";
+import { ratedSeat } from "./ratedseat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const SEAT_KEY = `millebornes.seat.${tableId}`;
@@ -122,6 +123,12 @@ const keys = keyboard({
 });
 const chat = quickChat({ send, ctx, seat: mySeat, spectator, tableId });
 
+// the seat brought into a signed-in account; at a rated table, what a signed-out page is told, and the rating after
+const seatAccount = ratedSeat({
+  tableId, seat: mySeat, spectator, token: () => token, say,
+  now: () => ({ table: S.table, joined: S.joined, over: Boolean(S.obs?.is_over || S.status === "finished") }),
+});
+
 const rematch = rematchPanel({
   send, say,
   now: () => ({ spectator, joined: S.joined, mySeat, status: S.status, table: S.table, ctx: ctx(),
@@ -207,6 +214,7 @@ function onFrame(f) {
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
       if (!spectator && typeof f.token === "string" && f.token) keepToken(f.token);
       else if (!spectator && !wasJoined) rememberSeat(tableId, S.table?.ruleset, mySeat, token); // the home page's "My tables"
+      if (!spectator && !wasJoined) seatAccount.joined();
       dialogs.close($("#join-overlay"));
       setConn("");
       say(wasJoined ? { key: "msg.reconnected" } : { key: spectator ? "table.watching_note" : "msg.joined" });
@@ -348,6 +356,7 @@ function renderAll() {
     fitArena();
   });
   renderDialogs();
+  seatAccount.render();
   if (S.landed) S.landed.fresh = false;
 }
 
@@ -678,6 +687,7 @@ function renderDialogs() {
     S.matchShown = true;
     dialogs.close($("#hand-over"));
     openMatchOver();
+    seatAccount.ended();
   }
 }
 
@@ -795,7 +805,7 @@ function putDown() {
 // Take back: shown only when the state frame says it works (a person alone with bots, a move of this hand); the
 // key u asks all the same, and the server says why not. The header says from then on that the match is casual.
 function renderUndo() {
-  $("#undo-button").hidden = spectator || !S.joined || !S.canUndo;
+  $("#undo-button").hidden = spectator || !S.joined || !S.canUndo || Boolean(S.table?.rated);
   $("#casual").hidden = !S.table?.casual;
 }
 
@@ -994,6 +1004,7 @@ async function main() {
     $("#join-error").textContent = t("join.no_token");
     return;
   }
+  seatAccount.look(); // signed out at a rated table: the join form says so
   // enabled only now, so that nothing is submitted before the page can handle it
   $("#nickname").disabled = false;
   $("#join").disabled = false;
