@@ -167,6 +167,13 @@ def test_a_rated_match_against_a_bot_moves_the_account_rating(server, pages, axe
     shot(other, "account")
     session = other.context.storage_state()
 
+    # and the same on the account's profile, its graph drawn from the match
+    other.goto(server + "/players/rita_1")
+    graph = other.locator(".rating-graph[data-family='dujardin'] svg[role='img']")
+    expect(graph).to_have_count(1)
+    expect(graph).to_have_attribute("aria-label", re.compile(re.escape(shown)))
+    expect(other.locator("#profile-games")).to_contain_text(shown)
+
     # its replay says it was rated
     other.goto(server + f"/replay/{table}")
     expect(other.locator("#rated")).to_be_visible()

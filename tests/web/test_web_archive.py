@@ -291,3 +291,42 @@ def test_the_archive_on_postgresql(web, fresh_postgres):
         game = mb.replay(record)
         assert list(game.match_scores) == record["table"]["scores"] and game.winners == record["table"]["winners"]
     assert web.client.get(f"/api/tables/{private['id']}/record").status_code == 403
+
+
+def test_a_real_server_streams_the_archive_and_each_record_replays_after_a_restart(tmp_path):
+    """Through a real `millebornes serve` process and HTTP: two public matches and a private one played on their
+    WebSockets, then the archive streamed, once before a restart and once after; every line replays to what the
+    table saved, and the private one is never in it."""
+    import httpx
+    from serving import Seat, Server
+
+    db, log = tmp_path / "mb.db", tmp_path / "server.log"
+    server = Server(db, log, 0.0)
+    played = {}
+    try:
+        for seed, public in ((11, True), (12, False), (13, True)):
+            table = server.create(
+                ruleset="dujardin", players=2, options=SHORT, seats=[HUMAN, EASY], seed=seed, public=public
+            )
+            ann, hasty = Seat(server, table, 0, "Ann"), Hasty(seed)
+            while not ann.obs["is_over"]:
+                if ann.obs["legal_actions"]:
+                    ann.act(hasty.choice(ann.obs["legal_actions"]))
+                ann.next_state()
+            played[table["id"]] = (public, ann.obs["match_scores"], ann.obs["winners"])
+            ann.close()
+        first = httpx.get(f"{server.base}/api/archive", timeout=30)
+    finally:
+        server.stop()
+    server = Server(db, log, 0.0)
+    try:
+        again = httpx.get(f"{server.base}/api/archive", timeout=30)
+    finally:
+        server.stop()
+    assert first.text == again.text and first.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in first.text.splitlines()]
+    assert {r["table"]["id"] for r in lines} == {i for i, (public, _, _) in played.items() if public}
+    for record in lines:
+        game = mb.replay(record)
+        _, scores, winners = played[record["table"]["id"]]
+        assert game.is_over and list(game.match_scores) == scores and game.winners == winners
