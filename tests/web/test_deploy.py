@@ -130,6 +130,21 @@ def test_two_processes_behind_the_shipped_caddyfile(site):
     assert sum(joined) == 2, joined
     print(f"sockets per process: {joined}")
 
+    # an account through the proxy: the browser's Origin is Caddy's address, which both processes take for their
+    # own (Caddy passes the Host on), and the sign-in, kept in PostgreSQL, opens on whichever process answers
+    own = {"Origin": caddy.base, "Sec-Fetch-Site": "same-origin"}
+    with httpx.Client(timeout=10) as browser:
+        made = browser.post(
+            f"{caddy.base}/api/account/signup", json={"username": "proxied", "password": "x" * 12}, headers=own
+        )
+        assert made.status_code == 201, made.text
+        answers = [browser.get(f"{caddy.base}/api/account") for _ in range(6)]
+        assert {(a.status_code, a.json()["username"]) for a in answers} == {(200, "proxied")}
+        out = browser.post(
+            f"{caddy.base}/api/account/signout", json={}, headers=own | {"X-CSRF-Token": made.json()["csrf"]}
+        )
+        assert out.status_code == 200 and browser.get(f"{caddy.base}/api/account").status_code == 401
+
     # each process sees the player's address, not Caddy's: 127.0.0.2 runs into its limit, 127.0.0.3 does not
     codes = []
     while 429 not in codes:
