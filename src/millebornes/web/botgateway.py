@@ -523,12 +523,9 @@ async def _receive(session: BotSession) -> str | None:
 
 
 def _parse(session: BotSession, text: str) -> dict | None:
-    """Size, rate, JSON, in that order; a refused message gets its error and None."""
+    """Size, then JSON; a refused message gets its error and None (the rate is :func:`_pace`'s)."""
     if len(text) > LINE_BYTES or len(text.encode()) > LINE_BYTES:
         session.error(None, f"a message is at most {LINE_BYTES} bytes")
-        return None
-    if not session.rate.take(time.monotonic()):
-        session.error(None, f"more than {MESSAGES_PER_SECOND} messages in a second: this one was not read")
         return None
     if not text.strip():
         return None
@@ -574,8 +571,17 @@ async def _handshake(session: BotSession) -> bool:
     return True
 
 
+async def _pace(session: BotSession) -> None:
+    """Read at most ``MESSAGES_PER_SECOND`` messages in any second: a faster bot waits, nothing it says is lost (an
+    answer dropped would leave its decision to the clock), and its socket's buffers fill, so a flood slows the
+    sender rather than the server."""
+    while not session.rate.take(now := time.monotonic()):
+        await asyncio.sleep(max(0.001, session.rate.times[0] + 1.0 - now))
+
+
 async def _converse(session: BotSession) -> None:
     while not session.closing:
+        await _pace(session)
         text = await _receive(session)
         if text is None:
             return
