@@ -31,46 +31,26 @@ def page(name: str):
     return FileResponse(path, media_type="text/html")
 
 
-@router.get("/")
-async def home():
-    return page("home")
+ADDRESSES = {
+    "/": "home",
+    "/t/{table_id}": "table",
+    "/replay/{table_id}": "replay",
+    "/rules": "rules",
+    "/puzzles": "puzzles",
+    "/account": "account",
+    "/players/{username}": "profile",
+    "/leaderboard": "leaderboard",
+    "/account/bots": "bots",
+}
+"""Each page's address (the part in braces is the page script's to read)."""
 
 
-@router.get("/t/{table_id}")
-async def table_page(table_id: str):
-    return page("table")
+def _serve(name: str):
+    async def serve():
+        return page(name)
+
+    return serve
 
 
-@router.get("/replay/{table_id}")
-async def replay_page(table_id: str):
-    return page("replay")
-
-
-@router.get("/rules")
-async def rules_page():
-    return page("rules")
-
-
-@router.get("/puzzles")
-async def puzzles_page():
-    return page("puzzles")
-
-
-@router.get("/account")
-async def account_page():
-    return page("account")
-
-
-@router.get("/players/{username}")
-async def profile_page(username: str):
-    return page("profile")
-
-
-@router.get("/leaderboard")
-async def leaderboard_page():
-    return page("leaderboard")
-
-
-@router.get("/account/bots")
-async def bots_page():
-    return page("bots")
+for _address, _name in ADDRESSES.items():
+    router.add_api_route(_address, _serve(_name), methods=["GET"], name=f"{_name}_page")

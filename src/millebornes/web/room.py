@@ -722,12 +722,7 @@ class Room:
         if clock is not None:
             self.table.clock_at, self.table.clock_deadline = self.actions + 1, clock
         if result is not None:
-            self.table.status = FINISHED
-            self.table.scores, self.table.winners = result
-            self.table.finished = now()
-            if self.table.rated:
-                await self._rate()
-            await asyncio.to_thread(settle_finished, self.store, self.id)
+            await self._finished(result)
         deadline = time.monotonic() + self.table.cf_timeout
         return self.view.advance(seat, action, deadline, judged)
 
@@ -791,12 +786,17 @@ class Room:
         if self.window is None and self.game.is_over and self.table.status != FINISHED:
             result = list(self.game.match_scores), self.game.winners
             await asyncio.to_thread(self.store.finish, self.id, *result)
-            self.table.status = FINISHED
-            self.table.scores, self.table.winners = result
-            self.table.finished = now()
-            if self.table.rated:
-                await self._rate()
-            await asyncio.to_thread(settle_finished, self.store, self.id)
+            await self._finished(result)
+
+    async def _finished(self, result: tuple[list, list]) -> None:
+        """The match's end, saved already: the room's copy of the table says so, then the match is rated (a rated
+        table) and its counts per seat written (web/statstore.py)."""
+        self.table.status = FINISHED
+        self.table.scores, self.table.winners = result
+        self.table.finished = now()
+        if self.table.rated:
+            await self._rate()
+        await asyncio.to_thread(settle_finished, self.store, self.id)
 
     async def _rate(self) -> None:
         """Rate the finished match (web/ratingstore.py); a failure is logged, and the hall's sweep tries again."""
