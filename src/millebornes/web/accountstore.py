@@ -185,14 +185,17 @@ class Accounts:
 
     # ---------------------------------------------------------------- seats
     def claim(self, account_id: str, seats: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
-        """Give the account each (table, seat, token) whose token opens that human seat and which no account
-        holds yet; the seats it now holds of those asked for.  A wrong token, or a seat another account holds,
-        is passed over, saying nothing of why."""
+        """Give the account each (table, seat, token) whose token opens that human seat, which someone joined
+        and which no account holds yet; the seats it now holds of those asked for.  A wrong token, a seat nobody
+        sat at yet, or a seat another account holds, is passed over, saying nothing of why.
+
+        Only a joined seat: its first join replaced the invite's token, so a table's creator, whose page lists
+        every invite, cannot bring the invited players' seats into an account (and open them from it)."""
         held: list[tuple[str, int]] = []
         with Session(self.engine) as s, s.begin():
             for table_id, seat, token in seats:
                 row = s.get(SeatRow, (table_id, seat))
-                if row is None or row.kind != "human" or not token_opens(row.token_hash, token):
+                if row is None or row.kind != "human" or not row.joined or not token_opens(row.token_hash, token):
                     continue
                 if row.account_id is None and not self._another_rated_seat(s, account_id, table_id, seat):
                     row.account_id = account_id

@@ -9,7 +9,17 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from . import lookalikes
 from .chat import Key as ChatKey
@@ -21,10 +31,20 @@ class _Frame(BaseModel):
 
 
 class JoinFrame(_Frame):
+    """A seat opened by its link's ``token``, or with ``account`` true by the sign-in of the account that holds it
+    (the session cookie sent with the socket's handshake: the same seat on another device)."""
+
     type: Literal["join"]
     seat: StrictInt
-    token: Annotated[StrictStr, Field(max_length=128)]
+    token: Annotated[StrictStr, Field(max_length=128)] | None = None
+    account: StrictBool = False
     nickname: StrictStr | None = None
+
+    @model_validator(mode="after")
+    def _one_key(self) -> JoinFrame:
+        if (self.token is None) != self.account:
+            raise ValueError("a join carries either the seat's token or account: true, not both")
+        return self
 
 
 class WatchFrame(_Frame):

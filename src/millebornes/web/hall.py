@@ -180,8 +180,24 @@ class Hall:
             raise expired(self.settings)
         return facts is not None and token_opens(facts[1], token)
 
+    async def holds(self, table_id: str, seat: int, account_id: str) -> bool:
+        """Whether the account holds that human seat, as the database says (one small query: a seat held by
+        nobody never loads a table)."""
+        if not 0 <= seat < MAX_SEATS:
+            return False
+        facts = await asyncio.to_thread(self.store.holder, table_id, seat)
+        if facts is not None and facts[0] == EXPIRED:
+            raise expired(self.settings)
+        return facts is not None and facts[1] == account_id
+
     async def join(
-        self, conn: Connection, table_id: str, seat: int, nickname: str | None, token: str | None = None
+        self,
+        conn: Connection,
+        table_id: str,
+        seat: int,
+        nickname: str | None,
+        token: str | None = None,
+        account: str | None = None,
     ) -> Room | None:
         """Seat an authenticated connection in the table's room, loading it if it is not in memory;
         None when the table is gone (expired).  Refused passes through."""
@@ -190,7 +206,7 @@ class Hall:
             if room is None:
                 return None
             try:
-                await room.join(conn, seat, nickname, token)
+                await room.join(conn, seat, nickname, token, account)
                 return room
             except Gone:
                 continue

@@ -65,6 +65,8 @@ from .view import Window, is_hidden
 
 log = logging.getLogger("millebornes.web")
 
+NOT_HELD = "this account does not hold that seat"
+
 
 async def until(moment: float) -> None:
     """Sleep until ``time.monotonic()`` reaches ``moment``: the event loop may wake a timer a little early."""
@@ -253,17 +255,24 @@ class Room:
             s.token_hash, s.claimed = token_hash, True
             return True
 
-    async def join(self, conn: Connection, seat: int, nickname: str | None, token: str | None = None) -> None:
+    async def join(
+        self, conn: Connection, seat: int, nickname: str | None, token: str | None = None, account: str | None = None
+    ) -> None:
         """Seat an authenticated connection: welcome, its state, and everyone hears who came.  ``token`` is
         checked again under the lock (a seat claimed from the lobby meanwhile has a new one) and by the
-        store's join (another process may have replaced it).  A seat's first join replaces its token: the
-        welcome carries the new one to this socket alone, and the invite link, which its creator's page
-        still shows, opens nothing any more (docs/web.md, "Seat links")."""
+        store's join (another process may have replaced it); ``account``, the account that holds the seat, by
+        the store's join alone.  A seat's first join replaces its token: the welcome carries the new one to
+        this socket alone, and the invite link, which its creator's page still shows, opens nothing any more
+        (docs/web.md, "Seat links")."""
         async with self.lock:
             if self.closed:
                 raise Gone(self.id)
             if token is not None and not self.authenticate(seat, token):
                 raise Refused("auth", "this link does not open that seat")
+            if account is not None and not (
+                0 <= seat < len(self.table.seats) and self.table.seats[seat].kind == "human"
+            ):
+                raise Refused("auth", NOT_HELD)
             s = self.table.seats[seat]
             if nickname is None:
                 if s.nickname is None:
@@ -279,12 +288,13 @@ class Room:
                 nickname,
                 None if token is None else hash_token(token),
                 None if fresh is None else hash_token(fresh),
+                account,
             )
             if status == EXPIRED:
                 raise expired(self.settings)
             if status is None:
                 await self._refresh_seats()
-                raise Refused("auth", "this link does not open that seat")
+                raise Refused("auth", "this link does not open that seat" if account is None else NOT_HELD)
             s.nickname, s.joined = nickname, True
             if fresh is not None:
                 s.token_hash = hash_token(fresh)

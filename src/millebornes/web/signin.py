@@ -23,6 +23,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
 
 from .accountstore import Accounts, SignedIn
 
@@ -79,21 +80,35 @@ def cross_site(request: Request) -> JSONResponse | None:
         return None
     site = request.headers.get("sec-fetch-site")
     origin = request.headers.get("origin")
-    own = f"{request.url.scheme}://{request.url.netloc}"
-    if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin != own):
+    if (site is not None and site not in ("same-origin", "none")) or (
+        origin is not None and origin != own_origin(request)
+    ):
         return refusal(403, "cross-site", "a change to an account is made from this site's own pages only")
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         return refusal(415, "not-json", "send the request's body as application/json")
     return None
 
 
-def session_token(request: Request) -> str | None:
+def own_origin(conn: HTTPConnection) -> str:
+    """This server's origin as the browser names it (a WebSocket's ``ws``/``wss`` is its page's ``http``/``https``)."""
+    scheme = {"ws": "http", "wss": "https"}.get(conn.url.scheme, conn.url.scheme)
+    return f"{scheme}://{conn.url.netloc}"
+
+
+def socket_from_elsewhere(conn: HTTPConnection) -> bool:
+    """Whether a WebSocket was opened by another site's page (its ``Origin``): a browser sends the cookie with
+    any site's WebSocket, so a sign-in opens a socket only for this site's own pages (or a program sending none)."""
+    origin = conn.headers.get("origin")
+    return origin is not None and origin != own_origin(conn)
+
+
+def session_token(request: HTTPConnection) -> str | None:
     token = request.cookies.get(COOKIE)
     return token if token and len(token) <= 64 else None
 
 
-async def signed_in(request: Request, accounts: Accounts, days: float) -> SignedIn | None:
-    """The request's live sign-in, or None."""
+async def signed_in(request: HTTPConnection, accounts: Accounts, days: float) -> SignedIn | None:
+    """The request's (or WebSocket's) live sign-in, or None."""
     token = session_token(request)
     if token is None:
         return None

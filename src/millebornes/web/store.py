@@ -401,14 +401,21 @@ class Store:
         raise RuntimeError("could not draw a free table id")
 
     def join(
-        self, table_id: str, seat: int, nickname: str, token_hash: str | None = None, new_hash: str | None = None
+        self,
+        table_id: str,
+        seat: int,
+        nickname: str,
+        token_hash: str | None = None,
+        new_hash: str | None = None,
+        account_id: str | None = None,
     ) -> str | None:
         """A human took the seat (again): its nickname; the match starts when every human seat has joined,
         decided here, so two joins on two server processes cannot both miss the other.  The table's status.
 
-        With ``token_hash`` the seat's stored hash must still be that one, else None and nothing changed: the
-        database has the last word on a link, whatever a process's copy says.  ``new_hash`` replaces it (a
-        seat's first join: its invite link opens nothing any more)."""
+        With ``token_hash`` the seat's stored hash must still be that one, with ``account_id`` the seat must be
+        held by that account, else None and nothing changed: the database has the last word on a link or a
+        holder, whatever a process's copy says.  ``new_hash`` replaces the hash (a seat's first join: its invite
+        link opens nothing any more)."""
         with Session(self.engine) as s, s.begin():
             # the table's row locked first: two last joins at once would each count the other missing
             status = s.scalar(select(TableRow.status).where(TableRow.id == table_id).with_for_update())
@@ -417,6 +424,8 @@ class Store:
             seat_row: tuple[ColumnElement[bool], ...] = (SeatRow.table_id == table_id, SeatRow.seat == seat)
             if token_hash is not None:
                 seat_row += (SeatRow.token_hash == token_hash,)
+            if account_id is not None:
+                seat_row += (SeatRow.account_id == account_id, SeatRow.kind == "human")
             values = {"nickname": nickname, "joined": True} | ({"token_hash": new_hash} if new_hash else {})
             if _rowcount(s.execute(update(SeatRow).where(*seat_row).values(**values))) != 1:
                 return None
@@ -932,6 +941,20 @@ class Store:
         with Session(self.engine) as s:
             row = s.execute(
                 select(TableRow.status, SeatRow.token_hash)
+                .select_from(TableRow)
+                .outerjoin(
+                    SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human")
+                )
+                .where(TableRow.id == table_id)
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+    def holder(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
+        """The table's status and the account that holds its human seat (None for a guest's, a bot's or no such
+        seat); None when there is no such table."""
+        with Session(self.engine) as s:
+            row = s.execute(
+                select(TableRow.status, SeatRow.account_id)
                 .select_from(TableRow)
                 .outerjoin(
                     SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human")

@@ -12,8 +12,9 @@ from contextlib import suppress
 from fastapi import APIRouter, WebSocket
 
 from . import outbound, rematch
+from .accountstore import Accounts
 from .client import Client
-from .deps import HallDep, SettingsDep, SocketsDep
+from .deps import AccountsDep, HallDep, SettingsDep, SocketsDep
 from .errors import Refused
 from .frames import (
     ActFrame,
@@ -31,6 +32,7 @@ from .frames import (
 from .hall import Hall
 from .room import Room
 from .settings import Limits
+from .signin import signed_in, socket_from_elsewhere
 
 log = logging.getLogger("millebornes.web")
 
@@ -46,14 +48,16 @@ An ``auth`` refused under the room's lock is a link replaced meanwhile (a first 
 
 
 @router.websocket("/ws/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep, sockets: SocketsDep):
+async def table_socket(
+    ws: WebSocket, table_id: str, hall: HallDep, settings: SettingsDep, sockets: SocketsDep, accounts: AccountsDep
+):
     await ws.accept()
     client = Client(ws, settings.limits)
     pump = asyncio.create_task(client.pump())
     most = settings.limits.sockets_per_address
     try:
         if sockets.add(client, pump, ws.client.host if ws.client else "", most):
-            await converse(client, hall, table_id, settings.limits)
+            await converse(client, hall, table_id, settings.limits, accounts)
         else:
             client.turn_away("too-many", f"at most {most} table sockets are open from one address at once", CROWDED)
     except Exception:
@@ -71,11 +75,11 @@ async def table_socket(ws: WebSocket, table_id: str, hall: HallDep, settings: Se
         sockets.discard(client)
 
 
-async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) -> None:
+async def converse(client: Client, hall: Hall, table_id: str, limits: Limits, accounts: Accounts) -> None:
     """The join (within ``join_seconds``, or the socket is closed with 4401), then every frame.
 
-    The token is checked before the room is loaded: a wrong link to a table out of memory costs one
-    small query, never a replayed match."""
+    The token (or the account's hold on the seat) is checked before the room is loaded: a wrong link to a table
+    out of memory costs one small query, never a replayed match."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limits.join_seconds
     room: Room | None = None
@@ -105,7 +109,12 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             client.turn_away("auth", "the first frame must be join or watch", 4401)
             return
         try:
-            if await hall.authenticate(table_id, frame.seat, frame.token):
+            if frame.account:
+                account = await holder(client, hall, table_id, frame.seat, limits, accounts)
+                if account is None:
+                    return
+                room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname), account=account)
+            elif frame.token is not None and await hall.authenticate(table_id, frame.seat, frame.token):
                 room = await hall.join(client, table_id, frame.seat, clean_nickname(frame.nickname), frame.token)
         except Refused as r:
             if r.code in CLOSE_ON:
@@ -126,6 +135,24 @@ async def converse(client: Client, hall: Hall, table_id: str, limits: Limits) ->
             await rematch.handle(client, hall, room, frame)
         elif frame is not None:
             await dispatch(client, room, frame)
+
+
+async def holder(
+    client: Client, hall: Hall, table_id: str, seat: int, limits: Limits, accounts: Accounts
+) -> str | None:
+    """The id of the signed-in account that holds the seat, else None with the socket turned away: a seat of
+    one's account opens on any device where it is signed in, from this site's pages only."""
+    if socket_from_elsewhere(client.ws):
+        client.turn_away("cross-site", "a seat opens by its account from this site's own pages only", 4403)
+        return None
+    session = await signed_in(client.ws, accounts, limits.session_days)
+    if session is None:
+        client.turn_away("signed-out", "sign in to the account that holds this seat to open it here", 4401)
+        return None
+    if not await hall.holds(table_id, seat, session.account.id):
+        client.turn_away("auth", "this account does not hold that seat", 4401)
+        return None
+    return session.account.id
 
 
 async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
