@@ -8,12 +8,25 @@ Sign-ups and sign-ins are throttled by address (web/settings.py: 5 and 10 a minu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, pages, server, won_dujardin_match  # noqa: E402,F401
+from browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    DUJARDIN_WIN,
+    browser,
+    create_table,
+    dujardin_against_a_bot,
+    join_by_socket,
+    pages,
+    play,
+    seq,
+    server,
+    won_dujardin_match,
+)
 from playwright.sync_api import expect  # noqa: E402
 from test_axe import Audit, axe_source  # noqa: E402,F401
 from test_wording import Reader  # noqa: E402
@@ -216,8 +229,10 @@ def test_refusals_are_said_in_the_catalogs_words(server, pages):
 
 
 def guest_table(base: str, page) -> str:
-    """A table waiting for its second player, kept in the page's My tables the way the table page keeps a seat."""
+    """A table waiting for its second player, its first seat taken (an invite nobody sat down with is never brought
+    into an account) and kept in the page's My tables the way the table page keeps a seat."""
     made = create_table(base, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    join_by_socket(base, made, 0, "Léa").close()
     page.evaluate(
         """([id, url]) => import('/static/js/mytables.js')
              .then((m) => m.remember({ id, ruleset: 'classic', seat: 0, url }))""",
@@ -280,3 +295,45 @@ def test_the_page_passes_axe_reads_right_and_fits_a_phone(server, pages, axe_sou
             no_sideways_scroll(page, f"home, signed in, {where} ({lang})")
     audit.check()
     reader.check()
+
+
+def test_a_live_seat_opens_on_another_device_from_the_account_page(server, pages):
+    # a guest sits down against a bot and signs up: the account holds the seat
+    first, made = dujardin_against_a_bot(server, pages, "Yann")
+    table = made["id"]
+    open_account(first, server)
+    sign_up(first, "yann_2")
+    signed_in(first)
+    back = first.locator(f"#account-tables li[data-table='{table}'] a.back-link")
+    expect(back).to_have_attribute("href", re.compile(r"#seat=0&token="))  # this browser still has its link
+    back.click()
+    first.wait_for_selector("#hand .card")
+    # another device, signed in to the account, has no link: the account opens the seat
+    phone = pages.new(viewport=PHONE, touch=True)
+    open_account(phone, server)
+    sign_in(phone, "yann_2")
+    signed_in(phone)
+    link = phone.locator(f"#account-tables li[data-table='{table}'] a.back-link")
+    expect(link).to_have_attribute("href", f"/t/{table}#seat=0&account=1")
+    link.click()
+    expect(phone.locator("#join-overlay")).to_be_hidden()
+    phone.wait_for_selector("#hand .card")
+    assert "account" not in phone.url and "token" not in phone.url
+    hand = "#hand .card"
+    assert phone.locator(hand).evaluate_all("cs => cs.map((c) => c.dataset.card)") == first.locator(hand).evaluate_all(
+        "cs => cs.map((c) => c.dataset.card)"
+    )
+    # a move from the phone is seen by the first device
+    before = seq(first)
+    play(phone, DUJARDIN_WIN[0], tap=True)
+    first.wait_for_function("(s) => Number(document.querySelector('#turn').dataset.seq) > s", arg=before)
+    expect(first.locator(".tableau.mine .pile.battle .card[data-card='roll']")).to_have_count(1)
+    # the home page of the phone keeps the way back; a reload opens the seat again
+    phone.reload()
+    phone.wait_for_selector("#hand .card")
+    expect(phone.locator("#join-overlay")).to_be_hidden()
+    # a device signed in to nobody is told to sign in, in the catalog's words
+    stranger = pages.new()
+    stranger.goto(f"{server}/t/{table}#seat=0&account=1")
+    expect(stranger.locator("#join-error")).to_have_text(EN.t("join.account_signed_out"))
+    expect(stranger.locator("#hand .card")).to_have_count(0)

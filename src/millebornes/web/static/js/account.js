@@ -182,10 +182,11 @@ function tableItem(s, local) {
       "aria-label": t("home.replay_of", { when }),
     }, t("home.replay")));
   } else {
-    // this browser still holds the seat's link: the way back to it
+    // the way back to the seat: this browser's link of it, else the account opens it (another device)
     const mine = local.find((e) => e.id === s.table && e.seat === s.seat && e.url);
-    if (mine && s.status !== "broken" && s.status !== "expired") {
-      actions.push(el("a", { class: "button primary back-link", href: mine.url, "aria-label": t("mine.back_to", { edition, when }) },
+    const url = mine?.url || `/t/${encodeURIComponent(s.table)}#seat=${s.seat}&account=1`;
+    if (s.status !== "broken" && s.status !== "expired") {
+      actions.push(el("a", { class: "button primary back-link", href: url, "aria-label": t("mine.back_to", { edition, when }) },
         t("mine.back")));
     }
   }

@@ -57,8 +57,21 @@ export function rememberSeat(id, ruleset, seat, token, used) {
   remember({ id, ruleset, seat, used, url: `/t/${encodeURIComponent(id)}#seat=${seat}&token=${encodeURIComponent(token)}` });
 }
 
+// A seat opened by the signed-in account on this device, with no link of its own: "#seat=N&account=1" opens it again
+// while the account is signed in here.
+export function rememberAccountSeat(id, ruleset, seat) {
+  if (!id || !Number.isInteger(seat)) return;
+  remember({ id, ruleset, seat, url: `/t/${encodeURIComponent(id)}#seat=${seat}&account=1` });
+}
+
 function tokenOf(url) {
   return url ? new URLSearchParams(url.split("#")[1] || "").get("token") : null;
+}
+
+// This browser's token of that seat at the table (My tables'), or null.
+export function linkedToken(id, seat) {
+  const e = myTables().find((x) => x.id === id);
+  return e && e.seat === seat ? tokenOf(e.url) : null;
 }
 
 // The token that opens my seat now when a page is opened with an invite link this browser already used: the

@@ -12,9 +12,9 @@ const LOOKS = [0, 400, 1000, 2000, 4000];
 
 const sleep = (ms) => new Promise((ok) => { setTimeout(ok, ms); });
 
-// `token()`: the seat's token now (the first join replaces the invite's); `say(message)`: the page's notice line;
-// `now()`: {table (its facts), joined, over}.
-export function ratedSeat({ tableId, seat, spectator, token, say, now }) {
+// `token()`: the seat's token now (the first join replaces the invite's); `byAccount`: the seat was opened by the
+// signed-in account, with no link; `say(message)`: the page's notice line; `now()`: {table (its facts), joined, over}.
+export function ratedSeat({ tableId, seat, spectator, token, byAccount, say, now }) {
   // me: GET /api/account's answer, null signed out, undefined unknown; claimed: the account holds the seat;
   // before: its rating in the table's family when the seat came in (null: none yet; undefined: not read before the
   // end); result: what #match-rating says, {after} or {key}; asking: the look under way
@@ -33,7 +33,14 @@ export function ratedSeat({ tableId, seat, spectator, token, say, now }) {
 
   async function claim(me) {
     const tok = token();
-    if (!tok) return;
+    if (tok) R.claimed = await bring(me, tok);
+    else R.claimed = byAccount; // the seat was opened by this sign-in's account: the server checked it holds the seat
+    if (R.claimed && R.before === undefined && !now().over) R.before = me.ratings?.[now().table?.ruleset] ?? null;
+  }
+
+  // The seat brought into the account by its link (another account may hold it: passed over without a word, and
+  // nothing here counts for this one).
+  async function bring(me, tok) {
     let r;
     try {
       r = await fetch("/api/account/claim", {
@@ -42,12 +49,10 @@ export function ratedSeat({ tableId, seat, spectator, token, say, now }) {
         body: JSON.stringify({ seats: [{ table: tableId, seat, token: tok }] }),
       });
     } catch (x) {
-      return;
+      return false;
     }
     const data = await r.json().catch(() => null);
-    // another account may hold the seat: it is passed over without a word, and nothing here counts for this one
-    R.claimed = r.ok && Array.isArray(data?.claimed) && data.claimed.some((c) => c.table === tableId && c.seat === seat);
-    if (R.claimed && R.before === undefined && !now().over) R.before = me.ratings?.[now().table?.ruleset] ?? null;
+    return r.ok && Array.isArray(data?.claimed) && data.claimed.some((c) => c.table === tableId && c.seat === seat);
   }
 
   async function lookNow() {

@@ -21,7 +21,7 @@ import { keyboard, touchScreen } from "./keys.js";
 import { quickChat } from "./chat.js";
 import { cardHelp } from "./cardhelp.js";
 import { renderLesson } from "./learn.js";
-import { rememberSeat, replacedToken } from "./mytables.js";
+import { rememberAccountSeat, rememberSeat, replacedToken, linkedToken } from "./mytables.js";
 import { scoreSheet } from "./sheet.js";
 import { rematchPanel, autoJoinNickname } from "./rematch.js";
 import { snapshot, animate, stopMotion } from "./motion.js";
@@ -35,17 +35,32 @@ const SEAT_KEY = `millebornes.seat.${tableId}`;
 const invite = takeInvite();
 const mySeat = invite.seat;
 let token = invite.token; // replaced by the welcome of the seat's first join (keepToken)
+// A seat of the signed-in account opened without its link (#seat=N&account=1: another device): the join says
+// account: true and the server reads the sign-in (docs/web.md, "Accounts").
+const byAccount = !token && invite.account === true;
 // A page opened without a seat link watches: the server sends what a spectator sees, no hand, no choice.
-const spectator = !token;
+const spectator = !token && !byAccount;
 
 // The invite link's seat and token (#seat=N&token=...) move to this tab's sessionStorage as soon as the
 // page reads them, and leave the address bar: a shared screen, the history or a bookmark never shows
 // the token. A reload of the tab finds them there. A seat's first join replaces its token (the invite
 // link then opens nothing): the same link opened again in this tab, or in this browser after My tables
-// recorded the seat, takes the new token instead.
+// recorded the seat, takes the new token instead. A seat opened by the account (#seat=N&account=1) takes this
+// browser's link of it when My tables has one, else is joined by the account.
 function takeInvite() {
   const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const given = frag.has("token") ? { seat: frag.has("seat") ? Number(frag.get("seat")) : null, token: frag.get("token") } : null;
+  const seatOf = () => (frag.has("seat") ? Number(frag.get("seat")) : null);
+  if (frag.get("account") === "1" && !frag.has("token")) {
+    const seat = seatOf();
+    const known = Number.isInteger(seat) ? linkedToken(tableId, seat) : null;
+    const kept = known ? { seat, token: known } : { seat, account: true };
+    try {
+      sessionStorage.setItem(SEAT_KEY, JSON.stringify(kept));
+      history.replaceState(null, "", location.pathname + location.search);
+    } catch (e) { /* storage off */ }
+    return { token: null, ...kept };
+  }
+  const given = frag.has("token") ? { seat: seatOf(), token: frag.get("token") } : null;
   try {
     const kept = JSON.parse(sessionStorage.getItem(SEAT_KEY) || "null");
     if (given) {
@@ -58,6 +73,7 @@ function takeInvite() {
     }
     const now = JSON.parse(sessionStorage.getItem(SEAT_KEY) || "null");
     if (now && typeof now.token === "string") return { seat: now.seat, token: now.token };
+    if (now && now.account === true) return { seat: now.seat, token: null, account: true };
   } catch (e) { /* storage off: the link in the address bar is all there is */ }
   return given || { seat: null, token: null };
 }
@@ -125,7 +141,7 @@ const chat = quickChat({ send, ctx, seat: mySeat, spectator, tableId });
 
 // the seat brought into a signed-in account; at a rated table, what a signed-out page is told, and the rating after
 const seatAccount = ratedSeat({
-  tableId, seat: mySeat, spectator, token: () => token, say,
+  tableId, seat: mySeat, spectator, token: () => token, byAccount, say,
   now: () => ({ table: S.table, joined: S.joined, over: Boolean(S.obs?.is_over || S.status === "finished") }),
 });
 
@@ -138,6 +154,8 @@ const rematch = rematchPanel({
 // ------------------------------------------------------------------ socket
 // The refusals after which the server closes the socket (4410, 4429) and the page does not come back.
 const CLOSING = new Set(["expired", "seat-full", "table-full", "too-many"]);
+// Why a seat opened by the account was refused: signed out here, another account, or another site's page.
+const ACCOUNT_REFUSALS = { "signed-out": "join.account_signed_out", auth: "join.account_not_held", "cross-site": "join.account_not_held" };
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -146,7 +164,7 @@ function connect() {
   setConn(t("turn.connecting"));
   ws.addEventListener("open", () => {
     if (spectator) { ws.send(JSON.stringify({ type: "watch" })); return; }
-    const join = { type: "join", seat: mySeat, token };
+    const join = byAccount ? { type: "join", seat: mySeat, account: true } : { type: "join", seat: mySeat, token };
     if (S.nickname) join.nickname = S.nickname;
     ws.send(JSON.stringify(join));
   });
@@ -160,8 +178,8 @@ function connect() {
     S.ws = null;
     if (spectator && (e.code === 4401 || e.code === 4403)) { setConn(""); return; } // no table, or no spectators
     if (e.code === 4410 || e.code === 4429) { setConn(""); return; } // expired, or over a cap: its error said so
-    if (e.code === 4401 && !S.joined) {
-      showJoinError(t("msg.auth"));
+    if ((e.code === 4401 || (byAccount && e.code === 4403)) && !S.joined) {
+      if (!byAccount || !$("#join-error").textContent) showJoinError(t(byAccount ? "join.account_not_held" : "msg.auth"));
       setConn("");
       return;
     }
@@ -213,6 +231,7 @@ function onFrame(f) {
       S.fresh = true; // the next state's events are already in this log
       try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
       if (!spectator && typeof f.token === "string" && f.token) keepToken(f.token);
+      else if (byAccount && !wasJoined) rememberAccountSeat(tableId, S.table?.ruleset, mySeat);
       else if (!spectator && !wasJoined) rememberSeat(tableId, S.table?.ruleset, mySeat, token); // the home page's "My tables"
       if (!spectator && !wasJoined) seatAccount.joined();
       dialogs.close($("#join-overlay"));
@@ -303,6 +322,7 @@ function onFrame(f) {
     case "error":
       if (spectator && !S.joined && f.code === "auth") { say({ key: "msg.no_table" }, true); break; }
       if (spectator && !S.joined && f.code === "finished") { location.replace(`/replay/${encodeURIComponent(tableId)}`); break; }
+      if (byAccount && !S.joined && ACCOUNT_REFUSALS[f.code]) { showJoinError(t(ACCOUNT_REFUSALS[f.code])); break; }
       if (f.code === "auth" && !S.joined && !spectator) showJoinError(t("msg.auth"));
       if (CLOSING.has(f.code) && !S.joined && !spectator) showJoinError(errorMessage(f));
       if (f.code === "malformed" && !S.joined && !spectator) { // the server refused the nickname: try another
@@ -983,7 +1003,7 @@ async function main() {
 
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !token) return;
+    if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !(token || byAccount)) return;
     const nick = $("#nickname").value.normalize("NFC").trim();
     if (!goodNickname(nick)) { $("#join-error").textContent = t("join.bad_nickname"); return; }
     $("#join-error").textContent = "";
@@ -998,7 +1018,7 @@ async function main() {
     cards.then(() => connect());
     return;
   }
-  if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !token) {
+  if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !(token || byAccount)) {
     $("#join").disabled = true;
     $("#nickname").disabled = true;
     $("#join-error").textContent = t("join.no_token");
@@ -1024,7 +1044,10 @@ async function main() {
   let joinedBefore = false;
   try { joinedBefore = localStorage.getItem(JOINED_KEY) === "1"; } catch (e) { /* storage off */ }
   const rematchNick = autoJoinNickname(tableId); // this page was opened by accepting a rematch: one click was enough
-  if (joinedBefore || rematchNick) {
+  if (byAccount) { // the account's seat has its nickname already: straight in
+    dialogs.close($("#join-overlay"));
+    cards.then(() => startJoin(null));
+  } else if (joinedBefore || rematchNick) {
     if (rematchNick) $("#nickname").value = rematchNick;
     dialogs.close($("#join-overlay"));
     cards.then(() => startJoin(joinedBefore ? stored || null : rematchNick));
