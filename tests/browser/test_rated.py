@@ -138,6 +138,8 @@ def test_a_rated_match_against_a_bot_moves_the_account_rating(server, pages, axe
     expect(page.locator("#rated")).to_have_text(EN.t("rated.badge"))
     expect(page.locator("#rated-box")).to_be_hidden()
     expect(page.locator("#join-rated")).to_be_hidden()
+    expect(page.locator("#keys-list kbd", has_text="p")).to_have_count(1)  # the Keys panel, without "u"
+    expect(page.locator("#keys-list kbd", has_text=re.compile(r"^u$"))).to_have_count(0)
     play_to_the_end(page)
     expect(page.locator("#undo-button")).to_be_hidden()
 

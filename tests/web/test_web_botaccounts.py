@@ -247,6 +247,234 @@ def test_a_challenge_nobody_answers_is_declined(web):
         until(lambda: c.get(f"/api/tables/{table['id']}").json()["seats"][1]["kind"] == "bot")
 
 
+class Wire:
+    """A bot's socket in the test's process, read with a timeout (closed with the app at the latest)."""
+
+    def __init__(self, web, token: str):
+        self.session = bot_socket(web.client, token)
+        self.ws = self.session.__enter__()
+        self.open = True
+        web.stack.callback(self.close)
+        self.hello = hello(self.ws)
+
+    def recv(self, timeout: float = 10.0) -> dict:
+        import anyio
+
+        async def get():
+            with anyio.fail_after(timeout):
+                return await self.ws._send_rx.receive()
+
+        msg = self.ws.portal.call(get)
+        assert msg["type"] == "websocket.send", msg
+        return json.loads(msg["text"])
+
+    def poll(self, timeout: float = 0.01) -> dict | None:
+        try:
+            return self.recv(timeout)
+        except TimeoutError:
+            return None
+
+    def expect(self, kind: str, timeout: float = 10.0) -> dict:
+        """The next message of this type (others on the way are passed over)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.recv(max(0.01, deadline - time.monotonic()))
+            if m["type"] == kind:
+                return m
+
+    def send(self, message: dict) -> None:
+        self.ws.send_json(message)
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            self.session.__exit__(None, None, None)
+
+
+def over(state: dict) -> bool:
+    return state["status"] == "finished" or state["observation"]["is_over"]
+
+
+def play_out(table_id: str, bots: list[Wire], person=None, decides: int | None = None, seconds: float = 120) -> int:
+    """Play the table: each bot answers its decides with the first legal action, the person (a SeatClient) plays
+    hasty moves; until every bot got ``over`` and the person's state is over, or until the bots answered
+    ``decides`` decides.  Returns the decides answered."""
+    from conftest import Hasty
+
+    hasty, acted, answered, ended = Hasty(7), -1, 0, set()
+    deadline = time.monotonic() + seconds
+    while True:
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if decides is not None and answered >= decides:
+            return answered
+        if len(ended) == len(bots) and (person is None or over(person.state)):
+            return answered
+        for i, bot in enumerate(bots):
+            while (m := bot.poll()) is not None:
+                if m["type"] == "decide" and m["table"] == table_id:
+                    bot.send({"type": "action", "id": m["id"], "action": m["legal_actions"][0]})
+                    answered += 1
+                elif m["type"] == "over" and m["table"] == table_id:
+                    ended.add(i)
+        if person is not None:
+            state = person.state
+            if not over(state) and state["status"] == "playing" and person.obs["legal_actions"] and acted != state["seq"]:
+                acted = state["seq"]
+                person.act(hasty.choice(person.obs["legal_actions"]))
+            try:
+                while True:
+                    person.recv(0.01)
+            except TimeoutError:
+                pass
+
+
+def test_a_bots_seats_are_its_accounts_on_a_new_connection_and_after_a_restart(web):
+    """The bot's seats are its account's, not its connection's: a new connection takes them back, and so does one
+    after a restart of the server, which remembers nothing of the bot but the database."""
+    c = web.start()
+    token = c.post("/api/account/bots", json={"username": "robo"}, headers=signed_up(c)).json()["token"]
+    bot = Wire(web, token)
+    table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("robo")], clock=0)
+    challenge = bot.expect("challenge")
+    bot.send({"type": "accept", "id": challenge["id"]})
+    ann = web.join(table, 0, "Ann")
+    assert play_out(table["id"], [bot], ann, decides=3) >= 3
+    # a new connection (no restart): its seat again, and the decides with it
+    bot.close()
+    bot = Wire(web, token)
+    assert play_out(table["id"], [bot], ann, decides=3) >= 3
+    # a restart: the new process knows the bot from the database alone
+    bot.close()
+    c = web.start()
+    ann = web.join(table, 0)
+    bot = Wire(web, token)
+    assert play_out(table["id"], [bot], ann, decides=1) >= 1
+    play_out(table["id"], [bot], ann)
+    facts = c.get(f"/api/tables/{table['id']}").json()
+    assert facts["status"] == "finished" and facts["seats"][1]["kind"] == "human"
+    assert facts["seats"][1]["nickname"] == "robo"
+
+
+def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_declined_in_time(web):
+    """A process that died leaves the bot's row saying it is connected: the creation goes through, nobody asks the
+    bot, and the process that made the table gives the seat to a built-in bot once the answer is overdue."""
+    c = web.start()
+    c.post("/api/account/bots", json={"username": "ghost"}, headers=signed_up(c))
+    from sqlalchemy import create_engine, text
+
+    db = create_engine(web.url)
+    with db.begin() as conn:
+        conn.execute(text("UPDATE bots SET connection = 'dead0process'"))
+    db.dispose()
+    from millebornes.web.botgateway import gateway_of
+
+    gateway = gateway_of(web.app)
+    gateway.challenge_seconds, gateway.challenge_margin = 0.2, 0.2
+    table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("ghost")])
+    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost"}
+    seats = until(lambda: (s := c.get(f"/api/tables/{table['id']}").json()["seats"])[1]["kind"] == "bot" and s)
+    assert seats[1]["level"] is not None
+
+
+def test_a_bot_challenges_another_bot_and_both_play_the_match_out(web):
+    c = web.start()
+    csrf = signed_up(c)
+    tokens = [c.post("/api/account/bots", json={"username": n}, headers=csrf).json()["token"] for n in ("red", "blue")]
+    red, blue = Wire(web, tokens[0]), Wire(web, tokens[1])
+    dare = {"type": "challenge", "id": 7, "opponent": "blue", "edition": "dujardin", "players": 2, "rated": True}
+    red.send(dare | {"clock": 0, "cf_timeout": 0.05})
+    challenged = red.expect("challenged")
+    assert challenged == {"type": "challenged", "id": 7, "table": challenged["table"]}
+    table_id = challenged["table"]
+    challenge = blue.expect("challenge")
+    assert challenge == {
+        "type": "challenge",
+        "id": challenge["id"],
+        "table": table_id,
+        "seat": 1,
+        "edition": "dujardin",
+        "players": 2,
+        "teams": False,
+        "rated": True,
+        "clock": 0.0,
+    }
+    facts = c.get(f"/api/tables/{table_id}").json()
+    assert facts["public"] is True and facts["spectators"] is True
+    assert c.post(f"/api/tables/{table_id}/seats/1/claim").status_code == 409  # the lobby offers neither seat
+    blue.send({"type": "accept", "id": challenge["id"]})
+    assert play_out(table_id, [red, blue]) > 10
+    facts = c.get(f"/api/tables/{table_id}").json()
+    assert facts["status"] == "finished"
+    assert [s["nickname"] for s in facts["seats"]] == ["red", "blue"]
+    assert not any(s["standin"] for s in facts["seats"])
+    assert until(lambda: rated(web.url, table_id)) == ["blue", "red"]  # two bot accounts: the match rates both
+
+
+def rated(url: str, table_id: str) -> list[str]:
+    """The accounts a match rated, by name."""
+    from sqlalchemy import create_engine, text
+
+    db = create_engine(url)
+    with db.connect() as conn:
+        names = conn.execute(
+            text(
+                "SELECT a.username FROM rating_changes r JOIN accounts a ON a.id = r.account_id "
+                "WHERE r.table_id = :t ORDER BY a.username"
+            ),
+            {"t": table_id},
+        )
+        found = list(names.scalars())
+    db.dispose()
+    return found
+
+
+def test_a_bots_challenge_is_checked_and_a_refused_one_makes_nothing(web):
+    c = web.start()
+    csrf = signed_up(c)
+    tokens = [c.post("/api/account/bots", json={"username": n}, headers=csrf).json()["token"] for n in ("red", "blue")]
+    c.post("/api/account/bots", json={"username": "asleep"}, headers=csrf)
+    red, blue = Wire(web, tokens[0]), Wire(web, tokens[1])
+    good = {"type": "challenge", "id": 1, "opponent": "blue", "edition": "dujardin", "players": 2, "rated": False}
+    good["clock"] = 0
+    for n, (change, said) in enumerate(
+        [
+            ({"id": "1"}, "integer id"),
+            ({"opponent": "red"}, "itself"),
+            ({"opponent": "RED"}, "itself"),
+            ({"opponent": "nobody"}, "not connected"),
+            ({"opponent": "asleep"}, "not connected"),
+            ({"opponent": "ann_1"}, "not connected"),
+            ({"opponent": ""}, "opponent"),
+            ({"opponent": 5}, "opponent"),
+            ({"edition": "nope"}, "edition"),
+            ({"edition": ["dujardin"]}, "edition"),
+            ({"players": 3}, "players"),
+            ({"players": True}, "players"),
+            ({"rated": 1}, "rated"),
+            ({"clock": -1}, "clock"),
+            ({"clock": "0"}, "clock"),
+            ({"clock": 10**6}, "clock"),
+            ({"cf_timeout": 0.001}, "cf_timeout"),
+            ({"cf_timeout": None}, "cf_timeout"),
+            ({"seed": 3}, "seed"),
+            ({"deck": []}, "deck"),
+        ]
+    ):
+        red.send(good | {"id": 100 + n} | change)
+        error = red.expect("error")
+        assert said in error["message"], (change, error)
+        assert error["id"] == (None if change == {"id": "1"} else 100 + n)
+    red.send({k: v for k, v in good.items() if k != "clock"})
+    assert "clock" in red.expect("error")["message"]
+    assert blue.poll(0.3) is None  # nobody was challenged
+    from sqlalchemy import create_engine, text
+
+    db = create_engine(web.url)
+    with db.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM tables")).scalar() == 0
+    db.dispose()
+
+
 # ---------------------------------------------------------------- a real server
 class Account:
     """A person's browser signed in to a real server."""

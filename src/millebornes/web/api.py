@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from .. import cards as C
@@ -22,13 +23,15 @@ from ..i18n.howto import how_to_play
 from ..notation import replay
 from ..rules import RULESETS
 from ..state import Game
-from .botgateway import gateway_of
+from .botgateway import Challengee, gateway_of
 from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
 from .errors import Unprocessable, expired
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
-from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, hash_token, new_table_id, new_token, now
+from .settings import Settings
+from .store import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, Store, hash_token, new_table_id, new_token, now
+from .throttle import CreationThrottle
 
 router = APIRouter()
 
@@ -183,19 +186,35 @@ async def editions_list():
     )
 
 
-@router.post("/api/tables", status_code=201)
-async def create_table(
-    body: CreateTable, request: Request, settings: SettingsDep, store: StoreDep, hall: HallDep, throttle: ThrottleDep
-):
-    gateway = gateway_of(request.app)
-    try:
-        game, seed = check_table(body, settings)
-        bots = gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
-    except Unprocessable as exc:
-        return unprocessable(exc.field, exc.message)
-    wait = throttle.take(request.client.host if request.client else "")
+class Throttled(Exception):
+    """The address made as many tables as it may this minute; nothing was made."""
+
+    def __init__(self, wait: int, per_minute: int):
+        self.wait, self.per_minute = wait, per_minute
+
+
+@dataclass
+class Made:
+    """A new table (in the database and in this process's hall), its human seats' tokens, and the bots it
+    challenges (not asked yet: :meth:`.botgateway.Gateway.challenge`)."""
+
+    table: SavedTable
+    tokens: dict[int, str]
+    bots: dict[int, Challengee]
+
+
+async def make_table(app: FastAPI, body: CreateTable, address: str, held: Mapping[int, str] | None = None) -> Made:
+    """The one way a table is created (``POST /api/tables``, a bot's ``challenge``): every check, the throttle of
+    ``address``, then the table; the bot accounts' seats, and ``held`` (seat: account), are held by their accounts
+    before this returns.  :class:`Unprocessable` or :class:`Throttled`, and nothing made."""
+    settings: Settings = app.state.settings
+    gateway = gateway_of(app)
+    game, seed = check_table(body, settings)
+    bots = await gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
+    throttle: CreationThrottle = app.state.throttle
+    wait = throttle.take(address)
     if wait is not None:
-        return rate_limited(wait, throttle.per_minute, "new tables")
+        raise Throttled(wait, throttle.per_minute)
     tokens, seats = {}, []
     for i, spec in enumerate(body.seats):
         if spec.kind != "bot":
@@ -224,13 +243,27 @@ async def create_table(
         pace=body.pace,
         rated=body.rated,
     )
+    store: Store = app.state.store
     saved = await asyncio.to_thread(store.create, saved)
-    hall.add(saved)
-    await gateway.challenge(saved, bots, tokens)
+    app.state.hall.add(saved)
+    await gateway.hold(saved, dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()})
+    return Made(saved, tokens, bots)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request):
+    try:
+        made = await make_table(request.app, body, request.client.host if request.client else "")
+    except Unprocessable as exc:
+        return unprocessable(exc.field, exc.message)
+    except Throttled as t:
+        return rate_limited(t.wait, t.per_minute, "new tables")
+    saved, tokens, bots = made.table, made.tokens, made.bots
+    await gateway_of(request.app).challenge(saved, bots)
     out: list[dict] = []
-    for s in seats:
-        if s.seat in bots:  # its token is for the bot's connection alone
-            out.append({"seat": s.seat, "kind": "bot-account", "name": bots[s.seat].account.username})
+    for s in saved.seats:
+        if s.seat in bots:  # its token is for nobody: the bot's account holds the seat
+            out.append({"seat": s.seat, "kind": "bot-account", "name": bots[s.seat].name})
         elif s.kind == "human":
             out.append({"seat": s.seat, "kind": "human", "url": f"/t/{saved.id}#seat={s.seat}&token={tokens[s.seat]}"})
         else:

@@ -2,11 +2,16 @@
 holding a bot account's token speaks the bot protocol with this server as its host.
 
 The server says ``hello``, the bot answers ``hello``; then the server sends a ``challenge`` for each table a person
-creates with a seat for the bot, and a ``decide`` for each decision of a seat the bot holds.  An accepted challenge
-seats the connection through the room's own join, as a page's socket (:class:`SeatLink` is its connection), so the
-turn clock, the grace period, the stand-ins and presence treat the bot as any remote player, and its account holds
-the seat.  The decide's observation is the one the seat's state frame shows, nothing more.  Every limit refuses
-with an ``error`` message and changes nothing.
+(or another bot) creates with a seat for the bot, and a ``decide`` for each decision of a seat the bot holds.  The
+bot's account holds the seat from the table's creation, and an accepted challenge seats the connection by that
+account through the room's own join, as a page's socket (:class:`SeatLink` is its connection), so the turn clock,
+the grace period, the stand-ins and presence treat the bot as any remote player.  Its seats are its account's, not
+this process's: a new connection, at any process, sits down again at every live table where the account holds a
+seat it joined.  With several processes, a challenge to a bot connected to another one goes there as a notice
+(:attr:`.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
+time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
+(:func:`.api.make_table`).  The decide's observation is the one the seat's state frame shows, nothing more.  Every
+limit refuses with an ``error`` message and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,15 +26,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, WebSocket
+from pydantic import ValidationError
 
 from ..protocol import PROTOCOL
 from .accountstore import Account
 from .botstore import Bots
 from .client import MovingWindow
+from .creation import CreateTable, SeatSpec
 from .errors import Refused, Unprocessable
 from .hall import Hall
+from .notices import Kind, challenge_args
 from .room import Room
-from .store import FINISHED, PLAYING, SavedTable
+from .store import FINISHED, PLAYING, WAITING, SavedTable, Store
 from .throttle import CreationThrottle
 
 log = logging.getLogger("millebornes.web")
@@ -42,6 +50,9 @@ MESSAGES_PER_SECOND = 20
 HELLO_SECONDS = 10.0
 CHALLENGE_SECONDS = 10.0
 """A challenge not answered within this is declined."""
+CHALLENGE_MARGIN = 5.0
+"""The process that made a table declines a bot's seat still not joined this long after ``CHALLENGE_SECONDS``:
+the bot's process (another one, maybe stale or dead) never answered."""
 DECISION_SECONDS = 10.0
 """At a table without a turn clock, the stand-in plays a decision the bot did not answer within this."""
 BAD_ANSWERS = 3
@@ -75,15 +86,23 @@ class Challenge:
     answer: asyncio.Future[bool] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
+@dataclass(frozen=True)
+class Challengee:
+    """A bot a table challenges: its account, its name, and its connection if it is connected to this process
+    (None: its row says it is connected to another one)."""
+
+    account_id: str
+    name: str
+    session: BotSession | None
+
+
 class SeatLink:
     """The bot's connection to one seat of one table, as the room knows a connection (``seat`` and ``send``)."""
 
-    def __init__(self, session: BotSession, table_id: str, seat: int, token: str):
+    def __init__(self, session: BotSession, table_id: str, seat: int):
         self.session = session
         self.table_id = table_id
         self.seat: int | None = seat
-        self.token = token
-        """The seat's token: a first join replaces it (the welcome carries the new one), kept for a reconnection."""
         self.reclaimed = -1
         """The last ``seq`` at which the bot asked its seat back from a stand-in."""
 
@@ -93,10 +112,8 @@ class SeatLink:
         return self.session.gateway.hall.rooms.get(self.table_id)
 
     def send(self, frame: Mapping[str, Any]) -> None:
-        kind = frame.get("type")
-        if kind == "welcome" and frame.get("token"):
-            self.token = frame["token"]
-        elif kind == "state":
+        """A welcome's new token opens nothing the bot needs (its account holds the seat): the states alone."""
+        if frame.get("type") == "state":
             self.session.state(self, frame)
 
 
@@ -249,7 +266,7 @@ class BotSession:
         elif kind in ("action", "error"):
             await self.act(message)
         elif kind == "challenge":
-            self.error(None, "a bot cannot challenge yet: a person creates the table with a seat for the bot")
+            await self.dare(message)
         elif kind == "hello":
             self.error(None, "hello was said already")
         else:
@@ -297,7 +314,8 @@ class BotSession:
         """Tables played or offered now."""
         return len(self.links) + len(self.challenges)
 
-    def challenge(self, table: SavedTable, seat: int, token: str) -> None:
+    def challenge(self, table: SavedTable, seat: int) -> None:
+        """Ask the bot; its answer (or none in time) settles the seat."""
         request = self.next_id()
         found = Challenge(table.id, seat)
         self.challenges[request] = found
@@ -314,9 +332,9 @@ class BotSession:
                 "clock": table.clock,
             }
         )
-        self.gateway.later(self._settle(request, found, token))
+        self.gateway.later(self._settle(request, found))
 
-    async def _settle(self, request: int, found: Challenge, token: str) -> None:
+    async def _settle(self, request: int, found: Challenge) -> None:
         """The bot's answer, or none in time: a decline; the seat then goes to a built-in bot."""
         try:
             accepted = await asyncio.wait_for(asyncio.shield(found.answer), self.gateway.challenge_seconds)
@@ -324,16 +342,17 @@ class BotSession:
             accepted = False
         finally:
             self.challenges.pop(request, None)
-        if accepted and not self.closing and await self.sit(found.table_id, found.seat, token):
+        if accepted and not self.closing and await self.sit(found.table_id, found.seat):
             return
-        await self.gateway.decline(found.table_id, found.seat)
+        await self.gateway.decline(found.table_id, found.seat, self.account.id)
 
-    async def sit(self, table_id: str, seat: int, token: str) -> bool:
-        """Join the seat through the room, as a page does with the seat's link."""
-        link = SeatLink(self, table_id, seat, token)
+    async def sit(self, table_id: str, seat: int) -> bool:
+        """Join the seat through the room by the bot's account, as a page signed in to the account that holds the
+        seat does (the database checks the holder in the join's own update)."""
+        link = SeatLink(self, table_id, seat)
         self.links[table_id] = link
         try:
-            room = await self.gateway.hall.join(link, table_id, seat, self.account.username, token)
+            room = await self.gateway.hall.join(link, table_id, seat, self.account.username, account=self.account.id)
         except Refused as r:
             log.info("bot %s could not take seat %d of table %s: %s", self.account.username, seat, table_id, r.message)
             room = None
@@ -351,20 +370,71 @@ class BotSession:
         if room is not None:  # after the room's step that told the end, not inside it
             asyncio.get_running_loop().call_soon(room.leave, link)
 
-    def leave_all(self) -> dict[str, tuple[int, str]]:
-        """The connection ends: every seat left (its grace period counts), and what a reconnection needs."""
-        held = {}
+    def leave_all(self) -> None:
+        """The connection ends: every seat left (its grace period counts; the account keeps it for the bot's next
+        connection), and every open challenge declined."""
         for link in list(self.links.values()):
             room = link.room
             if link.seat is not None and room is not None and not room.closed:
-                held[link.table_id] = (link.seat, link.token)
                 room.leave(link)
         self.links.clear()
         self.decisions.clear()
         for found in self.challenges.values():
             if not found.answer.done():
                 found.answer.set_result(False)
-        return held
+
+    async def dare(self, message: Mapping[str, Any]) -> None:
+        """The bot's own ``challenge``: a table made as a person's ``POST /api/tables`` makes it (every check and
+        limit), public, the bot on seat 0 and the opponent on seat 1; ``challenged`` names it, the bot sits down by
+        its account, then the opponent is challenged as by a person's table, wherever it is connected.  A refusal
+        is an ``error`` and makes nothing."""
+        request = message.get("id")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "a challenge needs an integer id")
+            return
+        wrong = _dare_fields(message)
+        opponent = message.get("opponent")
+        if wrong is None and str(opponent).casefold() == self.account.username.casefold():
+            wrong = "a bot cannot challenge itself"
+        if wrong is None and self.busy >= TABLES_AT_ONCE:
+            wrong = f"this bot plays {TABLES_AT_ONCE} tables already, challenges included"
+        if wrong is not None:
+            self.error(request, wrong)
+            return
+        try:
+            body = CreateTable(
+                ruleset=message["edition"],
+                players=message["players"],
+                seats=[SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)],
+                clock=message["clock"],
+                rated=message["rated"],
+                cf_timeout=message.get("cf_timeout", DEFAULT_CF_TIMEOUT),
+                public=True,
+                spectators=True,
+            )
+        except ValidationError as exc:
+            self.error(request, f"the challenge is not valid: {exc.errors()[0].get('msg', '')}"[:300])
+            return
+        wait = self.gateway.throttle.take(self.account.id)
+        if wait is not None:
+            self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
+            return
+        from . import api  # the creation's own module, which imports this one
+
+        address = self.ws.client.host if self.ws.client else ""
+        try:
+            made = await api.make_table(self.gateway.app, body, address, {0: self.account.id})
+        except Unprocessable as exc:
+            self.error(request, f"{exc.field}: {exc.message}")
+            return
+        except api.Throttled as t:
+            self.error(request, f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s")
+            return
+        self.send({"type": "challenged", "id": request, "table": made.table.id})
+        if not await self.sit(made.table.id, 0):
+            self.error(request, f"the bot could not sit down at table {made.table.id}; its opponent is not asked")
+            return
+        await self.gateway.challenge(made.table, made.bots)
 
 
 class Gateway:
@@ -373,11 +443,10 @@ class Gateway:
     def __init__(self, app: FastAPI):
         self.app = app
         self.sessions: dict[str, BotSession] = {}
-        self.parked: dict[str, dict[str, tuple[int, str]]] = {}
-        """The seats of bots whose connection ended, for their next connection here to take back."""
         self.throttle = CreationThrottle(CHALLENGES_PER_MINUTE, "bot-challenges")
         self.creations = CreationThrottle(BOTS_MADE_PER_MINUTE, "bots")
         self.challenge_seconds = CHALLENGE_SECONDS
+        self.challenge_margin = CHALLENGE_MARGIN
         self.decision_seconds = DECISION_SECONDS
         self.tasks: set[asyncio.Task] = set()
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
@@ -385,15 +454,24 @@ class Gateway:
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("bots: a challenge could not be settled", exc_info=task.exception())
 
     @property
     def hall(self) -> Hall:
         return self.app.state.hall
 
     @property
+    def store(self) -> Store:
+        return self.app.state.store
+
+    @property
     def bots(self) -> Bots:
-        return Bots(self.app.state.store)
+        return Bots(self.store)
 
     def named(self, username: str) -> BotSession | None:
         key = username.casefold()
@@ -405,46 +483,105 @@ class Gateway:
         if session is not None:
             session.close(AUTH, reason)
 
-    async def decline(self, table_id: str, seat: int) -> None:
-        room = await self.hall.room(table_id)
-        if room is None:
+    async def decline(self, table_id: str, seat: int, account_id: str) -> None:
+        """The bot declined, or never answered: a built-in bot at the table's stand-in level takes the seat if the
+        bot has still not sat down there.  The database decides (a join that raced this one, at any process, keeps
+        the seat), and the room here reads the seats back from it, as the other processes do at its notice."""
+        level = await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id)
+        if level is None:
             return
-        try:
-            await room.decline(seat)
-        except Refused:
-            pass
+        await asyncio.to_thread(self.store.seats_to_bots, table_id, [seat], level)
+        room = self.hall.rooms.get(table_id)
+        if room is not None:
+            await room.refresh_seats()
 
-    def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, BotSession]:
-        """The connected bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed):
-        a bot not connected here, one at its tables' limit, or challenged too often this minute."""
-        found: dict[int, BotSession] = {}
+    def refusal(self, session: BotSession) -> str | None:
+        """Why a connected bot takes no challenge now (at its tables' limit, or challenged too often this minute; a
+        challenge that passes is counted), else None."""
+        if session.busy >= TABLES_AT_ONCE:
+            return f"the bot {session.account.username!r} plays {TABLES_AT_ONCE} tables already"
+        wait = self.throttle.take(session.account.id)
+        if wait is not None:
+            return (
+                f"the bot {session.account.username!r} was challenged {CHALLENGES_PER_MINUTE} times this minute; "
+                f"try again in {wait} s"
+            )
+        return None
+
+    async def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, Challengee]:
+        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed): a bot
+        connected nowhere (its row says so), one named twice; a bot connected here also at its tables' limit or
+        challenged too often this minute (a bot connected to another process declines then, at once)."""
+        found: dict[int, Challengee] = {}
         for seat, name in seats:
             session = self.named(name)
-            if session is None or session.closing:
-                raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} is not connected now")
-            if session in found.values():
+            if session is not None and not session.closing:
+                bot = Challengee(session.account.id, session.account.username, session)
+            else:
+                row = await asyncio.to_thread(self.bots.named, name)
+                if row is None or not row.connected:
+                    raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} is not connected now")
+                bot = Challengee(row.account_id, row.username, None)
+            if any(b.account_id == bot.account_id for b in found.values()):
                 raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already")
-            if session.busy >= TABLES_AT_ONCE:
+            if bot.session is not None and bot.session.busy >= TABLES_AT_ONCE:
                 raise Unprocessable(
                     "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already"
                 )
-            found[seat] = session
-        for seat, session in found.items():
-            wait = self.throttle.take(session.account.id)
-            if wait is not None:
-                raise Unprocessable(
-                    "seats",
-                    f"seat {seat}: the bot {session.account.username!r} was challenged {CHALLENGES_PER_MINUTE} "
-                    f"times this minute; try again in {wait} s",
-                )
+            found[seat] = bot
+        for seat, bot in found.items():
+            if bot.session is not None and (why := self.refusal(bot.session)) is not None:
+                raise Unprocessable("seats", f"seat {seat}: {why}")
         return found
 
-    async def challenge(self, table: SavedTable, bots: Mapping[int, BotSession], tokens: Mapping[int, str]) -> None:
-        """Each bot's account holds its seat (not free in the lobby), and each bot is asked."""
-        for seat, session in bots.items():
-            await asyncio.to_thread(self.bots.hold_seat, table.id, seat, session.account.id)
+    async def hold(self, table: SavedTable, holders: Mapping[int, str]) -> None:
+        """Each seat (index: account id) is its account's, and not free: the lobby never offers it."""
+        for seat, account_id in holders.items():
+            await asyncio.to_thread(self.bots.hold_seat, table.id, seat, account_id)
             table.seats[seat].claimed = True
-            session.challenge(table, seat, tokens[seat])
+
+    async def challenge(self, table: SavedTable, bots: Mapping[int, Challengee]) -> None:
+        """Ask each bot (its account holds its seat already, :meth:`hold`): here if it is connected here, else by a
+        notice to the process it is connected to; and decline, from here, a seat still not joined once the answer
+        is overdue (that process may be gone)."""
+        for seat, bot in bots.items():
+            if bot.session is not None and not bot.session.closing:
+                bot.session.challenge(table, seat)
+            else:
+                await asyncio.to_thread(
+                    self.store.notify, table.id, Kind.CHALLENGE, *challenge_args(seat, bot.account_id)
+                )
+            self.later(self._overdue(table.id, seat, bot.account_id))
+
+    async def _overdue(self, table_id: str, seat: int, account_id: str) -> None:
+        await asyncio.sleep(self.challenge_seconds + self.challenge_margin)
+        if await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id) is not None:
+            log.info("table %s: the bot's seat %d was not taken in time; a built-in bot takes it", table_id, seat)
+            await self.decline(table_id, seat, account_id)
+
+    def heard(self, table_id: str, seat: int, account_id: str) -> None:
+        """Another process made a table that challenges a bot (web/hall.py): asked here if it is connected here."""
+        session = self.sessions.get(account_id)
+        if session is not None and not session.closing:
+            self.later(self._asked_here(session, table_id, seat))
+
+    async def _asked_here(self, session: BotSession, table_id: str, seat: int) -> None:
+        """The challenge, if this is still the bot's live connection (a newer one elsewhere is asked there) and
+        the seat still waits for it; a bot at its limits declines at once."""
+        account_id = session.account.id
+        if await asyncio.to_thread(self.bots.lost, account_id, session.token, session.connection) is not None:
+            return
+        if await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id) is None:
+            return
+        table = await asyncio.to_thread(self.store.get, table_id)
+        if table is None or table.status != WAITING or session.closing:
+            return
+        why = self.refusal(session)
+        if why is not None:
+            log.info("table %s: %s; a built-in bot takes seat %d", table_id, why, seat)
+            await self.decline(table_id, seat, account_id)
+            return
+        session.challenge(table, seat)
 
 
 def gateway_of(app: FastAPI) -> Gateway:
@@ -476,17 +613,17 @@ async def bot_socket(ws: WebSocket) -> None:
         await ws.close(AUTH, "unauthorized")
         return
     session = BotSession(ws, gateway, account, token, connection)
+    gateway.hall.challenged = gateway.heard  # the other processes' challenges to a bot connected here
     older = gateway.sessions.get(account.id)
     if older is not None:
         older.close(REPLACED, "a newer connection of this bot replaced this one")
-        gateway.parked.setdefault(account.id, {}).update(older.leave_all())
+        older.leave_all()
     gateway.sessions[account.id] = session
     pump = asyncio.create_task(session.pump())
     watch = asyncio.create_task(_watch(session))
     try:
         if await _handshake(session):
-            for table_id, (seat, seat_token) in gateway.parked.pop(account.id, {}).items():
-                await session.sit(table_id, seat, seat_token)
+            await _sit_again(session)
             await _converse(session)
     except Exception:
         log.exception("bot %s: its connection failed", account.username)
@@ -495,19 +632,60 @@ async def bot_socket(ws: WebSocket) -> None:
         watch.cancel()
         if gateway.sessions.get(account.id) is session:
             del gateway.sessions[account.id]
-            held = session.leave_all()
-            if held:
-                gateway.parked.setdefault(account.id, {}).update(held)
-        else:
-            session.leave_all()
+        session.leave_all()
         for task in list(session.tasks):
             task.cancel()
+        ended = asyncio.ensure_future(asyncio.to_thread(gateway.bots.disconnect, account.id, connection))
         if session.closing:
             try:
                 await asyncio.wait_for(pump, 5)
             except Exception:
                 pass
         pump.cancel()
+        try:
+            await ended
+        except Exception:
+            log.warning("bot %s: its connection could not be marked ended", account.username)
+
+
+async def _sit_again(session: BotSession) -> None:
+    """The seats the bot's account sat down at and holds at live tables, taken back by this connection (after a
+    lost connection, a restart, or at another process than the last one)."""
+    held = await asyncio.to_thread(session.gateway.bots.seats_held, session.account.id, TABLES_AT_ONCE)
+    for table_id, seat in held:
+        if table_id not in session.links and not session.closing:
+            await session.sit(table_id, seat)
+
+
+DARE_FIELDS = {"type", "id", "opponent", "edition", "players", "rated", "clock"}
+"""A bot's ``challenge`` has them all, and may have ``cf_timeout`` too."""
+DEFAULT_CF_TIMEOUT = CreateTable.model_fields["cf_timeout"].default
+
+
+def _dare_fields(message: Mapping[str, Any]) -> str | None:
+    """What is wrong with the fields of a bot's ``challenge`` (their types; the values are the creation's to
+    judge), else None."""
+    unknown = sorted(set(message) - DARE_FIELDS - {"cf_timeout"})
+    if unknown:
+        return f"a challenge has no field {str(unknown[0])[:40]!r}"
+    missing = sorted(DARE_FIELDS - set(message))
+    if missing:
+        return f"a challenge needs {', '.join(missing)}"
+    opponent, players, clock = message["opponent"], message["players"], message["clock"]
+    if not isinstance(opponent, str) or not 1 <= len(opponent) <= 32:
+        return "opponent is a bot's name"
+    if not isinstance(message["edition"], str):
+        return "edition is an edition's name"
+    if not isinstance(players, int) or isinstance(players, bool) or players != 2:
+        return "players is 2: a bot challenges one bot"
+    if not isinstance(message["rated"], bool):
+        return "rated is true or false"
+    if not isinstance(clock, int | float) or isinstance(clock, bool):
+        return "clock is a number of seconds (0: none)"
+    window = message.get("cf_timeout", DEFAULT_CF_TIMEOUT)
+    if not isinstance(window, int | float) or isinstance(window, bool):
+        return "cf_timeout is a number of seconds"
+    return None
 
 
 async def _receive(session: BotSession) -> str | None:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .accountstore import Account, AccountRow, Accounts, Taken, username_key
-from .store import Base, SeatRow, Store, hash_token, now
+from .store import PLAYING, WAITING, Base, SeatRow, Store, TableRow, hash_token, now
 
 NO_PASSWORD = "!bot"
 """A bot account's password hash: not an argon2 hash, so every password check says no."""
@@ -48,6 +48,8 @@ class Bot:
     created: datetime
     last_connected: datetime | None
     revoked: bool
+    connected: bool = False
+    """Its row names a live connection, at some server process (a process that died leaves a stale one)."""
 
 
 class TooMany(Exception):
@@ -166,6 +168,50 @@ class Bots:
                 return "token"
             return None if row.connection == connection else "replaced"
 
+    def disconnect(self, account_id: str, connection: str) -> None:
+        """The connection ended: the bot is no longer connected, unless a newer connection replaced this one."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(BotRow)
+                .where(BotRow.account_id == account_id, BotRow.connection == connection)
+                .values(connection=None)
+            )
+
+    def seats_held(self, account_id: str, most: int) -> list[tuple[str, int]]:
+        """The seats the bot sat down at and still holds at live tables (waiting or playing), the newest tables
+        first, at most ``most``: (table, seat) each, for a new connection to take back, at any process."""
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(
+                    SeatRow.account_id == account_id,
+                    SeatRow.kind == "human",
+                    SeatRow.joined.is_(True),
+                    TableRow.status.in_((WAITING, PLAYING)),
+                )
+                .order_by(TableRow.created.desc(), TableRow.id)
+                .limit(most)
+            ).all()
+            return [(r.table_id, r.seat) for r in rows]
+
+    def challenge_open(self, table_id: str, seat: int, account_id: str) -> str | None:
+        """The stand-in level of the waiting table whose seat the bot holds and has not sat down at (its
+        challenge is open); None once it sat down, or the seat went to a built-in bot, or the table moved on."""
+        with Session(self.engine) as s:
+            return s.scalar(
+                select(TableRow.standin_level)
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.status == WAITING,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.account_id == account_id,
+                    SeatRow.joined.is_(False),
+                )
+            )
+
     def hold_seat(self, table_id: str, seat: int, account_id: str) -> None:
         """The bot's account holds the seat it was challenged to (a rated table rates it there), and the seat is
         not free: the lobby never offers it to a stranger."""
@@ -178,4 +224,12 @@ class Bots:
 
 
 def _bot(b: BotRow, a: AccountRow) -> Bot:
-    return Bot(b.account_id, a.username, b.owner_id, b.created, b.last_connected, b.token_hash is None)
+    return Bot(
+        b.account_id,
+        a.username,
+        b.owner_id,
+        b.created,
+        b.last_connected,
+        b.token_hash is None,
+        b.connection is not None,
+    )

@@ -25,7 +25,7 @@ from ..actions import IllegalAction
 from .creation import MAX_SEATS
 from .errors import Gone, Refused, expired
 from .listener import LISTEN_TIMEOUT, Listener
-from .notices import NO_TABLE, Kind, Notice, action_row, presence_of, said_of, undo_of
+from .notices import NO_TABLE, Kind, Notice, action_row, challenge_of, presence_of, said_of, undo_of
 from .presence import Connection
 from .ratingstore import Ratings
 from .room import Room
@@ -57,6 +57,9 @@ class Hall:
         self.alive: dict[str, float] = {}
         """When each other server process was last heard of (``time.monotonic``): a silent one is gone."""
         self._beating: asyncio.Task | None = None
+        self.challenged: Callable[[str, int, str], None] | None = None
+        """Told (table, seat, bot account) of a challenge another process made to a bot that may be connected
+        here: the bot gateway's, set once a bot connects (web/botgateway.py)."""
 
     async def start(self) -> None:
         if self.store.notifies:  # listening before the load: an action committed meanwhile is not missed
@@ -103,6 +106,10 @@ class Hall:
         kind, args = notice.kind, notice.args
         self.alive[notice.origin] = time.monotonic()
         if kind == Kind.ALIVE:
+            return
+        if kind == Kind.CHALLENGE:  # about a bot, wherever the table is held
+            if self.challenged is not None:
+                self.challenged(notice.table_id, *challenge_of(args))
             return
         room = self.rooms.get(notice.table_id)
         if room is None:

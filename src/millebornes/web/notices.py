@@ -40,6 +40,9 @@ class Kind(StrEnum):
     """A process's heartbeat, about no table."""
     UNDO = "undo"
     """``N SEAT``: SEAT took back moves, the table has N actions left: read it again (:func:`undo_args`)."""
+    CHALLENGE = "challenge"
+    """``SEAT ACCOUNT``: the table holds SEAT for the bot account ACCOUNT; the process where that bot is connected
+    sends it the challenge (web/botgateway.py, :func:`challenge_args`)."""
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,12 @@ def undo_args(keep: int, seat: int) -> list[str]:
 def undo_of(args: list[str]) -> tuple[int, int]:
     """An ``undo`` notice's (actions the table has left, the seat that took its move back)."""
     return int(args[0]), int(args[1])
+
+
+def challenge_args(seat: int, account_id: str) -> list[str]:
+    return [str(seat), account_id]
+
+
+def challenge_of(args: list[str]) -> tuple[int, str]:
+    """A ``challenge`` notice's (seat, the bot's account id)."""
+    return int(args[0]), args[1]

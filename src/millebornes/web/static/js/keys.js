@@ -89,13 +89,14 @@ export function keyboard(page) {
       note && el("span", { class: "move-note" }, note)].filter(Boolean));
   }
 
-  // The keys, in words, for the "Keys" panel, for a table of so many sides and hand cards.
-  function renderKeys(sides, cards) {
+  // The keys, in words, for the "Keys" panel, for a table of so many sides and hand cards; "u" only where a move
+  // may be taken back at all (a person alone with bots, at a table that is not rated).
+  function renderKeys(sides, cards, undo) {
     const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [sides > 2 ? `a, 1–${sides}` : "a", sides > 2 ? "keys.attack_aim" : "keys.attack"], ["d", "keys.discard"],
-      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], ["u", "keys.undo"], [t("keys.esc_name"), "keys.back"],
-      ["?", "keys.help"]];
+      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], ...(undo ? [["u", "keys.undo"]] : []),
+      [t("keys.esc_name"), "keys.back"], ["?", "keys.help"]];
     const list = $("#keys-list");
-    const sig = `${getLang()}|${sides}|${cards}`;
+    const sig = `${getLang()}|${sides}|${cards}|${undo}`;
     if (list.dataset.sig === sig) return;
     list.dataset.sig = sig;
     list.replaceChildren(...rows.flatMap(([k, key]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, t(key))]));

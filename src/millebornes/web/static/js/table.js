@@ -372,7 +372,8 @@ function renderAll() {
     renderTargets();
     renderMessage();
     renderLesson(S.lesson);
-    keys.renderKeys(S.obs?.sides.length ?? S.table?.sides?.length ?? 2, S.obs?.hand.length || 7);
+    const undo = !S.table?.rated && S.seats.filter((x) => x.kind === "human").length === 1;
+    keys.renderKeys(S.obs?.sides.length ?? S.table?.sides?.length ?? 2, S.obs?.hand.length || 7, undo);
     fitArena();
   });
   renderDialogs();
