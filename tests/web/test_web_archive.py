@@ -223,6 +223,20 @@ def test_a_bad_limit_or_cursor_is_422(web, query, field):
     assert r.status_code == 422 and r.json()["field"] == field, r.text
 
 
+def test_archive_downloads_are_throttled_by_address(web):
+    from millebornes.web.settings import Limits
+
+    web.start(limits=Limits(frames_per_second=100_000, archive_per_minute=3))
+    answers = [web.client.get(path) for path in ("/api/archive", "/api/archive/2025-01.ndjson", "/api/archive")]
+    assert [r.status_code for r in answers] == [200, 200, 200]
+    for path in ("/api/archive", "/api/archive/2025-01.ndjson"):
+        r = web.client.get(path)
+        assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 60 and "archive" in r.json()["detail"]
+    assert web.client.get("/api/archive?limit=0").status_code == 422  # a bad request is refused before it counts
+    with pytest.raises(ValueError, match="archive_per_minute"):
+        Limits(archive_per_minute=0)
+
+
 def test_a_cursor_names_its_key_exactly():
     from millebornes.web.archive import cursor, read_cursor
 

@@ -52,6 +52,7 @@ async def lifespan(app: FastAPI):
     app.state.reviewer = reviewer = Reviewer(store, thinker, settings.review_worlds, settings.limits.reviews_at_once)
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
+    app.state.archive_throttle = CreationThrottle(settings.limits.archive_per_minute, "archive")
     app.state.accounts = Accounts(store)
     limits = settings.limits
     app.state.signin_throttles = SignInThrottles(

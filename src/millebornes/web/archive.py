@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ..notation import RECORD_FORMAT
 from ..rules import ruleset
-from .api import unprocessable
+from .api import rate_limited, unprocessable
 from .creation import shown
 from .deps import SettingsDep, StoreDep
 from .facts import iso
@@ -132,6 +132,13 @@ async def stream(
             return
 
 
+def throttled(request: Request) -> JSONResponse | None:
+    """The 429 of an address past ``Limits.archive_per_minute`` downloads (its request counted otherwise)."""
+    throttle = request.app.state.archive_throttle
+    wait = throttle.take(request.client.host if request.client else "")
+    return None if wait is None else rate_limited(wait, throttle.per_minute, "archive downloads")
+
+
 @router.get("/api/tables/{table_id}/record")
 async def table_record(table_id: str, request: Request, store: StoreDep):
     """A finished table's record as a file; a private table's for its players only (web/privacy.py)."""
@@ -162,6 +169,8 @@ async def archive(
     says it ends with, whatever finishes while it streams."""
     if not 1 <= limit <= settings.limits.archive_max:
         return unprocessable("limit", f"from 1 to {settings.limits.archive_max}")
+    if (refused := throttled(request)) is not None:
+        return refused
     start = None if after is None else read_cursor(after)
     if after is not None and start is None:
         return unprocessable("after", "not a cursor of this archive: take the one a Link header gave")
@@ -175,12 +184,14 @@ async def archive(
 
 
 @router.get("/api/archive/{month}.ndjson")
-async def archive_month(month: str, store: StoreDep):
+async def archive_month(month: str, request: Request, store: StoreDep):
     """Every public table finished in one month (UTC) as one file; a month gone by no longer changes, so it may
     be cached."""
     found = MONTH.fullmatch(month)
     if found is None or not 1 <= int(found[2]) <= 12 or int(found[1]) < 1:
         return unprocessable("month", f"{shown(month)} is not a month: YYYY-MM, e.g. 2025-04")
+    if (refused := throttled(request)) is not None:
+        return refused
     year, number = int(found[1]), int(found[2])
     since = datetime(year, number, 1)
     today = now()

@@ -85,6 +85,9 @@ class Limits:
     session_days: float = 30.0
     """Days a sign-in lasts after its last use."""
     account_seats: int = 200
+    archive_per_minute: int = 60
+    """Archive downloads one client address may start in any minute (a page of ``GET /api/archive``, a month's file):
+    each streams up to thousands of records from the database."""
     """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
 
     def __post_init__(self) -> None:
@@ -94,6 +97,7 @@ class Limits:
             "signups_per_minute",
             "signins_per_minute",
             "signins_per_name_minute",
+            "archive_per_minute",
         ):
             if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
                 raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
