@@ -71,10 +71,10 @@ docs: $(FULL)
 # pytest exit code 5 means "no tests collected": treat it as success.
 TEST_WORKERS ?= 4
 test: lint types docs $(FULL) $(LEARN) $(BUILT) $(AXE)
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
-	$(VENV)/bin/nox
+	start=$$(date +%s); $(VENV)/bin/nox; rc=$$?; echo "nox took $$(( $$(date +%s) - start )) s"; exit $$rc
 
 # The engine and the bots alone (tests/engine, tests/bots), the long simulations left out: the check to run after
 # each edit of the rules or a bot.

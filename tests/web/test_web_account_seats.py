@@ -48,8 +48,9 @@ def refusal(s: SeatClient) -> tuple[str, int]:
     return error["code"], closed.value.code
 
 
-def test_the_accounts_seat_opens_on_another_device_and_both_play_it(web):
-    c = web.start()
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_accounts_seat_opens_on_another_device_and_both_play_it(web, database, request):
+    c = web.start(request.getfixturevalue("fresh_postgres")() if database == "postgresql" else None)
     table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=3)
     a = web.join(table, 0, "Ann")
     sign_up(c, seats=[{"table": table["id"], "seat": 0, "token": token_of(table, 0)}])
