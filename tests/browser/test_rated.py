@@ -154,6 +154,10 @@ def test_a_rated_match_against_a_bot_moves_the_account_rating(server, pages, axe
     shot(page, "match_over")
     audit(page, "rated match over (en)")
     reader.both(page, "rated match over")
+    said = rating.inner_text()
+    page.reload()  # opened again after the end: the account's games say what the match did to the rating
+    expect(page.locator("#match-over")).to_be_visible()
+    expect(page.locator("#match-rating")).to_have_text(said)
 
     # another browser signed in to the same account reads the same rating on the account page
     other = pages.new()

@@ -87,16 +87,34 @@ export function ratedSeat({ tableId, seat, spectator, token, byAccount, say, now
     };
     for (const wait of LOOKS) {
       await sleep(wait);
+      await R.asking; // the seat's claim under way, if any: whether the account holds the seat is known after it
       if (R.claimed && R.before !== undefined) {
         const after = counted(await account());
         if (after) { R.result = { after }; render(); return; }
+      } else if (R.claimed && await fromGames(family)) {
+        render();
+        return;
       }
       const facts = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`).catch(() => null);
       if (facts?.rated === false) { R.result = { key: "rated.unrated" }; render(); return; }
-      if (!R.claimed || R.before === undefined) return; // rated, but not for this page's account: nothing to say
+      if (!R.claimed && R.me !== undefined) return; // rated, but not for this page's account: nothing to say
     }
     R.result = { key: "rated.pending" };
     render();
+  }
+
+  // The page was opened after the end (a reload, another device): the account's games say how the match moved its
+  // rating. True once R.before and R.result say it.
+  async function fromGames(family) {
+    const me = await account();
+    if (!me) return false;
+    const data = await getJSON(`/api/players/${encodeURIComponent(me.username)}?limit=20`).catch(() => null);
+    const game = Array.isArray(data?.games) ? data.games.find((g) => g.table === tableId) : null;
+    if (!Number.isFinite(game?.rating?.after)) return false;
+    const now = me.ratings?.[family];
+    R.before = now?.matches > 1 ? { rating: game.rating.before } : null;
+    R.result = { after: { rating: game.rating.after, provisional: Boolean(now?.provisional) } };
+    return true;
   }
 
   function resultText() {
