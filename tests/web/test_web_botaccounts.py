@@ -1,7 +1,8 @@
 """Bots online (docs/web.md, "Bots online"): a person makes bot accounts whose token is shown once and kept hashed;
 a bot connects to /ws/bot with it, is challenged by a table a person creates, and plays its seat as a remote player
-(the turn clock, stand-ins and ratings apply), seeing no more than its seat's observation; a revoked or renewed
-token closes it, and the example bot plays a whole rated match against a person on a real server."""
+(the turn clock, stand-ins and ratings apply), seeing no more than its seat's observation; its seats are its
+account's (a new connection or a restart gives them back), it challenges another bot, a revoked or renewed token
+closes it, and the example bot plays a whole rated match against a person on a real server."""
 
 from __future__ import annotations
 
@@ -318,7 +319,12 @@ def play_out(table_id: str, bots: list[Wire], person=None, decides: int | None =
                     ended.add(i)
         if person is not None:
             state = person.state
-            if not over(state) and state["status"] == "playing" and person.obs["legal_actions"] and acted != state["seq"]:
+            if (
+                not over(state)
+                and state["status"] == "playing"
+                and person.obs["legal_actions"]
+                and acted != state["seq"]
+            ):
                 acted = state["seq"]
                 person.act(hasty.choice(person.obs["legal_actions"]))
             try:
@@ -378,13 +384,19 @@ def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_dec
 
 def test_a_bot_challenges_another_bot_and_both_play_the_match_out(web):
     c = web.start()
-    csrf = signed_up(c)
-    tokens = [c.post("/api/account/bots", json={"username": n}, headers=csrf).json()["token"] for n in ("red", "blue")]
+    tokens = []
+    for owner, name in (("ann_1", "red"), ("bob_1", "blue")):  # two owners: a rated match between them counts
+        c.cookies.clear()
+        csrf = signed_up(c, owner)
+        tokens.append(c.post("/api/account/bots", json={"username": name}, headers=csrf).json()["token"])
     red, blue = Wire(web, tokens[0]), Wire(web, tokens[1])
     dare = {"type": "challenge", "id": 7, "opponent": "blue", "edition": "dujardin", "players": 2, "rated": True}
     red.send(dare | {"clock": 0, "cf_timeout": 0.05})
     challenged = red.expect("challenged")
     assert challenged == {"type": "challenged", "id": 7, "table": challenged["table"]}
+    messages = load("protocol.schema.json")
+    assert validate(dare | {"clock": 0, "cf_timeout": 0.05}, messages["$defs"]["bot_challenge"], messages) == []
+    assert validate(challenged, messages["$defs"]["challenged"], messages) == []
     table_id = challenged["table"]
     challenge = blue.expect("challenge")
     assert challenge == {
@@ -451,6 +463,7 @@ def test_a_bots_challenge_is_checked_and_a_refused_one_makes_nothing(web):
             ({"players": 3}, "players"),
             ({"players": True}, "players"),
             ({"rated": 1}, "rated"),
+            ({"rated": True}, "one owner"),  # red and blue are both ann_1's
             ({"clock": -1}, "clock"),
             ({"clock": "0"}, "clock"),
             ({"clock": 10**6}, "clock"),

@@ -35,6 +35,7 @@ def test_the_kinds_are_the_words_sent_before():
         "expired",
         "alive",
         "undo",
+        "challenge",
     ]
     assert notices.undo_of(notices.decode(notices.encode("t1", Kind.UNDO, "p9", *notices.undo_args(12, 0))).args) == (
         12,

@@ -119,6 +119,23 @@ def test_two_people_are_rated_against_each_other_and_one_account_holds_one_seat(
         assert first.mu > 25 > second.mu and first.mu - 25 == pytest.approx(25 - second.mu)
 
 
+def test_a_person_and_their_own_bot_are_not_rated_against_each_other(web):
+    from millebornes.web.botstore import Bots
+
+    web.start()
+    table = web.create(ruleset="dujardin", seats=[HUMAN, HUMAN], rated=True, seed=7)
+    ann, other = web.join(table, 0, "Ann"), web.join(table, 1, "Annbot")
+    account(web, "owner_1", [{"table": table["id"], "seat": 0, "token": token_of(table, 0)}])
+    bots = Bots(web.app.state.store)
+    bot, _ = bots.create(account_id(web, "owner_1"), "owners_bot", 5)
+    bots.hold_seat(table["id"], 1, bot.account_id)  # the owner's bot holds the other side
+    web.play_random([ann, other], Hasty(7))
+    assert ann.state["status"] == "finished"
+    assert ratings(web).rate(table["id"]) is False
+    assert web.app.state.store.get(table["id"]).rated is False  # unrated for good
+    assert ratings(web).history(account_id(web, "owner_1")) == [] and ratings(web).history(bot.account_id) == []
+
+
 def test_a_guest_at_a_rated_table_leaves_it_unrated(web):
     web.start()
     table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], rated=True, seed=6)

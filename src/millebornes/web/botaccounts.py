@@ -46,8 +46,9 @@ def bot_entry(bot: Bot, connected: bool) -> dict:
 
 
 def _connected(request: Request, bot: Bot) -> bool:
+    """Connected to this process, or to another one as the bot's row says (web/botgateway.py)."""
     session = botgateway.gateway_of(request.app).sessions.get(bot.account_id)
-    return session is not None and not session.closing
+    return bot.connected or (session is not None and not session.closing)
 
 
 def _no_bot(name: str) -> JSONResponse:

@@ -383,6 +383,14 @@ class BotSession:
             if not found.answer.done():
                 found.answer.set_result(False)
 
+    async def _same_owner(self, opponent: str) -> bool:
+        def owners() -> tuple[str | None, str | None]:
+            mine, theirs = self.gateway.bots.named(self.account.username), self.gateway.bots.named(opponent)
+            return (mine.owner_id if mine else None), (theirs.owner_id if theirs else None)
+
+        mine, theirs = await asyncio.to_thread(owners)
+        return mine is not None and mine == theirs
+
     async def dare(self, message: Mapping[str, Any]) -> None:
         """The bot's own ``challenge``: a table made as a person's ``POST /api/tables`` makes it (every check and
         limit), public, the bot on seat 0 and the opponent on seat 1; ``challenged`` names it, the bot sits down by
@@ -398,6 +406,8 @@ class BotSession:
             wrong = "a bot cannot challenge itself"
         if wrong is None and self.busy >= TABLES_AT_ONCE:
             wrong = f"this bot plays {TABLES_AT_ONCE} tables already, challenges included"
+        if wrong is None and message["rated"] and await self._same_owner(str(opponent)):
+            wrong = "two bots of one owner play casual matches only: a rated one would rate the owner against itself"
         if wrong is not None:
             self.error(request, wrong)
             return
@@ -545,8 +555,9 @@ class Gateway:
         notice to the process it is connected to; and decline, from here, a seat still not joined once the answer
         is overdue (that process may be gone)."""
         for seat, bot in bots.items():
-            if bot.session is not None and not bot.session.closing:
-                bot.session.challenge(table, seat)
+            session = self.sessions.get(bot.account_id)  # now: it may have connected again meanwhile
+            if session is not None and not session.closing:
+                session.challenge(table, seat)
             else:
                 await asyncio.to_thread(
                     self.store.notify, table.id, Kind.CHALLENGE, *challenge_args(seat, bot.account_id)

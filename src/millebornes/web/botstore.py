@@ -37,7 +37,9 @@ class BotRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     last_connected: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     connection: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    """The id of the bot's live WebSocket: a newer one replaces it, and the older one, at any process, closes."""
+    """The id of the bot's live WebSocket: a newer one replaces it, and the older one, at any process, closes; None
+    once it ended (:meth:`Bots.disconnect`), so that "connected" means at some process (a process that died leaves
+    its id: a challenge there goes unanswered, and is declined)."""
 
 
 @dataclass(frozen=True)

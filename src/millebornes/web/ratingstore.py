@@ -24,6 +24,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from .. import new_game
 from ..rules import ruleset as get_ruleset
 from .accountstore import AccountRow, Accounts
+from .botstore import BotRow
 from .ratings import Rating, bot_rating, family_of, rate_match
 from .store import FINISHED, Base, SeatRow, Store, TableRow, now
 
@@ -101,8 +102,16 @@ class Ratings:
                 log.info("table %s: rated, but not every person's seat is held by an account of its own: unrated", t.id)
                 t.rated = False  # for good: a seat claimed after the end (once its result is known) rates nothing
                 return False
-            family = family_of(t.ruleset)
             accounts = [a for a in people if a is not None]
+            bots = dict(
+                s.execute(select(BotRow.account_id, BotRow.owner_id).where(BotRow.account_id.in_(accounts))).all()
+            )
+            behind = [bots.get(a, a) for a in accounts]  # a bot account plays for its owner
+            if len(set(behind)) != len(behind):
+                log.info("table %s: rated, but a person and their own bot, or two bots of one owner: unrated", t.id)
+                t.rated = False  # one owner on two sides could hand one of them the match
+                return False
+            family = family_of(t.ruleset)
             rows = {
                 r.account_id: r
                 for r in s.scalars(
