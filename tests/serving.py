@@ -181,3 +181,30 @@ class Seat:
 
     def close(self) -> None:
         self.ws.close()
+
+
+PASSWORD = "correct horse battery"
+
+
+def bot_seat(name: str) -> dict:
+    """A table's seat for the bot account of that name (docs/web.md, "Bots online")."""
+    return {"kind": "bot-account", "name": name}
+
+
+class Account:
+    """A person's browser signed in to a real server: it makes bots and asks which are connected."""
+
+    def __init__(self, server: Server, username: str):
+        self.http = httpx.Client(base_url=server.base, timeout=10)
+        r = self.http.post("/api/account/signup", json={"username": username, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        self.csrf = {"X-CSRF-Token": r.json()["csrf"]}
+
+    def bot(self, username: str) -> str:
+        """A new bot of this account: its token."""
+        r = self.http.post("/api/account/bots", json={"username": username}, headers=self.csrf)
+        assert r.status_code == 201, r.text
+        return r.json()["token"]
+
+    def connected(self, name: str) -> bool:
+        return any(b["name"] == name and b["connected"] for b in self.http.get("/api/account/bots").json()["bots"])

@@ -22,18 +22,13 @@ httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
 from schemas import load, validate  # noqa: E402
-from serving import Seat, Server, until  # noqa: E402
+from serving import Account, Seat, Server, bot_seat, until  # noqa: E402
 
 HUMAN = {"kind": "human"}
 PASSWORD = "correct horse battery"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "online_bot.py"
 
 
-def bot_seat(name: str) -> dict:
-    return {"kind": "bot-account", "name": name}
-
-
-# ---------------------------------------------------------------- with the app in the test's process
 def signed_up(c, username: str = "ann_1") -> dict:
     r = c.post("/api/account/signup", json={"username": username, "password": PASSWORD})
     assert r.status_code == 201, r.text
@@ -489,24 +484,6 @@ def test_a_bots_challenge_is_checked_and_a_refused_one_makes_nothing(web):
 
 
 # ---------------------------------------------------------------- a real server
-class Account:
-    """A person's browser signed in to a real server."""
-
-    def __init__(self, server: Server, username: str):
-        self.http = httpx.Client(base_url=server.base, timeout=10)
-        r = self.http.post("/api/account/signup", json={"username": username, "password": PASSWORD})
-        assert r.status_code == 201, r.text
-        self.csrf = {"X-CSRF-Token": r.json()["csrf"]}
-
-    def bot(self, username: str) -> str:
-        r = self.http.post("/api/account/bots", json={"username": username}, headers=self.csrf)
-        assert r.status_code == 201, r.text
-        return r.json()["token"]
-
-    def connected(self, name: str) -> bool:
-        return any(b["name"] == name and b["connected"] for b in self.http.get("/api/account/bots").json()["bots"])
-
-
 class PlayingBot(threading.Thread):
     """A bot in a thread on a real socket: accepts challenges, keeps every decide, answers at random (or never)."""
 

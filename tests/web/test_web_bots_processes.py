@@ -14,33 +14,13 @@ import pytest
 httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from serving import Seat, Server, until  # noqa: E402
+from serving import PASSWORD, Account, Seat, Server, bot_seat, until  # noqa: E402
 
 from conftest import Hasty  # noqa: E402
 
 pytestmark = pytest.mark.postgres
 
 HUMAN = {"kind": "human"}
-PASSWORD = "correct horse battery"
-
-
-def bot_seat(name: str) -> dict:
-    return {"kind": "bot-account", "name": name}
-
-
-class Owner:
-    """A person signed in at one process, who makes bots."""
-
-    def __init__(self, server: Server, username: str):
-        self.http = httpx.Client(base_url=server.base, timeout=10)
-        r = self.http.post("/api/account/signup", json={"username": username, "password": PASSWORD})
-        assert r.status_code == 201, r.text
-        self.csrf = {"X-CSRF-Token": r.json()["csrf"]}
-
-    def bot(self, username: str) -> str:
-        r = self.http.post("/api/account/bots", json={"username": username}, headers=self.csrf)
-        assert r.status_code == 201, r.text
-        return r.json()["token"]
 
 
 class Bot(threading.Thread):
@@ -133,7 +113,7 @@ def two(fresh_postgres, tmp_path):
 
 def test_a_table_made_at_one_process_challenges_a_bot_connected_to_another(two):
     a, b = two
-    owner = Owner(a, "owner_1")
+    owner = Account(a, "owner_1")
     bot = Bot(b, owner.bot("far_bot"))
     shy = Bot(b, owner.bot("shy_bot"), accept=False)
     # declined at the bot's process: the seat is a built-in bot's at once, at the creating process too
@@ -160,7 +140,7 @@ def test_a_table_made_at_one_process_challenges_a_bot_connected_to_another(two):
 
 def test_a_bot_sits_down_again_at_its_table_from_another_process(two):
     a, b = two
-    owner = Owner(a, "owner_1")
+    owner = Account(a, "owner_1")
     token = owner.bot("roamer")
     bot = Bot(a, token)
     table = a.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("roamer")], clock=0)
@@ -180,7 +160,7 @@ def test_a_bot_sits_down_again_at_its_table_from_another_process(two):
 
 def test_a_bot_challenges_a_bot_connected_to_another_process(two):
     a, b = two
-    owner = Owner(a, "owner_1")
+    owner = Account(a, "owner_1")
     red, blue = Bot(a, owner.bot("red")), Bot(b, owner.bot("blue"))
     red.send(
         {

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-TRIALS, PROCESSES = 10, 3
+TRIALS, PROCESSES = 4, 3
 START_TIMEOUT = 120
 """Seconds a server has to come up: three start at once on a machine that may be busy with other tests."""
 

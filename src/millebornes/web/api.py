@@ -26,7 +26,7 @@ from ..state import Game
 from .botgateway import Challengee, gateway_of
 from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
 from .deps import ClaimThrottleDep, HallDep, SettingsDep, StoreDep, ThrottleDep
-from .errors import Unprocessable, expired
+from .errors import Throttled, Unprocessable, expired
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
 from .settings import Settings
@@ -184,13 +184,6 @@ async def editions_list():
         {"editions": editions(), "levels": levels(), "default_level": default_level()},
         headers={"Cache-Control": "public, max-age=300"},
     )
-
-
-class Throttled(Exception):
-    """The address made as many tables as it may this minute; nothing was made."""
-
-    def __init__(self, wait: int, per_minute: int):
-        self.wait, self.per_minute = wait, per_minute
 
 
 @dataclass

@@ -53,6 +53,7 @@ async def lifespan(app: FastAPI):
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
     app.state.archive_throttle = CreationThrottle(settings.limits.archive_per_minute, "archive")
+    app.state.make_table = api.make_table  # a bot's challenge makes its table as POST /api/tables does
     app.state.accounts = Accounts(store)
     limits = settings.limits
     app.state.signin_throttles = SignInThrottles(

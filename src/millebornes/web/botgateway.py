@@ -33,7 +33,7 @@ from .accountstore import Account
 from .botstore import Bots
 from .client import MovingWindow
 from .creation import CreateTable, SeatSpec
-from .errors import Refused, Unprocessable
+from .errors import Refused, Throttled, Unprocessable
 from .hall import Hall
 from .notices import Kind, challenge_args
 from .room import Room
@@ -429,15 +429,13 @@ class BotSession:
         if wait is not None:
             self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
             return
-        from . import api  # the creation's own module, which imports this one
-
         address = self.ws.client.host if self.ws.client else ""
-        try:
-            made = await api.make_table(self.gateway.app, body, address, {0: self.account.id})
+        try:  # the creation of POST /api/tables (web/api.py, which imports this module: handed over by the app)
+            made = await self.gateway.app.state.make_table(self.gateway.app, body, address, {0: self.account.id})
         except Unprocessable as exc:
             self.error(request, f"{exc.field}: {exc.message}")
             return
-        except api.Throttled as t:
+        except Throttled as t:
             self.error(request, f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s")
             return
         self.send({"type": "challenged", "id": request, "table": made.table.id})

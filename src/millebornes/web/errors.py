@@ -56,6 +56,13 @@ class ReviewsBusy(Exception):
     """The server works out as many reviews as it takes at once; nothing was started."""
 
 
+class Throttled(Exception):
+    """The address made as many tables as it may this minute; nothing was made."""
+
+    def __init__(self, wait: int, per_minute: int):
+        self.wait, self.per_minute = wait, per_minute
+
+
 class Unprocessable(Exception):
     """A request the server understood but will not carry out; ``field`` names what is wrong."""
 

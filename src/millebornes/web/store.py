@@ -938,23 +938,17 @@ class Store:
     def join_facts(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
         """The table's status and the stored hash of the human seat's token (None for a bot's seat or no such
         seat); None when there is no such table.  One small query, so a join is checked without loading."""
-        with Session(self.engine) as s:
-            row = s.execute(
-                select(TableRow.status, SeatRow.token_hash)
-                .select_from(TableRow)
-                .outerjoin(
-                    SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human")
-                )
-                .where(TableRow.id == table_id)
-            ).first()
-            return None if row is None else (row[0], row[1])
+        return self._human_seat(table_id, seat, SeatRow.token_hash)
 
     def holder(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
         """The table's status and the account that holds its human seat (None for a guest's, a bot's or no such
         seat); None when there is no such table."""
+        return self._human_seat(table_id, seat, SeatRow.account_id)
+
+    def _human_seat(self, table_id: str, seat: int, column) -> tuple[str, str | None] | None:
         with Session(self.engine) as s:
             row = s.execute(
-                select(TableRow.status, SeatRow.account_id)
+                select(TableRow.status, column)
                 .select_from(TableRow)
                 .outerjoin(
                     SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == seat) & (SeatRow.kind == "human")
