@@ -44,6 +44,8 @@ SHORT_SUITE = [
     "tests/engine/test_event_schema.py",
 ]
 EXTRAS = "cli,rl,plot"
+NOT_BUILT = (".git", ".venv", ".nox", "node_modules", "site", "build", "dist", "*.egg-info", "*.so", "__pycache__")
+"""What the copy built from leaves out: environments, caches and earlier builds' products."""
 
 nox.options.sessions = ["api"]
 nox.options.error_on_missing_interpreters = True
@@ -78,10 +80,15 @@ _interpreters_on_path()
 @nox.session(python=PYTHONS)
 def api(session: nox.Session) -> None:
     """Build the wheel with this Python, install it bare plus the extras the tests need, run the short suite."""
-    dist = Path(session.create_tmp()) / "dist"
+    tmp = Path(session.create_tmp())
+    dist, source = tmp / "dist", tmp / "source"
     shutil.rmtree(dist, ignore_errors=True)
+    shutil.rmtree(source, ignore_errors=True)
+    # a copy of the checkout of its own: the build writes build/ and the egg-info beside the sources, and the
+    # sessions of the two Pythons run at once (make test)
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*NOT_BUILT))
     session.install("-c", CONSTRAINTS, "build", "setuptools", "mypy")
-    session.run("python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT))
+    session.run("python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source))
     (wheel,) = dist.glob("millebornes-*.whl")
     session.install("-c", CONSTRAINTS, f"{wheel}[{EXTRAS}]", "pytest", "pytest-xdist", "hypothesis")
     # the tests import the installed wheel, not src/: confirm it is the compiled one before trusting them

@@ -280,6 +280,7 @@ SKILL = Path(__file__).parent / "data" / "skill.json"
 ``python bench/review.py skill --against medium --matches 3 --save tests/bots/data/skill.json``."""
 
 
+@pytest.mark.slow  # 25 s: the full suite runs it, the other Pythons' short suite does not
 def test_accuracy_orders_the_levels_and_puts_random_clearly_last():
     """The mean over every judged decision put random 2 to 3 points below easy at this budget, and above it
     on one of the deals: most decisions barely matter, whoever makes them."""
