@@ -332,6 +332,15 @@ def test_a_live_seat_opens_on_another_device_from_the_account_page(server, pages
     phone.reload()
     phone.wait_for_selector("#hand .card")
     expect(phone.locator("#join-overlay")).to_be_hidden()
+    # a third device, signed in: its home page's My tables lists the live table, opened by the account
+    tablet = pages.new()
+    open_account(tablet, server)
+    sign_in(tablet, "yann_2")
+    signed_in(tablet)
+    tablet.goto(server + "/")
+    mine = tablet.locator(f"#mine-list li[data-table='{table}']")
+    expect(mine.locator("a.back-link")).to_have_attribute("href", f"/t/{table}#seat=0&account=1")
+    expect(mine).to_have_attribute("data-status", "playing")
     # a device signed in to nobody is told to sign in, in the catalog's words
     stranger = pages.new()
     stranger.goto(f"{server}/t/{table}#seat=0&account=1")

@@ -4,6 +4,7 @@
 import { $, t, tn, Name } from "./common.js";
 
 let username = null;
+let seats = [];
 
 export function renderAccountLink() {
   const link = $("#account-link");
@@ -19,10 +20,16 @@ export async function setupAccountLink() {
     const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
     const data = await r.json().catch(() => null); // read even a refusal's body: unread, it keeps the request open
     username = r.ok && typeof data?.username === "string" ? data.username : null;
+    seats = username && Array.isArray(data?.seats) ? data.seats : [];
   } catch (x) {
     username = null;
   }
   renderAccountLink();
   $("#account-link")?.setAttribute("data-ready", "1");
   return username;
+}
+
+// The seats the signed-in account holds (GET /api/account's), once setupAccountLink has asked; none signed out.
+export function accountSeats() {
+  return seats;
 }

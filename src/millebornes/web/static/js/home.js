@@ -10,10 +10,10 @@ import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
 import { setupLobby, renderLobby } from "./lobby.js";
 import { renderMine, refreshMine } from "./mine.js";
-import { remember } from "./mytables.js";
+import { myTables, remember, rememberAccountSeat } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
-import { renderAccountLink, setupAccountLink } from "./accountlink.js";
+import { accountSeats, renderAccountLink, setupAccountLink } from "./accountlink.js";
 import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
@@ -327,10 +327,23 @@ function renderAll() {
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
+// The live tables of the signed-in account that this browser has never seen (a new device): My tables lists them, each
+// seat opened by the account (#seat=N&account=1).
+function bringAccountSeats() {
+  const known = new Set(myTables().map((e) => e.id));
+  const fresh = accountSeats().filter((s) => (s.status === "waiting" || s.status === "playing") && !known.has(s.table));
+  if (!fresh.length) return;
+  for (const s of fresh.reverse()) rememberAccountSeat(s.table, s.ruleset, s.seat); // oldest first: the newest ends on top
+  renderMine();
+  refreshMine();
+}
+
 async function main() {
   await setupLangSelect($("#lang"));
   onLangChange(renderAll);
-  setupRated(setupAccountLink());
+  const signedIn = setupAccountLink();
+  setupRated(signedIn);
+  signedIn.then(bringAccountSeats);
   $("#create-form").addEventListener("submit", create);
   await loadCards();
   renderFan();
