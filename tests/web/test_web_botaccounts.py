@@ -356,10 +356,12 @@ def test_a_bots_seats_are_its_accounts_on_a_new_connection_and_after_a_restart(w
     assert facts["seats"][1]["nickname"] == "robo"
 
 
-def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_declined_in_time(web):
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_declined_in_time(web, database, request):
     """A process that died leaves the bot's row saying it is connected: the creation goes through, nobody asks the
-    bot, and the process that made the table gives the seat to a built-in bot once the answer is overdue."""
-    c = web.start()
+    bot (on PostgreSQL the notice finds nobody), and the process that made the table gives the seat to a built-in
+    bot once the answer is overdue."""
+    c = web.start(request.getfixturevalue("fresh_postgres")() if database == "postgresql" else None)
     c.post("/api/account/bots", json={"username": "ghost"}, headers=signed_up(c))
     from sqlalchemy import create_engine, text
 
@@ -370,11 +372,14 @@ def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_dec
     from millebornes.web.botgateway import gateway_of
 
     gateway = gateway_of(web.app)
-    gateway.challenge_seconds, gateway.challenge_margin = 0.2, 0.2
+    gateway.challenge_seconds, gateway.challenge_margin = 0.3, 0.3
     table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("ghost")])
     assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost"}
-    seats = until(lambda: (s := c.get(f"/api/tables/{table['id']}").json()["seats"])[1]["kind"] == "bot" and s)
+    assert c.get(f"/api/tables/{table['id']}").json()["seats"][1]["kind"] == "human"
+    ann = web.join(table, 0)
+    seats = until(lambda: (s := c.get(f"/api/tables/{table['id']}").json()["seats"])[1]["kind"] == "bot" and s, 10)
     assert seats[1]["level"] is not None
+    assert ann.expect("state")["status"] == "playing"  # the person's table starts with the built-in bot
 
 
 def test_a_bot_challenges_another_bot_and_both_play_the_match_out(web):

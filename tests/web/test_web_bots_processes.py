@@ -1,7 +1,7 @@
 """Bots online with several server processes on one PostgreSQL (docs/web.md, "Bots online"): a bot connected to one
 process is challenged by a table made at another, sits down again at its tables from whichever process it connects
-to, and challenges a bot connected elsewhere; a challenge nobody can answer (a bot whose row says connected, at no
-live process) is declined by the process that made the table."""
+to, and challenges a bot connected elsewhere.  A challenge nobody can answer (a bot whose row says connected, at no
+live process) is tested in test_web_botaccounts.py, on PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -184,28 +184,3 @@ def test_a_bot_challenges_a_bot_connected_to_another_process(two):
         assert [s["nickname"] for s in seats] == ["red", "blue"]
     red.close()
     blue.close()
-
-
-def test_a_challenge_to_a_bot_connected_at_no_live_process_is_declined_by_the_table_s_process(web, fresh_postgres):
-    """The bot's row names a connection no process has (its process died): the notice finds nobody, and the
-    process that made the table gives the seat to a built-in bot once the answer is overdue."""
-    c = web.start(url=fresh_postgres())
-    r = c.post("/api/account/signup", json={"username": "owner_1", "password": PASSWORD})
-    c.post("/api/account/bots", json={"username": "ghost"}, headers={"X-CSRF-Token": r.json()["csrf"]})
-    from sqlalchemy import create_engine, text
-
-    db = create_engine(web.url)
-    with db.begin() as conn:
-        conn.execute(text("UPDATE bots SET connection = 'dead0process'"))
-    db.dispose()
-    from millebornes.web.botgateway import gateway_of
-
-    gateway = gateway_of(web.app)
-    gateway.challenge_seconds, gateway.challenge_margin = 0.3, 0.3
-    table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("ghost")])
-    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost"}
-    assert c.get(f"/api/tables/{table['id']}").json()["seats"][1]["kind"] == "human"
-    ann = web.join(table, 0)
-    seats = until(lambda: (s := c.get(f"/api/tables/{table['id']}").json()["seats"])[1]["kind"] == "bot" and s, 10)
-    assert seats[1]["level"] is not None
-    assert ann.expect("state")["status"] == "playing"  # the person's table starts with the built-in bot
