@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from ..protocol import PROTOCOL
 from .accountstore import Account
 from .botstore import Bots
-from .client import MovingWindow
+from .client import MovingWindow, pump
 from .creation import CreateTable, SeatSpec
 from .errors import Refused, Throttled, Unprocessable
 from .hall import Hall
@@ -66,6 +66,19 @@ CHECK_SECONDS = 5.0
 """How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
 renewal at another server process, or a newer connection there)."""
 AUTH, REPLACED, PROTOCOL_ERROR = 4401, 4409, 4400
+
+
+def keep(tasks: set[asyncio.Task], work: Coroutine[Any, Any, Any], failed: str) -> None:
+    """Run ``work`` in the background, held in ``tasks`` until it ends; a failure is logged as ``failed``."""
+    task = asyncio.ensure_future(work)
+    tasks.add(task)
+
+    def done(task: asyncio.Task) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error(failed, exc_info=task.exception())
+
+    task.add_done_callback(done)
 
 
 @dataclass
@@ -155,25 +168,10 @@ class BotSession:
             self.closing = True
 
     async def pump(self) -> None:
-        try:
-            while True:
-                item = await self.out.get()
-                if isinstance(item, tuple):
-                    await self.ws.close(*item)
-                    return
-                await self.ws.send_text(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
-        except Exception as exc:
-            log.debug("a bot's socket stopped taking messages: %r", exc)
+        await pump(self.ws, self.out)
 
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self.tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("bot %s: a task failed", self.account.username, exc_info=task.exception())
+        keep(self.tasks, work, f"bot {self.account.username}: a task failed")
 
     def next_id(self) -> int:
         self.ids += 1
@@ -460,14 +458,7 @@ class Gateway:
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
 
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self.tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("bots: a challenge could not be settled", exc_info=task.exception())
+        keep(self.tasks, work, "bots: a challenge could not be settled")
 
     @property
     def hall(self) -> Hall:

@@ -82,16 +82,7 @@ class Client:
             self.out.put_nowait((code, reason))
 
     async def pump(self) -> None:
-        """Send queued frames in order; a (code, reason) pair in the queue closes the socket."""
-        try:
-            while True:
-                item = await self.out.get()
-                if isinstance(item, tuple):
-                    await self.ws.close(*item)
-                    return
-                await self.ws.send_text(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
-        except Exception as exc:  # the socket went away; the reader sees it too
-            log.debug("a socket stopped taking frames: %r", exc)
+        await pump(self.ws, self.out)
 
     async def receive(self) -> str | bytes | None:
         """The next frame's text (bytes for a binary frame), or None once the socket is gone."""
@@ -118,3 +109,17 @@ class Client:
         except ValidationError as exc:
             self.error("malformed", words(exc))
             return None
+
+
+async def pump(ws: WebSocket, out: asyncio.Queue) -> None:
+    """Send a socket's queued messages in order, as compact JSON; a (code, reason) pair in the queue closes the
+    socket (a table's page and a bot's connection alike)."""
+    try:
+        while True:
+            item = await out.get()
+            if isinstance(item, tuple):
+                await ws.close(*item)
+                return
+            await ws.send_text(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
+    except Exception as exc:  # the socket went away; the reader sees it too
+        log.debug("a socket stopped taking messages: %r", exc)
