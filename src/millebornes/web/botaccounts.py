@@ -13,7 +13,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
-from . import botgateway
+from . import botgateway, botsocket
 from .accounts import USERNAME, Empty, Username, _answer, _iso, _session, _throttled
 from .accountstore import Accounts, Taken
 from .botstore import Bot, Bots, TooMany
@@ -24,7 +24,7 @@ from .signin import refusal
 BOTS_PER_OWNER = 5
 
 router = APIRouter()
-router.include_router(botgateway.router)
+router.include_router(botsocket.router)
 
 BotName = Annotated[str, Path(pattern=USERNAME)]
 
