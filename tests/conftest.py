@@ -63,18 +63,18 @@ class Closed(Exception):
 
 @functools.cache
 def _sent_shapes() -> dict:
-    """Each server frame's type, its fields and a validator, from web/outbound.py."""
+    """Each server frame's type, its fields and a validator, from web/tables/outbound.py."""
     from typing import get_args
 
     from pydantic import TypeAdapter
 
-    from millebornes.web import outbound
+    from millebornes.web.tables import outbound
 
     return {get_args(cls.__annotations__["type"])[0]: (cls, TypeAdapter(cls)) for cls in get_args(outbound.ServerFrame)}
 
 
 def check_sent(frame: dict) -> None:
-    """A frame the server sent is one of web/outbound.py's, field for field: nothing more, nothing missing, each of
+    """A frame the server sent is one of web/tables/outbound.py's, field for field: nothing more, nothing missing, each of
     its type (strictly: no string taken for a number)."""
     cls, adapter = _sent_shapes()[frame["type"]]
     assert not set(frame) - set(cls.__annotations__), f"{frame['type']} frame with unknown fields: {frame}"

@@ -174,10 +174,14 @@ def test_a_new_table_with_a_level_not_offered_is_refused_and_nothing_is_made(web
 
 
 def test_a_table_saved_with_a_level_no_longer_offered_still_plays(web, gap, tmp_path):
-    from millebornes.web.store import SavedSeat, SavedTable, Store, hash_token, new_token, now
+    from millebornes.web.db.base import now
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
+    from millebornes.web.tables.rows import SavedSeat, SavedTable
+    from millebornes.web.tokens import hash_token, new_token
 
     secret = new_token()
-    store = Store(web.url, "NORMAL")
+    store = Tables(Database(web.url, "NORMAL"))
     try:
         store.create(
             SavedTable(
@@ -199,7 +203,7 @@ def test_a_table_saved_with_a_level_no_longer_offered_still_plays(web, gap, tmp_
             )
         )
     finally:
-        store.close()
+        store.db.close()
     client = web.start()
     assert client.get("/api/tables/old").json()["standin"] == gap
     ann = web.join({"id": "old", "seats": [{"seat": 0, "url": f"/t/old#seat=0&token={secret}"}]}, 0)

@@ -19,7 +19,7 @@ from millebornes.actions import parse
 from millebornes.bots import make_bot, parse_spec
 from millebornes.bots.ismcts import level_attack
 from millebornes.observation import Observation
-from millebornes.web.table import TableView
+from millebornes.web.tables.table import TableView
 
 HAZARDS = ["stop", "flat-tire", "accident", "out-of-gas", "speed-limit"]
 TABLES = [(3, False, 2, 1), (3, False, 1, 2), (6, True, 2, 1), (6, True, 4, 5)]

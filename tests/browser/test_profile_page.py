@@ -21,7 +21,7 @@ from test_axe import Audit, axe_source  # noqa: E402,F401
 from test_wording import Reader  # noqa: E402
 
 from millebornes.i18n import catalog  # noqa: E402
-from millebornes.web.ratings import bot_anchors  # noqa: E402
+from millebornes.web.ratings.skill import bot_anchors  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 

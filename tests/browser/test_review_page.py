@@ -125,11 +125,14 @@ def random_race(served: Served, seed: int = 13) -> str:
 def classic_match(served: Served) -> str:
     """A whole classic match of several hands between an easy and a medium bot, saved as a finished table."""
     from millebornes.bots import make_bot
-    from millebornes.web.store import PLAYING, SavedSeat, SavedTable, Store, now
+    from millebornes.web.db.base import now
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
+    from millebornes.web.tables.rows import PLAYING, SavedSeat, SavedTable
 
     game = mb.new_game("classic", players=2, seed=4)
     bots = [make_bot("easy", seed=1), make_bot("medium", seed=2)]
-    store = Store(f"sqlite:///{served.db}", "NORMAL")
+    store = Tables(Database(f"sqlite:///{served.db}", "NORMAL"))
     table = SavedTable(
         id="classic4",
         ruleset="classic",
@@ -153,7 +156,7 @@ def classic_match(served: Served) -> str:
         store.append_action(table.id, n, seat, action)
         n += 1
     store.finish(table.id, list(game.match_scores), game.winners)
-    store.close()
+    store.db.close()
     assert len(game.hand_results) > 1
     return table.id
 

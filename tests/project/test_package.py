@@ -24,7 +24,7 @@ import pytest
 
 import millebornes
 from millebornes.__main__ import EXTRA_OF
-from millebornes.web.schema import HEAD
+from millebornes.web.db.schema import HEAD
 
 pytestmark = pytest.mark.slow
 
@@ -141,14 +141,14 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
         "millebornes/web/static/table.html",
         "millebornes/web/static/js/table.js",
         "millebornes/web/static/css/app.css",
-        "millebornes/web/migrations/versions/0001_first_schema.py",
-        "millebornes/web/migrations/versions/0002_tables_touched.py",
-        "millebornes/web/migrations/versions/0003_table_pace.py",
-        "millebornes/web/migrations/versions/0004_table_casual.py",
-        "millebornes/web/migrations/versions/0005_accounts.py",
-        "millebornes/web/migrations/versions/0006_ratings.py",
-        "millebornes/web/migrations/versions/0007_seat_stats.py",
-        "millebornes/web/migrations/versions/0008_bot_accounts.py",
+        "millebornes/web/db/migrations/versions/0001_first_schema.py",
+        "millebornes/web/db/migrations/versions/0002_tables_touched.py",
+        "millebornes/web/db/migrations/versions/0003_table_pace.py",
+        "millebornes/web/db/migrations/versions/0004_table_casual.py",
+        "millebornes/web/db/migrations/versions/0005_accounts.py",
+        "millebornes/web/db/migrations/versions/0006_ratings.py",
+        "millebornes/web/db/migrations/versions/0007_seat_stats.py",
+        "millebornes/web/db/migrations/versions/0008_bot_accounts.py",
         "millebornes/web/static/bots.html",
         "millebornes/web/static/profile.html",
         "millebornes/web/static/account.html",
@@ -263,7 +263,7 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
         "src/millebornes/web/static/js/board.js",
         "src/millebornes/bots/neural_weights.npz",
         "src/millebornes/bots/ladder.json",
-        "src/millebornes/web/migrations/versions/0001_first_schema.py",
+        "src/millebornes/web/db/migrations/versions/0001_first_schema.py",
     ):
         assert f"{root}/{needed}" in members
     assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"

@@ -13,7 +13,7 @@ from serving import Seat, Server
 from typer.testing import CliRunner
 
 from millebornes.cli import app
-from millebornes.web import schema
+from millebornes.web.db import schema
 
 runner = CliRunner()
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "level": "easy"}

@@ -159,18 +159,19 @@ def test_an_older_sqlite_database_gets_the_lobby_columns(web):
     """A database made before the lobby: its tables become private and no seat is claimed."""
     from sqlalchemy import text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     web.start()
     made = public_table(web, (HUMAN, HUMAN))
     web.join(made, 0, "Ann")
     web.stop()
-    old = Store(web.url)
+    old = Tables(Database(web.url))
     with old.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN public"))
         c.execute(text("ALTER TABLE seats DROP COLUMN claimed"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    old.close()
+    old.db.close()
     web.start()
     assert lobby_ids(web) == []
     assert claim(web, made["id"], 1).status_code == 404
@@ -180,7 +181,7 @@ def test_an_older_sqlite_database_gets_the_lobby_columns(web):
 def test_a_join_on_its_way_with_the_old_link_is_refused_under_the_lock(web):
     """The creation's link was checked before the claim, and the join comes after it: the room checks the
     token again under its lock, so the seat is not taken with a link that no longer opens it."""
-    from millebornes.web.room import Refused
+    from millebornes.web.tables.room import Refused
 
     class Conn:
         seat = None

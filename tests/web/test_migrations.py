@@ -1,4 +1,4 @@
-"""The schema's revisions (web/schema.py, web/migrations/): they make exactly the models' schema on SQLite and
+"""The schema's revisions (web/db/schema.py, web/db/migrations/): they make exactly the models' schema on SQLite and
 PostgreSQL, adopt a database the older code made (``create_all`` plus its added columns, no version), and a
 server told not to migrate refuses a database that is behind; the ``db`` commands."""
 
@@ -15,14 +15,16 @@ from serving import MILLEBORNES
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
-import millebornes.web.accountstore  # noqa: F401  (its models join Base)
-import millebornes.web.botstore  # noqa: F401
-import millebornes.web.passkeystore  # noqa: F401
-import millebornes.web.ratingstore  # noqa: F401
-import millebornes.web.statstore  # noqa: F401
+import millebornes.web.accounts.passkey_repo  # noqa: F401
+import millebornes.web.accounts.repo  # noqa: F401  (its models join Base)
+import millebornes.web.botaccounts.repo  # noqa: F401
+import millebornes.web.ratings.repo  # noqa: F401
+import millebornes.web.ratings.stats_repo  # noqa: F401
 from millebornes.cli import app
-from millebornes.web import schema
-from millebornes.web.store import Base, Store
+from millebornes.web.db import schema
+from millebornes.web.db.base import Base
+from millebornes.web.db.database import Database
+from millebornes.web.tables.repo import Tables
 
 runner = CliRunner()
 
@@ -208,7 +210,7 @@ def made_by_old_code(url: str, ddl: str) -> None:
 
 def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
-    Store(migrated, "NORMAL").close()
+    Database(migrated, "NORMAL").close()
     made_by_create_all(made)
     assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0008"  # HEAD is the last
     assert diffs(migrated) == []
@@ -219,7 +221,7 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
 @pytest.mark.postgres
 def test_the_revisions_make_the_models_schema_on_postgresql(fresh_postgres):
     migrated, made = fresh_postgres(), fresh_postgres()
-    Store(migrated).close()
+    Database(migrated).close()
     made_by_create_all(made)
     assert revision(migrated) == schema.head()
     assert diffs(migrated) == []
@@ -235,7 +237,7 @@ def adopted(url: str, ddl: str) -> None:
     # 0003: tables.pace, 0004: tables.casual, 0005: seats.account_id, 0006: tables.rated)
     added = {d[3].name for d in diffs(url) if isinstance(d, tuple) and d[0] == "add_column"}
     assert (added == {"touched", "pace", "casual", "account_id", "rated"}) == (ddl is not FIRST_RELEASE), added
-    store = Store(url, "NORMAL")
+    store = Tables(Database(url, "NORMAL"))
     try:
         saved = store.get("old1", actions=True)
         assert (saved.status, saved.scores, saved.winners, saved.seed) == ("finished", [700, 0], [0], 7)
@@ -255,7 +257,7 @@ def adopted(url: str, ddl: str) -> None:
             ("P1", True, False, False),
         ]
     finally:
-        store.close()
+        store.db.close()
     assert revision(url) == schema.head()
     assert diffs(url) == []
 
@@ -264,7 +266,7 @@ def adopted(url: str, ddl: str) -> None:
 def test_an_sqlite_file_made_before_the_revisions_is_upgraded_in_place(tmp_path, ddl):
     old, new = two_sqlite(tmp_path)
     adopted(old, ddl)
-    Store(new, "NORMAL").close()
+    Database(new, "NORMAL").close()
     assert shape(old) == shape(new)
 
 
@@ -273,24 +275,24 @@ def test_an_sqlite_file_made_before_the_revisions_is_upgraded_in_place(tmp_path,
 def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fresh_postgres, ddl):
     old, new = fresh_postgres(), fresh_postgres()
     adopted(old, ddl)
-    Store(new).close()
+    Database(new).close()
     assert shape(old) == shape(new)
 
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
     with pytest.raises(schema.SchemaError, match="needs 0008: run `millebornes db upgrade`"):
-        Store(url, "NORMAL", migrate=False)
+        Tables(Database(url, "NORMAL", migrate=False))
     assert revision(url) is None and shape(url) == {}  # nothing made
-    Store(url, "NORMAL").close()
-    Store(url, "NORMAL", migrate=False).close()
+    Database(url, "NORMAL").close()
+    Database(url, "NORMAL", migrate=False).close()
     engine = create_engine(url)
     with engine.begin() as c:
         c.execute(text("UPDATE alembic_version SET version_num = '9999'"))
     engine.dispose()
     for migrate in (True, False):
         with pytest.raises(schema.SchemaError, match="revision 9999, which this version of millebornes does not know"):
-            Store(url, "NORMAL", migrate=migrate)
+            Tables(Database(url, "NORMAL", migrate=migrate))
     assert revision(url) == "9999"
 
 
@@ -339,9 +341,9 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
 def test_a_start_on_a_database_at_head_imports_no_alembic(tmp_path):
     """Alembic is read only to upgrade: a server restarting on its own database starts without it."""
     url = f"sqlite:///{tmp_path}/mb.db"
-    Store(url, "NORMAL").close()
+    Database(url, "NORMAL").close()
     probe = (
-        "import sys; from millebornes.web.store import Store; Store(sys.argv[1], 'NORMAL').close(); "
+        "import sys; from millebornes.web.db.database import Database; Database(sys.argv[1], 'NORMAL').close(); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))"
     )
     out = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, check=True).stdout

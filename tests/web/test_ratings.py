@@ -11,7 +11,7 @@ import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from millebornes.bots.ladder import LADDER_FILE, ladder
-from millebornes.web.ratings import (
+from millebornes.web.ratings.skill import (
     BOT_SIGMA,
     DISPLAY_PER_MU,
     FAMILIES,

@@ -130,7 +130,7 @@ def test_deck_and_seed_need_test_mode(web):
     }
     facts = c.get(f"/api/tables/{r.json()['id']}").json()
     assert facts["status"] == "waiting" and "seed" not in facts and "deck" not in facts
-    stored = web.app.state.store.get(r.json()["id"])
+    stored = web.app.state.tables.get(r.json()["id"])
     assert stored.seats[0].token_hash != token_of(r.json(), 0) and len(stored.seats[0].token_hash) == 64
 
 
@@ -201,7 +201,7 @@ def test_a_hand_between_two_people(web):
     assert err["reason"] == "needs_roll" and err["params"] == {"card": "200", "top": None, "need": "roll"}
     b.act("discard end-of-limit")
     assert b.expect("error")["code"] == "not-your-turn"
-    assert room.game.observation(0) == before and web.app.state.store.action_count(tid) == 0
+    assert room.game.observation(0) == before and web.app.state.tables.action_count(tid) == 0
 
     a.act("play roll")
     sa, _ = both(a, b)
@@ -254,7 +254,7 @@ def test_a_hand_between_two_people(web):
     assert over["breakdown"][0]["coups_fourres"] == 300 and over["breakdown"][0]["trip"] == 400
     assert sa["observation"]["hand_number"] == 1 and sb["observation"]["match_scores"] == over["points"]
     # seq counts the steps shown: one more than the actions, for the window closed by the coup fourré
-    assert web.app.state.store.action_count(tid) == sa["seq"] - 1
+    assert web.app.state.tables.action_count(tid) == sa["seq"] - 1
 
 
 def test_an_action_the_database_refuses_is_not_played(web, monkeypatch):
@@ -262,7 +262,7 @@ def test_an_action_the_database_refuses_is_not_played(web, monkeypatch):
     table = web.create(seats=[HUMAN, HUMAN], deck=CF_DECK, seed=4)
     a, b = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
     a.expect("state")
-    store = web.app.state.store
+    store = web.app.state.tables
 
     def broken(*args, **kwargs):
         raise OSError("disk full")
@@ -311,7 +311,7 @@ def test_bots_wait_for_every_player(web):
     a = web.join(table, 1, "Ann")
     time.sleep(0.3)
     assert a.state["status"] == "waiting" and a.obs["to_act"] == 0
-    assert web.app.state.store.action_count(table["id"]) == 0
+    assert web.app.state.tables.action_count(table["id"]) == 0
     b = web.join(table, 2, "Bob")
     assert b.state["status"] == "playing"
     moved = b.state_after(0)
@@ -342,7 +342,7 @@ def test_coup_fourre_window_passes(web):
     assert sa["events"] == [{"type": "draw", "seat": 0, "stock": sa["observation"]["stock_size"]}]
     assert sa["observation"]["tableaux"][0]["battle"][-1] == "out-of-gas"
     assert sb["observation"]["known_cards"][0] == [] and sa["cf_deadline"] is None
-    assert web.app.state.store.action_count(table["id"]) == 3  # the pass is saved, not shown
+    assert web.app.state.tables.action_count(table["id"]) == 3  # the pass is saved, not shown
 
 
 def test_a_holder_who_passes_early_changes_nothing_anyone_sees(web):
@@ -381,7 +381,7 @@ def test_malformed_frames_change_nothing(web):
     a.expect("state")
     a.act("play roll")
     both(a, b)
-    room, store = web.hall.rooms[table["id"]], web.app.state.store
+    room, store = web.hall.rooms[table["id"]], web.app.state.tables
     obs, count = room.game.observation(1), store.action_count(table["id"])
     for frame, code in MALFORMED:
         b.send(frame)
@@ -432,7 +432,7 @@ def test_history_and_replay_of_a_finished_table(web):
     assert tables[0]["scores"] == a.obs["match_scores"] and tables[0]["finished"]
     assert c.get(f"/api/tables/{unfinished['id']}/replay").status_code == 404
 
-    total = web.app.state.store.action_count(table["id"])
+    total = web.app.state.tables.action_count(table["id"])
     states = [f for f in a.frames if f["type"] == "state"]
     first = c.get(f"/api/tables/{table['id']}/replay?step=0").json()
     assert first["total"] == total and first["action"] is None and first["events"] == []
@@ -459,7 +459,7 @@ def test_health_asks_the_database(web, tmp_path):
     web.create(seats=[HUMAN, MEDIUM])
     assert c.get("/healthz").json() == {"ok": True, "rooms": 1}
     shutil.rmtree(home)  # the database's volume is gone
-    web.app.state.store.engine.dispose()
+    web.app.state.db.engine.dispose()
     r = c.get("/healthz")
     assert r.status_code == 503 and r.json() == {"ok": False}
 
@@ -548,7 +548,7 @@ def test_a_join_that_meets_a_dropped_room_loads_the_table_again(web):
     assert c.expect("welcome")["table"]["seats"][0]["nickname"] == "Ann"
     new = web.hall.rooms[tid]
     assert new is not old and new.conns[0] and not old.conns[0]
-    assert web.app.state.store.get(tid).seats[0].joined
+    assert web.app.state.tables.get(tid).seats[0].joined
 
 
 @pytest.mark.parametrize(

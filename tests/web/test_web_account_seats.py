@@ -96,7 +96,7 @@ def test_a_seat_opens_by_account_only_for_its_account_and_this_sites_pages(web):
         # from this site's own page it opens
         mine = open_by_account(c, stack, table["id"], 0, ann, origin=str(c.base_url).rstrip("/"))
         assert mine.expect("welcome")["seat"] == 0
-    assert web.app.state.store.get(table["id"]).seats[1].joined is False  # nothing opened the other seat
+    assert web.app.state.tables.get(table["id"]).seats[1].joined is False  # nothing opened the other seat
 
 
 def test_an_invite_is_not_brought_into_an_account_before_its_player_sits_down(web):

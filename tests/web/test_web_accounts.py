@@ -215,7 +215,7 @@ def test_deleting_the_account_keeps_its_games_anonymised(web):
     assert r.status_code == 200 and r.json() == {"deleted": True}
     assert c.get("/api/account").status_code == 401
     assert c.post("/api/account/signin", json={"username": "ann_1", "password": PASSWORD}).status_code == 401
-    saved = web.app.state.store.get(table["id"], actions=True)
+    saved = web.app.state.tables.get(table["id"], actions=True)
     assert saved.status == "finished" and saved.actions  # the game stays
     assert saved.seats[0].nickname is None  # without the account's name
     assert sign_up(c, "ann_1").status_code == 201  # the name is free again
@@ -254,7 +254,7 @@ def test_accounts_on_postgresql_with_two_sign_ups_of_one_name_at_once(web, fresh
     assert r.json()["claimed"] == [{"table": table["id"], "seat": 0}]
     assert [s["table"] for s in c.get("/api/account").json()["seats"]] == [table["id"]]
     r = c.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(c))
-    assert r.status_code == 200 and web.app.state.store.get(table["id"]).seats[0].nickname is None
+    assert r.status_code == 200 and web.app.state.tables.get(table["id"]).seats[0].nickname is None
 
 
 def test_a_private_replay_opens_to_the_account_that_holds_its_seat(web):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import millebornes as mb
+import millebornes as mb  # noqa: E402
 
 pytest.importorskip("fastapi")
 jsonschema = pytest.importorskip("jsonschema")
@@ -47,9 +47,9 @@ def finish_at(web, table: dict, at: datetime) -> None:
     """Move a finished table's finish time (to make ties, or to put it in another month)."""
     from sqlalchemy import update
 
-    from millebornes.web.store import TableRow
+    from millebornes.web.tables.rows import TableRow
 
-    with web.app.state.store.engine.begin() as c:
+    with web.app.state.db.engine.begin() as c:
         c.execute(update(TableRow).where(TableRow.id == table["id"]).values(finished=at))
 
 
@@ -82,14 +82,14 @@ def walk(client, limit: int) -> tuple[list[str], int]:
 
 def in_order(web, tables: list[dict]) -> list[str]:
     """The tables' ids in the archive's order, from what the database holds: finish time, then id."""
-    store = web.app.state.store
+    store = web.app.state.tables
     saved = [store.get(t["id"]) for t in tables]
     return [s.id for s in sorted(saved, key=lambda s: (s.finished, s.id))]
 
 
 def secrets_of(web, tables: list[dict]) -> list[str]:
     """Every seat token and stored token hash of these tables."""
-    store = web.app.state.store
+    store = web.app.state.tables
     out = [token_of(t, s["seat"]) for t in tables for s in t["seats"] if s["kind"] == "human"]
     out += [s.token_hash for t in tables for s in store.get(t["id"]).seats if s.token_hash]
     return out
@@ -129,13 +129,13 @@ def test_paging_visits_every_record_once_in_order(web):
 
 
 def test_a_page_reads_the_database_in_bounded_pages(web, monkeypatch):
-    from millebornes.web import archive
+    from millebornes.web.archive import routes as archive
 
     web.start()
     tables = [finished(web, seed) for seed in range(20, 25)]
-    store = web.app.state.store
+    store = web.app.state.archive
     read: list[int] = []
-    page = store.archive_page
+    page = store.page
 
     def spy(*args, **kwargs):
         found = page(*args, **kwargs)
@@ -143,7 +143,7 @@ def test_a_page_reads_the_database_in_bounded_pages(web, monkeypatch):
         return found
 
     monkeypatch.setattr(archive, "PAGE", 2)
-    monkeypatch.setattr(store, "archive_page", spy)
+    monkeypatch.setattr(store, "page", spy)
     assert ids(web.client.get("/api/archive?limit=5")) == in_order(web, tables)
     assert read == [2, 2, 1]
     read.clear()
@@ -238,7 +238,7 @@ def test_archive_downloads_are_throttled_by_address(web):
 
 
 def test_a_cursor_names_its_key_exactly():
-    from millebornes.web.archive import cursor, read_cursor
+    from millebornes.web.archive.routes import cursor, read_cursor
 
     for key in ((datetime(2025, 1, 2, 3, 4, 5), "abc"), (datetime(2025, 1, 2, 3, 4, 5, 678), "A-_9" * 4)):
         assert read_cursor(cursor(key)) == key
@@ -271,8 +271,8 @@ def test_the_monthly_file_holds_the_months_public_tables(web):
 
 
 def test_stand_ins_are_told_as_stretches_of_actions():
-    from millebornes.web.archive import standins
-    from millebornes.web.store import SavedTable
+    from millebornes.web.archive.routes import standins
+    from millebornes.web.tables.rows import SavedTable
 
     saved = SavedTable("t", "classic", {}, 2, False, 1, None, 3.0, "finished", datetime(2025, 1, 1), [])
     saved.actions = [(0, "draw")] * 12
@@ -287,7 +287,7 @@ def test_stand_ins_are_told_as_stretches_of_actions():
 @pytest.mark.postgres
 def test_the_archive_on_postgresql(web, fresh_postgres):
     web.start(url=fresh_postgres())
-    assert web.app.state.store.engine.dialect.name == "postgresql"
+    assert web.app.state.db.engine.dialect.name == "postgresql"
     tables = [finished(web, seed) for seed in (71, 72, 73, 74)]
     private = finished(web, 75, public=False)
     base = datetime(2024, 5, 6, 7, 8, 9, 654321)

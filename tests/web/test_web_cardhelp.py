@@ -1,4 +1,4 @@
-"""Card help (web/cardhelp.py): the seat whose play it is learns, with its state frame, why each card of its hand
+"""Card help (web/tables/cardhelp.py): the seat whose play it is learns, with its state frame, why each card of its hand
 cannot be played now, in the engine's own reason; nobody else gets any, nor that seat at any other moment."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ pytest.importorskip("fastapi")
 from util import stacked_deck  # noqa: E402
 
 import millebornes as mb  # noqa: E402
-from millebornes.web.cardhelp import refusals  # noqa: E402
+from millebornes.web.tables.cardhelp import refusals  # noqa: E402
 
 HUMAN = {"kind": "human"}
 HAND = ["25", "200", "stop", "roll", "gasoline", "right-of-way"]

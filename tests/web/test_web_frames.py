@@ -15,9 +15,9 @@ pytest.importorskip("fastapi")
 from util import stacked_deck  # noqa: E402
 
 from millebornes.cards import CARD_IDS, GROUP  # noqa: E402
-from millebornes.cards import SAFETY_OF as SAFETY_KIND
-from millebornes.web.facts import dealt, public_events  # noqa: E402
-from millebornes.web.store import hash_token  # noqa: E402
+from millebornes.cards import SAFETY_OF as SAFETY_KIND  # noqa: E402
+from millebornes.web.tables.facts import dealt, public_events  # noqa: E402
+from millebornes.web.tokens import hash_token  # noqa: E402
 
 HUMAN = {"kind": "human"}
 SAFETY_OF = {CARD_IDS[h]: CARD_IDS[SAFETY_KIND[h]] for h in range(len(CARD_IDS)) if GROUP[h] == "hazard"}
@@ -83,7 +83,7 @@ def known_for(game, seat: int, asked) -> list[list[str]]:
 def what_was_shown(web, table_id: str) -> tuple[dict, list[dict]]:
     """The steps the table showed (shown_steps) and the public events of its saved actions in order, less
     the passes (nobody is told of a pass)."""
-    saved = web.app.state.store.get(table_id, actions=True)
+    saved = web.app.state.tables.get(table_id, actions=True)
     game, replayed = dealt(saved), []
     for seat, action in saved.actions:
         replayed += public_events(seat, action, game.act(action, seat))
@@ -100,7 +100,7 @@ def check_frames(web, table_id: str, clients) -> int:
         assert len(c.texts) == len(c.frames)
         for text, frame in zip(c.texts, c.frames):
             if frame["type"] == "welcome" and "token" in frame:  # a first join's new token: the seat's own
-                assert hash_token(frame["token"]) == web.app.state.store.token_hash(table_id, c.seat), (c.seat, text)
+                assert hash_token(frame["token"]) == web.app.state.tables.token_hash(table_id, c.seat), (c.seat, text)
                 text = text.replace(f'"token":"{frame["token"]}"', "")
             assert not SECRET_KEY.search(text), (c.seat, text)
             assert len(HAND_KEY.findall(text)) == (frame["type"] == "state"), (c.seat, text)
@@ -144,7 +144,7 @@ def test_each_seat_sees_only_its_own_hand(web, ruleset, seats, teams, seed):
     clients = [web.join(table, s, f"P{s}") for s, spec in enumerate(seats) if spec["kind"] == "human"]
     web.play_random(clients, random.Random(seed))
     assert all(c.obs["is_over"] for c in clients)
-    assert web.app.state.store.get(table["id"]).status == "finished"
+    assert web.app.state.tables.get(table["id"]).status == "finished"
     checked = check_frames(web, table["id"], clients)
     assert checked >= sum(1 for c in clients for f in c.frames if f["type"] == "state")
 

@@ -18,7 +18,11 @@ from serving import Seat, Server, until  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import millebornes as mb  # noqa: E402
-from millebornes.web.store import FINISHED, SavedSeat, SavedTable, Store, hash_token, new_token, now  # noqa: E402
+from millebornes.web.db.base import now  # noqa: E402
+from millebornes.web.db.database import Database  # noqa: E402
+from millebornes.web.tables.repo import Tables  # noqa: E402
+from millebornes.web.tables.rows import FINISHED, SavedSeat, SavedTable  # noqa: E402
+from millebornes.web.tokens import hash_token, new_token  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
@@ -157,7 +161,7 @@ def finished_table(db) -> tuple[str, str]:
         game.act(action)
         moves.append((seat, action))
     secret = new_token()
-    store = Store(f"sqlite:///{db}", "NORMAL")
+    store = Tables(Database(f"sqlite:///{db}", "NORMAL"))
     try:
         saved = store.create(
             SavedTable(
@@ -182,7 +186,7 @@ def finished_table(db) -> tuple[str, str]:
             store.append_action(saved.id, n, seat, action, result)
         assert store.get(saved.id).status == FINISHED
     finally:
-        store.close()
+        store.db.close()
     return saved.id, secret
 
 

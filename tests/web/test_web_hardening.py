@@ -92,7 +92,7 @@ def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, cap
     web.start(limits=Limits(frames_per_second=100_000, save_retries=3, save_backoff=0.01))
     table = web.create(seats=[HUMAN, MEDIUM], seed=21)
     a = web.join(table, 0, "Ann")
-    store, tries = web.app.state.store, []
+    store, tries = web.app.state.tables, []
     saving = store.append_action
 
     def refuse_the_bot(table_id, n, seat, action, result=None, **saved):
@@ -117,7 +117,7 @@ def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, cap
     web.start()
     assert table["id"] not in web.hall.rooms
     again = web.join(table, 0, nickname=None)
-    assert again.state["status"] == "broken" and web.app.state.store.action_count(table["id"]) == 1
+    assert again.state["status"] == "broken" and web.app.state.tables.action_count(table["id"]) == 1
 
 
 def cf_twins() -> tuple[list[str], list[str]]:
@@ -315,9 +315,12 @@ def test_a_failed_statement_never_logs_its_values(tmp_path):
     from sqlalchemy.exc import IntegrityError
     from sqlalchemy.orm import Session
 
-    from millebornes.web.store import Store, TableRow, now
+    from millebornes.web.db.base import now
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
+    from millebornes.web.tables.rows import TableRow
 
-    store = Store(f"sqlite:///{tmp_path}/mb.db", "NORMAL")
+    store = Tables(Database(f"sqlite:///{tmp_path}/mb.db", "NORMAL"))
     row = dict(
         id="abc",
         ruleset="classic",
@@ -336,7 +339,7 @@ def test_a_failed_statement_never_logs_its_values(tmp_path):
         with Session(store.engine) as s, s.begin():
             s.add(TableRow(**row))
     assert "987654321987" not in str(failed.value) and "hidden" in str(failed.value)
-    store.close()
+    store.db.close()
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
@@ -368,7 +371,7 @@ def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
         None,
     ):  # the bot's turn goes on: count the rows once it is Ann's again
         after = ann.state_after(after["seq"])
-    assert web.hall.rooms[table["id"]].actions == web.app.state.store.action_count(table["id"])
+    assert web.hall.rooms[table["id"]].actions == web.app.state.tables.action_count(table["id"])
 
 
 @pytest.mark.parametrize(
@@ -388,6 +391,6 @@ def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
     ],
 )
 def test_a_name_in_one_alphabet_or_in_scripts_written_together_is_a_name(nickname):
-    from millebornes.web.frames import clean_nickname
+    from millebornes.web.tables.inbound import clean_nickname
 
     assert clean_nickname(nickname) == unicodedata.normalize("NFC", nickname)

@@ -1,7 +1,7 @@
 """A player who left, as the others hear it (issue 39 part 4): from the moment a seat's last socket closes,
 every seat and spectator is told, in the seat's facts, how many seconds are left before a stand-in bot plays
 for them (``takeover``), or that none is coming; the seat's return clears it.  Every frame is checked against
-web/outbound.py's types (conftest.check_sent), the seats' facts field for field."""
+web/tables/outbound.py's types (conftest.check_sent), the seats' facts field for field."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from test_web_presence import events_until, seat_fact, two
 from test_web_presence_book import Socket
 from test_web_spectators import watch
 
-from millebornes.web.presence import Presence
+from millebornes.web.tables.presence import Presence
 
 pytest.importorskip("fastapi")
 

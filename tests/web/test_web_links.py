@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from conftest import Closed, token_of  # noqa: E402
-from millebornes.web.store import hash_token  # noqa: E402
+from millebornes.web.tokens import hash_token  # noqa: E402
 
 HUMAN = {"kind": "human"}
 
@@ -57,7 +57,7 @@ def test_the_welcome_carries_a_fresh_token_to_that_socket_alone(web):
     assert welcome["type"] == "welcome" and welcome["seat"] == 1
     fresh = welcome["token"]
     assert isinstance(fresh, str) and len(fresh) >= 32 and fresh != invite
-    store = web.app.state.store
+    store = web.app.state.tables
     assert store.token_hash(made["id"], 1) == hash_token(fresh)  # only its hash is kept
     assert web.hall.rooms[made["id"]].table.seats[1].token_hash == hash_token(fresh)
     ann.expect("seats")  # after the state that started the table
@@ -111,7 +111,7 @@ def test_a_stale_copy_of_the_seat_cannot_take_it(web):
     invite = token_of(made, 1)
     web.join(made, 0, "Ann")
     web.join(made, 1, "Bob")
-    store = web.app.state.store
+    store = web.app.state.tables
     assert store.join(made["id"], 1, "Eve", hash_token(invite)) is None
     assert store.join(made["id"], 1, "Eve", hash_token(invite), hash_token("mine")) is None
     saved = store.get(made["id"]).seats[1]

@@ -2,8 +2,8 @@
 
 from datetime import datetime
 
-from millebornes.web import notices
-from millebornes.web.notices import Kind
+from millebornes.web.db import notices
+from millebornes.web.db.notices import Kind
 
 
 def test_a_notice_is_its_table_kind_origin_and_arguments_in_words():

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from serving import MILLEBORNES, Server, free_port
 
-from millebornes.web import onefile
+from millebornes.web.db import onefile
 
 
 def second_server(db) -> subprocess.CompletedProcess:
@@ -50,7 +50,7 @@ def test_a_process_may_open_its_own_file_twice_but_not_another_process(tmp_path)
     probe = [
         sys.executable,
         "-c",
-        "import sys; from millebornes.web import onefile\n"
+        "import sys; from millebornes.web.db import onefile\n"
         "try:\n onefile.hold(sys.argv[1])\nexcept onefile.SharedFile as e:\n print(e); sys.exit(3)",
         url,
     ]
@@ -85,7 +85,7 @@ def test_the_uri_form_of_a_file_is_held_as_the_file_itself(tmp_path, form):
         probe = [
             sys.executable,
             "-c",
-            "import sys; from millebornes.web import onefile\n"
+            "import sys; from millebornes.web.db import onefile\n"
             "try:\n onefile.hold(sys.argv[1])\nexcept onefile.SharedFile as e:\n print(e); sys.exit(3)",
             url,
         ]

@@ -1,4 +1,4 @@
-"""What a table waits for after each step, without a clock or a socket (web/pacing.py): the window's end, a
+"""What a table waits for after each step, without a clock or a socket (web/tables/pacing.py): the window's end, a
 bot's move and its delay, a person's decision, or nothing."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from datetime import datetime
 from util import stacked_deck
 
 import millebornes as mb
-from millebornes.web.pacing import FAST_DELAY, PACES, BotMoves, PersonDecides, WindowEnds, bot_delay, next_wait
-from millebornes.web.seatbots import SeatBots
 from millebornes.web.settings import Settings
-from millebornes.web.store import SavedSeat, SavedTable
-from millebornes.web.table import TableView
+from millebornes.web.tables.pacing import FAST_DELAY, PACES, BotMoves, PersonDecides, WindowEnds, bot_delay, next_wait
+from millebornes.web.tables.rows import SavedSeat, SavedTable
+from millebornes.web.tables.seatbots import SeatBots
+from millebornes.web.tables.table import TableView
 
 # Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_web_table.py's).
 CF_DECK = stacked_deck(

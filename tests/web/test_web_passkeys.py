@@ -52,7 +52,7 @@ def rows(web, table: str) -> int:
 
 
 def passkeys(web):
-    from millebornes.web.passkeystore import Passkeys
+    from millebornes.web.accounts.passkey_repo import Passkeys
 
     return Passkeys(web.app.state.accounts)
 
@@ -221,8 +221,8 @@ def test_an_expired_challenge_opens_nothing_and_goes_with_the_next_one(web):
 
 
 def test_an_account_holds_at_most_ten_passkeys_listed_without_their_keys(web):
-    from millebornes.web.passkeys import PASSKEYS_MAX
-    from millebornes.web.passkeystore import Known, TooMany
+    from millebornes.web.accounts.passkey_repo import Known, TooMany
+    from millebornes.web.accounts.passkey_routes import PASSKEYS_MAX
 
     c = web.start()
     csrf = sign_up(c)
@@ -270,7 +270,7 @@ def test_deleting_the_account_deletes_its_passkeys_and_challenges(web):
 
 
 def test_passkeys_on_postgresql(web, fresh_postgres):
-    from millebornes.web.passkeystore import TooMany
+    from millebornes.web.accounts.passkey_repo import TooMany
 
     c = web.start(fresh_postgres())
     sign_up(c)

@@ -22,7 +22,7 @@ HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
 def test_tables_live_in_postgresql(web, postgres_url):
     web.start(url=postgres_url)
-    assert web.app.state.store.engine.dialect.name == "postgresql"
+    assert web.app.state.db.engine.dialect.name == "postgresql"
     table = web.create(seats=[HUMAN, HUMAN], seed=51)
     a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
     a.expect("state")
@@ -30,7 +30,7 @@ def test_tables_live_in_postgresql(web, postgres_url):
     web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 20)
     before = (a.state["seq"], a.obs, b.obs)
     room = web.hall.rooms[table["id"]]
-    assert web.app.state.store.action_count(table["id"]) == room.actions and room.seq >= 20
+    assert web.app.state.tables.action_count(table["id"]) == room.actions and room.seq >= 20
 
     web.start(url=postgres_url)  # a new app on the same database: the table is replayed
     a, b = web.join(table, 0, nickname=None), web.join(table, 1, nickname=None)
@@ -45,7 +45,7 @@ def test_tables_live_in_postgresql(web, postgres_url):
     history = web.client.get("/api/history").json()["tables"]
     mine = next(t for t in history if t["id"] == race["id"])
     assert mine["status"] == "finished" and mine["winners"] == c.obs["winners"]
-    steps = web.app.state.store.action_count(race["id"])
+    steps = web.app.state.tables.action_count(race["id"])
     end = web.client.get(f"/api/tables/{race['id']}/replay", params={"step": steps}).json()
     assert end["state"]["is_over"] and end["state"]["tableaux"] == c.obs["tableaux"]
 
@@ -53,10 +53,10 @@ def test_tables_live_in_postgresql(web, postgres_url):
 def test_unjoined_tables_expire_in_postgresql(web, postgres_url):
     from datetime import timedelta
 
-    from millebornes.web.store import now
+    from millebornes.web.db.base import now
 
     web.start(url=postgres_url)
-    store = web.app.state.store
+    store = web.app.state.tables
     lonely, met = web.create(seats=[HUMAN, MEDIUM]), web.create(seats=[HUMAN, HUMAN])
     web.join(met, 0, "Ann")
     later = now() + timedelta(seconds=5)
@@ -72,22 +72,23 @@ def test_the_spectators_option_lives_in_postgresql(web, postgres_url):
     (every older table allowing spectators)."""
     from sqlalchemy import text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     web.start(url=postgres_url)
     closed, open_ = web.create(seats=[HUMAN, HUMAN], spectators=False), web.create(seats=[HUMAN, HUMAN])
     web.start(url=postgres_url)
-    store = web.app.state.store
+    store = web.app.state.tables
     assert (store.get(closed["id"]).spectators, store.watch_facts(open_["id"])[0]) == (False, True)
     web.stop()
-    old = Store(postgres_url)
+    old = Tables(Database(postgres_url))
     with old.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN spectators"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    old.close()
-    again = Store(postgres_url)
+    old.db.close()
+    again = Tables(Database(postgres_url))
     assert again.watch_facts(closed["id"])[0] is True and again.get(open_["id"]).spectators is True
-    again.close()
+    again.db.close()
 
 
 def test_the_presence_columns_live_in_postgresql(web, postgres_url):
@@ -102,7 +103,8 @@ def test_the_lobby_and_its_claims_live_in_postgresql(web, postgres_url):
     no seat claimed)."""
     from sqlalchemy import text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     web.start(url=postgres_url)
     public, private = web.create(seats=[HUMAN, HUMAN], public=True), web.create(seats=[HUMAN, HUMAN])
@@ -116,18 +118,18 @@ def test_the_lobby_and_its_claims_live_in_postgresql(web, postgres_url):
     assert web.client.post(f"/api/tables/{private['id']}/seats/1/claim").status_code == 404
     web.start(url=postgres_url)
     assert web.client.post(claim).status_code == 409
-    assert web.app.state.store.get(public["id"]).seats[1].claimed is True
+    assert web.app.state.tables.get(public["id"]).seats[1].claimed is True
     web.stop()
-    old = Store(postgres_url)
+    old = Tables(Database(postgres_url))
     with old.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN public"))
         c.execute(text("ALTER TABLE seats DROP COLUMN claimed"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    old.close()
-    again = Store(postgres_url)
+    old.db.close()
+    again = Tables(Database(postgres_url))
     assert again.get(public["id"]).public is False and again.get(public["id"]).seats[1].claimed is False
     assert again.lobby(50) == []
-    again.close()
+    again.db.close()
 
 
 def test_one_rematch_on_postgresql_and_its_columns(web, postgres_url):
@@ -137,11 +139,12 @@ def test_one_rematch_on_postgresql_and_its_columns(web, postgres_url):
 
     from sqlalchemy import text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     web.start(url=postgres_url)
     table = web.create(seats=[HUMAN, {"kind": "bot", "level": "hard"}], cf_timeout=9)
-    store = web.app.state.store
+    store = web.app.state.tables
     made: list[str] = []
     threads = [threading.Thread(target=lambda: made.append(store.create_rematch(table["id"], 42))) for _ in range(6)]
     for t in threads:
@@ -155,15 +158,15 @@ def test_one_rematch_on_postgresql_and_its_columns(web, postgres_url):
     with store.engine.connect() as c:
         assert c.execute(text("SELECT count(*) FROM tables WHERE rematch_of = :t"), {"t": table["id"]}).scalar() == 1
     web.stop()
-    old = Store(postgres_url)
+    old = Tables(Database(postgres_url))
     with old.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN rematch"))
         c.execute(text("ALTER TABLE tables DROP COLUMN rematch_of"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    old.close()
-    again = Store(postgres_url)
+    old.db.close()
+    again = Tables(Database(postgres_url))
     assert again.get(table["id"]).rematch is None and again.rematch_state(table["id"])["table"] is None
-    again.close()
+    again.db.close()
 
 
 def test_a_game_review_lives_in_postgresql(web, postgres_url):
@@ -179,8 +182,8 @@ def test_a_game_review_lives_in_postgresql(web, postgres_url):
     while (done := web.client.get(f"/api/tables/{race['id']}/review").json())["state"] != "done":
         assert done["state"] == "running" and time.monotonic() < deadline, done
         time.sleep(0.05)
-    store = web.app.state.store
-    store.save_review(race["id"], {**done["review"], "moves": []})  # another process's late save: ignored
+    store = web.app.state.reviewer.reviews
+    store.save(race["id"], {**done["review"], "moves": []})  # another process's late save: ignored
     web.start(url=postgres_url)
     assert web.client.get(f"/api/tables/{race['id']}/review").json() == done
     assert done["review"]["budget"] == {"worlds": 3, "seed": 0} and done["review"]["moves"]
@@ -194,16 +197,19 @@ def test_an_action_notice_carries_its_row_and_a_lost_one_is_read(web, postgres_u
     import psycopg
     from sqlalchemy import insert
 
+    from millebornes.web.db.base import now
+    from millebornes.web.db.database import Database
+    from millebornes.web.db.listener import libpq_url
+    from millebornes.web.db.notices import CHANNEL, action_row
     from millebornes.web.errors import Stale
-    from millebornes.web.listener import libpq_url
-    from millebornes.web.notices import CHANNEL, action_row
-    from millebornes.web.store import ActionRow, Store, now
+    from millebornes.web.tables.repo import Tables
+    from millebornes.web.tables.rows import ActionRow
 
     web.start(url=postgres_url)
     table = web.create(seats=[HUMAN, HUMAN], seed=54)
     a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
     game = mb.new_game("classic", players=2, seed=54)
-    other = Store(postgres_url)  # another server process: its own origin
+    other = Tables(Database(postgres_url))  # another server process: its own origin
     soon = now().replace(microsecond=0) + timedelta(minutes=5)  # a clock's deadline, written with the row
 
     def play(n: int, notice: bool = True):
@@ -259,7 +265,7 @@ def test_moves_go_on_after_the_database_drops_every_connection(web, postgres_url
     a, b = web.join(table, 0, "Zoë"), web.join(table, 1, "Bob")
     rng = random.Random(5)
     web.play_random([a, b], rng, stop=lambda s: s["seq"] >= 6)
-    store = web.app.state.store
+    store = web.app.state.tables
     before = store.action_count(table["id"])
 
     admin = create_engine(postgres_url)

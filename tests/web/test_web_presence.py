@@ -41,7 +41,7 @@ def saved_clock(web, table: dict):
     """The stored (clock_at, clock_deadline), once the clock's task wrote it (it writes off the event loop)."""
     deadline = time.monotonic() + 5
     while True:
-        saved = web.hall.store.get(table["id"])
+        saved = web.hall.repo.get(table["id"])
         if saved.clock_deadline is not None or time.monotonic() > deadline:
             return saved.clock_at, saved.clock_deadline
         time.sleep(0.02)
@@ -95,7 +95,7 @@ def test_a_human_out_of_time_gets_a_stand_in_until_they_take_the_seat_back(web):
     assert seat_fact(frame, late)["standin"] is False
     me.send({"type": "back"})
     assert me.expect("error")["code"] == "malformed"
-    saved = web.hall.store.get(table["id"])
+    saved = web.hall.repo.get(table["id"])
     assert saved.seats[late].stood_in is False
 
 
@@ -116,7 +116,7 @@ def test_a_disconnected_human_is_played_by_a_bot_after_the_grace_period_and_retu
     assert seat_fact(back.state, 1)["standin"] is False
     event, _ = events_until(ann, "back")
     assert event == {"type": "back", "seat": 1}
-    assert not web.hall.store.get(table["id"]).seats[1].stood_in
+    assert not web.hall.repo.get(table["id"]).seats[1].stood_in
 
 
 def test_nobody_is_replaced_when_nobody_waits_for_them(web):
@@ -129,7 +129,7 @@ def test_nobody_is_replaced_when_nobody_waits_for_them(web):
     with pytest.raises(TimeoutError):
         ann.expect("state", timeout=1.0)
     assert ann.state["turn"]["seat"] == 0
-    assert not web.hall.store.get(table["id"]).seats[0].stood_in
+    assert not web.hall.repo.get(table["id"]).seats[0].stood_in
 
 
 def test_the_deadline_and_the_stand_in_survive_a_restart(web):
@@ -156,7 +156,7 @@ def test_a_stored_deadline_is_kept_across_a_restart(web):
     web.stop()
     web.start()
     a = web.join(table, 0, None)
-    assert web.hall.store.get(table["id"]).clock_deadline == first
+    assert web.hall.repo.get(table["id"]).clock_deadline == first
     assert a.state["turn"]["left"] <= 20
 
 
@@ -166,23 +166,21 @@ def test_the_deadline_after_an_action_is_saved_with_it_and_kept_across_a_restart
     # the first decision's deadline is saved by the clock's own task: wait for it (a busy machine may run the
     # task after the test would act, and a move before it leaves nothing to save)
     deadline = time.monotonic() + 10
-    while web.hall.store.get(table["id"]).clock_at != 0:
+    while web.hall.repo.get(table["id"]).clock_at != 0:
         assert time.monotonic() < deadline, "the first deadline was never saved"
         time.sleep(0.02)
     # not a hazard ("play speed-limit 1"): its coup-fourré window would show nobody to act
     mover.act(next(a for a in mover.obs["legal_actions"] if len(a.split()) < 3))
     after = mover.state_after(mover.state["seq"])
     nxt = after["observation"]["to_act"]
-    saved = web.hall.store.get(table["id"], actions=True)
+    saved = web.hall.repo.get(table["id"], actions=True)
     room = web.hall.rooms[table["id"]]
     assert (
         (saved.clock_at, saved.clock_deadline)
         == (1, room.table.clock_deadline)
         == (room.actions, room.table.clock_deadline)
     )
-    assert (
-        web.hall.store.get(table["id"]).clock_at == 0
-    )  # the tables row was not written again: the action row holds it
+    assert web.hall.repo.get(table["id"]).clock_at == 0  # the tables row was not written again: the action row holds it
     web.stop()
     web.start()
     again = web.join(table, nxt, None)
@@ -225,17 +223,18 @@ def presence_columns_survive(web, url: str) -> None:
 
     from sqlalchemy import text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     web.start(url=url)
     made = web.create(seats=[{"kind": "human"}] * 2, clock=30, grace=15, standin="hard")
-    store = web.app.state.store
+    store = web.app.state.tables
     store.set_standin(made["id"], 1, True, 0, {"type": "standin", "seat": 1, "why": "away"})
     deadline = datetime(2030, 1, 2, 3, 4, 5)
     store.set_clock(made["id"], 7, deadline)
     store.set_clock(made["id"], 6, datetime(2020, 1, 1))  # an older decision's late write changes nothing
     web.start(url=url)
-    saved = web.app.state.store.get(made["id"])
+    saved = web.app.state.tables.get(made["id"])
     assert (saved.clock, saved.grace, saved.standin_level, saved.clock_at, saved.clock_deadline) == (
         30,
         15,
@@ -244,19 +243,19 @@ def presence_columns_survive(web, url: str) -> None:
         deadline,
     )
     assert [s.stood_in for s in saved.seats] == [False, True]
-    assert saved.notes == [] and web.app.state.store.get(made["id"], actions=True).notes == [
+    assert saved.notes == [] and web.app.state.tables.get(made["id"], actions=True).notes == [
         (0, {"type": "standin", "seat": 1, "why": "away"})
     ]
     web.stop()
-    old = Store(url)
+    old = Tables(Database(url))
     with old.engine.begin() as c:
         for column in ("clock", "grace", "standin", "clock_at", "clock_deadline"):
             c.execute(text(f"ALTER TABLE tables DROP COLUMN {column}"))
         c.execute(text("ALTER TABLE seats DROP COLUMN standin"))
         c.execute(text("ALTER TABLE actions DROP COLUMN deadline"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    old.close()
-    again = Store(url)
+    old.db.close()
+    again = Tables(Database(url))
     saved = again.get(made["id"])
     assert (saved.clock, saved.grace, saved.standin_level, saved.clock_at, saved.clock_deadline) == (
         0,
@@ -266,7 +265,7 @@ def presence_columns_survive(web, url: str) -> None:
         None,
     )
     assert [s.stood_in for s in saved.seats] == [False, False]
-    again.close()
+    again.db.close()
 
 
 def test_the_presence_columns_live_in_sqlite(web):

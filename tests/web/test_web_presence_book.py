@@ -1,10 +1,10 @@
-"""Who is at a table, without a server (web/presence.py): sockets here, seats at other processes, absences."""
+"""Who is at a table, without a server (web/tables/presence.py): sockets here, seats at other processes, absences."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from millebornes.web.presence import Presence
+from millebornes.web.tables.presence import Presence
 
 
 @dataclass(eq=False)

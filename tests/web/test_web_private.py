@@ -65,7 +65,7 @@ def test_a_private_review_opens_to_its_players_only(web):
     for call in (c.get, c.post):
         r = call(review, headers=bearer("nope"))
         assert (r.status_code, r.json()["code"]) == (403, "private")
-    assert web.app.state.store.review_job(table["id"]) is None and not web.app.state.reviewer.jobs  # none started
+    assert web.app.state.reviewer.reviews.job(table["id"]) is None and not web.app.state.reviewer.jobs  # none started
     assert c.get(review, headers=bearer(token_of(table, 0))).json()["state"] == "none"
     assert c.post(review, headers=bearer(token_of(table, 0))).status_code in (200, 202)
     assert c.get(review).status_code == 403

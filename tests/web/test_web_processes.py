@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL: any player on any process.
 
 The database decides the order (the process that writes action n+1 first has it; another gets ``stale``
-and adopts it), and PostgreSQL's notices bring every process's copy up to date (web/listener.py).
+and adopts it), and PostgreSQL's notices bring every process's copy up to date (web/db/listener.py).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from util import game_with, stacked_deck
 
-import millebornes as mb
-from millebornes.web.statstore import Counts, count
+import millebornes as mb  # noqa: E402
+from millebornes.web.ratings.stats_repo import Counts, count  # noqa: E402
 
 pytest.importorskip("fastapi")
 
@@ -119,9 +119,9 @@ def stats_rows(web, table_id: str) -> list:
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from millebornes.web.statstore import SeatStatsRow
+    from millebornes.web.ratings.stats_repo import SeatStatsRow
 
-    with Session(web.app.state.store.engine) as s:
+    with Session(web.app.state.db.engine) as s:
         return list(
             s.scalars(select(SeatStatsRow).where(SeatStatsRow.table_id == table_id).order_by(SeatStatsRow.seat))
         )
@@ -154,9 +154,9 @@ def test_a_finished_game_is_counted_once_and_shown_on_both_players_profiles(web)
         (0, True, 1, 1, 1, 1, 1),
         (1, False, 0, 0, 0, 0, 0),
     ]
-    from millebornes.web.statstore import SeatStats
+    from millebornes.web.ratings.stats_repo import SeatStats
 
-    assert SeatStats(web.app.state.store).settle(table["id"]) is False  # once
+    assert SeatStats(web.app.state.db).settle(table["id"]) is False  # once
 
     me = web.client.get("/api/players/ANN_P").json()  # any case, by anybody
     assert me["username"] == "ann_p" and me["own"] is False and me["since"].endswith("Z")
@@ -195,11 +195,11 @@ def test_a_game_finished_before_the_counts_is_counted_when_a_profile_needs_it(we
     from sqlalchemy import delete
     from sqlalchemy.orm import Session
 
-    from millebornes.web.statstore import SeatStatsRow
+    from millebornes.web.ratings.stats_repo import SeatStatsRow
 
     web.start()
     table, ann, _ = scripted_match(web, ("old_ann", "old_bob"), public=True)
-    with Session(web.app.state.store.engine) as s, s.begin():
+    with Session(web.app.state.db.engine) as s, s.begin():
         s.execute(delete(SeatStatsRow))  # as a table finished before this version has none
     assert stats_rows(web, table["id"]) == []
     shown = web.client.get("/api/players/old_ann").json()
@@ -317,9 +317,9 @@ def rate(web, username: str, family: str, display: int, matches: int, sigma: flo
     """Give the account ``username`` a rating in ``family`` as if its last rated match was ``days_ago``."""
     from sqlalchemy.orm import Session
 
-    from millebornes.web.ratings import mu_of
-    from millebornes.web.ratingstore import RatingRow
-    from millebornes.web.store import now
+    from millebornes.web.db.base import now
+    from millebornes.web.ratings.repo import RatingRow
+    from millebornes.web.ratings.skill import mu_of
 
     row = RatingRow(
         account_id=account_id(web, username),
@@ -329,12 +329,12 @@ def rate(web, username: str, family: str, display: int, matches: int, sigma: flo
         matches=matches,
         updated=now() - timedelta(days=days_ago),
     )
-    with Session(web.app.state.store.engine) as s, s.begin():
+    with Session(web.app.state.db.engine) as s, s.begin():
         s.add(row)
 
 
 def test_the_leaderboard_lists_active_settled_players_best_first_with_the_bots(web):
-    from millebornes.web.ratings import bot_anchors
+    from millebornes.web.ratings.skill import bot_anchors
 
     web.start()
     for name in ("top", "second", "tied", "idle", "fresh", "unsure", "parker_only"):
@@ -363,7 +363,7 @@ def test_the_leaderboard_lists_active_settled_players_best_first_with_the_bots(w
 @pytest.mark.postgres
 def test_profiles_and_leaderboards_on_postgresql(web, fresh_postgres):
     web.start(url=fresh_postgres())
-    assert web.app.state.store.engine.dialect.name == "postgresql"
+    assert web.app.state.db.engine.dialect.name == "postgresql"
     table, ann, _ = scripted_match(web, ("pg_ann", "pg_bob"))
     shown = ann["client"].get("/api/players/pg_ann").json()
     assert shown["totals"]["safe_trips"] == 1 and [g["table"] for g in shown["games"]] == [table["id"]]

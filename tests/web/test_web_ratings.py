@@ -1,5 +1,5 @@
 """Rated tables (docs/web.md, "Ratings"): standard options and measured bots only, no move taken back, and a
-finished match rates each account at it once, against the bots' anchored ratings, as web/ratings.py computes it."""
+finished match rates each account at it once, against the bots' anchored ratings, as web/ratings/skill.py computes it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import millebornes as mb
+import millebornes as mb  # noqa: E402
 
 pytest.importorskip("fastapi")
 
@@ -28,15 +28,15 @@ def account(web, username: str, seats: list[dict]) -> dict:
 
 
 def ratings(web):
-    from millebornes.web.ratingstore import Ratings
+    from millebornes.web.ratings.repo import Ratings
 
-    return Ratings(web.app.state.store)
+    return Ratings(web.app.state.db)
 
 
 def account_id(web, username: str) -> str:
-    from millebornes.web.accountstore import Accounts
+    from millebornes.web.accounts.repo import Accounts
 
-    found = Accounts(web.app.state.store).credentials(username)
+    found = Accounts(web.app.state.db).credentials(username)
     assert found is not None
     return found[0].id
 
@@ -60,7 +60,7 @@ def test_a_rated_table_plays_the_edition_as_it_comes(web, body, says):
 
 
 def test_a_rated_match_rates_its_account_once_against_the_anchored_bot(web):
-    from millebornes.web.ratings import Rating, bot_rating, rate_match
+    from millebornes.web.ratings.skill import Rating, bot_rating, rate_match
 
     web.start()
     table = web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], rated=True, seed=3)
@@ -120,19 +120,19 @@ def test_two_people_are_rated_against_each_other_and_one_account_holds_one_seat(
 
 
 def test_a_person_and_their_own_bot_are_not_rated_against_each_other(web):
-    from millebornes.web.botstore import Bots
+    from millebornes.web.botaccounts.repo import Bots
 
     web.start()
     table = web.create(ruleset="dujardin", seats=[HUMAN, HUMAN], rated=True, seed=7)
     ann, other = web.join(table, 0, "Ann"), web.join(table, 1, "Annbot")
     account(web, "owner_1", [{"table": table["id"], "seat": 0, "token": token_of(table, 0)}])
-    bots = Bots(web.app.state.store)
+    bots = Bots(web.app.state.db)
     bot, _ = bots.create(account_id(web, "owner_1"), "owners_bot", 5)
     bots.hold_seat(table["id"], 1, bot.account_id)  # the owner's bot holds the other side
     web.play_random([ann, other], Hasty(7))
     assert ann.state["status"] == "finished"
     assert ratings(web).rate(table["id"]) is False
-    assert web.app.state.store.get(table["id"]).rated is False  # unrated for good
+    assert web.app.state.tables.get(table["id"]).rated is False  # unrated for good
     assert ratings(web).history(account_id(web, "owner_1")) == [] and ratings(web).history(bot.account_id) == []
 
 

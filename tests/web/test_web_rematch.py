@@ -150,7 +150,7 @@ def test_both_accept_one_new_table_each_its_own_seat(web):
         table["id"],
     )
     assert old["rematch"] == new_id and old["status"] == "finished"
-    store = web.app.state.store
+    store = web.app.state.tables
     assert store.get(new_id).seed != store.get(table["id"]).seed
     assert store.get(new_id).deck is None  # a new deal, not the stacked deck again
     assert ann2.obs["hand_results"] == [] and ann2.obs["match_scores"] == [0, 0]
@@ -209,7 +209,7 @@ def test_a_rematch_is_refused_before_the_end_and_to_spectators(web):
     table = web.create(seats=[{"kind": "human"}] * 2)
     ann, _bob = web.join(table, 0), web.join(table, 1, "Bob")
     assert refused(ann, {"type": "rematch", "answer": True}) == "not-finished"
-    assert web.app.state.store.get(table["id"]).rematch is None
+    assert web.app.state.tables.get(table["id"]).rematch is None
     assert web.client.get(f"/api/tables/{table['id']}").json()["rematch"] is None
     watcher = web.connect(table["id"])
     watcher.send({"type": "watch"})
@@ -218,7 +218,7 @@ def test_a_rematch_is_refused_before_the_end_and_to_spectators(web):
     assert refused(watcher, {"type": "fill-bots"}) == "spectator"
     assert refused(ann, {"type": "rematch", "answer": "yes"}) == "malformed"
     assert refused(ann, {"type": "rematch", "answer": True, "seat": 1}) == "malformed"
-    assert web.app.state.store.get(table["id"]).rematch is None
+    assert web.app.state.tables.get(table["id"]).rematch is None
 
 
 def test_a_spectator_of_a_finished_match_is_refused(web):
@@ -240,13 +240,13 @@ def test_a_spectator_of_a_finished_match_is_refused(web):
         ann.state_after(seq)
         bob.state_after(seq)
     assert refused(watcher, {"type": "rematch", "answer": True}) == "spectator"
-    assert web.app.state.store.get(table["id"]).rematch is None
+    assert web.app.state.tables.get(table["id"]).rematch is None
 
 
 def test_answers_at_the_same_moment_make_one_table(web):
     web.start()
     table, ann, bob = finished(web)
-    store = web.app.state.store
+    store = web.app.state.tables
     made = []
 
     def create():
@@ -310,7 +310,7 @@ def test_a_yes_is_refused_once_the_rematch_seat_is_joined(web):
     link = ann.expect("rematch-seat")
     new_id = link["table"]
     ann2 = join_url(web, link["url"])
-    store = web.app.state.store
+    store = web.app.state.tables
     before = store.token_hash(new_id, 0)
     other = web.join(table, 0, None)  # the finished table's seat link, opened elsewhere
     assert refused(other, {"type": "rematch", "answer": True}) == "joined"
@@ -337,7 +337,7 @@ def test_a_yes_is_refused_once_the_rematch_has_started(web):
     ann2.send({"type": "fill-bots"})  # Bob's seat, unjoined, goes to a bot: the rematch starts
     assert ann2.expect("state")["status"] == "playing"
     assert refused(bob, {"type": "rematch", "answer": True}) == "started"
-    store = web.app.state.store
+    store = web.app.state.tables
     saved = store.get(new_id)
     assert [s.kind for s in saved.seats] == ["human", "bot"] and saved.seats[1].token_hash is None
     # the store refuses on its own too (another server process whose copy of the room is behind)

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from millebornes import review as R  # noqa: E402
-from millebornes.web.reviewing import BATCH  # noqa: E402
+from millebornes.web.reviews.service import BATCH  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
@@ -88,7 +88,7 @@ def test_unknown_and_live_tables_are_never_reviewed(web, monkeypatch):
         assert r.status_code == 409 and r.json()["code"] == "not-finished", r.text
         assert "is not finished: a game is reviewed once it is over" in r.json()["detail"]
         assert c.get(f"/api/tables/{table['id']}/review").json() == {"state": "none", "done": 0, "total": 0}
-        assert web.app.state.store.get_review(table["id"]) is None
+        assert web.app.state.reviewer.reviews.get(table["id"]) is None
     assert web.app.state.reviewer.jobs == {}
 
 
@@ -111,7 +111,7 @@ def test_progress_then_done_then_kept_across_a_restart(web, gate, monkeypatch):
     assert sum(gate.calls) == total  # every decision judged once
 
     # the library's review of the same record at the same budget: the server's is that one
-    record = web.app.state.store.get(tid, True).record()
+    record = web.app.state.tables.get(tid, True).record()
     assert done["review"] == R.review(record, worlds=WORLDS, seed=0)
     assert done["review"]["seats"] == [0, 1] and done["review"]["budget"] == {"worlds": WORLDS, "seed": 0}
     assert str(SEED) not in c.get(f"/api/tables/{tid}/review").text  # the table's seed never shows
@@ -165,7 +165,7 @@ def test_a_failed_review_says_so_and_may_be_asked_again(web, monkeypatch):
     monkeypatch.setattr(R, "_judge_many", broken)
     assert web.client.post(f"/api/tables/{tid}/review").status_code == 202
     assert wait_state(web, tid, lambda s: s["state"] != "running") == {"state": "failed", "done": 0, "total": 0}
-    assert web.app.state.store.get_review(tid) is None
+    assert web.app.state.reviewer.reviews.get(tid) is None
     monkeypatch.setattr(R, "_judge_many", judge)
     assert web.client.post(f"/api/tables/{tid}/review").status_code == 202
     assert wait_state(web, tid, lambda s: s["state"] != "running")["state"] == "done"
@@ -175,15 +175,15 @@ def test_a_review_kept_in_an_older_format_is_worked_out_again(web):
     """A review saved by an older version (accuracy counted otherwise) is not given; the new one replaces it."""
     start(web)
     tid = finished(web)["id"]
-    store = web.app.state.store
-    store.save_review(tid, {"format": "millebornes-review/1", "budget": {"worlds": WORLDS, "seed": 0}, "moves": []})
-    assert store.get_review(tid) is None
+    store = web.app.state.reviewer.reviews
+    store.save(tid, {"format": "millebornes-review/1", "budget": {"worlds": WORLDS, "seed": 0}, "moves": []})
+    assert store.get(tid) is None
     c = web.client
     assert c.get(f"/api/tables/{tid}/review").json()["state"] == "none"
     assert c.post(f"/api/tables/{tid}/review").status_code == 202
     done = wait_state(web, tid, lambda s: s["state"] == "done")
     assert done["review"]["format"] == R.REVIEW_FORMAT != "millebornes-review/1"
-    assert store.get_review(tid) == done["review"]
+    assert store.get(tid) == done["review"]
 
 
 def test_review_workers_come_after_bots_and_hints():
@@ -211,19 +211,20 @@ def test_review_workers_come_after_bots_and_hints():
 def test_an_older_database_gets_the_reviews_table(tmp_path):
     from sqlalchemy import inspect, text
 
-    from millebornes.web.store import Store
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
 
     url = f"sqlite:///{tmp_path}/old.db"
-    store = Store(url)
+    store = Tables(Database(url))
     with store.engine.begin() as c:
         c.execute(text("DROP TABLE reviews"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    store.close()
-    store = Store(url)
+    store.db.close()
+    store = Tables(Database(url))
     try:
         assert "reviews" in inspect(store.engine).get_table_names()
     finally:
-        store.close()
+        store.db.close()
 
 
 @pytest.mark.parametrize(

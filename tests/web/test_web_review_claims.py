@@ -14,9 +14,15 @@ import pytest
 pytest.importorskip("fastapi")
 
 from millebornes import review as R  # noqa: E402
-from millebornes.web import reviewing  # noqa: E402
-from millebornes.web.reviewing import BATCH, SILENT, Reviewer  # noqa: E402
-from millebornes.web.store import ReviewJobRow, Store, now  # noqa: E402
+from millebornes.web.db.base import now  # noqa: E402
+from millebornes.web.db.database import Database  # noqa: E402
+from millebornes.web.reviews import service as reviewing  # noqa: E402
+from millebornes.web.reviews.repo import (
+    ReviewJobRow,  # noqa: E402
+    Reviews,  # noqa: E402
+)
+from millebornes.web.reviews.service import BATCH, SILENT, Reviewer  # noqa: E402
+from millebornes.web.tables.repo import Tables  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 WORLDS = 3
@@ -64,7 +70,7 @@ async def until(check, seconds: float = 20.0) -> None:
     await asyncio.wait_for(wait(), seconds)
 
 
-def backdate(store: Store, table_id: str, seconds: float) -> None:
+def backdate(store: Reviews, table_id: str, seconds: float) -> None:
     """The claim's holder fell silent ``seconds`` ago (its process was killed)."""
     from sqlalchemy import update
 
@@ -84,12 +90,13 @@ def fast(monkeypatch):
 @pytest.mark.postgres
 def test_two_processes_share_one_review(web, postgres_url, fast, monkeypatch):
     tid, other = finished_tables(web, postgres_url, 2)
-    sa, sb = Store(postgres_url), Store(postgres_url)
+    da, db = Database(postgres_url), Database(postgres_url)
+    sa, sb = Reviews(da), Reviews(db)
     assert sa.origin != sb.origin
 
     async def scenario():
         pa, pb = Pool(), Pool()
-        a, b = Reviewer(sa, pa, WORLDS, 2), Reviewer(sb, pb, WORLDS, 2)
+        a, b = Reviewer(Tables(da), sa, pa, WORLDS, 2), Reviewer(Tables(db), sb, pb, WORLDS, 2)
         started = await a.start(tid)
         total = started["total"]
         assert started == {"state": "running", "done": 0, "total": total} and total > 2 * BATCH
@@ -105,41 +112,41 @@ def test_two_processes_share_one_review(web, postgres_url, fast, monkeypatch):
         monkeypatch.setattr(reviewing, "SILENT", SILENT)
         assert taken == {"state": "running", "done": 0, "total": total} and tid in b.jobs
         await until(lambda: _empty(a))
-        assert sa.review_job(tid).owner == sb.origin
+        assert sa.job(tid).owner == sb.origin
         assert (await a.state(tid))["state"] == "running"
         pa.let()
         pb.let()
         await until(lambda: _state_is(a, tid, "done"))
         done = await a.state(tid)
         assert done == await b.state(tid) and done["done"] == done["total"] == len(done["review"]["moves"])
-        assert pb.batches * BATCH >= total and sa.review_job(tid) is None  # the claim went with the save
-        assert sb.get_review(tid) == done["review"]
+        assert pb.batches * BATCH >= total and sa.job(tid) is None  # the claim went with the save
+        assert sb.get(tid) == done["review"]
 
         # a failure on b is a failure for a too, and a may start it again; a closing lets go of its claim
         a.thinker = pa = Pool()
-        assert sb.claim_review(other, 5, SILENT) is None
+        assert sb.claim(other, 5, SILENT) is None
         assert await a.state(other) == {"state": "running", "done": 0, "total": 5}
-        sb.fail_review(other)
+        sb.fail(other)
         assert await a.state(other) == {"state": "failed", "done": 0, "total": 0}
-        assert (await a.start(other))["state"] == "running" and sa.review_job(other).owner == sa.origin
+        assert (await a.start(other))["state"] == "running" and sa.job(other).owner == sa.origin
         assert (await b.state(other))["state"] == "running"
         a.close()
         await until(lambda: _empty(a))
-        assert sa.review_job(other) is None and await b.state(other) == {"state": "none", "done": 0, "total": 0}
+        assert sa.job(other) is None and await b.state(other) == {"state": "none", "done": 0, "total": 0}
 
         # a claim silent for longer than SILENT is a dead process's: nothing runs, and a start takes it over
-        assert sb.claim_review(other, 5, SILENT) is None
+        assert sb.claim(other, 5, SILENT) is None
         backdate(sb, other, SILENT + 1)
         assert await a.state(other) == {"state": "none", "done": 0, "total": 0}
-        assert (await a.start(other))["state"] == "running" and sa.review_job(other).owner == sa.origin
+        assert (await a.start(other))["state"] == "running" and sa.job(other).owner == sa.origin
         pa.let()
         await until(lambda: _state_is(b, other, "done"))
 
     try:
         asyncio.run(scenario())
     finally:
-        sa.close()
-        sb.close()
+        da.close()
+        db.close()
 
 
 def test_on_sqlite_a_claim_left_by_another_process_is_a_dead_ones(web, tmp_path, fast):
@@ -147,30 +154,32 @@ def test_on_sqlite_a_claim_left_by_another_process_is_a_dead_ones(web, tmp_path,
     a failure, though, is still told after a restart."""
     url = f"sqlite:///{tmp_path}/mb.db"
     (tid,) = finished_tables(web, url, 1)
-    killed, store = Store(url), Store(url)
-    assert killed.claim_review(tid, 5, SILENT) is None
+    killed, db = Reviews(Database(url)), Database(url)
+    store, tables = Reviews(db), Tables(db)
+    assert killed.claim(tid, 5, SILENT) is None
 
     async def scenario():
-        reviewer = Reviewer(store, Pool(broken=True), WORLDS, 1)
+        reviewer = Reviewer(tables, store, Pool(broken=True), WORLDS, 1)
         assert await reviewer.state(tid) == {"state": "none", "done": 0, "total": 0}
-        assert (await reviewer.start(tid))["state"] == "running" and store.review_job(tid).owner == store.origin
+        assert (await reviewer.start(tid))["state"] == "running" and store.job(tid).owner == store.origin
         await until(lambda: _state_is(reviewer, tid, "failed"))
         assert reviewer.jobs == {}
         pool = Pool()
-        again = Reviewer(Store(url), pool, WORLDS, 1)  # the server restarted
+        restarted = Database(url)
+        again = Reviewer(Tables(restarted), Reviews(restarted), pool, WORLDS, 1)  # the server restarted
         assert await again.state(tid) == {"state": "failed", "done": 0, "total": 0}
         assert (await again.start(tid))["state"] == "running"
         pool.let()
         await until(lambda: _state_is(again, tid, "done"))
-        assert again.store.review_job(tid) is None
-        assert (await again.state(tid))["review"] == R.review(store.get(tid, True).record(), worlds=WORLDS, seed=0)
-        again.store.close()
+        assert again.reviews.job(tid) is None
+        assert (await again.state(tid))["review"] == R.review(tables.get(tid, True).record(), worlds=WORLDS, seed=0)
+        restarted.close()
 
     try:
         asyncio.run(scenario())
     finally:
-        killed.close()
-        store.close()
+        killed.db.close()
+        db.close()
 
 
 async def _done_is(reviewer: Reviewer, tid: str, done: int) -> bool:

@@ -1,7 +1,7 @@
 """Three `millebornes serve` processes started at the same moment on an empty PostgreSQL database, ten times
 over (a new database each time): every process comes up healthy and the schema is made once.
 
-Before the schema was upgraded under a lock (web/schema.py), each process ran ``CREATE TABLE`` itself and one
+Before the schema was upgraded under a lock (web/db/schema.py), each process ran ``CREATE TABLE`` itself and one
 of them could die at start of ``DuplicateTable`` (or of a unique violation in PostgreSQL's catalog).
 """
 
@@ -72,7 +72,7 @@ def test_three_servers_started_together_on_an_empty_database_all_come_up(fresh_p
     print(f"{TRIALS} trials of {PROCESSES} servers started at once: {len(failures)} failed to start, {elapsed:.1f} s")
     assert not failures, f"{len(failures)} of {TRIALS * PROCESSES} servers did not start:\n" + "\n".join(failures)
 
-    from millebornes.web import schema
+    from millebornes.web.db import schema
 
     for url in urls:
         engine = create_engine(url)

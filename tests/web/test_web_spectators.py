@@ -185,7 +185,7 @@ def test_a_spectator_cannot_act_or_ask_for_hints(web):
     ann.expect("state")
     spectator = watch(web, table["id"])
     seq = spectator.state["seq"]
-    store = web.app.state.store
+    store = web.app.state.tables
     for frame in (
         {"type": "act", "action": "draw", "seq": seq},
         {"type": "hint"},
@@ -224,7 +224,7 @@ def test_a_table_may_forbid_spectators_and_it_survives_a_restart(web):
     web.hall.rooms.pop(open_["id"]).close()
     watch(web, open_["id"])
     refused(closed["id"])
-    assert web.app.state.store.get(closed["id"]).spectators is False
+    assert web.app.state.tables.get(closed["id"]).spectators is False
     r = web.client.post(
         "/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], "spectators": "no"}
     )
@@ -260,10 +260,13 @@ def test_an_older_database_gets_the_spectators_column(tmp_path):
     """A database made before the option: the column is added at start, every table allowing spectators."""
     from sqlalchemy import text
 
-    from millebornes.web.store import SavedSeat, SavedTable, Store, now
+    from millebornes.web.db.base import now
+    from millebornes.web.db.database import Database
+    from millebornes.web.tables.repo import Tables
+    from millebornes.web.tables.rows import SavedSeat, SavedTable
 
     url = f"sqlite:///{tmp_path}/old.db"
-    store = Store(url, sqlite_sync="NORMAL")
+    store = Tables(Database(url, sqlite_sync="NORMAL"))
     store.create(
         SavedTable(
             id="old1",
@@ -283,7 +286,7 @@ def test_an_older_database_gets_the_spectators_column(tmp_path):
     with store.engine.begin() as c:
         c.execute(text("ALTER TABLE tables DROP COLUMN spectators"))
         c.execute(text("DROP TABLE alembic_version"))  # a database made before the revisions
-    store.close()
-    again = Store(url, sqlite_sync="NORMAL")
+    store.db.close()
+    again = Tables(Database(url, sqlite_sync="NORMAL"))
     assert again.get("old1").spectators is True and again.watch_facts("old1") == (True, "waiting")
-    again.close()
+    again.db.close()

@@ -1,5 +1,5 @@
 """The table view without a server: one ``advance`` for the load, a move made here and a move another
-process wrote, so all three show the same steps (web/table.py)."""
+process wrote, so all three show the same steps (web/tables/table.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from util import stacked_deck
 
 import millebornes as mb
 from millebornes.actions import IllegalAction
-from millebornes.web.table import TableView
+from millebornes.web.tables.table import TableView
 
 # Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_web.py's CF_DECK).
 CF_DECK = stacked_deck(

@@ -1,6 +1,6 @@
-"""The turn facts of a state frame, without a server (web/turn.py)."""
+"""The turn facts of a state frame, without a server (web/tables/turn.py)."""
 
-from millebornes.web.turn import Turn
+from millebornes.web.tables.turn import Turn
 
 
 def test_a_decision_counts_from_its_step_and_the_clock_runs_out_at_its_end():

@@ -16,7 +16,7 @@ from test_web_hardening import cf_twins  # noqa: E402
 from util import stacked_deck  # noqa: E402
 
 from millebornes import review as R  # noqa: E402
-from millebornes.web import seatbots as seatbots_module  # noqa: E402
+from millebornes.web.tables import seatbots as seatbots_module  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

@@ -1,7 +1,7 @@
 """Taking back a move against bots (docs/web.md, "Taking back a move"): a person alone with bots takes back their
 last decision and the bots' answers to it, back to the exact position before it; the match is casual from then on.
 
-Each test plays through the WebSocket (every frame checked against web/outbound.py by conftest.check_sent) and
+Each test plays through the WebSocket (every frame checked against web/tables/outbound.py by conftest.check_sent) and
 compares what the seat was shown before its move with what it is shown after the undo.
 """
 
@@ -18,7 +18,7 @@ from util import stacked_deck
 import millebornes as mb
 from conftest import SeatClient
 from millebornes.web.errors import Refused
-from millebornes.web.seatbots import SeatBots
+from millebornes.web.tables.seatbots import SeatBots
 
 pytest.importorskip("fastapi")
 
@@ -87,7 +87,7 @@ def test_a_move_taken_back_restores_the_position_before_it_exactly(web):
     assert undone["log"] == log and list(room.view.log) == log and room.actions == actions
     assert undone["seat"] == 0 and undone["taken"][0] == {"seat": 0, "action": move}
     assert len(undone["taken"]) >= 3 and {t["seat"] for t in undone["taken"][1:]} <= {1, 2}
-    assert web.app.state.store.action_count(table["id"]) == actions
+    assert web.app.state.tables.action_count(table["id"]) == actions
     assert web.client.get(f"/api/tables/{table['id']}").json()["casual"] is True
 
     other = web.join(table, 0, nickname=None)  # a second tab of the seat gets the same log and position
@@ -133,7 +133,7 @@ def test_a_stale_request_changes_nothing(web):
     for seq in (now["seq"] - 1, now["seq"] + 1):
         assert refused(ann, seq)["code"] == "stale"
     assert (room.actions, list(room.view.log), room.seq) == (actions, log, now["seq"])
-    assert web.app.state.store.action_count(table["id"]) == actions
+    assert web.app.state.tables.action_count(table["id"]) == actions
     assert web.client.get(f"/api/tables/{table['id']}").json()["casual"] is False
     undo(ann)  # on the state shown, it is taken
     assert room.actions < actions
@@ -218,7 +218,7 @@ def test_a_bots_move_worked_out_for_a_position_taken_back_is_never_played(web, m
     gate.set()
     mine(ann, ann.state["seq"])
     assert room.view.played()[actions : actions + 2] == [(0, move), (1, decided[1])]
-    assert web.app.state.store.action_count(table["id"]) == room.actions
+    assert web.app.state.tables.action_count(table["id"]) == room.actions
 
 
 def until(check, seconds: float = 10.0):
@@ -279,7 +279,7 @@ def test_a_process_that_missed_the_undo_cannot_write_behind_it(web, fresh_postgr
     ann = web.join(table, 0)
     ann.act(mine(ann)["observation"]["legal_actions"][0])
     mine(ann, ann.state["seq"])
-    room, store = web.hall.rooms[table["id"]], web.app.state.store
+    room, store = web.hall.rooms[table["id"]], web.app.state.tables
     count, played = room.actions, room.view.played()
     undo(ann)
     assert store.action_count(table["id"]) == room.actions < count
@@ -336,7 +336,7 @@ def test_a_process_that_lost_its_notices_finds_the_moves_taken_back(web, fresh_p
     start = mine(ann)
     ann.act(start["observation"]["legal_actions"][0])
     mine(ann, start["seq"])
-    room, store = web.hall.rooms[table["id"]], web.app.state.store
+    room, store = web.hall.rooms[table["id"]], web.app.state.tables
     keep = room.view.take_back(0)
     store.take_back(table["id"], room.actions, keep, 0)  # this process's own notice: it does not hear it
     assert room.actions > keep

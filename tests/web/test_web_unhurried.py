@@ -12,13 +12,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from util import stacked_deck
 
-import millebornes as mb
+import millebornes as mb  # noqa: E402
 
 pytest.importorskip("fastapi")
 
-from millebornes.web.pacing import FAST_DELAY, BotMoves, next_wait  # noqa: E402
+from millebornes.web.db.base import now  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
-from millebornes.web.store import TableRow, now  # noqa: E402
+from millebornes.web.tables.pacing import FAST_DELAY, BotMoves, next_wait  # noqa: E402
+from millebornes.web.tables.rows import TableRow  # noqa: E402
 
 HUMAN = {"kind": "human"}
 QUICK = {"ruleset": "classic", "options": {}, "players": 2, "teams": False, "clock": 0, "pace": "normal"}
@@ -53,7 +54,7 @@ def short_hand(web, clock: float) -> tuple[dict, dict, dict]:
 
 def stored(web, table: dict):
     """The deadline a load would take (the tables row's, or the last action's), and the number of actions."""
-    saved = web.hall.store.get(table["id"], actions=True)
+    saved = web.hall.repo.get(table["id"], actions=True)
     return saved.clock_deadline, saved.clock_at, len(saved.actions)
 
 
@@ -74,7 +75,7 @@ def test_a_quick_game_alone_with_bots_has_no_turn_clock(web):
     assert ann.state["turn"] == {**ann.state["turn"], "seat": 0, "left": None, "paused": None}
     facts = web.client.get(f"/api/tables/{table['id']}").json()
     assert (facts["clock"], facts["pace"]) == (0, "normal")
-    assert web.hall.store.get(table["id"]).clock_deadline is None
+    assert web.hall.repo.get(table["id"]).clock_deadline is None
 
 
 def test_the_clock_waits_while_the_score_is_read_and_runs_once_it_is_closed(web):
@@ -97,7 +98,7 @@ def test_the_clock_waits_while_the_score_is_read_and_runs_once_it_is_closed(web)
     assert 25 < running["turn"]["left"] <= 30
     deadline, at, actions = stored(web, table)
     assert at == actions and timedelta(seconds=25) < deadline - now() <= timedelta(seconds=30)
-    assert web.hall.store.get(table["id"]).clock_at == actions  # the tables row holds it, written by the close
+    assert web.hall.repo.get(table["id"]).clock_at == actions  # the tables row holds it, written by the close
     bob.send({"type": "sheet-closed"})  # again: nothing is held any more, nothing changes
     bob.send({"type": "ping"})
     assert bob.expect("pong") == {"type": "pong"}
@@ -174,7 +175,7 @@ def test_sheet_closed_is_checked_like_every_frame(web):
 
 
 def tables(web) -> int:
-    with Session(web.hall.store.engine) as s:
+    with Session(web.hall.repo.db.engine) as s:
         return s.scalar(select(func.count()).select_from(TableRow))
 
 
@@ -184,7 +185,7 @@ def test_the_pace_is_chosen_at_creation_stored_and_shown(web):
     for pace in ("relaxed", "fast", None):
         body = {} if pace is None else {"pace": pace}
         made[pace] = table = web.create(seats=[{"kind": "bot", "level": "easy"}, HUMAN], **body)
-        assert web.hall.store.get(table["id"]).pace == (pace or "normal")
+        assert web.hall.repo.get(table["id"]).pace == (pace or "normal")
         assert web.client.get(f"/api/tables/{table['id']}").json()["pace"] == (pace or "normal")
 
     def bot_wait(pace) -> BotMoves:

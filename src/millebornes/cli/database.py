@@ -27,7 +27,7 @@ def ready_schema(url: str, migrate: bool) -> tuple[str | None, str]:
     revisions before and after; a refusal in words (exit status 2) otherwise."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..web import schema
+    from ..web.db import schema
 
     engine = schema.engine(url)
     try:
@@ -80,7 +80,7 @@ def db_upgrade(database_url: str | None = typer.Option(None, "--database-url", h
 def db_current(database_url: str | None = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)) -> None:
     """Print the database's schema revision and whether it is this version's; changes nothing."""
     try:
-        from ..web import onefile, schema
+        from ..web.db import onefile, schema
     except ImportError as exc:
         web_missing(exc)
     url = _database_url(database_url)
@@ -110,8 +110,8 @@ def backup(
 ) -> None:
     """Copy a served SQLite database while the server runs (PostgreSQL: pg_dump; docs/deploy.md)."""
     try:
-        from ..web.backup import BackupRefused
-        from ..web.backup import backup as copy
+        from ..web.db.backup import BackupRefused
+        from ..web.db.backup import backup as copy
     except ImportError as exc:
         web_missing(exc)
     try:

@@ -195,9 +195,10 @@ def serve(
 
         from sqlalchemy.engine import make_url
 
-        from ..web import drain, logs, metrics
+        from ..web import logs, metrics
         from ..web.app import create_app
         from ..web.settings import Limits, Settings, normalize_database_url
+        from ..web.tables import drain
     except ImportError as exc:
         web_missing(exc)
     try:
@@ -234,7 +235,7 @@ def serve(
         shown = make_url(normalize_database_url(settings.database_url)).render_as_string(hide_password=True)
     except Exception as exc:
         raise typer.BadParameter(f"not a database URL: {exc}", param_hint="--database-url") from None
-    from ..web import onefile
+    from ..web.db import onefile
 
     try:
         held = onefile.hold(settings.database_url)  # told here in words, before the server starts

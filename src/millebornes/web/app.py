@@ -1,15 +1,15 @@
 """The web app: ``create_app(settings)`` builds the FastAPI app of docs/web.md from its routers.
 
-- :mod:`.pages`: the HTML pages; :mod:`.api`: the JSON API; :mod:`.reviews`: the game review's API;
-  :mod:`.ws`: the table's WebSocket.
-- The shared objects (settings, the store, the hall of rooms, the thinking pool, the reviewer, the creation
-  throttles) live on ``app.state`` and reach the routes through :mod:`.deps`.
+- One router per domain: :mod:`.pages`, :mod:`.tables` (its HTTP routes and its socket), :mod:`.accounts`,
+  :mod:`.ratings`, :mod:`.botaccounts`, :mod:`.reviews`, :mod:`.archive`.
+- The shared objects (settings, the database and the repositories, the hall of rooms, the thinking pool, the
+  reviewer, the throttles) are built here once, live on ``app.state`` and reach the routes through :mod:`.deps`.
 
-The lifespan holds an SQLite file for this process alone (:mod:`.onefile`), opens the database (its schema
-brought to this version's under a lock, :mod:`.schema`), deletes the tables nobody joined in time, expires those
+The lifespan holds an SQLite file for this process alone (:mod:`.db.onefile`), opens the database (its schema
+brought to this version's under a lock, :mod:`.db.schema`), deletes the tables nobody joined in time, expires those
 nobody used, replays the unfinished tables used lately (a restart resumes each exactly where it was, bots and
-countdowns included; the others load when asked for: :mod:`.hall`) and starts the hall's sweep; at the end it
-hands every table socket over (:mod:`.drain`), then stops the sweep, the
+countdowns included; the others load when asked for: :mod:`.tables.hall`) and starts the hall's sweep; at the end it
+hands every table socket over (:mod:`.tables.drain`), then stops the sweep, the
 rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY`` bytes, counted as they
 arrive (413 past it), and every HTTP response gets the security headers.
 """
@@ -23,13 +23,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import accounts, api, archive, botaccounts, metrics, onefile, pages, passkeys, profiles, puzzlesapi, reviews, ws
-from .accountstore import Accounts
-from .drain import Sockets
-from .hall import Hall
-from .reviewing import Reviewer
+from . import metrics, pages
+from .accounts import passkey_routes
+from .accounts import routes as account_routes
+from .accounts.repo import Accounts
+from .archive import routes as archive_routes
+from .archive.repo import Archive
+from .botaccounts import routes as botaccount_routes
+from .db import onefile
+from .db.database import Database
+from .ratings import routes as rating_routes
+from .reviews import puzzle_routes
+from .reviews import routes as review_routes
+from .reviews.repo import Reviews
+from .reviews.service import Reviewer
 from .settings import Settings
-from .store import Store
+from .tables import routes as table_routes
+from .tables import socket as table_socket
+from .tables.drain import Sockets
+from .tables.hall import Hall
+from .tables.repo import Tables
 from .thinking import Thinker
 from .throttle import CreationThrottle, SignInThrottles
 
@@ -41,20 +54,24 @@ async def lifespan(app: FastAPI):
     settings: Settings = app.state.settings
     held = onefile.hold(settings.database_url)
     try:
-        store = Store(settings.database_url, settings.sqlite_sync, settings.migrate)
+        db = Database(settings.database_url, settings.sqlite_sync, settings.migrate)
     except BaseException:
         onefile.release(held)
         raise
     thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog, settings.review_workers)
-    hall = Hall(store, settings, thinker)
+    tables = Tables(db)
+    hall = Hall(tables, settings, thinker)
     await hall.start()
-    app.state.store, app.state.thinker, app.state.hall = store, thinker, hall
-    app.state.reviewer = reviewer = Reviewer(store, thinker, settings.review_worlds, settings.limits.reviews_at_once)
+    app.state.db, app.state.tables, app.state.thinker, app.state.hall = db, tables, thinker, hall
+    app.state.archive = Archive(db)
+    app.state.reviewer = reviewer = Reviewer(
+        tables, Reviews(db), thinker, settings.review_worlds, settings.limits.reviews_at_once
+    )
     app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
     app.state.archive_throttle = CreationThrottle(settings.limits.archive_per_minute, "archive")
-    app.state.make_table = api.make_table  # a bot's challenge makes its table as POST /api/tables does
-    app.state.accounts = Accounts(store)
+    app.state.make_table = table_routes.make_table  # a bot's challenge makes its table as POST /api/tables does
+    app.state.accounts = Accounts(db)
     limits = settings.limits
     app.state.signin_throttles = SignInThrottles(
         limits.signups_per_minute, limits.signins_per_minute, limits.signins_per_name_minute
@@ -68,7 +85,7 @@ async def lifespan(app: FastAPI):
         reviewer.close()
         hall.close()
         thinker.close()
-        store.close()
+        db.close()
         onefile.release(held)
 
 
@@ -77,7 +94,7 @@ async def invalid_request(request: Request, exc: RequestValidationError) -> JSON
     e = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
     loc = [str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path")]
     field = loc[0] if loc else "body"
-    return api.unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
+    return table_routes.unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
 
 
 # Pages load scripts, styles and data from this server only, inline nothing, and are framed by nobody.
@@ -118,16 +135,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sockets = Sockets()
     app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
-    app.include_router(pages.router)
-    app.include_router(api.router)
-    app.include_router(accounts.router)
-    app.include_router(passkeys.router)
-    app.include_router(reviews.router)
-    app.include_router(puzzlesapi.router)
-    app.include_router(archive.router)
-    app.include_router(profiles.router)
-    app.include_router(botaccounts.router)
-    app.include_router(ws.router)
+    for routes in (
+        pages,
+        table_routes,
+        account_routes,
+        passkey_routes,
+        review_routes,
+        puzzle_routes,
+        archive_routes,
+        rating_routes,
+        botaccount_routes,
+        table_socket,
+    ):
+        app.include_router(routes.router)
     if pages.STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app

@@ -1,7 +1,7 @@
 """The objects every route shares, reached through the app's state: the route files never build them.
 
-``create_app`` sets them on ``app.state`` (the settings and the open table sockets at once, the store, the hall of
-rooms, the
+``create_app`` sets them on ``app.state`` (the settings and the open table sockets at once, the database, the
+tables' repository, the hall of rooms, the
 thinking pool, the reviewer and the creation and claim throttles in the lifespan); a route names the one it needs as
 a parameter, e.g. ``hall: HallDep``, and FastAPI hands it over, for HTTP requests and WebSockets alike.
 """
@@ -13,12 +13,14 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from .accountstore import Accounts
-from .drain import Sockets
-from .hall import Hall
-from .reviewing import Reviewer
+from .accounts.repo import Accounts
+from .archive.repo import Archive
+from .db.database import Database
+from .reviews.service import Reviewer
 from .settings import Settings
-from .store import Store
+from .tables.drain import Sockets
+from .tables.hall import Hall
+from .tables.repo import Tables
 from .throttle import CreationThrottle, SignInThrottles
 
 
@@ -30,8 +32,16 @@ def get_sockets(conn: HTTPConnection) -> Sockets:
     return conn.app.state.sockets
 
 
-def get_store(conn: HTTPConnection) -> Store:
-    return conn.app.state.store
+def get_db(conn: HTTPConnection) -> Database:
+    return conn.app.state.db
+
+
+def get_tables(conn: HTTPConnection) -> Tables:
+    return conn.app.state.tables
+
+
+def get_archive(conn: HTTPConnection) -> Archive:
+    return conn.app.state.archive
 
 
 def get_hall(conn: HTTPConnection) -> Hall:
@@ -60,7 +70,9 @@ def get_signin_throttles(conn: HTTPConnection) -> SignInThrottles:
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SocketsDep = Annotated[Sockets, Depends(get_sockets)]
-StoreDep = Annotated[Store, Depends(get_store)]
+DatabaseDep = Annotated[Database, Depends(get_db)]
+TablesDep = Annotated[Tables, Depends(get_tables)]
+ArchiveDep = Annotated[Archive, Depends(get_archive)]
 HallDep = Annotated[Hall, Depends(get_hall)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]

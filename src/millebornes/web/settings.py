@@ -154,7 +154,7 @@ class Settings:
     sweep_every: float = 60.0
     """Seconds between two sweeps of the hall (expiry and eviction)."""
     migrate: bool = True
-    """Upgrade the database's schema at start (web/schema.py); False: refuse to start on one that is behind."""
+    """Upgrade the database's schema at start (web/db/schema.py); False: refuse to start on one that is behind."""
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:

@@ -9,7 +9,7 @@ starts quickly.  ``easy`` and ``medium`` take well under a millisecond and stay 
 Bots come first.  They have a pool of their own, so a bot's move never waits behind a hint, and
 the hint workers run at the lowest scheduling priority, so when the cores are busy a bot's search
 (and the server itself) gets the CPU first.  Hints are refused (:class:`HintsBusy`) rather than queued
-without bound.  Game reviews (web/reviewing.py) come last: a pool of their own whose workers run at
+without bound.  Game reviews (web/reviews/service.py) come last: a pool of their own whose workers run at
 nice 19 under Linux's idle scheduling class, which gets the CPU only when nothing else, hints included,
 wants it; the reviewer limits how many run at once.  Every worker exits when the server is gone, even killed with
 SIGKILL: an orphan

@@ -34,7 +34,7 @@ class CreationThrottle:
 
 
 class SignInThrottles:
-    """The accounts' throttles (web/accounts.py): sign-ups by address, sign-ins by address and by username."""
+    """The accounts' throttles (web/accounts/routes.py): sign-ups by address, sign-ins by address and by username."""
 
     def __init__(self, signups: int, signins: int, per_name: int):
         self.signups = CreationThrottle(signups, "signups")

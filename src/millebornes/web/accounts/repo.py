@@ -1,0 +1,277 @@
+"""The accounts in the database: who signed up, their sign-ins, and the seats they hold (docs/web.md, "Accounts").
+
+An account is optional: anyone still plays as a guest with a nickname and a link.  One keeps a person's tables
+across devices.  Its password is stored as an argon2id hash (web/accounts/signin.py hashes and checks it, never this
+module), and each sign-in as the SHA-256 of its cookie's random token with a CSRF token beside it, so that a copy
+of the database opens no session.  A seat belongs to an account through ``seats.account_id``, set when a signed-in
+person brings the seat's token (their own "My tables" from a guest's browser): holding the link is what proves
+the seat theirs.  Deleting an account deletes its sign-ins and takes its name off its seats (their nicknames
+too): its games stay, anonymised.  Each method is one short transaction, on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import DateTime, ForeignKey, String, delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ..db.base import Base, now
+from ..db.database import Database
+from ..tables.rows import SeatRow, TableRow
+from ..tokens import hash_token, token_opens
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    """As its owner wrote it."""
+    username_key: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    """Lower case: two accounts never differ by case alone."""
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SessionRow(Base):
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    """Sent back in ``X-CSRF-Token`` by the page with every change: a page of another site cannot read it."""
+    created: Mapped[datetime] = mapped_column(DateTime)
+    seen: Mapped[datetime] = mapped_column(DateTime)
+    expires: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    username: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A live sign-in: its account and the CSRF token its changes must carry."""
+
+    account: Account
+    csrf: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat an account holds, with what "My tables" shows of its table."""
+
+    table_id: str
+    seat: int
+    ruleset: str
+    players: int
+    teams: bool
+    status: str
+    public: bool
+    created: datetime
+    finished: datetime | None
+    scores: list | None
+    winners: list | None
+    nickname: str | None
+
+
+class Taken(Exception):
+    """The username is another account's (whatever its case)."""
+
+
+def username_key(username: str) -> str:
+    return username.casefold()
+
+
+class Accounts:
+    """The accounts' reads and writes, on the tables' database (the same engine, so one backup holds both)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self.engine = db.engine
+
+    def create(self, username: str, password_hash: str) -> Account:
+        """A new account; :class:`Taken` when the name is another's (the unique index decides, so two processes
+        signing up the same name at once make one account)."""
+        account = Account(secrets.token_hex(8), username, now())
+        row = AccountRow(
+            id=account.id,
+            username=username,
+            username_key=username_key(username),
+            password_hash=password_hash,
+            created=account.created,
+        )
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(row)
+        except IntegrityError as exc:
+            raise Taken(username) from exc
+        return account
+
+    def credentials(self, username: str) -> tuple[Account, str] | None:
+        """The account of that name (any case) and its password hash, or None."""
+        with Session(self.engine) as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.username_key == username_key(username)))
+            return None if row is None else (Account(row.id, row.username, row.created), row.password_hash)
+
+    def password_hash(self, account_id: str) -> str | None:
+        with Session(self.engine) as s:
+            return s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
+
+    def rehash(self, account_id: str, password_hash: str) -> None:
+        """Store the hash of the same password made with today's parameters (web/accounts/signin.py)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
+
+    # ---------------------------------------------------------------- sign-ins
+    def open_session(self, account_id: str, lifetime: timedelta) -> tuple[str, str]:
+        """A new sign-in: (the cookie's token, its CSRF token); only the token's hash is kept."""
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        t = now()
+        with Session(self.engine) as s, s.begin():
+            s.add(
+                SessionRow(
+                    token_hash=hash_token(token),
+                    account_id=account_id,
+                    csrf=csrf,
+                    created=t,
+                    seen=t,
+                    expires=t + lifetime,
+                )
+            )
+        return token, csrf
+
+    def session(self, token: str, lifetime: timedelta, touch_every: timedelta) -> SignedIn | None:
+        """The live sign-in of a cookie's token, or None (unknown or expired: an expired one is deleted).  Its
+        expiry moves on with use, written at most once every ``touch_every``."""
+        key = hash_token(token)
+        t = now()
+        with Session(self.engine) as s, s.begin():
+            found = s.execute(
+                select(SessionRow, AccountRow).join(AccountRow).where(SessionRow.token_hash == key)
+            ).first()
+            if found is None:
+                return None
+            row, account = found
+            if row.expires <= t:
+                s.delete(row)
+                return None
+            if t - row.seen >= touch_every:
+                row.seen, row.expires = t, t + lifetime
+            return SignedIn(Account(account.id, account.username, account.created), row.csrf, key)
+
+    def close_session(self, token_hash: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    def sessions(self, account_id: str) -> list[dict]:
+        """The account's live sign-ins, for its export (when made and last used: never a token)."""
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(SessionRow).where(SessionRow.account_id == account_id).order_by(SessionRow.created)
+            ).all()
+            return [{"created": r.created, "seen": r.seen, "expires": r.expires} for r in rows]
+
+    def purge_sessions(self, before: datetime) -> int:
+        """Delete the sign-ins expired before ``before``; how many."""
+        with Session(self.engine) as s, s.begin():
+            return len(
+                s.scalars(delete(SessionRow).where(SessionRow.expires < before).returning(SessionRow.token_hash)).all()
+            )
+
+    # ---------------------------------------------------------------- seats
+    def claim(self, account_id: str, seats: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
+        """Give the account each (table, seat, token) whose token opens that human seat, which someone joined
+        and which no account holds yet; the seats it now holds of those asked for.  A wrong token, a seat nobody
+        sat at yet, or a seat another account holds, is passed over, saying nothing of why.
+
+        Only a joined seat: its first join replaced the invite's token, so a table's creator, whose page lists
+        every invite, cannot bring the invited players' seats into an account (and open them from it)."""
+        held: list[tuple[str, int]] = []
+        with Session(self.engine) as s, s.begin():
+            for table_id, seat, token in seats:
+                row = s.get(SeatRow, (table_id, seat))
+                if row is None or row.kind != "human" or not row.joined or not token_opens(row.token_hash, token):
+                    continue
+                if row.account_id is None and not self._another_rated_seat(s, account_id, table_id, seat):
+                    row.account_id = account_id
+                if row.account_id == account_id:
+                    held.append((table_id, seat))
+        return held
+
+    @staticmethod
+    def _another_rated_seat(s: Session, account_id: str, table_id: str, seat: int) -> bool:
+        """Whether the account holds another seat of this table and the table is rated: one person, one seat,
+        where the match rates them (playing both sides would rate a match against oneself)."""
+        rated = s.scalar(select(TableRow.rated).where(TableRow.id == table_id))
+        if not rated:
+            return False
+        return (
+            s.scalar(
+                select(SeatRow.seat).where(
+                    SeatRow.table_id == table_id, SeatRow.account_id == account_id, SeatRow.seat != seat
+                )
+            )
+            is not None
+        )
+
+    def seats(self, account_id: str, limit: int) -> list[HeldSeat]:
+        """The seats the account holds, newest table first, at most ``limit``."""
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(SeatRow, TableRow)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.account_id == account_id)
+                .order_by(TableRow.created.desc(), TableRow.id, SeatRow.seat)
+                .limit(limit)
+            ).all()
+            return [
+                HeldSeat(
+                    t.id,
+                    seat.seat,
+                    t.ruleset,
+                    t.players,
+                    t.teams,
+                    t.status,
+                    t.public,
+                    t.created,
+                    t.finished,
+                    t.scores,
+                    t.winners,
+                    seat.nickname,
+                )
+                for seat, t in rows
+            ]
+
+    def holds(self, account_id: str, table_id: str) -> bool:
+        """Whether the account holds a seat of the table (a private table's replay and review then open to it)."""
+        with Session(self.engine) as s:
+            found = s.scalar(
+                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.account_id == account_id).limit(1)
+            )
+            return found is not None
+
+    def delete(self, account_id: str) -> bool:
+        """Delete the account and its sign-ins; its seats keep their games but lose its name and their nicknames.
+        Its passkeys and ratings go with it through their foreign keys (``ON DELETE CASCADE``; the store turns
+        SQLite's ``foreign_keys`` on for every connection).  A person's bot accounts are deleted first by the caller
+        (``Bots.delete_owned``, web/botaccounts/repo.py, which builds on this module).  False when there was no such
+        account."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.account_id == account_id)
+                .values(account_id=None, nickname=None)
+                .execution_options(synchronize_session=False)
+            )
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            gone = s.scalars(delete(AccountRow).where(AccountRow.id == account_id).returning(AccountRow.id)).all()
+            return bool(gone)

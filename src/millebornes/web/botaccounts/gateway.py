@@ -1,0 +1,620 @@
+"""Bots online (docs/web.md, "Bots online"; docs/protocol.md, "Playing online"): the sessions of the programs holding
+a bot account's token, which speak the bot protocol with this server as host over ``/ws/bot`` (:mod:`.socket`), and
+the gateway that challenges them.
+
+The server says ``hello``, the bot answers ``hello``; then the server sends a ``challenge`` for each table a person
+(or another bot) creates with a seat for the bot, and a ``decide`` for each decision of a seat the bot holds.  The
+bot's account holds the seat from the table's creation, and an accepted challenge seats the connection by that
+account through the room's own join, as a page's socket (:class:`SeatLink` is its connection), so the turn clock,
+the grace period, the stand-ins and presence treat the bot as any remote player.  Its seats are its account's, not
+this process's: a new connection, at any process, sits down again at every live table where the account holds a
+seat it joined.  With several processes, a challenge to a bot connected to another one goes there as a notice
+(:attr:`.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
+time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
+(:func:`.api.make_table`).  The decide's observation is the one the seat's state frame shows, nothing more.  Every
+limit refuses with an ``error`` message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, WebSocket
+from pydantic import ValidationError
+
+from ..accounts.repo import Account
+from ..db.notices import Kind, challenge_args
+from ..errors import Refused, Throttled, Unprocessable
+from ..tables.client import MovingWindow, pump
+from ..tables.creation import CreateTable, SeatSpec
+from ..tables.hall import Hall
+from ..tables.repo import Tables
+from ..tables.room import Room
+from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
+from ..throttle import CreationThrottle
+from .repo import Bots
+
+log = logging.getLogger("millebornes.web")
+
+
+LINE_BYTES = 16 * 1024
+"""The longest message a bot may send: an action or an answer is a few dozen bytes."""
+MESSAGES_PER_SECOND = 20
+HELLO_SECONDS = 10.0
+CHALLENGE_SECONDS = 10.0
+"""A challenge not answered within this is declined."""
+CHALLENGE_MARGIN = 5.0
+"""The process that made a table declines a bot's seat still not joined this long after ``CHALLENGE_SECONDS``:
+the bot's process (another one, maybe stale or dead) never answered."""
+DECISION_SECONDS = 10.0
+"""At a table without a turn clock, the stand-in plays a decision the bot did not answer within this."""
+BAD_ANSWERS = 3
+"""Wrong answers to one decision before the stand-in plays it."""
+TABLES_AT_ONCE = 8
+"""Tables a bot plays at once, challenges waiting for its answer included."""
+CHALLENGES_PER_MINUTE = 20
+BOTS_MADE_PER_MINUTE = 10
+"""Bots one account makes in a minute (web/botaccounts/routes.py): a made-and-deleted loop stays slow."""
+CHECK_SECONDS = 5.0
+"""How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
+renewal at another server process, or a newer connection there)."""
+AUTH, REPLACED, PROTOCOL_ERROR = 4401, 4409, 4400
+
+
+def keep(tasks: set[asyncio.Task], work: Coroutine[Any, Any, Any], failed: str) -> None:
+    """Run ``work`` in the background, held in ``tasks`` until it ends; a failure is logged as ``failed``."""
+    task = asyncio.ensure_future(work)
+    tasks.add(task)
+
+    def done(task: asyncio.Task) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error(failed, exc_info=task.exception())
+
+    task.add_done_callback(done)
+
+
+@dataclass
+class Decision:
+    """A decide waiting for the bot's answer."""
+
+    link: SeatLink
+    seq: int
+    observation: Mapping[str, Any]
+    legal: list[str]
+    bad: int = 0
+
+
+@dataclass
+class Challenge:
+    table_id: str
+    seat: int
+    answer: asyncio.Future[bool] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+@dataclass(frozen=True)
+class Challengee:
+    """A bot a table challenges: its account, its name, and its connection if it is connected to this process
+    (None: its row says it is connected to another one)."""
+
+    account_id: str
+    name: str
+    session: BotSession | None
+
+
+class SeatLink:
+    """The bot's connection to one seat of one table, as the room knows a connection (``seat`` and ``send``)."""
+
+    def __init__(self, session: BotSession, table_id: str, seat: int):
+        self.session = session
+        self.table_id = table_id
+        self.seat: int | None = seat
+        self.reclaimed = -1
+        """The last ``seq`` at which the bot asked its seat back from a stand-in."""
+
+    @property
+    def room(self) -> Room | None:
+        """The table's room while it is in memory (a seat with a socket keeps it there)."""
+        return self.session.gateway.hall.rooms.get(self.table_id)
+
+    def send(self, frame: Mapping[str, Any]) -> None:
+        """A welcome's new token opens nothing the bot needs (its account holds the seat): the states alone."""
+        if frame.get("type") == "state":
+            self.session.state(self, frame)
+
+
+class BotSession:
+    """One bot's WebSocket: its outgoing queue, its open requests and the seats it holds."""
+
+    def __init__(self, ws: WebSocket, gateway: Gateway, account: Account, token: str, connection: str):
+        self.ws = ws
+        self.gateway = gateway
+        self.account = account
+        self.token = token
+        self.connection = connection
+        self.out: asyncio.Queue[dict | tuple[int, str]] = asyncio.Queue()
+        self.rate = MovingWindow(MESSAGES_PER_SECOND)
+        self.closing = False
+        self.ids = 0
+        self.decisions: dict[int, Decision] = {}
+        self.challenges: dict[int, Challenge] = {}
+        self.links: dict[str, SeatLink] = {}
+        self.tasks: set[asyncio.Task] = set()
+
+    # ---------------------------------------------------------------- sending
+    def send(self, message: dict) -> None:
+        if self.closing:
+            return
+        if self.out.qsize() > 1000:
+            log.warning("bot %s does not read its messages; closing it", self.account.username)
+            self.close(1008, "too many messages waiting to be read")
+            return
+        self.out.put_nowait(message)
+
+    def error(self, request: int | None, message: str) -> None:
+        self.send({"type": "error", "id": request, "message": message})
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.error(None, reason)
+            self.out.put_nowait((code, reason[:120]))
+            self.closing = True
+
+    async def pump(self) -> None:
+        await pump(self.ws, self.out)
+
+    def later(self, work: Coroutine[Any, Any, Any]) -> None:
+        keep(self.tasks, work, f"bot {self.account.username}: a task failed")
+
+    def next_id(self) -> int:
+        self.ids += 1
+        return self.ids
+
+    # ---------------------------------------------------------------- what the rooms tell the seats
+    def state(self, link: SeatLink, frame: Mapping[str, Any]) -> None:
+        """A state frame of a seat the bot holds: a decide when the decision is the seat's, the hand's score
+        closed at once (a program reads it in no time), and the seat taken back from a stand-in once it played."""
+        room, seat = link.room, link.seat
+        if room is None or seat is None:
+            return
+        obs = frame["observation"]
+        events = frame.get("events") or []
+        if frame["status"] == FINISHED or obs.get("is_over"):
+            self.forget(link)
+            self.send(
+                {
+                    "type": "over",
+                    "table": link.table_id,
+                    "scores": list(obs.get("match_scores") or []),
+                    "winners": list(obs.get("winners") or []),
+                }
+            )
+            return
+        if any(e.get("type") == "hand-over" for e in events):
+            self.later(room.sheet_closed(seat))
+        stood_in = any(s["seat"] == seat and s["standin"] for s in frame.get("seats") or [])
+        if stood_in:
+            self._drop(link)
+            moved = any(e.get("type") == "action" and e.get("seat") == seat for e in events)
+            if (moved or obs.get("to_act") != seat) and link.reclaimed < frame["seq"]:
+                link.reclaimed = frame["seq"]
+                self.later(self._reclaim(room, seat))
+            return
+        legal = list(obs.get("legal_actions") or [])
+        if frame["status"] == PLAYING and legal:
+            self.ask(link, frame["seq"], obs, legal)
+        else:
+            self._drop(link)
+
+    async def _reclaim(self, room: Room, seat: int) -> None:
+        try:
+            await room.back(seat)
+        except Refused:
+            pass
+
+    def ask(self, link: SeatLink, seq: int, obs: Mapping[str, Any], legal: list[str]) -> None:
+        """A decide for the seat's decision at ``seq`` (once: the same state sent again asks nothing new)."""
+        if any(d.link is link and d.seq == seq for d in self.decisions.values()):
+            return
+        self._drop(link)
+        self._send_decide(Decision(link, seq, obs, legal))
+        room = link.room
+        if room is not None and room.table.clock <= 0:
+            self.later(self._limit(link, seq))
+
+    def _send_decide(self, d: Decision) -> None:
+        request = self.next_id()
+        self.decisions[request] = d
+        self.send(
+            {
+                "type": "decide",
+                "id": request,
+                "observation": d.observation,
+                "legal_actions": d.legal,
+                "table": d.link.table_id,
+            }
+        )
+
+    def _drop(self, link: SeatLink) -> None:
+        for request in [i for i, d in self.decisions.items() if d.link is link]:
+            del self.decisions[request]
+
+    async def _limit(self, link: SeatLink, seq: int) -> None:
+        """A table without a turn clock: the stand-in plays a decision left unanswered ``DECISION_SECONDS``."""
+        await asyncio.sleep(self.gateway.decision_seconds)
+        if link.room is not None and link.seat is not None and not self.closing:
+            await link.room.time_out(link.seat, seq)
+
+    # ---------------------------------------------------------------- what the bot says
+    async def answer(self, message: Mapping[str, Any]) -> None:
+        kind, request = message.get("type"), message.get("id")
+        if kind in ("accept", "decline"):
+            found = self.challenges.get(request) if isinstance(request, int) else None
+            if found is None:
+                self.error(request if isinstance(request, int) else None, f"no open challenge has the id {request!r}")
+            elif not found.answer.done():
+                found.answer.set_result(kind == "accept")
+        elif kind in ("action", "error"):
+            await self.act(message)
+        elif kind == "challenge":
+            await self.dare(message)
+        elif kind == "hello":
+            self.error(None, "hello was said already")
+        else:
+            self.error(request if isinstance(request, int) else None, f"unknown message type {str(kind)[:40]!r}")
+
+    async def act(self, message: Mapping[str, Any]) -> None:
+        """The bot's answer to a decide: submitted as the seat's person would; a wrong one (an illegal action, an
+        ``error``) is told and the decision asked again, and after ``BAD_ANSWERS`` the stand-in plays it."""
+        request = message.get("id")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "an action needs the integer id of its decide")
+            return
+        d = self.decisions.pop(request, None)
+        if d is None:
+            self.error(request, f"request {request} is not open: answered already, or the table moved on")
+            return
+        room, seat = d.link.room, d.link.seat
+        if room is None or seat is None:
+            return
+        action = message.get("action")
+        if message["type"] == "error":
+            wrong = f"the bot could not decide: {str(message.get('message'))[:200]}"
+        elif not isinstance(action, str) or action not in d.legal:
+            wrong = f"{str(action)[:60]!r} is not one of the legal actions of request {request}"
+        else:
+            try:
+                await room.submit(seat, action, d.seq, person=True)
+                return
+            except Refused as r:
+                if r.code in ("stale", "standin", "finished", "not-your-turn"):
+                    self.error(request, f"request {request} is over: {r.message}")
+                    return
+                wrong = r.message
+        d.bad += 1
+        self.error(request, wrong)
+        if d.bad >= BAD_ANSWERS:
+            self.error(request, f"{BAD_ANSWERS} wrong answers: the stand-in plays this decision")
+            await room.time_out(seat, d.seq)
+        else:
+            self._send_decide(d)
+
+    # ---------------------------------------------------------------- challenges and seats
+    @property
+    def busy(self) -> int:
+        """Tables played or offered now."""
+        return len(self.links) + len(self.challenges)
+
+    def challenge(self, table: SavedTable, seat: int) -> None:
+        """Ask the bot; its answer (or none in time) settles the seat."""
+        request = self.next_id()
+        found = Challenge(table.id, seat)
+        self.challenges[request] = found
+        self.send(
+            {
+                "type": "challenge",
+                "id": request,
+                "table": table.id,
+                "seat": seat,
+                "edition": table.ruleset,
+                "players": table.players,
+                "teams": table.teams,
+                "rated": table.rated,
+                "clock": table.clock,
+            }
+        )
+        self.gateway.later(self._settle(request, found))
+
+    async def _settle(self, request: int, found: Challenge) -> None:
+        """The bot's answer, or none in time: a decline; the seat then goes to a built-in bot."""
+        try:
+            accepted = await asyncio.wait_for(asyncio.shield(found.answer), self.gateway.challenge_seconds)
+        except TimeoutError:
+            accepted = False
+        finally:
+            self.challenges.pop(request, None)
+        if accepted and not self.closing and await self.sit(found.table_id, found.seat):
+            return
+        await self.gateway.decline(found.table_id, found.seat, self.account.id)
+
+    async def sit(self, table_id: str, seat: int) -> bool:
+        """Join the seat through the room by the bot's account, as a page signed in to the account that holds the
+        seat does (the database checks the holder in the join's own update)."""
+        link = SeatLink(self, table_id, seat)
+        self.links[table_id] = link
+        try:
+            room = await self.gateway.hall.join(link, table_id, seat, self.account.username, account=self.account.id)
+        except Refused as r:
+            log.info("bot %s could not take seat %d of table %s: %s", self.account.username, seat, table_id, r.message)
+            room = None
+        if room is None:
+            self.links.pop(table_id, None)
+            return False
+        return True
+
+    def forget(self, link: SeatLink) -> None:
+        """The seat's match is over (or the bot leaves): the room no longer counts this connection."""
+        self._drop(link)
+        if self.links.get(link.table_id) is link:
+            del self.links[link.table_id]
+        room = link.room
+        if room is not None:  # after the room's step that told the end, not inside it
+            asyncio.get_running_loop().call_soon(room.leave, link)
+
+    def leave_all(self) -> None:
+        """The connection ends: every seat left (its grace period counts; the account keeps it for the bot's next
+        connection), and every open challenge declined."""
+        for link in list(self.links.values()):
+            room = link.room
+            if link.seat is not None and room is not None and not room.closed:
+                room.leave(link)
+        self.links.clear()
+        self.decisions.clear()
+        for found in self.challenges.values():
+            if not found.answer.done():
+                found.answer.set_result(False)
+
+    async def _same_owner(self, opponent: str) -> bool:
+        def owners() -> tuple[str | None, str | None]:
+            mine, theirs = self.gateway.bots.named(self.account.username), self.gateway.bots.named(opponent)
+            return (mine.owner_id if mine else None), (theirs.owner_id if theirs else None)
+
+        mine, theirs = await asyncio.to_thread(owners)
+        return mine is not None and mine == theirs
+
+    async def dare(self, message: Mapping[str, Any]) -> None:
+        """The bot's own ``challenge``: a table made as a person's ``POST /api/tables`` makes it (every check and
+        limit), public, the bot on seat 0 and the opponent on seat 1; ``challenged`` names it, the bot sits down by
+        its account, then the opponent is challenged as by a person's table, wherever it is connected.  A refusal
+        is an ``error`` and makes nothing."""
+        request = message.get("id")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "a challenge needs an integer id")
+            return
+        wrong = _dare_fields(message)
+        opponent = message.get("opponent")
+        if wrong is None and str(opponent).casefold() == self.account.username.casefold():
+            wrong = "a bot cannot challenge itself"
+        if wrong is None and self.busy >= TABLES_AT_ONCE:
+            wrong = f"this bot plays {TABLES_AT_ONCE} tables already, challenges included"
+        if wrong is None and message["rated"] and await self._same_owner(str(opponent)):
+            wrong = "two bots of one owner play casual matches only: a rated one would rate the owner against itself"
+        if wrong is not None:
+            self.error(request, wrong)
+            return
+        try:
+            body = CreateTable(
+                ruleset=message["edition"],
+                players=message["players"],
+                seats=[SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)],
+                clock=message["clock"],
+                rated=message["rated"],
+                cf_timeout=message.get("cf_timeout", DEFAULT_CF_TIMEOUT),
+                public=True,
+                spectators=True,
+            )
+        except ValidationError as exc:
+            self.error(request, f"the challenge is not valid: {exc.errors()[0].get('msg', '')}"[:300])
+            return
+        wait = self.gateway.throttle.take(self.account.id)
+        if wait is not None:
+            self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
+            return
+        address = self.ws.client.host if self.ws.client else ""
+        try:  # the creation of POST /api/tables (web/tables/routes.py, handed over by the app)
+            made = await self.gateway.app.state.make_table(self.gateway.app, body, address, {0: self.account.id})
+        except Unprocessable as exc:
+            self.error(request, f"{exc.field}: {exc.message}")
+            return
+        except Throttled as t:
+            self.error(request, f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s")
+            return
+        self.send({"type": "challenged", "id": request, "table": made.table.id})
+        if not await self.sit(made.table.id, 0):
+            self.error(request, f"the bot could not sit down at table {made.table.id}; its opponent is not asked")
+            return
+        await self.gateway.challenge(made.table, made.bots)
+
+
+class Gateway:
+    """Every bot connected to this server process, by account id; made on first use (:func:`gateway_of`)."""
+
+    def __init__(self, app: FastAPI):
+        self.app = app
+        self.sessions: dict[str, BotSession] = {}
+        self.throttle = CreationThrottle(CHALLENGES_PER_MINUTE, "bot-challenges")
+        self.creations = CreationThrottle(BOTS_MADE_PER_MINUTE, "bots")
+        self.challenge_seconds = CHALLENGE_SECONDS
+        self.challenge_margin = CHALLENGE_MARGIN
+        self.decision_seconds = DECISION_SECONDS
+        self.tasks: set[asyncio.Task] = set()
+        """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
+
+    def later(self, work: Coroutine[Any, Any, Any]) -> None:
+        keep(self.tasks, work, "bots: a challenge could not be settled")
+
+    @property
+    def hall(self) -> Hall:
+        return self.app.state.hall
+
+    @property
+    def tables(self) -> Tables:
+        return self.app.state.tables
+
+    @property
+    def bots(self) -> Bots:
+        return Bots(self.tables.db)
+
+    def named(self, username: str) -> BotSession | None:
+        key = username.casefold()
+        return next((s for s in self.sessions.values() if s.account.username.casefold() == key), None)
+
+    def kick(self, account_id: str, reason: str) -> None:
+        """Close the bot's connection here at once (its token was renewed or revoked, or the bot deleted)."""
+        session = self.sessions.get(account_id)
+        if session is not None:
+            session.close(AUTH, reason)
+
+    async def decline(self, table_id: str, seat: int, account_id: str) -> None:
+        """The bot declined, or never answered: a built-in bot at the table's stand-in level takes the seat if the
+        bot has still not sat down there.  The database decides (a join that raced this one, at any process, keeps
+        the seat), and the room here reads the seats back from it, as the other processes do at its notice."""
+        level = await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id)
+        if level is None:
+            return
+        await asyncio.to_thread(self.tables.seats_to_bots, table_id, [seat], level)
+        room = self.hall.rooms.get(table_id)
+        if room is not None:
+            await room.refresh_seats()
+
+    def refusal(self, session: BotSession) -> str | None:
+        """Why a connected bot takes no challenge now (at its tables' limit, or challenged too often this minute; a
+        challenge that passes is counted), else None."""
+        if session.busy >= TABLES_AT_ONCE:
+            return f"the bot {session.account.username!r} plays {TABLES_AT_ONCE} tables already"
+        wait = self.throttle.take(session.account.id)
+        if wait is not None:
+            return (
+                f"the bot {session.account.username!r} was challenged {CHALLENGES_PER_MINUTE} times this minute; "
+                f"try again in {wait} s"
+            )
+        return None
+
+    async def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, Challengee]:
+        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed): a bot
+        connected nowhere (its row says so), one named twice; a bot connected here also at its tables' limit or
+        challenged too often this minute (a bot connected to another process declines then, at once)."""
+        found: dict[int, Challengee] = {}
+        for seat, name in seats:
+            session = self.named(name)
+            if session is not None and not session.closing:
+                bot = Challengee(session.account.id, session.account.username, session)
+            else:
+                row = await asyncio.to_thread(self.bots.named, name)
+                if row is None or not row.connected:
+                    raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} is not connected now")
+                bot = Challengee(row.account_id, row.username, None)
+            if any(b.account_id == bot.account_id for b in found.values()):
+                raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already")
+            if bot.session is not None and bot.session.busy >= TABLES_AT_ONCE:
+                raise Unprocessable(
+                    "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already"
+                )
+            found[seat] = bot
+        for seat, bot in found.items():
+            if bot.session is not None and (why := self.refusal(bot.session)) is not None:
+                raise Unprocessable("seats", f"seat {seat}: {why}")
+        return found
+
+    async def hold(self, table: SavedTable, holders: Mapping[int, str]) -> None:
+        """Each seat (index: account id) is its account's, and not free: the lobby never offers it."""
+        for seat, account_id in holders.items():
+            await asyncio.to_thread(self.bots.hold_seat, table.id, seat, account_id)
+            table.seats[seat].claimed = True
+
+    async def challenge(self, table: SavedTable, bots: Mapping[int, Challengee]) -> None:
+        """Ask each bot (its account holds its seat already, :meth:`hold`): here if it is connected here, else by a
+        notice to the process it is connected to; and decline, from here, a seat still not joined once the answer
+        is overdue (that process may be gone)."""
+        for seat, bot in bots.items():
+            session = self.sessions.get(bot.account_id)  # now: it may have connected again meanwhile
+            if session is not None and not session.closing:
+                session.challenge(table, seat)
+            else:
+                await asyncio.to_thread(
+                    self.tables.notify, table.id, Kind.CHALLENGE, *challenge_args(seat, bot.account_id)
+                )
+            self.later(self._overdue(table.id, seat, bot.account_id))
+
+    async def _overdue(self, table_id: str, seat: int, account_id: str) -> None:
+        await asyncio.sleep(self.challenge_seconds + self.challenge_margin)
+        if await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id) is not None:
+            log.info("table %s: the bot's seat %d was not taken in time; a built-in bot takes it", table_id, seat)
+            await self.decline(table_id, seat, account_id)
+
+    def heard(self, table_id: str, seat: int, account_id: str) -> None:
+        """Another process made a table that challenges a bot (web/tables/hall.py): asked here if it is connected
+        here."""
+        session = self.sessions.get(account_id)
+        if session is not None and not session.closing:
+            self.later(self._asked_here(session, table_id, seat))
+
+    async def _asked_here(self, session: BotSession, table_id: str, seat: int) -> None:
+        """The challenge, if this is still the bot's live connection (a newer one elsewhere is asked there) and
+        the seat still waits for it; a bot at its limits declines at once."""
+        account_id = session.account.id
+        if await asyncio.to_thread(self.bots.lost, account_id, session.token, session.connection) is not None:
+            return
+        if await asyncio.to_thread(self.bots.challenge_open, table_id, seat, account_id) is None:
+            return
+        table = await asyncio.to_thread(self.tables.get, table_id)
+        if table is None or table.status != WAITING or session.closing:
+            return
+        why = self.refusal(session)
+        if why is not None:
+            log.info("table %s: %s; a built-in bot takes seat %d", table_id, why, seat)
+            await self.decline(table_id, seat, account_id)
+            return
+        session.challenge(table, seat)
+
+
+def gateway_of(app: FastAPI) -> Gateway:
+    gateway = getattr(app.state, "bot_gateway", None)
+    if gateway is None:
+        gateway = app.state.bot_gateway = Gateway(app)
+    return gateway
+
+
+DARE_FIELDS = {"type", "id", "opponent", "edition", "players", "rated", "clock"}
+"""A bot's ``challenge`` has them all, and may have ``cf_timeout`` too."""
+DEFAULT_CF_TIMEOUT = CreateTable.model_fields["cf_timeout"].default
+
+
+def _dare_fields(message: Mapping[str, Any]) -> str | None:
+    """What is wrong with the fields of a bot's ``challenge`` (their types; the values are the creation's to
+    judge), else None."""
+    unknown = sorted(set(message) - DARE_FIELDS - {"cf_timeout"})
+    if unknown:
+        return f"a challenge has no field {str(unknown[0])[:40]!r}"
+    missing = sorted(DARE_FIELDS - set(message))
+    if missing:
+        return f"a challenge needs {', '.join(missing)}"
+    opponent, players, clock = message["opponent"], message["players"], message["clock"]
+    if not isinstance(opponent, str) or not 1 <= len(opponent) <= 32:
+        return "opponent is a bot's name"
+    if not isinstance(message["edition"], str):
+        return "edition is an edition's name"
+    if not isinstance(players, int) or isinstance(players, bool) or players != 2:
+        return "players is 2: a bot challenges one bot"
+    if not isinstance(message["rated"], bool):
+        return "rated is true or false"
+    if not isinstance(clock, int | float) or isinstance(clock, bool):
+        return "clock is a number of seconds (0: none)"
+    window = message.get("cf_timeout", DEFAULT_CF_TIMEOUT)
+    if not isinstance(window, int | float) or isinstance(window, bool):
+        return "cf_timeout is a number of seconds"
+    return None

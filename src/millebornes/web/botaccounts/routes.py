@@ -1,0 +1,135 @@
+"""A person's bot accounts (docs/web.md, "Bots online"): made, listed, their token renewed or revoked, deleted;
+the page is /account/bots.  Every change is guarded as the account's own are (web/accounts/signin.py: this site's pages
+only, JSON, the sign-in's CSRF token), and a token is shown once, in the answer that makes it: only its SHA-256 is
+kept (:mod:`.repo`).  The bots' WebSocket is :mod:`.socket`'s, included here so the app adds one router.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+
+from ..accounts.repo import Accounts, Taken
+from ..accounts.routes import USERNAME, Empty, Username, _answer, _iso, _session, _throttled
+from ..accounts.signin import refusal
+from ..deps import AccountsDep, SettingsDep
+from ..settings import Settings
+from . import gateway, socket
+from .repo import Bot, Bots, TooMany
+
+BOTS_PER_OWNER = 5
+
+router = APIRouter()
+router.include_router(socket.router)
+
+BotName = Annotated[str, Path(pattern=USERNAME)]
+
+
+class NewBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: Username
+
+
+def bot_entry(bot: Bot, connected: bool) -> dict:
+    """What the owner sees of a bot: never its token (nor its hash)."""
+    return {
+        "name": bot.username,
+        "created": _iso(bot.created),
+        "last_connected": _iso(bot.last_connected),
+        "revoked": bot.revoked,
+        "connected": connected,
+    }
+
+
+def _connected(request: Request, bot: Bot) -> bool:
+    """Connected to this process, or to another one as the bot's row says (web/botaccounts/gateway.py)."""
+    session = gateway.gateway_of(request.app).sessions.get(bot.account_id)
+    return bot.connected or (session is not None and not session.closing)
+
+
+def _no_bot(name: str) -> JSONResponse:
+    return refusal(404, "no-bot", f"you have no bot named {name}")
+
+
+@router.get("/api/account/bots")
+async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsDep):
+    session = await _session(request, accounts, settings, change=False)
+    if isinstance(session, JSONResponse):
+        session.headers["Cache-Control"] = "no-store"
+        return session
+    bots = await asyncio.to_thread(Bots(accounts.db).owned, session.account.id)
+    return _answer({"bots": [bot_entry(b, _connected(request, b)) for b in bots], "most": BOTS_PER_OWNER})
+
+
+@router.post("/api/account/bots", status_code=201)
+async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, settings: SettingsDep):
+    """A new bot account and its token, shown in this answer only."""
+    session = await _session(request, accounts, settings, change=True)
+    if isinstance(session, JSONResponse):
+        return session
+    throttle = gateway.gateway_of(request.app).creations
+    wait = throttle.take(session.account.id)
+    if wait is not None:
+        return _throttled(wait, throttle.per_minute, "new bots from one account")
+    try:
+        bot, token = await asyncio.to_thread(
+            Bots(accounts.db).create, session.account.id, body.username, BOTS_PER_OWNER
+        )
+    except Taken:
+        return refusal(409, "taken", f"username {body.username} is taken")
+    except TooMany:
+        return refusal(409, "too-many-bots", f"one account has at most {BOTS_PER_OWNER} bots")
+    return _answer({"bot": bot_entry(bot, False), "token": token}, 201)
+
+
+async def _owned(
+    name: str, request: Request, accounts: Accounts, settings: Settings
+) -> tuple[Bots, Bot] | JSONResponse:
+    """The signed-in person's bot of that name for a change to it, or the refusal to answer (the guards of
+    accounts.py, then 404 ``no-bot`` for a bot they do not own)."""
+    session = await _session(request, accounts, settings, change=True)
+    if isinstance(session, JSONResponse):
+        return session
+    bots = Bots(accounts.db)
+    bot = await asyncio.to_thread(bots.of_owner, session.account.id, name)
+    return (bots, bot) if bot is not None else _no_bot(name)
+
+
+@router.post("/api/account/bots/{name}/token")
+async def renew_token(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+    """A new token; the old one opens nothing from now on, and a connection made with it is closed."""
+    owned = await _owned(name, request, accounts, settings)
+    if isinstance(owned, JSONResponse):
+        return owned
+    bots, bot = owned
+    token = await asyncio.to_thread(bots.renew, bot.account_id)
+    gateway.gateway_of(request.app).kick(bot.account_id, "the bot's token was renewed")
+    return _answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
+
+
+@router.delete("/api/account/bots/{name}/token")
+async def revoke_token(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+    """No token opens the bot any more (until one is renewed), and its connection is closed."""
+    owned = await _owned(name, request, accounts, settings)
+    if isinstance(owned, JSONResponse):
+        return owned
+    bots, bot = owned
+    await asyncio.to_thread(bots.revoke, bot.account_id)
+    gateway.gateway_of(request.app).kick(bot.account_id, "the bot's token was revoked")
+    return _answer({"bot": bot_entry(bot, False) | {"revoked": True}})
+
+
+@router.delete("/api/account/bots/{name}")
+async def delete_bot(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+    """The bot's account goes (its games stay, anonymised, as a person's do), its connection closed."""
+    owned = await _owned(name, request, accounts, settings)
+    if isinstance(owned, JSONResponse):
+        return owned
+    bots, bot = owned
+    gateway.gateway_of(request.app).kick(bot.account_id, "the bot was deleted")
+    await asyncio.to_thread(bots.delete, bot.account_id)
+    return _answer({"deleted": True})

@@ -1,7 +1,0 @@
-"""The database's revisions (Alembic): ``versions/`` holds one file per change of the schema, in order.
-
-They are run by :mod:`millebornes.web.schema` (at ``serve`` start, under a lock, or by ``millebornes db
-upgrade``), configured there in code: no ``alembic.ini`` and no ``env.py``.  A change to the models in
-``web/store.py`` comes with a new revision here; tests/web/test_migrations.py checks that the revisions make
-exactly the models' schema.
-"""

@@ -1,0 +1,227 @@
+"""Ratings in the database: each account's rating per edition family, and what each rated match did to it
+(docs/web.md, "Ratings"; the arithmetic is web/ratings/skill.py's).
+
+A rated table (``tables.rated``) rates its match once it is finished, if no move was taken back (``casual``) and
+every human seat is held by an account, a different one each (web/accounts/repo.py).  Otherwise it is unrated for
+good (``rated`` turns false, so a seat claimed once the result is known rates nothing), and the log says why.
+Bots count at their anchored ratings, which never move; a seat a stand-in played for is still its person's.  The
+match is rated in one transaction that writes the new ratings and one ``rating_changes`` row per account, whose
+key (table, account) makes a second rating of the same match fail: two processes, or a sweep after a crash,
+cannot rate it twice.  Ratings are read and written under the row locks of PostgreSQL (``FOR UPDATE``) or
+SQLite's write lock, so two matches of one account finishing at once both count.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, exists, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ... import new_game
+from ...rules import ruleset as get_ruleset
+from ..accounts.repo import AccountRow
+from ..botaccounts.repo import BotRow
+from ..db.base import Base, now
+from ..db.database import Database
+from ..tables.rows import FINISHED, SeatRow, TableRow
+from .skill import Rating, bot_rating, family_of, rate_match
+
+log = logging.getLogger("millebornes.web")
+
+RETRIES = 5
+"""Attempts at rating one match when another writer got in the way (SQLite's busy snapshot, a new row raced)."""
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_family_updated", "family", "updated"),)
+
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
+class RatingChangeRow(Base):
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True)
+    family: Mapped[str] = mapped_column(String(32))
+    before: Mapped[int] = mapped_column(Integer)
+    """The display before the match."""
+    after: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One point of an account's rating graph."""
+
+    table_id: str
+    family: str
+    before: int
+    after: int
+    provisional: bool
+    at: datetime
+
+
+class Ratings:
+    """Ratings' reads and writes, on the tables' database."""
+
+    def __init__(self, db: Database):
+        self.engine = db.engine
+
+    def rate(self, table_id: str) -> bool | None:
+        """Rate the finished match of a rated table, once: True; False when it is not to be rated (now unrated
+        for good, or not a rated finished table); None when it was rated already."""
+        for attempt in range(RETRIES):
+            try:
+                return self._rate(table_id)
+            except (IntegrityError, OperationalError):
+                if attempt == RETRIES - 1:
+                    raise
+        return False
+
+    def _rate(self, table_id: str) -> bool | None:
+        with Session(self.engine) as s, s.begin():
+            t = s.get(TableRow, table_id)
+            if t is None or not t.rated or t.casual or t.status != FINISHED or t.scores is None:
+                return False
+            if s.scalar(select(exists().where(RatingChangeRow.table_id == table_id))):
+                return None
+            seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)))
+            people = [x.account_id for x in seats if x.kind == "human"]
+            if None in people or len(set(people)) != len(people):
+                log.info("table %s: rated, but not every person's seat is held by an account of its own: unrated", t.id)
+                t.rated = False  # for good: a seat claimed after the end (once its result is known) rates nothing
+                return False
+            accounts = [a for a in people if a is not None]
+            bots = dict(
+                s.execute(select(BotRow.account_id, BotRow.owner_id).where(BotRow.account_id.in_(accounts))).all()
+            )
+            behind = [bots.get(a, a) for a in accounts]  # a bot account plays for its owner
+            if len(set(behind)) != len(behind):
+                log.info("table %s: rated, but a person and their own bot, or two bots of one owner: unrated", t.id)
+                t.rated = False  # one owner on two sides could hand one of them the match
+                return False
+            family = family_of(t.ruleset)
+            rows = {
+                r.account_id: r
+                for r in s.scalars(
+                    select(RatingRow)
+                    .where(RatingRow.family == family, RatingRow.account_id.in_(accounts))
+                    .with_for_update()
+                )
+            }
+            if len(s.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts))).all()) != len(accounts):
+                return False  # an account was deleted meanwhile
+            game = new_game(get_ruleset(t.ruleset, **t.options), players=t.players, teams=t.teams, seed=0)
+            current = {a: _rating(rows.get(a)) for a in accounts}
+            owner = {x.seat: x for x in seats}
+            sides = [
+                [
+                    current[owner[seat].account_id or ""]
+                    if owner[seat].kind == "human"
+                    else bot_rating(owner[seat].level or "", family)
+                    for seat in side
+                ]
+                for side in game.sides
+            ]
+            after = rate_match(sides, ranks=_ranks(list(t.scores), list(t.winners or [])))
+            at = now()
+            for side, rated in zip(game.sides, after):
+                for seat, new in zip(side, rated):
+                    account = owner[seat].account_id
+                    if owner[seat].kind != "human" or account is None:
+                        continue
+                    old = current[account]
+                    row = rows.get(account)
+                    if row is None:
+                        s.add(
+                            RatingRow(
+                                account_id=account, family=family, mu=new.mu, sigma=new.sigma, matches=1, updated=at
+                            )
+                        )
+                    else:
+                        row.mu, row.sigma, row.matches, row.updated = new.mu, new.sigma, new.matches, at
+                    s.add(
+                        RatingChangeRow(
+                            table_id=table_id,
+                            account_id=account,
+                            family=family,
+                            before=old.display,
+                            after=new.display,
+                            mu=new.mu,
+                            sigma=new.sigma,
+                            at=at,
+                        )
+                    )
+            return True
+
+    def unrated(self, since: datetime) -> list[str]:
+        """Rated tables finished since ``since`` with no rating change yet: a process may have died between the
+        finish and the rating (the sweep rates them; those not to be rated are passed over again, cheaply)."""
+        with Session(self.engine) as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id)
+                    .where(
+                        TableRow.rated.is_(True),
+                        TableRow.status == FINISHED,
+                        TableRow.finished >= since,
+                        ~exists().where(RatingChangeRow.table_id == TableRow.id),
+                    )
+                    .limit(1000)
+                )
+            )
+
+    def of(self, account_id: str) -> dict[str, Rating]:
+        """The account's ratings by family (families it never played rated are missing)."""
+        with Session(self.engine) as s:
+            return {
+                r.family: _rating(r) for r in s.scalars(select(RatingRow).where(RatingRow.account_id == account_id))
+            }
+
+    def history(self, account_id: str, limit: int = 1000) -> list[Change]:
+        """The account's rated matches, oldest first, the last ``limit``."""
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(RatingChangeRow)
+                .where(RatingChangeRow.account_id == account_id)
+                .order_by(RatingChangeRow.at.desc(), RatingChangeRow.table_id)
+                .limit(limit)
+            ).all()
+            counted: dict[str, int] = {}
+            out = []
+            for r in reversed(rows):
+                counted[r.family] = counted.get(r.family, 0) + 1
+                out.append(
+                    Change(
+                        r.table_id,
+                        r.family,
+                        r.before,
+                        r.after,
+                        Rating(r.mu, r.sigma, counted[r.family]).provisional,
+                        r.at,
+                    )
+                )
+            return out
+
+
+def _rating(row: RatingRow | None) -> Rating:
+    return Rating() if row is None else Rating(mu=row.mu, sigma=row.sigma, matches=row.matches)
+
+
+def _ranks(scores: list, winners: list[int]) -> list[float]:
+    """Each side's place: the winners first (together), then the others by their scores (equal scores tie)."""
+    others = sorted({float(v) for i, v in enumerate(scores) if i not in winners}, reverse=True)
+    return [0.0 if i in winners else 1.0 + others.index(float(v)) for i, v in enumerate(scores)]

@@ -1,0 +1,53 @@
+"""The game review's JSON API (docs/web.md, "Game review"): start a finished table's review, and follow it.
+
+``POST /api/tables/{id}/review`` starts it (or joins the one running, or gives the one done) and
+``GET`` tells where it is: ``{"state": "none"|"running"|"done"|"failed", "done", "total"}``, with the review
+once done.  A review holds nothing a finished replay does not show (every hand is open then), and is
+shown to whoever may see the replay: anybody for a public table, its players for a private one.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ..deps import ReviewerDep, TablesDep
+from ..errors import NoTable, NotFinished, ReviewsBusy
+from ..tables import privacy
+from ..tables.creation import brief, shown
+from .service import RETRY_AFTER
+
+router = APIRouter()
+
+
+def no_table(table_id: str) -> JSONResponse:
+    return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
+
+
+@router.get("/api/tables/{table_id}/review")
+async def review_state(table_id: str, request: Request, reviewer: ReviewerDep, tables: TablesDep):
+    if (no := await privacy.refused(tables, table_id, request)) is not None:
+        return no
+    try:
+        return await reviewer.state(table_id)
+    except NoTable:
+        return no_table(table_id)
+
+
+@router.post("/api/tables/{table_id}/review")
+async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, tables: TablesDep):
+    """202 while the review runs, 200 once done; 409 for a match not over, 503 when the server is busy; 403
+    for a private table without one of its seats' tokens."""
+    if (no := await privacy.refused(tables, table_id, request)) is not None:
+        return no
+    try:
+        state = await reviewer.start(table_id)
+    except NoTable:
+        return no_table(table_id)
+    except NotFinished as exc:
+        return JSONResponse({"detail": brief(str(exc)), "code": "not-finished"}, status_code=409)
+    except ReviewsBusy as exc:
+        return JSONResponse(
+            {"detail": str(exc), "code": "busy"}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
+        )
+    return JSONResponse(state, status_code=200 if state["state"] == "done" else 202)

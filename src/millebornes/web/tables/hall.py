@@ -1,0 +1,366 @@
+"""Every room of this process, and what keeps their number bounded.
+
+A room is built from its saved table (the record replayed), so loading one twice gives the same room, and a
+room may leave memory and come back exactly as it was.  At start only the unfinished tables used in the last
+``evict_idle`` seconds are loaded (those a running server would still hold, so that their bots, windows and
+clocks go on as after any restart); any other table is loaded when a socket asks for it, and what it was
+waiting for (a bot's move, a coup-fourré window, a clock) goes on from then, as after an eviction.  The sweep
+drops rooms nobody has been connected to for ``evict_idle`` seconds, deletes tables whose human seats nobody
+joined within ``expire_unjoined`` seconds, and expires tables someone joined that nobody used for
+``expire_idle`` seconds (their moves deleted, their row kept as long again to tell their links so, then
+deleted).  It also marks the tables with a socket on them as used, so that another server process on the same
+database never expires them.  One lock orders loading and deleting, so a join never loads a table being
+deleted; a room being dropped is closed first, so a join waiting for it starts again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from ...actions import IllegalAction
+from ..db.base import now
+from ..db.listener import LISTEN_TIMEOUT, Listener
+from ..db.notices import NO_TABLE, Kind, Notice, action_row, challenge_of, presence_of, said_of, undo_of
+from ..errors import Gone, Refused, expired
+from ..ratings.repo import Ratings
+from ..settings import Settings
+from ..thinking import Thinker
+from ..tokens import token_opens
+from .creation import MAX_SEATS
+from .presence import Connection
+from .repo import Tables
+from .room import Room
+from .rows import EXPIRE_BATCH, EXPIRED, FINISHED, SavedTable
+
+log = logging.getLogger("millebornes.web")
+
+HEARTBEAT = 5.0
+"""Seconds between a process's notices that it is alive (with several processes on PostgreSQL)."""
+SILENT = 3
+"""Heartbeats missed before a process is taken for gone."""
+
+
+class Hall:
+    """Every room of this process; see the module docstring."""
+
+    def __init__(self, repo: Tables, settings: Settings, thinker: Thinker):
+        self.repo = repo
+        self.settings = settings
+        self.thinker = thinker
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task | None = None
+        self.listener: Listener | None = None
+        """PostgreSQL's notices of the other server processes' actions (none with SQLite)."""
+        self._catching: set[asyncio.Task] = set()
+        self.alive: dict[str, float] = {}
+        """When each other server process was last heard of (``time.monotonic``): a silent one is gone."""
+        self._beating: asyncio.Task | None = None
+        self.challenged: Callable[[str, int, str], None] | None = None
+        """Told (table, seat, bot account) of a challenge another process made to a bot that may be connected
+        here: the bot gateway's, set once a bot connects (web/botaccounts/gateway.py)."""
+
+    async def start(self) -> None:
+        if self.repo.notifies:  # listening before the load: an action committed meanwhile is not missed
+            self.listener = Listener(self.repo.db.url, self.heard, self.missed, self.repo.origin)
+            self.listener.start()
+            await asyncio.wait_for(self.listener.ready.wait(), LISTEN_TIMEOUT)
+            self._beating = asyncio.create_task(self._beat_forever())
+        while len(await self.expire()) == EXPIRE_BATCH:
+            pass
+        while len(await self.expire_idle()) == EXPIRE_BATCH:
+            pass
+        while await asyncio.to_thread(self.repo.purge_expired, self._idle_before()) == EXPIRE_BATCH:
+            pass
+        since = now() - timedelta(seconds=self.settings.evict_idle)
+        for saved in await asyncio.to_thread(self.repo.load_used_since, since):
+            self._open(saved)
+        log.info(
+            "%d unfinished tables used in the last %g s resumed; the others load when asked for",
+            len(self.rooms),
+            self.settings.evict_idle,
+        )
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def room(self, table_id: str) -> Room | None:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is None:
+                saved = await asyncio.to_thread(self.repo.get, table_id, True)
+                if saved is not None and saved.status == EXPIRED:
+                    raise expired(self.settings)
+                room = None if saved is None else self._open(saved)
+                if room is not None and self.listener is not None:
+                    # what another process wrote between the read and now: its notices found no room here
+                    self._later(room.catch_up())
+                    self._later(room.refresh_seats())
+                    self._later(asyncio.to_thread(self.repo.notify, table_id, Kind.WHO))
+            return room
+
+    def heard(self, notice: Notice) -> None:
+        """What another server process did at a table this one holds (web/db/listener.py)."""
+        kind, args = notice.kind, notice.args
+        self.alive[notice.origin] = time.monotonic()
+        if kind == Kind.ALIVE:
+            return
+        if kind == Kind.CHALLENGE:  # about a bot, wherever the table is held
+            if self.challenged is not None:
+                self.challenged(notice.table_id, *challenge_of(args))
+            return
+        room = self.rooms.get(notice.table_id)
+        if room is None:
+            return
+        if kind == Kind.ACTION:
+            self._later(room.adopt(*action_row(args)))
+        elif kind == Kind.SEATS:
+            self._later(room.refresh_seats())
+        elif kind == Kind.UNDO:
+            self._later(room.reload(*undo_of(args)))
+        elif kind == Kind.PRESENCE:
+            room.remote_presence(notice.origin, *presence_of(args))
+        elif kind == Kind.WHO:
+            room.announce()
+        elif kind == Kind.SAID:
+            room.hear(*said_of(args))
+        elif kind == Kind.REMATCH:
+            self._later(room.rematch_moved())
+        elif kind == Kind.EXPIRED and not room.in_use:  # expired by another process's sweep
+            self.rooms.pop(notice.table_id).close()
+
+    async def missed(self) -> None:
+        """The notices were lost for a while: every room looks for what it missed."""
+        for room in list(self.rooms.values()):
+            self._later(room.recover())
+            self._later(room.refresh_seats())
+
+    async def _beat_forever(self) -> None:
+        """Tell the other processes this one is alive, and forget the seats of those gone silent (killed)."""
+        while True:
+            try:
+                await asyncio.to_thread(self.repo.notify, NO_TABLE, Kind.ALIVE)
+            except Exception:
+                log.warning("could not tell the other server processes this one is alive")
+            at = time.monotonic()
+            for origin in [o for o, t in self.alive.items() if at - t > HEARTBEAT * SILENT]:
+                del self.alive[origin]
+                log.warning("server process %s went silent: its players are counted away", origin)
+                for room in list(self.rooms.values()):
+                    room.process_gone(origin)
+            await asyncio.sleep(HEARTBEAT)
+
+    def _later(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self._catching.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._catching.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table could not follow another server process", exc_info=task.exception())
+
+    def _open(self, saved: SavedTable) -> Room | None:
+        """The table's room, replayed from its record and going on where it was; None (and a log line)
+        for a record the engine cannot replay, which stays closed."""
+        try:
+            room = Room(saved, self.repo, self.settings, self.thinker)
+        except (ValueError, IllegalAction):
+            log.exception("table %s cannot be replayed; it stays closed", saved.id)
+            return None
+        self.rooms[saved.id] = room
+        room.schedule(room.last_events)
+        return room
+
+    async def authenticate(self, table_id: str, seat: int, token: str) -> bool:
+        """Whether the token opens that human seat: asked of the room when it is in memory, else of
+        the stored hash alone, so a wrong link never loads a table."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room.authenticate(seat, token)
+        if not 0 <= seat < MAX_SEATS:
+            return False
+        facts = await asyncio.to_thread(self.repo.join_facts, table_id, seat)
+        if facts is not None and facts[0] == EXPIRED:  # whoever has its id may learn it (GET /api/tables says so)
+            raise expired(self.settings)
+        return facts is not None and token_opens(facts[1], token)
+
+    async def holds(self, table_id: str, seat: int, account_id: str) -> bool:
+        """Whether the account holds that human seat, as the database says (one small query: a seat held by
+        nobody never loads a table)."""
+        if not 0 <= seat < MAX_SEATS:
+            return False
+        facts = await asyncio.to_thread(self.repo.holder, table_id, seat)
+        if facts is not None and facts[0] == EXPIRED:
+            raise expired(self.settings)
+        return facts is not None and facts[1] == account_id
+
+    async def join(
+        self,
+        conn: Connection,
+        table_id: str,
+        seat: int,
+        nickname: str | None,
+        token: str | None = None,
+        account: str | None = None,
+    ) -> Room | None:
+        """Seat an authenticated connection in the table's room, loading it if it is not in memory;
+        None when the table is gone (expired).  Refused passes through."""
+        while True:
+            room = await self.room(table_id)
+            if room is None:
+                return None
+            try:
+                await room.join(conn, seat, nickname, token, account)
+                return room
+            except Gone:
+                continue
+            except Refused as r:
+                if r.code == "expired" and self.rooms.get(table_id) is room and not room.in_use:
+                    del self.rooms[table_id]  # expired by another process meanwhile
+                    room.close()
+                raise
+
+    async def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a free seat of an open public table the hash of a new token (Store.claim); False when it is
+        not free.  Under the loading lock, so the room cannot be loaded with the old hash meanwhile, and
+        under the room's lock when it is in memory, so a join with the old link cannot slip in between."""
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is None:
+                return await asyncio.to_thread(self.repo.claim, table_id, seat, token_hash)
+            return await room.claim(seat, token_hash)
+
+    async def watch(self, conn: Connection, table_id: str) -> Room | None:
+        """Let a connection watch the table, loading it if it is not in memory; None when there is no
+        such table.  A table out of memory that forbids spectators, or whose match is over (its replay
+        shows it), is refused from its row alone, and an unknown id costs one small query: a watch never
+        loads a table it cannot watch, and never brings a finished match back into memory."""
+        while True:
+            if table_id not in self.rooms:
+                facts = await asyncio.to_thread(self.repo.watch_facts, table_id)
+                if facts is None:
+                    return None
+                if not facts[0]:
+                    raise Refused("no-spectators", "this table does not allow spectators")
+                if facts[1] == FINISHED:
+                    raise Refused("finished", "this match is over: its replay shows it")
+                if facts[1] == EXPIRED:
+                    raise expired(self.settings)
+            room = await self.room(table_id)
+            if room is None:
+                return None
+            try:
+                await room.watch(conn)
+                return room
+            except Gone:
+                continue
+
+    def add(self, saved: SavedTable) -> Room:
+        room = Room(saved, self.repo, self.settings, self.thinker)
+        self.rooms[saved.id] = room
+        return room
+
+    # ---------------------------------------------------------------- the sweep
+    async def sweep(self) -> None:
+        await self.touch()
+        unjoined, idle = await self.expire(), await self.expire_idle()
+        purged = await asyncio.to_thread(self.repo.purge_expired, self._idle_before())
+        await self.rate_unrated()
+        evicted = self.evict()
+        if unjoined or idle or purged or evicted:
+            log.info(
+                "sweep: %d unjoined tables deleted, %d idle tables expired, %d expired tables deleted, "
+                "%d idle rooms left memory; %d rooms in memory",
+                len(unjoined),
+                len(idle),
+                purged,
+                len(evicted),
+                len(self.rooms),
+            )
+
+    async def rate_unrated(self) -> None:
+        """Rate the rated matches of the last day that a process finished without rating (it died in between)."""
+        ratings = Ratings(self.repo.db)
+        for table_id in await asyncio.to_thread(ratings.unrated, now() - timedelta(days=1)):
+            try:
+                await asyncio.to_thread(ratings.rate, table_id)
+            except Exception:
+                log.exception("table %s: the rated match could not be rated", table_id)
+
+    async def touch(self) -> None:
+        """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a
+        table's row says when it was last joined, not how long a socket stays (nor whether one watches)."""
+        used = [i for i, room in self.rooms.items() if room.in_use]
+        if used:
+            await asyncio.to_thread(self.repo.touch, used)
+
+    def _idle_before(self) -> datetime:
+        """Tables idle since before this expire; tables expired before this are deleted."""
+        return now() - timedelta(seconds=self.settings.expire_idle)
+
+    async def expire_idle(self) -> list[str]:
+        """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Store.expire_idle), at
+        most EXPIRE_BATCH a call, leaving out those with a room in use here; returns their ids."""
+        before = self._idle_before()
+        return await self._drop(
+            lambda: self.repo.idle(before), lambda room: room.in_use, lambda ids: self.repo.expire_idle(ids, before)
+        )
+
+    async def expire(self) -> list[str]:
+        """Delete the tables created ``expire_unjoined`` seconds ago or more whose human seats nobody
+        joined (at most EXPIRE_BATCH a call); returns their ids."""
+        before = now() - timedelta(seconds=self.settings.expire_unjoined)
+        return await self._drop(
+            lambda: self.repo.unjoined(before),
+            lambda room: room.in_use or any(s.joined for s in room.table.seats if s.kind == "human"),
+            lambda ids: self.repo.delete_unjoined(ids, before),
+        )
+
+    async def _drop(
+        self, found: Callable[[], list[str]], kept: Callable[[Room], bool], gone: Callable[[list[str]], list[str]]
+    ) -> list[str]:
+        """The tables ``found`` lists leave memory, but those whose room is ``kept``, then ``gone`` takes them
+        out of the database (and says which it did); under the loading lock, so no join loads one meanwhile."""
+        async with self._loading:
+            doomed = []
+            for table_id in await asyncio.to_thread(found):
+                room = self.rooms.get(table_id)
+                if room is not None:
+                    if kept(room):
+                        continue
+                    del self.rooms[table_id]
+                    room.close()
+                doomed.append(table_id)
+            return await asyncio.to_thread(gone, doomed) if doomed else []
+
+    def evict(self) -> list[str]:
+        """Drop the rooms nobody has used for ``evict_idle`` seconds; the next join loads them again."""
+        at = time.monotonic()
+        idle = [i for i, room in self.rooms.items() if room.idle_for(at) >= self.settings.evict_idle]
+        for table_id in idle:
+            self.rooms.pop(table_id).close()
+        return idle
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of the hall failed; it runs again in %g s", self.settings.sweep_every)
+
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self.listener is not None:
+            self.listener.close()
+        if self._beating is not None:
+            self._beating.cancel()
+        for room in self.rooms.values():
+            room.close()

@@ -1,0 +1,388 @@
+"""The JSON API of docs/web.md: cards, editions, creating a table, a table's public facts, the
+lobby of open public tables and the claim of a free seat there, the history of finished public tables,
+a finished table's replay (a private one's for its players: web/tables/privacy.py), and the health check.
+
+Blocking database calls run in a thread, so a slow disk never stalls the tables' event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Path, Query, Request
+from fastapi.responses import JSONResponse
+
+from ... import cards as C
+from ... import tutorial
+from ...bots.ladder import default_level, measured_at, offered_levels, standing
+from ...i18n import LANGS, catalog
+from ...i18n.howto import how_to_play
+from ...notation import replay
+from ...rules import RULESETS
+from ...state import Game
+from ..botaccounts.gateway import Challengee, gateway_of
+from ..db.base import now
+from ..deps import ClaimThrottleDep, DatabaseDep, HallDep, SettingsDep, TablesDep, ThrottleDep
+from ..errors import Throttled, Unprocessable, expired
+from ..settings import Settings
+from ..throttle import CreationThrottle
+from ..tokens import hash_token, new_token
+from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
+from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
+from .privacy import may_open, private
+from .repo import Tables
+from .rows import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, new_table_id
+
+router = APIRouter()
+
+HEALTH_SECONDS = 5.0
+
+
+def unprocessable(field: str, message: str) -> JSONResponse:
+    """The API's 422: a message that names the field, and the field on its own for a page to mark."""
+    field = shown(field)
+    return JSONResponse({"detail": brief(f"{field}: {message}"), "field": field}, status_code=422)
+
+
+def levels(ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> list[dict]:
+    """The levels offered at a table, weakest first, each with how it did against the one below (none for the
+    lowest)."""
+    out = []
+    for level in offered_levels(ruleset, players, teams):
+        step = standing(level, ruleset, players, teams)
+        out.append({"level": level} | ({k: step[k] for k in ("below", "rate", "in_ten", "matches")} if step else {}))
+    return out
+
+
+def ladders(name: str, counts: list[int]) -> list[dict]:
+    """An edition's tables, each with its levels (:func:`levels`), its default level and whether it was measured
+    (``measured`` false: the figures are two-player classic's)."""
+    rules = RULESETS[name]
+    return [
+        {
+            "players": n,
+            "teams": teams,
+            "measured": measured_at(name, n, teams),
+            "levels": levels(name, n, teams),
+            "default_level": default_level(name, n, teams),
+        }
+        for n in counts
+        for teams in (False, True)
+        if rules.allows(n, teams)
+    ]
+
+
+def editions() -> list[dict]:
+    out = []
+    for name, r in RULESETS.items():
+        counts = sorted(set(r.solo_players) | set(r.team_players))
+        # what the pages show comes from the catalog (edition.NAME, edition.NAME.summary), written for players
+        out.append(
+            {
+                "name": name,
+                "title": {lang: catalog(lang).t(f"edition.{name}") for lang in LANGS},
+                "summary": {lang: catalog(lang).t(f"edition.{name}.summary") for lang in LANGS},
+                "players": counts,
+                "teams": {str(n): r.default_teams(n) for n in counts},
+                "solo_players": list(r.solo_players),
+                "team_players": list(r.team_players),
+                "ladders": ladders(name, counts),
+            }
+        )
+    return out
+
+
+def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:
+    return JSONResponse(
+        {"detail": f"at most {per_minute} {what} a minute from one address; try again in {wait} s"},
+        status_code=429,
+        headers={"Retry-After": str(wait)},
+    )
+
+
+def lobby_entry(saved: SavedTable) -> dict:
+    """What the lobby shows of an open public table: its edition and options, who sits where and which
+    human seats are free; never a token, nor the nickname of a seat nobody joined."""
+    game = dealt(saved)
+    seats = [
+        {"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname if s.joined else None, "free": s.free}
+        for s in saved.seats
+    ]
+    return {
+        "id": saved.id,
+        "ruleset": saved.ruleset,
+        "options": game.ruleset.options(),
+        "players": game.players,
+        "teams": game.teams,
+        "sides": [list(x) for x in game.sides],
+        "cf_timeout": saved.cf_timeout,
+        "spectators": saved.spectators,
+        "seats": seats,
+        "free": sum(s.free for s in saved.seats),
+        "created": iso(saved.created),
+        "rated": saved.rated,  # a stranger sees before sitting down that the match asks for an account
+    }
+
+
+def open_state(game) -> dict:
+    """A replay's view: the public state with every hand shown (finished tables only)."""
+    state = game.observation(0)
+    for key in ("format", "seat", "side", "hand", "known_cards"):
+        state.pop(key)
+    state["hands"] = [game.hand(s) for s in range(game.players)]
+    state["legal_actions"] = game.legal_actions()
+    return state
+
+
+@router.get("/healthz")
+async def healthz(db: DatabaseDep, hall: HallDep):
+    """Up means the database answers too; ``rooms``: how many tables are in memory."""
+    try:
+        await asyncio.wait_for(asyncio.to_thread(db.ping), HEALTH_SECONDS)
+    except Exception:
+        return JSONResponse({"ok": False}, status_code=503)
+    return {"ok": True, "rooms": len(hall.rooms)}
+
+
+@router.get("/api/cards")
+async def cards_list():
+    return {
+        "cards": [
+            {"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k], "value": C.VALUE[k]}
+            for k in range(C.NUM_KINDS)
+        ]
+    }
+
+
+@router.get("/api/catalog/{lang}")
+async def catalog_of(lang: str):
+    """Every word a page shows, in one language (English for a language the catalog lacks)."""
+    return JSONResponse(catalog(lang).as_json(), headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/api/rules/{edition}")
+async def rules_of(
+    edition: Annotated[str, Path(max_length=20)],
+    lang: Annotated[str, Query(max_length=10)] = "en",
+    players: Annotated[int, Query(ge=2, le=8)] = 2,
+):
+    """How to play an edition (i18n/howto.py), in a language, for a table of so many players."""
+    if edition not in RULESETS:
+        return JSONResponse({"detail": f"no edition {edition!r}: one of {', '.join(RULESETS)}"}, status_code=404)
+    rules = RULESETS[edition]
+    if not (rules.allows(players, False) or rules.allows(players, True)):
+        return JSONResponse(
+            {"detail": f"{edition} is not played by {players} players", "field": "players"}, status_code=422
+        )
+    return JSONResponse(how_to_play(rules, lang, players), headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/api/editions")
+async def editions_list():
+    """The editions, each with its tables' ladders; ``levels`` and ``default_level`` are two-player classic's."""
+    return JSONResponse(
+        {"editions": editions(), "levels": levels(), "default_level": default_level()},
+        headers={"Cache-Control": "public, max-age=300"},
+    )
+
+
+@dataclass
+class Made:
+    """A new table (in the database and in this process's hall), its human seats' tokens, and the bots it
+    challenges (not asked yet: :meth:`.botgateway.Gateway.challenge`)."""
+
+    table: SavedTable
+    tokens: dict[int, str]
+    bots: dict[int, Challengee]
+
+
+async def make_table(app: FastAPI, body: CreateTable, address: str, held: Mapping[int, str] | None = None) -> Made:
+    """The one way a table is created (``POST /api/tables``, a bot's ``challenge``): every check, the throttle of
+    ``address``, then the table; the bot accounts' seats, and ``held`` (seat: account), are held by their accounts
+    before this returns.  :class:`Unprocessable` or :class:`Throttled`, and nothing made."""
+    settings: Settings = app.state.settings
+    gateway = gateway_of(app)
+    game, seed = check_table(body, settings)
+    bots = await gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
+    throttle: CreationThrottle = app.state.throttle
+    wait = throttle.take(address)
+    if wait is not None:
+        raise Throttled(wait, throttle.per_minute)
+    tokens, seats = {}, []
+    for i, spec in enumerate(body.seats):
+        if spec.kind != "bot":
+            tokens[i] = new_token()
+            seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
+        else:
+            level = spec.level or default_level(body.ruleset, game.players, game.teams)
+            seats.append(SavedSeat(i, "bot", level=level, joined=True))
+    saved = SavedTable(
+        id=new_table_id(),
+        ruleset=body.ruleset,
+        options=body.options,
+        players=game.players,
+        teams=game.teams,
+        seed=seed,
+        deck=body.deck,
+        cf_timeout=body.cf_timeout,
+        status=WAITING,
+        created=now(),
+        seats=seats,
+        spectators=body.spectators,
+        clock=float(body.clock),
+        grace=float(body.grace),
+        standin_level=body.standin or default_level(body.ruleset, game.players, game.teams),
+        public=body.public,
+        pace=body.pace,
+        rated=body.rated,
+    )
+    tables: Tables = app.state.tables
+    saved = await asyncio.to_thread(tables.create, saved)
+    app.state.hall.add(saved)
+    await gateway.hold(saved, dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()})
+    return Made(saved, tokens, bots)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request):
+    try:
+        made = await make_table(request.app, body, request.client.host if request.client else "")
+    except Unprocessable as exc:
+        return unprocessable(exc.field, exc.message)
+    except Throttled as t:
+        return rate_limited(t.wait, t.per_minute, "new tables")
+    saved, tokens, bots = made.table, made.tokens, made.bots
+    await gateway_of(request.app).challenge(saved, bots)
+    out: list[dict] = []
+    for s in saved.seats:
+        if s.seat in bots:  # its token is for nobody: the bot's account holds the seat
+            out.append({"seat": s.seat, "kind": "bot-account", "name": bots[s.seat].name})
+        elif s.kind == "human":
+            out.append({"seat": s.seat, "kind": "human", "url": f"/t/{saved.id}#seat={s.seat}&token={tokens[s.seat]}"})
+        else:
+            out.append({"seat": s.seat, "kind": "bot", "level": s.level})
+    return {"id": saved.id, "seats": out}
+
+
+@router.get("/api/tables/{table_id}")
+async def table_info(table_id: str, tables: TablesDep, hall: HallDep, settings: SettingsDep):
+    room = hall.rooms.get(table_id)
+    if room is not None:
+        return room.facts()
+
+    def facts() -> tuple[SavedTable, Game] | None:
+        """A table no room here holds (another process plays it, or it left memory): its scores as its seats
+        were last shown them, so its actions are read and replayed unless it has not started or is over."""
+        saved = tables.get(table_id)
+        if saved is None or saved.status in (WAITING, EXPIRED, FINISHED):
+            return None if saved is None else (saved, dealt(saved))
+        saved = tables.get(table_id, True)
+        return None if saved is None else (saved, shown_game(view_of(saved, settings.limits.log_events)))
+
+    found = await asyncio.to_thread(facts)
+    if found is None:
+        return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
+    saved, game = found
+    if saved.status == EXPIRED:
+        return JSONResponse({"detail": expired(settings).message, "code": "expired"}, status_code=410)
+    return table_facts(saved, game, {})
+
+
+@router.get("/api/lobby")
+async def lobby(tables: TablesDep, settings: SettingsDep):
+    """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby"); read and described
+    in a thread (a page polls it every 10 s)."""
+
+    def entries() -> list[dict]:
+        return [lobby_entry(t) for t in tables.lobby(settings.limits.lobby_max)]
+
+    return {"tables": await asyncio.to_thread(entries)}
+
+
+@router.post("/api/tutorial", status_code=201)
+async def create_tutorial(
+    request: Request, settings: SettingsDep, tables: TablesDep, hall: HallDep, throttle: ThrottleDep
+):
+    """The guided first match (millebornes.tutorial): a private table of the learner and the tutor, on the
+    lessons' stacked deck, with the longest coup-fourré window a table may have."""
+    wait = throttle.take(request.client.host if request.client else "")
+    if wait is not None:
+        return rate_limited(wait, throttle.per_minute, "new tables")
+    token = new_token()
+    saved = SavedTable(
+        id=new_table_id(),
+        ruleset=tutorial.EDITION,
+        options={},
+        players=2,
+        teams=False,
+        seed=0,
+        deck=tutorial.deck(),
+        cf_timeout=settings.limits.cf_timeout_max,
+        status=WAITING,
+        created=now(),
+        seats=[
+            SavedSeat(tutorial.LEARNER, "human", token_hash=hash_token(token)),
+            SavedSeat(tutorial.TUTOR, "bot", level=tutorial.TUTOR_LEVEL, joined=True),
+        ],
+        spectators=False,
+        clock=0.0,
+        public=False,
+    )
+    saved = await asyncio.to_thread(tables.create, saved)
+    hall.add(saved)
+    return {"id": saved.id, "url": f"/t/{saved.id}#seat={tutorial.LEARNER}&token={token}"}
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/claim")
+async def claim_seat(
+    table_id: str,
+    seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)],
+    request: Request,
+    tables: TablesDep,
+    hall: HallDep,
+    throttle: ClaimThrottleDep,
+):
+    """A free seat of an open public table for whoever asks first: a new token, its hash stored in place of
+    the creation's, and the seat's link.  A private or unknown table is 404 alike (nothing told)."""
+    facts = await asyncio.to_thread(tables.public_facts, table_id)
+    if facts is None or not facts[0]:
+        return JSONResponse({"detail": f"no public table {shown(table_id)}"}, status_code=404)
+    wait = throttle.take(request.client.host if request.client else "")
+    if wait is not None:
+        return rate_limited(wait, throttle.per_minute, "claimed seats")
+    token = new_token()
+    if not await hall.claim(table_id, seat, hash_token(token)):
+        return JSONResponse({"detail": f"seat {seat} of table {shown(table_id)} is not free"}, status_code=409)
+    return {"id": table_id, "seat": seat, "url": f"/t/{table_id}#seat={seat}&token={token}"}
+
+
+@router.get("/api/history")
+async def history(tables: TablesDep, settings: SettingsDep, limit: int = 50):
+    """The finished public tables (a private one is found in its players' own "My tables")."""
+    if not 1 <= limit <= settings.limits.history_max:
+        return unprocessable("limit", f"from 1 to {settings.limits.history_max}")
+    saved = await asyncio.to_thread(tables.history, limit)
+    return {"tables": [table_facts(t, dealt(t), {}) for t in saved]}
+
+
+@router.get("/api/tables/{table_id}/replay")
+async def replay_step(table_id: str, request: Request, tables: TablesDep, step: Annotated[int, Query(ge=0)] = 0):
+    """One step of a finished table's replay; a private table's for its players only (web/tables/privacy.py)."""
+    saved = await asyncio.to_thread(tables.get, table_id, True)
+    if saved is None or saved.status != FINISHED:
+        return JSONResponse({"detail": f"no finished table {shown(table_id)}"}, status_code=404)
+    if not await may_open(saved.public, [s.token_hash for s in saved.seats if s.kind == "human"], request, table_id):
+        return private()
+    total = len(saved.actions)
+    if step > total:
+        return unprocessable("step", f"this match has {total} steps")
+    game = replay(saved.record(), max(0, step - 1))
+    seat = action = None
+    events: list[Mapping[str, Any]] = []
+    if step:
+        seat, action = saved.actions[step - 1]
+        events = public_events(seat, action, game.act(action, seat))
+    return {"step": step, "total": total, "action": action, "seat": seat, "events": events, "state": open_state(game)}
