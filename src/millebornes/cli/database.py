@@ -7,6 +7,8 @@ from typing import NoReturn
 
 import typer
 
+from ..web.settings import DEFAULT_DATABASE_URL  # no web extra needed: the default is said in the help
+
 
 def web_missing(exc: ImportError) -> NoReturn:
     """A web command without the [web] extra: which one to install, rather than a traceback."""
@@ -17,8 +19,6 @@ def web_missing(exc: ImportError) -> NoReturn:
 
 
 def _database_url(given: str | None) -> str:
-    from ..web.settings import DEFAULT_DATABASE_URL
-
     return given or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
@@ -50,7 +50,7 @@ def _database_refused(exc: Exception) -> NoReturn:
     raise typer.Exit(2) from None
 
 
-DATABASE_URL_HELP = "SQLAlchemy URL (default: $DATABASE_URL, else sqlite:///millebornes.db)"
+DATABASE_URL_HELP = f"SQLAlchemy URL (default: $DATABASE_URL, else {DEFAULT_DATABASE_URL})"
 db = typer.Typer(
     no_args_is_help=True,
     help="The web server's database: its schema's revision and its upgrade (docs/deploy.md, 'Schema migrations').",

@@ -1,18 +1,61 @@
-"""``millebornes serve``: the browser game's server, every option also from its environment variable."""
+"""``millebornes serve``: the browser game's server, every option also from its environment variable.
+
+An option that sets a field of :class:`~millebornes.web.settings.Settings` or ``Limits`` takes its default and
+its range from that field (:func:`_setting`): no number here repeats one of web/settings.py.  That module needs
+no web extra, so it is imported here; the rest of the web app is imported when ``serve`` runs."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 import typer
 
+from ..web.settings import DEFAULT_DATABASE_URL, Limits, Range, Settings, default_of, range_of
 from .database import ready_schema, web_missing
+
+PORTS: dict[str, Any] = {"min": 1, "max": 65535}
 
 
 def _env(option: str) -> str:
     """The environment variable that gives a `serve` option when the command line does not: --port is
     MILLEBORNES_PORT (docs/deploy.md, "Configuration")."""
     return "MILLEBORNES_" + option.upper()
+
+
+def _owner(name: str) -> type:
+    return Settings if name in Settings.__dataclass_fields__ else Limits
+
+
+def _default(name: str) -> Any:
+    """The default of the Settings (or Limits) field ``name``."""
+    return default_of(_owner(name), name)
+
+
+def _range(name: str) -> Range:
+    found = range_of(_owner(name), name)
+    if found is None:
+        raise LookupError(f"{name} declares no range in web/settings.py")
+    return found
+
+
+def _span(name: str) -> str:
+    """The field's range as the help says it: "0 to 600"."""
+    return _range(name).span()
+
+
+def _setting(name: str, help: str, *, bounded: bool = False) -> Any:
+    """The option --name (MILLEBORNES_NAME) for the Settings or Limits field ``name``, with its default.
+    ``bounded``: the command line refuses a value out of the field's range itself, and the help shows it
+    ("[0<=x<=64]"); otherwise Settings refuses it, in its words ("from 1 to 10000, not 0"), which ``serve``
+    gives as the option's."""
+    bounds: dict[str, Any] = {}
+    if bounded:
+        within = _range(name)
+        if within.low_open or within.whole:
+            raise ValueError(f"{name}: the command line bounds only a closed range")
+        bounds = {"min": within.low, "max": within.high}
+    return typer.Option(_default(name), "--" + name.replace("_", "-"), **bounds, envvar=_env(name), help=help)
 
 
 class LogLevel(StrEnum):
@@ -24,137 +67,79 @@ class LogLevel(StrEnum):
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", envvar=_env("host"), help="address to listen on"),
-    port: int = typer.Option(8000, "--port", min=1, max=65535, envvar=_env("port")),
+    port: int = typer.Option(8000, "--port", **PORTS, envvar=_env("port")),
     database_url: str | None = typer.Option(
         None,
         "--database-url",
         envvar=[_env("database_url"), "DATABASE_URL"],
-        help="SQLAlchemy URL (default: sqlite:///millebornes.db); PostgreSQL: postgresql+psycopg://user:pw@host/db",
+        help=f"SQLAlchemy URL (default: {DEFAULT_DATABASE_URL}); PostgreSQL: postgresql+psycopg://user:pw@host/db",
     ),
-    bot_delay: float = typer.Option(
-        0.8, "--bot-delay", min=0, envvar=_env("bot_delay"), help="seconds a bot waits before it acts"
-    ),
-    hand_pause: float = typer.Option(
-        6.0, "--hand-pause", min=0, envvar=_env("hand_pause"), help="seconds a bot waits after a hand ends"
-    ),
-    standby: float = typer.Option(
-        5.0,
-        "--standby",
-        envvar=_env("standby"),
-        help="with several processes on one PostgreSQL: seconds "
+    bot_delay: float = _setting("bot_delay", "seconds a bot waits before it acts", bounded=True),
+    hand_pause: float = _setting("hand_pause", "seconds a bot waits after a hand ends", bounded=True),
+    standby: float = _setting(
+        "standby",
+        "with several processes on one PostgreSQL: seconds "
         "a process waits, beyond the time of the one that wrote a table's last "
-        "action, before it moves the table's bots and clocks itself (0 to 600)",
+        f"action, before it moves the table's bots and clocks itself ({_span('standby')})",
     ),
-    window_slack: float = typer.Option(
-        0.05,
-        "--window-slack",
-        envvar=_env("window_slack"),
-        help="seconds after a coup-fourré window's "
+    window_slack: float = _setting(
+        "window_slack",
+        "seconds after a coup-fourré window's "
         "deadline that it closes for everyone, whoever holds the safety: the "
-        "holder's pass is saved within them (0 to 5)",
+        f"holder's pass is saved within them ({_span('window_slack')})",
     ),
-    test_mode: bool = typer.Option(
-        False, "--test-mode", envvar=_env("test_mode"), help="allow stacked decks and chosen seeds; for tests only"
+    test_mode: bool = _setting("test_mode", "allow stacked decks and chosen seeds; for tests only"),
+    workers: int = _setting(
+        "workers", "processes for hard/expert bots (0: bots and hints think in threads)", bounded=True
     ),
-    workers: int = typer.Option(
-        2,
-        "--workers",
-        min=0,
-        max=64,
-        envvar=_env("workers"),
-        help="processes for hard/expert bots (0: bots and hints think in threads)",
+    hint_workers: int | None = _setting(
+        "hint_workers", "processes for hints, at the lowest priority (default: as many as --workers)", bounded=True
     ),
-    hint_workers: int | None = typer.Option(
-        None,
-        "--hint-workers",
-        min=1,
-        max=64,
-        envvar=_env("hint_workers"),
-        help="processes for hints, at the lowest priority (default: as many as --workers)",
+    hint_cooldown: float = _setting("hint_cooldown", "seconds a seat waits after a hint before the next", bounded=True),
+    hint_backlog: int = _setting(
+        "hint_backlog", "hints waiting or being worked out at once; more are refused", bounded=True
     ),
-    hint_cooldown: float = typer.Option(
-        2.0,
-        "--hint-cooldown",
-        min=0,
-        max=600,
-        envvar=_env("hint_cooldown"),
-        help="seconds a seat waits after a hint before the next",
+    review_worlds: int = _setting(
+        "review_worlds",
+        f"the game review's budget: possible worlds dealt for each decision ({_span('review_worlds')}; docs/review.md)",
     ),
-    hint_backlog: int = typer.Option(
-        8,
-        "--hint-backlog",
-        min=1,
-        max=1000,
-        envvar=_env("hint_backlog"),
-        help="hints waiting or being worked out at once; more are refused",
+    reviews_at_once: int = _setting(
+        "reviews_at_once", "game reviews worked out at once; more are refused", bounded=True
     ),
-    review_worlds: int = typer.Option(
-        1000,
-        "--review-worlds",
-        envvar=_env("review_worlds"),
-        help="the game review's budget: possible worlds dealt for each decision (2 to 5000; docs/review.md)",
+    review_workers: int | None = _setting(
+        "review_workers",
+        "processes for game reviews, behind bots and hints (default: as many as --hint-workers)",
+        bounded=True,
     ),
-    reviews_at_once: int = typer.Option(
-        1,
-        "--reviews-at-once",
-        min=1,
-        max=64,
-        envvar=_env("reviews_at_once"),
-        help="game reviews worked out at once; more are refused",
+    tables_per_minute: int = _setting(
+        "tables_per_minute",
+        f"new tables one client address may create in a minute ({_span('tables_per_minute')})",
     ),
-    review_workers: int | None = typer.Option(
-        None,
-        "--review-workers",
-        min=1,
-        max=64,
-        envvar=_env("review_workers"),
-        help="processes for game reviews, behind bots and hints (default: as many as --hint-workers)",
+    expire_unjoined: float = _setting(
+        "expire_unjoined",
+        "seconds after which a table whose human seats nobody joined is deleted "
+        f"(default {_default('expire_unjoined') / 3600:g} h)",
     ),
-    tables_per_minute: int = typer.Option(
-        10,
-        "--tables-per-minute",
-        envvar=_env("tables_per_minute"),
-        help="new tables one client address may create in a minute (1 to 10000)",
+    expire_idle: float = _setting(
+        "expire_idle",
+        "seconds after which an unfinished table "
+        f"someone joined, with no socket and no move since, expires (default {_default('expire_idle') / 86400:g} days)",
     ),
-    expire_unjoined: float = typer.Option(
-        86400.0,
-        "--expire-unjoined",
-        envvar=_env("expire_unjoined"),
-        help="seconds after which a table whose human seats nobody joined is deleted (default 24 h)",
+    evict_idle: float = _setting(
+        "evict_idle",
+        "seconds a table's room stays in memory with nobody connected; the next join loads it again",
     ),
-    expire_idle: float = typer.Option(
-        604800.0,
-        "--expire-idle",
-        envvar=_env("expire_idle"),
-        help="seconds after which an unfinished table "
-        "someone joined, with no socket and no move since, expires (default 7 days)",
+    sweep_every: float = _setting("sweep_every", "seconds between two sweeps for --expire-unjoined and --evict-idle"),
+    sockets_per_seat: int = _setting(
+        "sockets_per_seat", f"sockets open on one seat at once ({_span('sockets_per_seat')})"
     ),
-    evict_idle: float = typer.Option(
-        600.0,
-        "--evict-idle",
-        envvar=_env("evict_idle"),
-        help="seconds a table's room stays in memory with nobody connected; the next join loads it again",
+    sockets_per_table: int = _setting(
+        "sockets_per_table",
+        f"sockets open at one table at once, seats and spectators ({_span('sockets_per_table')})",
     ),
-    sweep_every: float = typer.Option(
-        60.0,
-        "--sweep-every",
-        envvar=_env("sweep_every"),
-        help="seconds between two sweeps for --expire-unjoined and --evict-idle",
-    ),
-    sockets_per_seat: int = typer.Option(
-        4, "--sockets-per-seat", envvar=_env("sockets_per_seat"), help="sockets open on one seat at once (1 to 100000)"
-    ),
-    sockets_per_table: int = typer.Option(
-        64,
-        "--sockets-per-table",
-        envvar=_env("sockets_per_table"),
-        help="sockets open at one table at once, seats and spectators (1 to 100000)",
-    ),
-    sockets_per_address: int = typer.Option(
-        32,
-        "--sockets-per-address",
-        envvar=_env("sockets_per_address"),
-        help="table sockets open at once from one client address, as uvicorn reports it (1 to 100000)",
+    sockets_per_address: int = _setting(
+        "sockets_per_address",
+        f"table sockets open at once from one client address, as uvicorn reports it ({_span('sockets_per_address')})",
     ),
     forwarded_allow_ips: str | None = typer.Option(
         None,
@@ -164,7 +149,7 @@ def serve(
         "client address (comma-separated, * for any; default: 127.0.0.1,::1)",
     ),
     no_migrate: bool = typer.Option(
-        False,
+        not _default("migrate"),
         "--no-migrate",
         envvar=_env("no_migrate"),
         help="leave the database's schema as it is (the "
@@ -173,8 +158,7 @@ def serve(
     metrics_port: int | None = typer.Option(
         None,
         "--metrics-port",
-        min=1,
-        max=65535,
+        **PORTS,
         envvar=_env("metrics_port"),
         help="serve Prometheus metrics on this port (default: none)",
     ),
@@ -197,7 +181,7 @@ def serve(
 
         from ..web import logs, metrics
         from ..web.app import create_app
-        from ..web.settings import Limits, Settings, normalize_database_url
+        from ..web.settings import normalize_database_url
         from ..web.tables import drain
     except ImportError as exc:
         web_missing(exc)

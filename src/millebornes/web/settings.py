@@ -1,13 +1,18 @@
 """What one server process is told at start: where the games live, how fast bots play, the limits.
 
 A plain dataclass, so tests build one with the values they need (no bot delay, a tiny rate limit)
-and the command line builds the real one from its options and the environment.
+and the command line builds the real one from its options and the environment.  Each field's default and,
+where it has one, its range (:class:`Range`, in the field's metadata) are written here only: ``Settings`` and
+``Limits`` check the ranges when built, and ``millebornes serve`` (cli/server.py) takes its options' defaults,
+bounds and the ranges its help states from these fields.  This module needs no web extra (FastAPI, SQLAlchemy):
+the command line imports it to build its options.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any
 
 from ..review import DEFAULT_WORLDS, MAX_WORLDS
 
@@ -16,6 +21,93 @@ TABLES_PER_MINUTE_MAX = 10_000
 SECONDS_MAX = 365 * 24 * 3600
 WINDOW_SLACK_MAX = 5.0
 SOCKETS_MAX = 100_000
+WORKERS_MAX = 64
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values one setting may take: from ``low`` to ``high`` (either may be None: no bound), more than
+    ``low`` rather than at least with ``low_open``, a whole number with ``whole``.  ``unit`` and ``high_note``
+    are only words, said in the refusal: "standby: seconds, from 0 to 600, not 601"."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    whole: bool = False
+    unit: str = ""
+    high_note: str = ""
+
+    def holds(self, value: Any) -> bool:
+        if self.whole and not isinstance(value, int):
+            return False
+        if self.low is not None and not (self.low < value if self.low_open else self.low <= value):
+            return False  # written so that NaN is refused
+        return self.high is None or value <= self.high
+
+    def span(self) -> str:
+        """The range as ``serve --help`` says it: "0 to 600"."""
+        return f"{_number(self.low)} to {_number(self.high)}"
+
+    def words(self) -> str:
+        """The range in a refusal: "from 0 to 600", "more than 0 and at most 31536000 (a year)"."""
+        note = f" ({self.high_note})" if self.high_note else ""
+        if self.low is None:
+            said = f"at most {_number(self.high)}{note}"
+        elif self.high is None:
+            said = f"{'more than' if self.low_open else 'at least'} {_number(self.low)}"
+        elif self.low_open:
+            said = f"more than {_number(self.low)} and at most {_number(self.high)}{note}"
+        else:
+            said = f"from {_number(self.low)} to {_number(self.high)}{note}"
+        return ("a whole number " if self.whole else "") + said
+
+    def refusal(self, name: str, value: Any) -> str:
+        """The ValueError's words, the field's name first (``serve`` names its option from it)."""
+        return f"{name}: {self.unit + ', ' if self.unit else ''}{self.words()}, not {value}"
+
+
+def _number(x: float | None) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def within(low: float | None = None, high: float | None = None, **more: Any) -> dict[str, Range]:
+    """A field's metadata that gives its range: ``field(default=2, metadata=within(0, WORKERS_MAX))``."""
+    return {"range": Range(low, high, **more)}
+
+
+def range_of(owner: type, name: str) -> Range | None:
+    """The range that field ``name`` of ``Settings`` or ``Limits`` declares, if any."""
+    found: Range | None = _field(owner, name).metadata.get("range")
+    return found
+
+
+def default_of(owner: type, name: str) -> Any:
+    """The default of field ``name`` of ``Settings`` or ``Limits``: ``serve``'s option shows and gives it."""
+    f = _field(owner, name)
+    if f.default is not MISSING:
+        return f.default
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    raise LookupError(f"{owner.__name__}.{name} has no default")
+
+
+def _field(owner: type, name: str) -> Field[Any]:
+    found: Field[Any] = owner.__dataclass_fields__[name]  # type: ignore[attr-defined]
+    return found
+
+
+def check_ranges(values: Any) -> None:
+    """ValueError, in the words of :meth:`Range.refusal`, for the first field outside its range (None: unset)."""
+    for f in fields(values):
+        within_ = f.metadata.get("range")
+        value = getattr(values, f.name)
+        if within_ is not None and value is not None and not within_.holds(value):
+            raise ValueError(within_.refusal(f.name, value))
+
+
+PER_MINUTE = within(1, TABLES_PER_MINUTE_MAX)
+SOCKETS = within(1, SOCKETS_MAX)
+SECONDS = within(0, SECONDS_MAX, low_open=True, unit="seconds", high_note="a year")
 
 
 @dataclass(frozen=True)
@@ -33,22 +125,22 @@ class Limits:
     """A bot's or countdown's move the database refused is tried again this many times, after
     save_backoff seconds, then twice that, and so on (1 + 2 + 4 + 8 + 16 s); then the table is broken."""
     save_backoff: float = 1.0
-    tables_per_minute: int = 10
+    tables_per_minute: int = field(default=10, metadata=PER_MINUTE)
     """New tables one client address may create in any minute (``POST /api/tables``)."""
-    hint_cooldown: float = 2.0
+    hint_cooldown: float = field(default=2.0, metadata=within(0, 600))
     """Seconds a seat waits after its hint is answered before it may ask for the next one."""
-    hint_backlog: int = 8
+    hint_backlog: int = field(default=8, metadata=within(1, 1000))
     """Hints being worked out or waiting for a worker, on the whole server; one more is refused (``busy``)."""
     spectators_per_table: int = 50
     """Sockets watching one table at once (``watch``); one more is refused (``full``)."""
-    sockets_per_seat: int = 4
+    sockets_per_seat: int = field(default=4, metadata=SOCKETS)
     """Sockets on one seat at once in this process: a phone, a computer and a tab or two that has not noticed
     its connection died; one more is refused (``seat-full``, close 4429)."""
-    sockets_per_table: int = 64
+    sockets_per_table: int = field(default=64, metadata=SOCKETS)
     """Sockets at one table at once in this process, seats and spectators: every step is a frame to each, so
     this bounds a step's cost.  One more is refused (``table-full``, close 4429), except a seat's first socket,
     so that spectators never lock a player out (the most is then this plus the seats, 72)."""
-    sockets_per_address: int = 32
+    sockets_per_address: int = field(default=32, metadata=SOCKETS)
     """Table sockets open at once from one client address (as uvicorn reports it), over every table of this
     process: a household or a small office behind one address; one more is refused (``too-many``, close 4429)."""
     clock_min: float = 10.0
@@ -67,40 +159,31 @@ class Limits:
     """Seconds before a seat may say the same message again."""
     chat_lines: int = 20
     """The last quick-chat lines a room keeps for the ``welcome`` frame (in memory only)."""
-    claims_per_minute: int = 10
+    claims_per_minute: int = field(default=10, metadata=PER_MINUTE)
     """Seats one client address may claim from the lobby in any minute (``POST /api/tables/{id}/seats/{n}/claim``)."""
     lobby_max: int = 50
     """Tables ``GET /api/lobby`` lists at most (the newest)."""
-    reviews_at_once: int = 1
+    reviews_at_once: int = field(default=1, metadata=within(1, WORKERS_MAX))
     """Game reviews being worked out at once on the whole server; one more is refused (503, ``Retry-After``)."""
     archive_max: int = 1000
     """Records one page of ``GET /api/archive`` holds at most (its ``limit``); the next page is a link away."""
 
-    signups_per_minute: int = 5
+    signups_per_minute: int = field(default=5, metadata=PER_MINUTE)
     """Accounts one client address may make in any minute (``POST /api/account/signup``)."""
-    signins_per_minute: int = 10
+    signins_per_minute: int = field(default=10, metadata=PER_MINUTE)
     """Sign-in attempts one client address may make in any minute, right or wrong (``POST /api/account/signin``)."""
-    signins_per_name_minute: int = 5
+    signins_per_name_minute: int = field(default=5, metadata=PER_MINUTE)
     """Sign-in attempts on one username in any minute, from any address: a password is not guessed by many hosts."""
     session_days: float = 30.0
     """Days a sign-in lasts after its last use."""
-    account_seats: int = 200
-    archive_per_minute: int = 60
+    account_seats: int = field(default=200, metadata=within(1, 10_000))
+    archive_per_minute: int = field(default=60, metadata=PER_MINUTE)
     """Archive downloads one client address may start in any minute (a page of ``GET /api/archive``, a month's file):
     each streams up to thousands of records from the database."""
     """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
 
     def __post_init__(self) -> None:
-        for name in (
-            "tables_per_minute",
-            "claims_per_minute",
-            "signups_per_minute",
-            "signins_per_minute",
-            "signins_per_name_minute",
-            "archive_per_minute",
-        ):
-            if not 1 <= getattr(self, name) <= TABLES_PER_MINUTE_MAX:
-                raise ValueError(f"{name}: from 1 to {TABLES_PER_MINUTE_MAX}, not {getattr(self, name)}")
+        check_ranges(self)
         if not 1 <= self.chat_messages <= 100 or not 0 <= self.chat_lines <= 200:
             raise ValueError(
                 f"chat_messages: from 1 to 100, chat_lines: from 0 to 200, "
@@ -108,71 +191,54 @@ class Limits:
             )
         if not 1 / 24 <= self.session_days <= 400:
             raise ValueError(f"session_days: from 1/24 (an hour) to 400, not {self.session_days}")
-        if not 1 <= self.account_seats <= 10_000:
-            raise ValueError(f"account_seats: from 1 to 10000, not {self.account_seats}")
-        if not 1 <= self.reviews_at_once <= 64:
-            raise ValueError(f"reviews_at_once: from 1 to 64, not {self.reviews_at_once}")
-        for name in ("sockets_per_seat", "sockets_per_table", "sockets_per_address"):
-            if not 1 <= getattr(self, name) <= SOCKETS_MAX:
-                raise ValueError(f"{name}: from 1 to {SOCKETS_MAX}, not {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
-    bot_delay: float = 0.8
-    hand_pause: float = 6.0
-    standby: float = 5.0
+    bot_delay: float = field(default=0.8, metadata=within(0))
+    hand_pause: float = field(default=6.0, metadata=within(0))
+    standby: float = field(default=5.0, metadata=within(0, 600, unit="seconds"))
     """Seconds a process that did not write a table's last action waits, beyond the leader's time, before it
     makes the table's next timed step itself (a bot's move, a window's end, a clock's time-out): several
     processes on one PostgreSQL compute each step once, and a dead leader's tables go on after it."""
-    window_slack: float = 0.05
+    window_slack: float = field(default=0.05, metadata=within(0, WINDOW_SLACK_MAX, unit="seconds"))
     """Seconds after a coup-fourré window's deadline that its closing frame goes out, whoever holds what: the
     holder's pass (or a bot holder's answer) is saved within them, so the moment tells nothing (docs/web.md)."""
     test_mode: bool = False
-    workers: int = 2
+    workers: int = field(default=2, metadata=within(0, WORKERS_MAX))
     """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included
     (tests: no process start-up)."""
-    hint_workers: int | None = None
+    hint_workers: int | None = field(default=None, metadata=within(1, WORKERS_MAX))
     """Processes for hints, at the lowest scheduling priority so bots go first; None: as many as ``workers``."""
-    review_workers: int | None = None
+    review_workers: int | None = field(default=None, metadata=within(1, WORKERS_MAX))
     """Processes for game reviews, behind the bots and the hints; None: as many as ``hint_workers``."""
-    review_worlds: int = DEFAULT_WORLDS
+    review_worlds: int = field(default=DEFAULT_WORLDS, metadata=within(2, MAX_WORLDS, whole=True))
     """The game review's budget: possible worlds dealt for each decision (docs/review.md)."""
     sqlite_sync: str = "FULL"
     """SQLite's synchronous level: FULL survives power cuts; NORMAL (tests) survives a killed process."""
     hint_iterations: int = 2000
     hint_ms: float = 1500.0
-    expire_unjoined: float = 24 * 3600.0
+    expire_unjoined: float = field(default=24 * 3600.0, metadata=SECONDS)
     """Seconds after its creation a table nobody joined is deleted (a joined one expires: ``expire_idle``)."""
-    expire_idle: float = 7 * 24 * 3600.0
+    expire_idle: float = field(default=7 * 24 * 3600.0, metadata=SECONDS)
     """Seconds an unfinished table someone joined may go with no socket and no move before it expires: its moves
     are deleted and its links say it expired, for as long again, then its row goes too.  At least twice
     ``sweep_every``, so that a process's sweep always marks its tables in use before another's could expire them."""
-    evict_idle: float = 600.0
+    evict_idle: float = field(default=600.0, metadata=SECONDS)
     """Seconds a room stays in memory with no socket connected; the next join loads it again."""
-    sweep_every: float = 60.0
+    sweep_every: float = field(default=60.0, metadata=SECONDS)
     """Seconds between two sweeps of the hall (expiry and eviction)."""
     migrate: bool = True
     """Upgrade the database's schema at start (web/db/schema.py); False: refuse to start on one that is behind."""
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
-        if not 0 <= self.standby <= 600:
-            raise ValueError(f"standby: seconds, from 0 to 600, not {self.standby}")
-        if not 0 <= self.window_slack <= WINDOW_SLACK_MAX:
-            raise ValueError(f"window_slack: seconds, from 0 to {WINDOW_SLACK_MAX:g}, not {self.window_slack}")
-        for name in ("expire_unjoined", "expire_idle", "evict_idle", "sweep_every"):
-            if not 0 < getattr(self, name) <= SECONDS_MAX:
-                raise ValueError(
-                    f"{name}: seconds, more than 0 and at most {SECONDS_MAX} (a year), not {getattr(self, name)}"
-                )
+        check_ranges(self)
         if self.expire_idle < 2 * self.sweep_every:
             raise ValueError(
                 f"expire_idle: seconds, at least twice --sweep-every ({2 * self.sweep_every:g}), not {self.expire_idle}"
             )
-        if not isinstance(self.review_worlds, int) or not 2 <= self.review_worlds <= MAX_WORLDS:
-            raise ValueError(f"review_worlds: a whole number from 2 to {MAX_WORLDS}, not {self.review_worlds}")
 
     @classmethod
     def from_env(cls, **given) -> Settings:

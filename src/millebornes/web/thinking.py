@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..bots import analyse, make_bot
 from ..observation import Observation
 from .errors import HintsBusy
+from .settings import Limits
 
 log = logging.getLogger("millebornes.web")
 
@@ -93,7 +94,11 @@ class Thinker:
     ``hint_workers`` and ``review_workers`` processes), or in threads when ``workers`` is 0."""
 
     def __init__(
-        self, workers: int, hint_workers: int | None = None, hint_backlog: int = 8, review_workers: int | None = None
+        self,
+        workers: int,
+        hint_workers: int | None = None,
+        hint_backlog: int = Limits.hint_backlog,
+        review_workers: int | None = None,
     ):
         self.workers = workers
         self.hint_workers = workers if hint_workers is None else hint_workers
