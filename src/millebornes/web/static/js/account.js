@@ -4,8 +4,9 @@
 // sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words.
 
 import {
-  $, el, t, tn, Name, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
+} from "./lib/words.js";
+import { $, el, Name } from "./lib/dom.js";
 import { myTables, seatLinks } from "./mytables.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said

@@ -5,7 +5,8 @@
 // The module watches #turn's data-mine / data-decision / data-status (set by table.js on every state): table.html
 // loads it as a script of its own, and table.js knows nothing of it.
 
-import { $, t, onLangChange } from "./common.js";
+import { t, onLangChange } from "./lib/words.js";
+import { $ } from "./lib/dom.js";
 import { chime } from "./sounds.js";
 
 const SOUND_KEY = "millebornes.alert.sound";

@@ -2,7 +2,8 @@
 // once (the server keeps only its hash), renews or deletes them. Every change carries the sign-in's CSRF token;
 // every refusal's code becomes the catalog's words.
 
-import { $, el, t, tn, Name, setupLangSelect, onLangChange, formatDate } from "./common.js";
+import { t, tn, setupLangSelect, onLangChange, formatDate } from "./lib/words.js";
+import { $, el, Name } from "./lib/dom.js";
 
 // bots: the owner's bots as GET /api/account/bots lists them (null: signed out); token: the one to show
 // once, with its bot's name; note: the status line, [key, params]; doomed: the bot the dialog asks about

@@ -3,7 +3,8 @@
 // `refused`). It is said in #card-help for the card under the pointer, else the focused card, else the chosen one;
 // each hand card names #card-help as its description, so a screen reader hears it with the card.
 
-import { t, rulesGuides, cardName, reasonText, getLang } from "./common.js";
+import { t, cardName, reasonText, getLang } from "./lib/words.js";
+import { rulesGuides } from "./lib/http.js";
 
 export function cardHelp() {
   let texts = {};

@@ -6,7 +6,8 @@
 // (remembered per browser): nothing of theirs is then shown or said. A spectator reads, never says.
 // table.js hands every frame to frame() first: a "said" frame or a refused "say" is handled here.
 
-import { $, el, svgEl, t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./common.js";
+import { t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./lib/words.js";
+import { $, el, svgEl } from "./lib/dom.js";
 import { announce, alertSR, textOf } from "./telling.js";
 
 // the server's list (millebornes.web.chat.KEYS), in the same order: messages, then emotes with their picture

@@ -8,7 +8,8 @@
 // previous or next judged move, Page Up / Page Down ten of them, Home / End the first and the last. The drawing
 // itself is hidden from screen readers: the table of the review (review.js) says the same in words.
 
-import { el, svgEl, t, percent, formatNumber, seatName, sideName } from "./common.js";
+import { t, percent, formatNumber, seatName, sideName } from "./lib/words.js";
+import { el, svgEl } from "./lib/dom.js";
 
 const HEIGHT = 150;
 const PHONE_HEIGHT = 118;

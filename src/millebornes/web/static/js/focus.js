@@ -2,7 +2,7 @@
 // a tableau by its side, a move or a hint by its action, else the element's id), and putting it back there when
 // the redraw took it away.
 
-import { $ } from "./common.js";
+import { $ } from "./lib/dom.js";
 import { shown } from "./dialogs.js";
 
 // The focus given back on the table does not scroll the page; a dialog's control is scrolled into view.

@@ -6,7 +6,7 @@
 // phone, in the order it shows them (so the focus follows the eye), and back on a wider screen; the page's
 // bottom makes room for the sheet.
 
-import { $ } from "./common.js";
+import { $ } from "./lib/dom.js";
 
 const PHONE = "(max-width: 640px)";
 

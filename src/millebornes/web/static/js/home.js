@@ -3,9 +3,12 @@
 // the lobby (lobby.js) and this browser's tables (mine.js) have modules of their own.
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName, createTable, standingText, ladderOf, paceOptions,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, sideName, formatNumber, formatDate, editionName, standingText, ladderOf,
+  paceOptions,
+} from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON, createTable } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
 import { setupLobby, renderLobby } from "./lobby.js";

@@ -2,7 +2,9 @@
 // moves with their keys, and the "Keys" panel that lists them in words. A key sends the action it means, as a
 // click does: the server judges it.
 
-import { $, el, t, tn, getLang, describeAction, sideName, cardName, CARDS } from "./common.js";
+import { t, tn, getLang, describeAction, sideName, cardName } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 import { textOf, announce } from "./telling.js";
 
 // A touch screen with no keyboard: no key names shown (the stylesheet hides them), the words say "tap".

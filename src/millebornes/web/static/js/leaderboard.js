@@ -3,7 +3,8 @@
 // profile, with the bots' fixed ratings among them as landmarks. The edition is chosen from a list and kept in the
 // address, so a leaderboard can be shared.
 
-import { $, el, t, Name, setupLangSelect, onLangChange, editionName, formatNumber } from "./common.js";
+import { t, setupLangSelect, onLangChange, editionName, formatNumber } from "./lib/words.js";
+import { $, el, Name } from "./lib/dom.js";
 
 const FAMILIES = ["classic", "parker", "dujardin", "family"];
 const L = { family: "classic", data: null, status: null };

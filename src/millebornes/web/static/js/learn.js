@@ -2,7 +2,9 @@
 // "millebornes.learned") and, at its table, the lesson over the board: what to do and why (the state frame's
 // `lesson`). The table records the end of the guided hand, so the home page stops offering it.
 
-import { $, t, postJSON } from "./common.js";
+import { t } from "./lib/words.js";
+import { $ } from "./lib/dom.js";
+import { postJSON } from "./lib/http.js";
 import { remember } from "./mytables.js";
 
 const LEARNED = "millebornes.learned";

@@ -1,7 +1,8 @@
 // The home page's lobby: the open public tables (GET /api/lobby), asked again every POLL_MS while the tab is
 // seen and on Refresh, each free seat with a Join button that claims it (POST .../claim) and goes to its link.
 
-import { $, el, t, tn, editionName, formatDate } from "./common.js";
+import { t, tn, editionName, formatDate } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
 import { remember } from "./mytables.js";
 
 const POLL_MS = 10_000;

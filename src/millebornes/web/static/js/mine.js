@@ -3,7 +3,8 @@
 // tables created here with a Copy button each (a seat someone sat down in says so instead: its first join replaced
 // its token, so the link opens nothing any more), and Forget.
 
-import { $, el, t, tn, Name, editionName, formatDate } from "./common.js";
+import { t, tn, editionName, formatDate } from "./lib/words.js";
+import { $, el, Name } from "./lib/dom.js";
 import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 

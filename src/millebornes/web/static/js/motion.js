@@ -6,7 +6,9 @@
 // it and lets every click through, so it never delays input. With prefers-reduced-motion nothing moves: the card
 // that landed stays highlighted (board.js) and the moments show still.
 
-import { el, t, CARDS } from "./common.js";
+import { t } from "./lib/words.js";
+import { el } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { landedCard, pileOf } from "./board.js";
 

@@ -4,7 +4,8 @@
 // Bob" once a stand-in does; only "Bob left" when no bot is coming (nobody else at the table to wait, or the
 // table not being played). A screen reader hears the leaving once in #announce, never the countdown.
 
-import { el, t, tn, seatName } from "./common.js";
+import { t, tn, seatName } from "./lib/words.js";
+import { el } from "./lib/dom.js";
 import { announce, textOf } from "./telling.js";
 
 const STANDIN = "standin";

@@ -5,7 +5,8 @@
 // The graph is a picture for the eye (role img, named by a sentence that gives its range); the table under "The
 // graph in words" gives every point to everyone, screen readers included.
 
-import { $, el, svgEl, t, Name, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./common.js";
+import { t, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./lib/words.js";
+import { $, el, svgEl, Name } from "./lib/dom.js";
 
 const TOTALS = ["games", "won", "coups_fourres", "safe_trips", "shutouts", "extensions_taken", "extensions_made", "hands"];
 const HEIGHT = 150;

@@ -4,9 +4,11 @@
 // (localStorage "millebornes.streak": {now, best}).
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeAction, percent, editionName,
-  formatNumber,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, describeAction, percent, editionName, formatNumber,
+} from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { tableauElement } from "./board.js";
 import { seatHeaders } from "./mytables.js";

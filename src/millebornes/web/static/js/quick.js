@@ -3,7 +3,9 @@
 // clock (alone with bots, nobody waits for you); the table page then asks for your nickname (it offers the one
 // this browser used last).
 
-import { $, el, t, editionName, createTable, standingText, ladderOf, paceOptions } from "./common.js";
+import { t, editionName, standingText, ladderOf, paceOptions } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { createTable } from "./lib/http.js";
 import { remember } from "./mytables.js";
 import { ratedChosen } from "./ratedchoice.js";
 

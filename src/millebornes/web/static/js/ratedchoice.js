@@ -3,7 +3,8 @@
 // and leads to the account page. Checked, the note says what the table holds to: the server takes the edition's
 // standard rules only (the forms send no other) and refuses every take-back there.
 
-import { $, el, t, tn } from "./common.js";
+import { t, tn } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
 
 const BOXES = [["#quick-rated", "#quick-rated-note"], ["#rated", "#rated-note"]];
 let signedIn = false;

@@ -4,7 +4,9 @@
 // notices a sign-in made meanwhile in another tab when it is seen again. When a rated match ends, the account's
 // rating is read again and shown beside the one read before the match.
 
-import { $, el, t, editionName, formatNumber, getJSON, getLang, ratingText } from "./common.js";
+import { t, editionName, formatNumber, getLang, ratingText } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
 
 // ms between looks at the account once the match is over: the server rates it as it ends, but a process busy
 // elsewhere (or the hall's sweep) may take a moment

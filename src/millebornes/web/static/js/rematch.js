@@ -4,7 +4,8 @@
 // for players, the button that gives the empty seats to bots. table.js knows it by three calls: onFrame, render,
 // autoJoinNickname.
 
-import { $, el, t, tn, seatName, errorMessage } from "./common.js";
+import { t, tn, seatName, errorMessage } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
 import { announce, textOf } from "./telling.js";
 
 const REFUSALS = new Set(["not-finished", "joined", "started", "server", "rate", "malformed"]);

@@ -5,9 +5,11 @@
 // judged move also shows its class and the better move, and N / P go to the next or previous mistake.
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
-  formatNumber, cardName, editionName,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, describeEvent, describeAction, seatName, formatNumber, cardName, editionName,
+} from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 import { scoreSheet } from "./sheet.js";

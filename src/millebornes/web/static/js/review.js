@@ -8,9 +8,9 @@
 // A move is shown at step index + 1 (the position after it); the better move is shown at step index (the
 // position where it was decided), its card marked in the seat's hand and its target on the board.
 
-import {
-  $, el, t, tn, getJSON, HttpError, onLangChange, describeAction, seatName, sideName, formatNumber, percent,
-} from "./common.js";
+import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON, HttpError } from "./lib/http.js";
 import { evalGraph } from "./evalgraph.js";
 import { seatHeaders } from "./mytables.js";
 

@@ -2,7 +2,10 @@
 // hazards, the coup fourré, the extension, the end of a hand and the score. The edition and the table's
 // players are picked here and kept in the address (?edition=parker&players=4), so a table links to its own rules.
 
-import { $, el, t, getJSON, rulesGuides, loadCards, setupLangSelect, onLangChange, getLang, editionName } from "./common.js";
+import { t, setupLangSelect, onLangChange, getLang, editionName } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON, rulesGuides } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 
 const params = new URLSearchParams(location.search);

@@ -3,7 +3,8 @@
 // winners marked in words, and each hand's breakdown behind a disclosure. Each table scrolls inside its own
 // wrapper on a narrow screen, never the page.
 
-import { el, t, formatNumber, sideName } from "./common.js";
+import { t, formatNumber, sideName } from "./lib/words.js";
+import { el } from "./lib/dom.js";
 import { breakdownTable } from "./board.js";
 
 let made = 0;

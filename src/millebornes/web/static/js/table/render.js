@@ -7,28 +7,31 @@
 // across redraws (focus.js), what a screen reader is told (telling.js) and the keys and move bar (keys.js) are
 // modules of their own.
 
-import * as common from "./common.js";
+import * as common from "../lib/words.js";
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage,
-  seatName, sideName, sidesNames, cardName, percent, SAFETY_OF, formatNumber, getLang, CARDS,
-} from "./common.js";
-import { cardElement, cardLabel, emptySlot } from "./cards.js";
-import { tableauElement, breakdownTable, winnersText, pileOf } from "./board.js";
-import { dialogStack } from "./dialogs.js";
-import { focusKeeper, focusNode, focusLost, handCard } from "./focus.js";
-import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "./telling.js";
-import { keyboard, touchScreen } from "./keys.js";
-import { quickChat } from "./chat.js";
-import { cardHelp } from "./cardhelp.js";
-import { renderLesson } from "./learn.js";
-import { rememberAccountSeat, rememberSeat, replacedToken, linkedToken } from "./mytables.js";
-import { scoreSheet } from "./sheet.js";
-import { rematchPanel, autoJoinNickname } from "./rematch.js";
-import { snapshot, animate, stopMotion } from "./motion.js";
-import { gameSounds } from "./sounds.js";
-import { handSheet } from "./handsheet.js";
-import { presenceNotes } from "./presence.js";
-import { ratedSeat } from "./ratedseat.js";
+  t, tn, setupLangSelect, onLangChange, describeEvent, describeAction, errorMessage, seatName, sideName, sidesNames,
+  cardName, percent, formatNumber, getLang,
+} from "../lib/words.js";
+import { $, el } from "../lib/dom.js";
+import { getJSON } from "../lib/http.js";
+import { loadCards, SAFETY_OF, CARDS } from "../lib/cards.js";
+import { cardElement, cardLabel, emptySlot } from "../cards.js";
+import { tableauElement, breakdownTable, winnersText, pileOf } from "../board.js";
+import { dialogStack } from "../dialogs.js";
+import { focusKeeper, focusNode, focusLost, handCard } from "../focus.js";
+import { textOf, announce, alertSR, forgetTold, tellEvents, tellTurn, tellChosen } from "../telling.js";
+import { keyboard, touchScreen } from "../keys.js";
+import { quickChat } from "../chat.js";
+import { cardHelp } from "../cardhelp.js";
+import { renderLesson } from "../learn.js";
+import { rememberAccountSeat, rememberSeat, replacedToken, linkedToken } from "../mytables.js";
+import { scoreSheet } from "../sheet.js";
+import { rematchPanel, autoJoinNickname } from "../rematch.js";
+import { snapshot, animate, stopMotion } from "../motion.js";
+import { gameSounds } from "../sounds.js";
+import { handSheet } from "../handsheet.js";
+import { presenceNotes } from "../presence.js";
+import { ratedSeat } from "../ratedseat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const SEAT_KEY = `millebornes.seat.${tableId}`;
