@@ -1,3 +1,4 @@
+// @ts-check
 // The header's way to the account page: "Sign in", or the signed-in username. Who is signed in is asked once
 // (GET /api/account: 401 when nobody is); the link says it again in each language.
 

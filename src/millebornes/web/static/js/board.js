@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
 import { t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName } from "./lib/words.js";

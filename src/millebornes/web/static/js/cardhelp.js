@@ -1,3 +1,4 @@
+// @ts-check
 // Card help at the table: what a card does (the words of the rules page, GET /api/rules/EDITION, fetched in both
 // languages) and whether it can be played now, and if not why (the engine's refusal, the state frame's
 // `refused`). It is said in #card-help for the card under the pointer, else the focused card, else the chosen one;

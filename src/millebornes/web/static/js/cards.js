@@ -1,3 +1,4 @@
+// @ts-check
 // The cards, drawn as SVG by this project: a coloured frame per group (distance blue, hazards red,
 // remedies green, safeties gold on blue), a simple original pictogram, and the card's name in the chosen
 // language. The pictograms are constant markup written here; the names go in with textContent.

@@ -1,3 +1,4 @@
+// @ts-check
 // A link to hand out: its Copy button puts it on the clipboard, or, where the clipboard is refused, selects it in its
 // read-only input for the player to copy by hand; the outcome is told in a status line.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The review's evaluation graph: each side's chance of winning (the match where it has several hands, else the
 // hand) after every judged move, as stacked bands that fill the height (two sides: the line between them is the
 // first side's chance, as a chess site draws White's), hands marked by vertical lines, the inaccuracies, mistakes

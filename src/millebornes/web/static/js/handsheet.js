@@ -1,3 +1,4 @@
+// @ts-check
 // On a phone the table is a page that scrolls, and what a player needs at their turn would fall below the fold.
 // So there the hand becomes a bottom sheet, always on screen: the last refusal, two tabs that open the hints or
 // the last moves of the log, what the chosen card does and its moves, and the hand at the very bottom, under the

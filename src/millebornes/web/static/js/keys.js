@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's keys: the terminal game's keys on the whole page, the move bar that names the chosen card's
 // moves with their keys, and the "Keys" panel that lists them in words. A key sends the action it means, as a
 // click does: the server judges it.

@@ -1,3 +1,4 @@
+// @ts-check
 // The seat and its account (docs/web.md, "Accounts" and "Ratings"). A signed-in page brings its seat into the
 // account as soon as it sits at the table, quietly: the account keeps the table, and a rated match counts for its
 // rating. At a rated table a signed-out page says the match will not be rated unless its player signs in, and

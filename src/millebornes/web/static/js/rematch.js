@@ -1,3 +1,4 @@
+// @ts-check
 // The rematch on the table page: in #match-over, each human seat's answer (from the welcome and the `rematch`
 // frames) and, for a seat, "Rematch" and "No, thanks"; the private `rematch-seat` link of an accepted seat, where
 // the page goes at once to take the same seat with the same nickname (one click); and, on a rematch still waiting

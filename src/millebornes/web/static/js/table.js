@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: join with an invite link, then play in real time over the WebSocket /ws/{table}.
 // The server is the only judge: a click or a key sends what was chosen, and an illegal choice comes back
 // explained. Everything can be done with the keyboard alone (the terminal game's keys, Tab, Enter) and
@@ -9,7 +10,7 @@
 // keys and move bar (keys.js) are modules of their own.
 
 import { setupLangSelect, onLangChange, t } from "./lib/words.js";
-import { $ } from "./lib/dom.js";
+import { $, $as, targetOf } from "./lib/dom.js";
 import { getJSON } from "./lib/http.js";
 import { loadCards } from "./lib/cards.js";
 import { forgetTold } from "./telling.js";
@@ -46,38 +47,38 @@ async function main() {
   $("#hand").addEventListener("click", onHandClick);
   $("#hand").addEventListener("keydown", onHandKey);
   $("#hand").addEventListener("focusin", (e) => {
-    const card = e.target.closest(".card[data-index]");
+    const card = /** @type {HTMLElement | null} */ (targetOf(e).closest(".card[data-index]"));
     if (card) S.focusIndex = Number(card.dataset.index);
     showHelp();
   });
   $("#hand").addEventListener("focusout", () => setTimeout(showHelp));
   // the pointer (a mouse over a card, or a finger held on it: a touch's pointer is over it while it is down)
   $("#hand").addEventListener("pointerover", (e) => {
-    const card = e.target.closest(".card[data-index]");
+    const card = /** @type {HTMLElement | null} */ (targetOf(e).closest(".card[data-index]"));
     S.pointed = card ? Number(card.dataset.index) : null;
     showHelp();
   });
   $("#hand").addEventListener("pointerleave", () => { S.pointed = null; showHelp(); });
   // a card on a tableau or the discard pile: what it does there (its piles say the rest in words)
   $("#arena").addEventListener("pointerover", (e) => {
-    const card = e.target.closest(".tableau .card[data-card], #discard .card[data-card]");
+    const card = /** @type {HTMLElement | null} */ (targetOf(e).closest(".tableau .card[data-card], #discard .card[data-card]"));
     S.board = card ? card.dataset.card : null;
     showHelp();
   });
   $("#arena").addEventListener("pointerleave", () => { S.board = null; showHelp(); });
   // a tableau reached by the keyboard: what the top of its battle pile (else its speed pile) does there
   $("#arena").addEventListener("focusin", (e) => {
-    const tab = e.target.closest?.(".tableau[data-side]");
+    const tab = targetOf(e).closest?.(".tableau[data-side]");
     if (!tab) return;
-    const top = tab.querySelector(".battle .card[data-card]") || tab.querySelector(".speed .card[data-card]");
+    const top = $(".battle .card[data-card]", tab) || $(".speed .card[data-card]", tab);
     S.board = top ? top.dataset.card : null;
     S.pointed = null;
     showHelp();
   });
   $("#arena").addEventListener("focusout", () => { S.board = null; setTimeout(showHelp); });
-  $("#arena").addEventListener("click", (e) => { if (e.target.closest("#opponents, #me")) onBoardClick(e); });
+  $("#arena").addEventListener("click", (e) => { if (targetOf(e).closest("#opponents, #me")) onBoardClick(e); });
   $("#arena").addEventListener("keydown", (e) => {
-    if (e.target.matches?.(".tableau[data-side]")) keyActivate(onBoardClick)(e);
+    if (targetOf(e).matches?.(".tableau[data-side]")) keyActivate(onBoardClick)(e);
   });
   $("#discard").addEventListener("click", onDiscardClick);
   $("#discard").addEventListener("keydown", keyActivate(onDiscardClick));
@@ -109,12 +110,12 @@ async function main() {
 
   let stored = "";
   try { stored = localStorage.getItem(NICK_KEY) || ""; } catch (e) { /* storage off */ }
-  if (!$("#nickname").value) $("#nickname").value = stored;
+  if (!$as("#nickname", HTMLInputElement).value) $as("#nickname", HTMLInputElement).value = stored;
 
   $("#join-form").addEventListener("submit", (e) => {
     e.preventDefault();
     if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !(token || byAccount)) return;
-    const nick = $("#nickname").value.normalize("NFC").trim();
+    const nick = $as("#nickname", HTMLInputElement).value.normalize("NFC").trim();
     if (!goodNickname(nick)) { $("#join-error").textContent = t("join.bad_nickname"); return; }
     $("#join-error").textContent = "";
     cards.then(() => startJoin(nick));
@@ -129,15 +130,15 @@ async function main() {
     return;
   }
   if (!tableId || mySeat === null || !Number.isInteger(mySeat) || !(token || byAccount)) {
-    $("#join").disabled = true;
-    $("#nickname").disabled = true;
+    $as("#join", HTMLButtonElement).disabled = true;
+    $as("#nickname", HTMLInputElement).disabled = true;
     $("#join-error").textContent = t("join.no_token");
     return;
   }
   seatAccount.look(); // signed out at a rated table: the join form says so
   // enabled only now, so that nothing is submitted before the page can handle it
-  $("#nickname").disabled = false;
-  $("#join").disabled = false;
+  $as("#nickname", HTMLInputElement).disabled = false;
+  $as("#join", HTMLButtonElement).disabled = false;
   if (!$("#nickname").matches(":focus") && !$("#join-overlay").hidden) $("#nickname").focus();
   getJSON(`/api/tables/${encodeURIComponent(tableId)}`).then((facts) => {
     S.facts = facts;
@@ -147,8 +148,8 @@ async function main() {
   }).catch((err) => {
     if (err?.status !== 410) return;
     showJoinError(t("msg.expired"));
-    $("#join").disabled = true;
-    $("#nickname").disabled = true;
+    $as("#join", HTMLButtonElement).disabled = true;
+    $as("#nickname", HTMLInputElement).disabled = true;
   });
 
   let joinedBefore = false;
@@ -158,7 +159,7 @@ async function main() {
     dialogs.close($("#join-overlay"));
     cards.then(() => startJoin(null));
   } else if (joinedBefore || rematchNick) {
-    if (rematchNick) $("#nickname").value = rematchNick;
+    if (rematchNick) $as("#nickname", HTMLInputElement).value = rematchNick;
     dialogs.close($("#join-overlay"));
     cards.then(() => startJoin(joinedBefore ? stored || null : rematchNick));
   }

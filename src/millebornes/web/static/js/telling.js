@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader hears on the table page. #announce (polite): each public event once, in words, as it
 // happens, and the seat's own news; the log is drawn again on every change, so it is not a live region itself.
 // #sr-alert: the player's own refusals.

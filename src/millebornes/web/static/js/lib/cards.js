@@ -1,3 +1,4 @@
+// @ts-check
 // The cards' data, shared by every page: id, group and value (their names are in the message catalog: words.js),
 // and which safety answers which hazard.
 

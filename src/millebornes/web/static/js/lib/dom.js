@@ -1,3 +1,4 @@
+// @ts-check
 // Safe element building, shared by every page. Nothing from the server or from a player is ever put into
 // innerHTML: el() and text nodes use textContent, and a player's name stands in its own <bdi>.
 
@@ -48,5 +49,39 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-export function $(sel, root = document) { return root.querySelector(sel); }
-export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
+// The page's element for a selector: an element of the page's own HTML (its ids are there), so typed as one; the few
+// callers that may find none test it (`$(sel)?.`). $$: every element that matches.
+/**
+ * @param {string} sel
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement}
+ */
+export function $(sel, root = document) { return /** @type {HTMLElement} */ (root.querySelector(sel)); }
+/**
+ * $ for an element whose kind the page's HTML fixes (an input, a select, a dialog...): `$as("#nickname",
+ * HTMLInputElement).value`. The kind only types it: nothing is checked at run time.
+ * @template {Element} T
+ * @param {string} sel
+ * @param {{ new (): T, prototype: T }} kind
+ * @param {ParentNode} [root]
+ * @returns {T}
+ */
+export function $as(sel, kind, root = document) { return /** @type {T} */ (root.querySelector(sel)); }
+/**
+ * @param {string} sel
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement[]}
+ */
+export function $$(sel, root = document) { return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(sel))]; }
+
+// The element an event happened on: the page's events happen on its HTML elements (a handler that may get
+// another target says so: `targetOf(e).closest?.(sel)`).
+/**
+ * @param {Event} e
+ * @returns {HTMLElement}
+ */
+export function targetOf(e) { return /** @type {HTMLElement} */ (e.target); }
+
+// The element that has the focus, if any (the page's are HTML elements).
+/** @returns {HTMLElement | null} */
+export function focusedElement() { return /** @type {HTMLElement | null} */ (document.activeElement); }

@@ -1,3 +1,4 @@
+// @ts-check
 // Fetch helpers, shared by every page: JSON in and out, a refusal as an HttpError with the server's words.
 
 export async function getJSON(url, headers = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Words, shared by every page: the language, the message catalog (t, tn), card names, numbers and dates as the
 // language writes them, and seats, sides, events, actions and refusals in words.
 

@@ -1,7 +1,8 @@
+// @ts-check
 // The join form: the nickname checked as the server checks it, the table's line, a refusal shown in it.
 
 import { t, editionName } from "../lib/words.js";
-import { $ } from "../lib/dom.js";
+import { $, $as } from "../lib/dom.js";
 import { mySeat, NICK_KEY, S } from "./state.js";
 import { dialogs } from "./parts.js";
 import { connect } from "./socket.js";
@@ -15,14 +16,14 @@ export function goodNickname(nick) {
 
 export function showJoinError(text) {
   dialogs.open($("#join-overlay"), "#nickname");
-  $("#join").disabled = false;
+  $as("#join", HTMLButtonElement).disabled = false;
   $("#join-error").textContent = text;
 }
 
 export function startJoin(nickname) {
   S.nickname = nickname;
   try { if (nickname) localStorage.setItem(NICK_KEY, nickname); } catch (e) { /* storage off */ }
-  $("#join").disabled = true;
+  $as("#join", HTMLButtonElement).disabled = true;
   connect();
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's other modules, each wired to this page's state and actions: the card help, the sounds, the
 // hand's sheet, who left, the modal dialogs, the focus across redraws, the keys, the chat, the rated seat and the
 // rematch.

@@ -1,8 +1,9 @@
+// @ts-check
 // Choosing and playing: a card chosen, a move sent, a move taken back, a hint asked, and the clicks and keys on the
 // hand, the tableaux and the piles. The server is the only judge: a click sends what was chosen.
 
 import { t, describeAction, seatName } from "../lib/words.js";
-import { $ } from "../lib/dom.js";
+import { $, $as } from "../lib/dom.js";
 import { CARDS } from "../lib/cards.js";
 import { focusNode, focusLost, handCard } from "../focus.js";
 import { textOf, tellChosen } from "../telling.js";
@@ -58,7 +59,7 @@ export function tellUndone() {
 }
 
 export function askHint() {
-  if ($("#hint-button").disabled) { say({ key: "msg.not_your_turn" }, true); return; }
+  if ($as("#hint-button", HTMLButtonElement).disabled) { say({ key: "msg.not_your_turn" }, true); return; }
   if (send({ type: "hint" })) { S.hints = "wait"; keepFocus(renderHints); sheet.showHints(); }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's drawing: the board, the hand, the piles, the turn line, the log, the hints, the dialogs and the
 // message line, all drawn from the state (state.js); the focus is kept across a redraw (focus.js).
 
@@ -5,7 +6,7 @@ import {
   t, tn, describeEvent, describeAction, errorMessage, seatName, sideName, sidesNames, cardName, percent,
   formatNumber, getLang, editionName,
 } from "../lib/words.js";
-import { $, el } from "../lib/dom.js";
+import { $, el, $as, $$, focusedElement } from "../lib/dom.js";
 import { SAFETY_OF } from "../lib/cards.js";
 import { cardElement, cardLabel, emptySlot } from "../cards.js";
 import { tableauElement, breakdownTable, winnersText } from "../board.js";
@@ -71,7 +72,7 @@ function renderInfo() {
   $("#table-info").textContent = info;
   $("#table-info").title = info; // a narrow top bar shows two lines of it
   const players = obs?.players ?? tb?.players;
-  if (ruleset) $("#rules-link").href = `/rules?edition=${encodeURIComponent(ruleset)}${players ? `&players=${players}` : ""}`;
+  if (ruleset) $as("#rules-link", HTMLAnchorElement).href = `/rules?edition=${encodeURIComponent(ruleset)}${players ? `&players=${players}` : ""}`;
   const over = Boolean(obs?.is_over || S.status === "finished");
   $("#last-hand").hidden = !S.lastResult || over; // once over, the match's sheet holds every hand
   $("#match-result").hidden = !over;
@@ -138,7 +139,7 @@ export function renderHand() {
       return node;
     }));
   }
-  [...hand.children].forEach((node, i) => {
+  [.../** @type {HTMLCollectionOf<HTMLElement>} */ (hand.children)].forEach((node, i) => {
     const id = obs.hand[i];
     const playable = legal.some((a) => a === `play ${id}` || a.startsWith(`play ${id} `));
     node.classList.toggle("selected", S.selected === i);
@@ -156,7 +157,7 @@ export function showHelp() {
   const box = $("#card-help");
   const hand = S.obs?.hand || [];
   // on a touch screen the focus only follows taps: the card chosen or held says it
-  const focused = touchScreen() ? null : document.activeElement?.closest?.("#hand .card[data-index]");
+  const focused = touchScreen() ? null : /** @type {HTMLElement | null} */ (focusedElement()?.closest?.("#hand .card[data-index]"));
   const i = [S.pointed, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
   if (S.board && S.pointed == null) { box.textContent = help.line(S.board, undefined, ctx()); return; }
   if (i === undefined) { box.textContent = ""; return; }
@@ -281,11 +282,11 @@ function shownOrder(actions) {
 
 export function renderHints() {
   const box = $("#hints");
-  const btn = $("#hint-button");
+  const btn = $as("#hint-button", HTMLButtonElement);
   btn.disabled = !(mine() && S.status !== "waiting" && !S.obs?.is_over);
   const sig = `${getLang()}|${S.hints === "wait" ? "wait" : S.hints ? S.seq : ""}|${JSON.stringify(S.seats)}`;
   const note = $("#hints-note"); // the chances shown: the match's too where the edition plays one
-  const listed = S.hints && Array.isArray(S.hints.actions) ? S.hints.actions : null;
+  const listed = S.hints && S.hints !== "wait" && Array.isArray(S.hints.actions) ? S.hints.actions : null;
   const ofMatch = listed ? listed.some((h) => typeof h.match_chance === "number") : Boolean(S.obs?.options?.match_target);
   const noteKey = ofMatch ? "hints.note_match" : "hints.note";
   if (note.dataset.i18n !== noteKey) { note.dataset.i18n = noteKey; note.textContent = t(noteKey); }
@@ -307,10 +308,10 @@ export function renderHints() {
 
 // the card of the search's choice, marked in the hand while its hint stands
 export function markHinted() {
-  const pick = S.hints && Array.isArray(S.hints.actions) ? S.hints.actions[0]?.action : null;
+  const pick = S.hints && S.hints !== "wait" && Array.isArray(S.hints.actions) ? S.hints.actions[0]?.action : null;
   const id = pick && /^(play|discard) /.test(pick) ? pick.split(" ")[1] : null;
   let marked = false;
-  for (const node of $("#hand").children) {
+  for (const node of $$("#hand > *")) {
     const on = !marked && id !== null && node.dataset.card === id;
     marked = marked || on;
     node.classList.toggle("hinted", on);

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's WebSocket /ws/{table}: joining (or watching), reconnecting, and one handler per server frame type
 // (static/js/types/frames.d.ts, generated from web/outbound.py), dispatched by the frame's type.
 
@@ -18,6 +19,14 @@ import { showJoinError } from "./join.js";
 const CLOSING = new Set(["expired", "seat-full", "table-full", "too-many"]);
 // Why a seat opened by the account was refused: signed out here, another account, or another site's page.
 const ACCOUNT_REFUSALS = { "signed-out": "join.account_signed_out", auth: "join.account_not_held", "cross-site": "join.account_not_held" };
+
+/** @typedef {import("../types/frames").ServerFrame} ServerFrame */
+/** @typedef {import("../types/game").TableFacts} TableFacts */
+/** @typedef {import("../types/game").Observation} Observation */
+/** @typedef {import("../types/game").GameEvent} GameEvent */
+/** @typedef {import("../types/game").TurnFacts} TurnFacts */
+/** @typedef {import("../types/game").HandResult} HandResult */
+/** @typedef {import("../types/game").HintAction} HintAction */
 
 export function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -66,14 +75,16 @@ export function send(frame) {
 }
 
 // A seat's welcome (a first join, or a reconnection): the table's facts, the log as it stands, the chat.
+/** @param {import("../types/frames").WelcomeFrame} f */
 function onWelcome(f) {
   const wasJoined = S.joined;
   S.joined = true;
   S.retry = 0;
-  S.table = f.table || S.table;
-  S.seats = f.table?.seats || S.seats;
-  S.status = f.table?.status || S.status;
-  S.log = Array.isArray(f.log) ? f.log.slice() : S.log;
+  const table = /** @type {TableFacts | undefined} */ (f.table); // a dict in outbound.py: its fields in types/game.d.ts
+  S.table = table || S.table;
+  S.seats = table?.seats || S.seats;
+  S.status = table?.status || S.status;
+  S.log = Array.isArray(f.log) ? /** @type {GameEvent[]} */ (f.log.slice()) : S.log;
   S.logCount += 1;
   S.fresh = true; // the next state's events are already in this log
   try { localStorage.setItem(JOINED_KEY, "1"); } catch (e) { /* storage off */ }
@@ -88,11 +99,12 @@ function onWelcome(f) {
 }
 
 // A new position: the seat's observation, the events since the last one, whose decision and until when.
+/** @param {import("../types/frames").StateFrame} f */
 function onState(f) {
   const before = snapshot();
   const prevSeq = S.seq;
   const oldHand = S.obs?.hand || [];
-  S.obs = f.observation;
+  S.obs = /** @type {Observation} */ (f.observation); // a mapping in outbound.py: its fields in types/game.d.ts
   if (!Array.isArray(S.obs.hand)) S.obs.hand = []; // a spectator's frame holds no hand
   S.refused = f.refused ?? null;
   S.lesson = f.lesson ?? null;
@@ -104,15 +116,16 @@ function onState(f) {
   presence.update(S.seats, S.status === "playing" && !S.obs.is_over);
   // who decides, since when and until when, in this page's clock (js/clock.js shows them)
   // a clock paused while its seat reads the score starts `paused` seconds from now
-  const paused = (f.turn?.paused ?? 0) * 1000;
-  S.turn = f.turn ? { seat: f.turn.seat, since: Date.now() - f.turn.for * 1000,
-    ends: f.turn.left == null ? null : Date.now() + paused + f.turn.left * 1000,
+  const turn = /** @type {TurnFacts | null} */ (f.turn);
+  const paused = (turn?.paused ?? 0) * 1000;
+  S.turn = turn ? { seat: turn.seat, since: Date.now() - turn.for * 1000,
+    ends: turn.left == null ? null : Date.now() + paused + turn.left * 1000,
     starts: paused ? Date.now() + paused : null } : null;
   S.cfTotal = f.cf_deadline ?? null;
   S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
   if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; keys.endAim(); }
   if (prevSeq !== f.seq) S.hints = null;
-  const events = f.events || [];
+  const events = /** @type {GameEvent[]} */ (f.events || []);
   const live = !S.fresh && prevSeq !== null && f.seq !== prevSeq;
   S.fresh = false;
   // a refusal or a notice speaks of the position it came with: once the position moved on it goes (the state
@@ -127,7 +140,7 @@ function onState(f) {
   }
   const over = events.find((e) => e.type === "hand-over");
   if (over && live) {
-    S.lastResult = over;
+    S.lastResult = /** @type {HandResult} */ (over);
     if (!S.obs.is_over) fillHandOver(over); // at the match's end #match-over shows the breakdown
   }
   if (S.obs.hand_results?.length && !S.lastResult) S.lastResult = S.obs.hand_results[S.obs.hand_results.length - 1];
@@ -142,8 +155,9 @@ function onState(f) {
 }
 
 // Moves taken back: the log as it now stands, then a state frame with the position.
+/** @param {import("../types/frames").UndoneFrame} f */
 function onUndone(f) {
-  S.log = Array.isArray(f.log) ? f.log.slice() : [];
+  S.log = Array.isArray(f.log) ? /** @type {GameEvent[]} */ (f.log.slice()) : [];
   S.logCount += 1;
   S.fresh = true;
   S.landed = null;
@@ -152,6 +166,7 @@ function onUndone(f) {
 }
 
 // Who sits where, who is connected, who left and when a bot stands in.
+/** @param {import("../types/frames").SeatsFrame} f */
 function onSeats(f) {
   S.seats = f.seats || S.seats;
   presence.update(S.seats, S.status === "playing" && !S.obs?.is_over);
@@ -159,9 +174,11 @@ function onSeats(f) {
 }
 
 // The hints asked for this position: listed, the best one told.
+/** @param {import("../types/frames").HintFrame} f */
 function onHint(f) {
   if (f.seq === S.seq || f.seq === undefined) {
-    S.hints = f;
+    // outbound.py types each action as a dict: what it holds is in types/game.d.ts (HintAction)
+    S.hints = /** @type {{ actions: HintAction[], seq: number }} */ (/** @type {unknown} */ (f));
     keepFocus(() => { renderHints(); markHinted(); });
     const best = Array.isArray(f.actions) ? f.actions[0] : null;
     if (best) {
@@ -174,6 +191,7 @@ function onHint(f) {
 }
 
 // A refusal: at the join, the join form says it; else the message line (and the alert region).
+/** @param {import("../types/frames").ErrorFrame} f */
 function onError(f) {
   if (spectator && !S.joined && f.code === "auth") { say({ key: "msg.no_table" }, true); return; }
   if (spectator && !S.joined && f.code === "finished") { location.replace(`/replay/${encodeURIComponent(tableId)}`); return; }
@@ -193,6 +211,7 @@ function onError(f) {
 
 // One handler per frame type the table handles (the rematch and the chat see every frame first); a frame of
 // another type (pong) is dropped.
+/** @type {{ [K in ServerFrame["type"]]?: (f: Extract<ServerFrame, { type: K }>) => void }} */
 const HANDLERS = {
   welcome: onWelcome,
   state: onState,
@@ -202,8 +221,12 @@ const HANDLERS = {
   error: onError,
 };
 
+/** @param {ServerFrame} f */
 function onFrame(f) {
   if (rematch.onFrame(f)) return;
   if (chat.frame(f)) return;
-  HANDLERS[f.type]?.(f);
+  if (!Object.hasOwn(HANDLERS, f.type)) return;
+  // the map gives each type its own handler: the one found takes this frame
+  const handle = /** @type {(f: ServerFrame) => void} */ (HANDLERS[f.type]);
+  handle(f);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's state: the seat this page opened (the invite link, its token kept in this tab), and what the
 // page knows of the table, the position and its own choices (S), with the few facts read from them everywhere.
 
@@ -63,6 +64,63 @@ export function keepToken(fresh) {
 export const NICK_KEY = "millebornes.nickname";
 export const JOINED_KEY = `millebornes.joined.${tableId}.${mySeat}`;
 
+/** @typedef {import("../types/game").Observation} Observation */
+/** @typedef {import("../types/game").TableFacts} TableFacts */
+/** @typedef {import("../types/game").GameEvent} GameEvent */
+/** @typedef {import("../types/game").HandResult} HandResult */
+/** @typedef {import("../types/game").HintAction} HintAction */
+/** @typedef {import("../types/frames").SeatFacts} SeatFacts */
+/** @typedef {import("../types/frames").UndoneFrame} UndoneFrame */
+/** @typedef {import("../types/frames").ErrorFrame} ErrorFrame */
+/**
+ * A message for #message: a catalog key with its params, a refused frame, or words already said.
+ * @typedef {{ key?: string, params?: Record<string, unknown>, frame?: ErrorFrame, text?: string, isError?: boolean }} Message
+ */
+/**
+ * Where the last card landed: a side's pile, or the discard pile (no side).
+ * @typedef {{ side?: number, pile: string, card: string, fresh: boolean }} Landed
+ */
+/**
+ * The turn clock in this page's clock (ms since the epoch): whose decision, since when, until when, from when.
+ * @typedef {{ seat: number, since: number, ends: number | null, starts: number | null }} TurnClock
+ */
+/**
+ * The table page's state.
+ * @typedef {object} TableState
+ * @property {TableFacts | null} table
+ * @property {TableFacts | null} facts
+ * @property {import("../types/game").SeatName[]} seats
+ * @property {Observation | null} obs
+ * @property {number | null} seq
+ * @property {string | null} status
+ * @property {number | null} cfDeadline
+ * @property {number | null} cfTotal
+ * @property {number | null} selected
+ * @property {number} focusIndex
+ * @property {GameEvent[]} log
+ * @property {number} logCount
+ * @property {null | "wait" | { actions: HintAction[], seq?: number }} hints
+ * @property {boolean} joined
+ * @property {HandResult | null} lastResult
+ * @property {boolean} reading
+ * @property {Message | null} message
+ * @property {Landed | null} landed
+ * @property {WebSocket | null} ws
+ * @property {number} retry
+ * @property {string | null} nickname
+ * @property {boolean} matchShown
+ * @property {boolean} [fresh] the next state's events are already in the log (a welcome or an undone came first)
+ * @property {(Record<string, unknown> | null)[] | null} [refused] why each hand card cannot be played now
+ * @property {Record<string, unknown> | null} [lesson] the guided match's lesson
+ * @property {boolean} [canUndo]
+ * @property {TurnClock | null} [turn]
+ * @property {UndoneFrame | null} [undone] moves taken back, told once the position is drawn again
+ * @property {HandResult | null} [handOver] the hand #hand-over shows
+ * @property {number | null} [pointed] the hand card under the pointer
+ * @property {string | null} [board] the card under the pointer on a tableau or the discard pile
+ */
+
+/** @type {TableState} */
 export const S = {
   table: null,        // public facts (welcome / GET /api/tables/{id})
   facts: null,        // the facts GET /api/tables/{id} gave before joining (the join form's line)
