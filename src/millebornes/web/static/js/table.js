@@ -19,8 +19,12 @@ import { stopMotion } from "./motion.js";
 import { tableId, mySeat, token, byAccount, spectator, NICK_KEY, JOINED_KEY, S, mine, inWindow } from "./table/state.js";
 import { dialogs, keys, seatAccount } from "./table/parts.js";
 import { connect, send } from "./table/socket.js";
-import { renderAll, fitArena, showHelp, fillHandOver, openMatchOver, tickCountdown, setTurn, windowText, say } from "./table/render.js";
-import { takeBack, askHint, act, onHandClick, onHandKey, onBoardClick, onDiscardClick, onStockClick, keyActivate } from "./table/play.js";
+import {
+  renderAll, fitArena, showHelp, fillHandOver, openMatchOver, tickCountdown, setTurn, windowText, say,
+} from "./table/render.js";
+import {
+  takeBack, askHint, act, onHandClick, onHandKey, onBoardClick, onDiscardClick, onStockClick, keyActivate,
+} from "./table/play.js";
 import { goodNickname, showJoinError, startJoin, renderJoinInfo } from "./table/join.js";
 
 setInterval(() => send({ type: "ping" }), 25000);

@@ -72,7 +72,9 @@ export function $as(sel, kind, root = document) { return /** @type {T} */ (root.
  * @param {ParentNode} [root]
  * @returns {HTMLElement[]}
  */
-export function $$(sel, root = document) { return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(sel))]; }
+export function $$(sel, root = document) {
+  return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(sel))];
+}
 
 // The element an event happened on: the page's events happen on its HTML elements (a handler that may get
 // another target says so: `targetOf(e).closest?.(sel)`).
