@@ -9,8 +9,10 @@ SERVE := $(VENV)/.serve
 FULL := $(VENV)/.full
 BUILT := $(VENV)/.built
 LEARN := $(VENV)/.learn
-# axe-core from the npm registry, the accessibility check the browser tests run (package-lock.json pins it)
-AXE := node_modules/.installed
+# from the npm registry (package-lock.json pins both): axe-core, the accessibility check the browser tests run, and
+# TypeScript, whose tsc checks the pages' scripts (make lint)
+NPM := node_modules/.installed
+TSC := node_modules/.bin/tsc
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
@@ -48,15 +50,21 @@ $(BUILT): $(COMPILED) | $(SERVE)
 build: $(BUILT)
 
 # npm ci installs exactly package-lock.json into node_modules (git ignores it). Without npm the accessibility
-# test skips on a developer's machine (CI installs npm, and a skip fails there).
-$(AXE): package.json package-lock.json
-	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $(AXE); \
+# test skips on a developer's machine (CI installs npm, and a skip fails there), and make lint fails: its type
+# check of the pages' scripts needs tsc.
+$(NPM): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $(NPM); \
 	else echo "npm is missing: tests/browser/test_axe.py will skip (Debian: apt-get install npm)"; fi
 
 # The lint and the type check (config in pyproject.toml): the public API under strict flags, the rest plain.
-lint: $(FULL)
+# The pages' scripts are type-checked too (tsconfig.json: JavaScript with JSDoc types, nothing emitted), and the
+# frames' types they read must be what tools/frame_types.py writes from web/outbound.py now.
+lint: $(FULL) $(NPM)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	@test -x $(TSC) || { echo "$(TSC) is missing: make lint needs npm to install TypeScript (Debian: apt-get install npm)"; exit 1; }
+	$(TSC) --noEmit -p tsconfig.json
+	$(PY) tools/frame_types.py --check
 
 types: $(FULL)
 	$(VENV)/bin/mypy
@@ -71,7 +79,7 @@ docs: $(FULL)
 # more workers than cores (TEST_WORKERS=0 runs them in this process, one after another).
 # pytest exit code 5 means "no tests collected": treat it as success.
 TEST_WORKERS ?= 4
-test: lint types docs $(FULL) $(LEARN) $(BUILT) $(AXE)
+test: lint types docs $(FULL) $(LEARN) $(BUILT) $(NPM)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc

@@ -406,8 +406,8 @@ def test_every_key_python_uses_is_in_the_catalog(cats):
 
 
 def test_the_page_says_params_as_the_engine_names_them():
-    """common.js renders each refusal parameter by the kind the engine gives it."""
-    text = (STATIC / "js" / "common.js").read_text(encoding="utf-8")
+    """lib/words.js renders each refusal parameter by the kind the engine gives it."""
+    text = (STATIC / "js" / "lib" / "words.js").read_text(encoding="utf-8")
     block = re.search(r"const PARAM_KINDS = \{(.*?)\};", text, re.S).group(1)
     found = dict(re.findall(r'(\w+): "(\w+)"', block))
     assert found == PARAM_KINDS

@@ -1,11 +1,13 @@
+// @ts-check
 // The account page (/account, web/accounts.py): signed out, sign in or create an account, this browser's
 // "My tables" brought in either way; signed in, the account's ratings and tables as the server keeps them, its
 // data exported, sign out, and the account deleted once its password is given again. Every change carries the
 // sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words.
 
 import {
-  $, el, t, tn, Name, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
+} from "./lib/words.js";
+import { $, el, Name, $as } from "./lib/dom.js";
 import { myTables, seatLinks } from "./mytables.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
@@ -112,8 +114,8 @@ async function enter(form, e) {
   e.preventDefault();
   clearError(form);
   const f = FORMS[form];
-  const username = $(f.fields.username).value.trim();
-  const password = $(f.fields.password).value;
+  const username = $as(f.fields.username, HTMLInputElement).value.trim();
+  const password = $as(f.fields.password, HTMLInputElement).value;
   if (!username) return showError(form, { message: ["account.error.missing_username"], field: "username" });
   if (form === "signup" && !USERNAME.test(username)) {
     return showError(form, { message: ["account.error.username"], field: "username" });
@@ -131,7 +133,7 @@ async function enter(form, e) {
   const r = await send("POST", `/api/account/${form}`, { username, password, seats });
   busy(button, false);
   if (!r || !r.ok) return showError(form, refusal(r, "account.error.wrong"));
-  $(f.fields.password).value = "";
+  $as(f.fields.password, HTMLInputElement).value = "";
   const claimed = Array.isArray(r.data?.claimed) ? r.data.claimed.length : 0;
   await load();
   if (!A.me) return showError(form, { message: ["account.error.cookie"] });
@@ -312,21 +314,21 @@ async function bringIn() {
 // A modal <dialog>: the page behind is inert, Escape cancels, and the focus goes back to the button that opened it.
 function openDialog() {
   clearError("delete");
-  $("#delete-password").value = "";
-  $("#delete-username").value = A.me?.username || ""; // for a password manager: whose password this is
-  $("#delete-dialog").showModal();
+  $as("#delete-password", HTMLInputElement).value = "";
+  $as("#delete-username", HTMLInputElement).value = A.me?.username || ""; // for a password manager: whose password this is
+  $as("#delete-dialog", HTMLDialogElement).showModal();
   $("#delete-password").focus();
 }
 
 function closeDialog() {
-  const dialog = $("#delete-dialog");
+  const dialog = $as("#delete-dialog", HTMLDialogElement);
   if (dialog.open) dialog.close();
 }
 
 async function deleteAccount(e) {
   e.preventDefault();
   clearError("delete");
-  const password = $("#delete-password").value;
+  const password = $as("#delete-password", HTMLInputElement).value;
   if (!password) return showError("delete", { message: ["account.error.missing_password"], field: "password" });
   const button = $("#delete-confirm");
   busy(button, true);

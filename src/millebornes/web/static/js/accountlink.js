@@ -1,7 +1,9 @@
+// @ts-check
 // The header's way to the account page: "Sign in", or the signed-in username. Who is signed in is asked once
 // (GET /api/account: 401 when nobody is); the link says it again in each language.
 
-import { $, t, tn, Name } from "./common.js";
+import { t, tn } from "./lib/words.js";
+import { $, Name } from "./lib/dom.js";
 
 let username = null;
 let seats = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // "Your turn, anywhere": when this seat has a decision to take (play, draw, a coup-fourré answer, an extension),
 // the tab's title and icon say so, and, if the player turned them on, a short tone and a desktop notification
 // (the latter only while the tab is hidden). Both are off by default and remembered per browser (localStorage);
@@ -5,7 +6,8 @@
 // The module watches #turn's data-mine / data-decision / data-status (set by table.js on every state): table.html
 // loads it as a script of its own, and table.js knows nothing of it.
 
-import { $, t, onLangChange } from "./common.js";
+import { t, onLangChange } from "./lib/words.js";
+import { $, $as } from "./lib/dom.js";
 import { chime } from "./sounds.js";
 
 const SOUND_KEY = "millebornes.alert.sound";
@@ -28,9 +30,9 @@ function store(key, on) {
 
 export function attention() {
   const turn = $("#turn");
-  const icon = document.querySelector("link[rel~='icon']");
-  const sound = $("#alert-sound");
-  const notify = $("#alert-notify");
+  const icon = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel~='icon']"));
+  const sound = $as("#alert-sound", HTMLInputElement);
+  const notify = $as("#alert-notify", HTMLInputElement);
   const status = $("#alert-status");
   let yours = false;
   let shown = null; // the notification on screen

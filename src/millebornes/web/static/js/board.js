@@ -1,6 +1,9 @@
+// @ts-check
 // Drawing one side's tableau, the piles and the hand-over breakdown: shared by the table and the replay.
 
-import { el, t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName, CARDS } from "./common.js";
+import { t, tn, seatName, sideName, sidesNames, formatNumber, itemName, cardName } from "./lib/words.js";
+import { el } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 import { cardElement, emptySlot } from "./cards.js";
 
 const DISTANCE_VALUES = ["25", "50", "75", "100", "200"];

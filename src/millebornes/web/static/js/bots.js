@@ -1,8 +1,10 @@
+// @ts-check
 // The bots page (/account/bots, web/botaccounts.py): a signed-in person makes bot accounts, sees each one's token
 // once (the server keeps only its hash), renews or deletes them. Every change carries the sign-in's CSRF token;
 // every refusal's code becomes the catalog's words.
 
-import { $, el, t, tn, Name, setupLangSelect, onLangChange, formatDate } from "./common.js";
+import { t, tn, setupLangSelect, onLangChange, formatDate } from "./lib/words.js";
+import { $, el, Name, $as } from "./lib/dom.js";
 
 // bots: the owner's bots as GET /api/account/bots lists them (null: signed out); token: the one to show
 // once, with its bot's name; note: the status line, [key, params]; doomed: the bot the dialog asks about
@@ -100,7 +102,7 @@ async function load() {
 // ------------------------------------------------------------------ the token, shown once
 function showToken(name, token) {
   B.token = { name };
-  $("#token-value").value = token;
+  $as("#token-value", HTMLInputElement).value = token;
   $("#token-copied").textContent = "";
   $("#token-panel").hidden = false;
   draw();
@@ -109,13 +111,13 @@ function showToken(name, token) {
 
 function hideToken() {
   B.token = null;
-  $("#token-value").value = "";
+  $as("#token-value", HTMLInputElement).value = "";
   $("#token-panel").hidden = true;
   $("#bot-list-title").focus();
 }
 
 async function copyToken() {
-  const input = $("#token-value");
+  const input = $as("#token-value", HTMLInputElement);
   try {
     await navigator.clipboard.writeText(input.value);
     B.token.copied = "bots.copied";
@@ -129,7 +131,7 @@ async function copyToken() {
 // ------------------------------------------------------------------ changes
 async function createBot(ev) {
   ev.preventDefault();
-  const input = $("#new-bot-name");
+  const input = $as("#new-bot-name", HTMLInputElement);
   const error = $("#new-bot-error");
   error.textContent = "";
   input.removeAttribute("aria-invalid");
@@ -170,7 +172,7 @@ function askDelete(name) {
   $("#delete-bot-title").textContent = t("bots.delete_title", { name });
   $("#delete-bot-text").textContent = t("bots.delete_text");
   $("#delete-bot-error").textContent = "";
-  $("#delete-bot-dialog").showModal();
+  $as("#delete-bot-dialog", HTMLDialogElement).showModal();
   $("#delete-bot-cancel").focus();
 }
 
@@ -184,7 +186,7 @@ async function deleteBot(ev) {
   }
   B.bots = B.bots.filter((b) => b.name !== name);
   B.doomed = null;
-  $("#delete-bot-dialog").close();
+  $as("#delete-bot-dialog", HTMLDialogElement).close();
   if (B.token && B.token.name === name) hideToken();
   say("bots.deleted", { name: new Name(name) });
   draw();
@@ -198,7 +200,7 @@ async function start() {
   $("#token-copy").addEventListener("click", copyToken);
   $("#token-done").addEventListener("click", hideToken);
   $("#delete-bot-form").addEventListener("submit", deleteBot);
-  $("#delete-bot-cancel").addEventListener("click", () => $("#delete-bot-dialog").close());
+  $("#delete-bot-cancel").addEventListener("click", () => $as("#delete-bot-dialog", HTMLDialogElement).close());
   $("#delete-bot-dialog").addEventListener("close", () => {
     // the list may have been drawn again meanwhile (a language change): its button of that bot, as it is now
     if (B.doomed) $(`[data-delete="${CSS.escape(B.doomed.name)}"]`)?.focus();

@@ -1,9 +1,11 @@
+// @ts-check
 // Card help at the table: what a card does (the words of the rules page, GET /api/rules/EDITION, fetched in both
 // languages) and whether it can be played now, and if not why (the engine's refusal, the state frame's
 // `refused`). It is said in #card-help for the card under the pointer, else the focused card, else the chosen one;
 // each hand card names #card-help as its description, so a screen reader hears it with the card.
 
-import { t, rulesGuides, cardName, reasonText, getLang } from "./common.js";
+import { t, cardName, reasonText, getLang } from "./lib/words.js";
+import { rulesGuides } from "./lib/http.js";
 
 export function cardHelp() {
   let texts = {};

@@ -1,8 +1,11 @@
+// @ts-check
 // The cards, drawn as SVG by this project: a coloured frame per group (distance blue, hazards red,
 // remedies green, safeties gold on blue), a simple original pictogram, and the card's name in the chosen
 // language. The pictograms are constant markup written here; the names go in with textContent.
 
-import { CARDS, cardName, getLang, el, svgEl, t } from "./common.js";
+import { cardName, getLang, t } from "./lib/words.js";
+import { el, svgEl } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 
 
 const FRAME = {

@@ -1,3 +1,4 @@
+// @ts-check
 // Quick chat at a table: a few canned messages and emotes, no free text. A seat opens #chat-picker with
 // #chat-button and says one; the server tells every seat and spectator (a "said" frame) and keeps the last
 // lines for the welcome. Each page shows a line in its reader's language (the catalog's chat.<key>): in
@@ -6,7 +7,8 @@
 // (remembered per browser): nothing of theirs is then shown or said. A spectator reads, never says.
 // table.js hands every frame to frame() first: a "said" frame or a refused "say" is handled here.
 
-import { $, el, svgEl, t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./common.js";
+import { t, tn, seatName, loadCatalog, onLangChange, formatNumber, errorMessage } from "./lib/words.js";
+import { $, el, svgEl, $as, $$, targetOf, focusedElement } from "./lib/dom.js";
 import { announce, alertSR, textOf } from "./telling.js";
 
 // the server's list (millebornes.web.chat.KEYS), in the same order: messages, then emotes with their picture
@@ -101,18 +103,19 @@ export function quickChat(page) {
     const sig = JSON.stringify([t("chat.mute"), others.map((s) => [s.seat, s.nickname]), [...muted]]);
     if (box.dataset.sig === sig) return;
     box.dataset.sig = sig;
-    const keep = document.activeElement?.closest?.("#chat-mutes") ? document.activeElement.dataset.seat : null;
+    const active = focusedElement();
+    const keep = active?.closest?.("#chat-mutes") ? active.dataset.seat : null;
     box.replaceChildren(...others.map((s) => el("label", {},
       el("input", { type: "checkbox", dataset: { seat: String(s.seat) }, checked: muted.has(s.seat) }),
       " ", el("span", {}, ...tn("chat.mute", { name: seatName(page.ctx(), s.seat) })))));
-    if (keep !== null) box.querySelector(`input[data-seat="${keep}"]`)?.focus();
+    if (keep !== null) $(`input[data-seat="${keep}"]`, box)?.focus();
   }
 
   function renderAll() {
     const speaks = !page.spectator && !off;
     $("#chat-button").hidden = !speaks;
     if (!speaks) openPicker(false);
-    $("#chat-off").checked = off;
+    $as("#chat-off", HTMLInputElement).checked = off;
     $("#chat-off-note").hidden = !off;
     renderPicker();
     renderLines();
@@ -148,7 +151,7 @@ export function quickChat(page) {
 
   function placeBubbles() {
     const ctx = page.ctx();
-    for (const node of document.querySelectorAll(".chat-bubble")) {
+    for (const node of $$(".chat-bubble")) {
       const b = bubbles.get(Number(node.dataset.seat));
       if (!b || b.key !== node.dataset.key || !shown(Number(node.dataset.seat))) node.remove();
     }
@@ -200,14 +203,14 @@ export function quickChat(page) {
     $("#chat-button").focus();
   });
   $("#chat-off").addEventListener("change", (e) => {
-    off = e.target.checked;
+    off = /** @type {HTMLInputElement} */ (e.target).checked;
     store(OFF_KEY, off ? "1" : "0");
     renderAll();
   });
   $("#chat-mutes").addEventListener("change", (e) => {
-    const seat = Number(e.target.dataset.seat);
+    const seat = Number(targetOf(e).dataset.seat);
     if (!Number.isInteger(seat)) return;
-    if (e.target.checked) muted.add(seat); else muted.delete(seat);
+    if (/** @type {HTMLInputElement} */ (e.target).checked) muted.add(seat); else muted.delete(seat);
     store(MUTE_KEY, JSON.stringify([...muted]));
     renderAll();
   });

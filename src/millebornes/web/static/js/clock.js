@@ -1,8 +1,10 @@
+// @ts-check
 // The turn clock line #clock: who is deciding and for how long, and the time left when the table has a clock.
 // It reads the attributes table.js keeps on #turn (data-clock-*) and ticks every second; a screen reader is
 // told once, ten seconds before the seat's own time runs out, not every second (#clock is a timer: not live).
 
-import { $, t, tn, onLangChange } from "./common.js";
+import { t, tn, onLangChange } from "./lib/words.js";
+import { $ } from "./lib/dom.js";
 import { announce, textOf } from "./telling.js";
 
 const HURRY = 10;

@@ -1,7 +1,9 @@
+// @ts-check
 // A link to hand out: its Copy button puts it on the clipboard, or, where the clipboard is refused, selects it in its
 // read-only input for the player to copy by hand; the outcome is told in a status line.
 
-import { el, t } from "./common.js";
+import { t } from "./lib/words.js";
+import { el } from "./lib/dom.js";
 
 // ``n``: the seat as people count it (seat 0 is "seat 1"); ``name``: the button's name, when the page holds more
 // than one table's links.

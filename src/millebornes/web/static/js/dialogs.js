@@ -1,3 +1,4 @@
+// @ts-check
 // Modal dialogs as a stack, the last opened on top. While one is open it holds the focus (its primary control),
 // everything else on the page is inert but the given exceptions, and Tab stays inside; when it closes the focus
 // goes back to where it was. Nothing here knows the page: where the focus is, whether it was lost and how to put
@@ -14,6 +15,9 @@ export function firstFocusable(node, sel) {
 
 // except: selectors of what stays usable under a dialog; remember(): where the focus is, in terms the page can
 // restore; lost(): whether the focus has nowhere sensible left; giveBack(where): put it back.
+/**
+ * @param {{ except?: string[], remember?: () => unknown, lost?: () => boolean, giveBack?: (where: unknown) => void }} [options]
+ */
 export function dialogStack({ except = [], remember = () => null, lost = () => false, giveBack = () => {} } = {}) {
   let stack = []; // {node, back: where the focus was}
   let inert = new Set();

@@ -1,3 +1,4 @@
+// @ts-check
 // The review's evaluation graph: each side's chance of winning (the match where it has several hands, else the
 // hand) after every judged move, as stacked bands that fill the height (two sides: the line between them is the
 // first side's chance, as a chess site draws White's), hands marked by vertical lines, the inaccuracies, mistakes
@@ -8,7 +9,8 @@
 // previous or next judged move, Page Up / Page Down ten of them, Home / End the first and the last. The drawing
 // itself is hidden from screen readers: the table of the review (review.js) says the same in words.
 
-import { el, svgEl, t, percent, formatNumber, seatName, sideName } from "./common.js";
+import { t, percent, formatNumber, seatName, sideName } from "./lib/words.js";
+import { el, svgEl } from "./lib/dom.js";
 
 const HEIGHT = 150;
 const PHONE_HEIGHT = 118;

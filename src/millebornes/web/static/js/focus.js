@@ -1,8 +1,9 @@
+// @ts-check
 // The table page's focus across redraws: where it is, in terms that survive a redraw (a hand card by its place,
 // a tableau by its side, a move or a hint by its action, else the element's id), and putting it back there when
 // the redraw took it away.
 
-import { $ } from "./common.js";
+import { $, $$, focusedElement } from "./lib/dom.js";
 import { shown } from "./dialogs.js";
 
 // The focus given back on the table does not scroll the page; a dialog's control is scrolled into view.
@@ -16,7 +17,7 @@ export function handCard(i) {
 }
 
 export function focusLost() {
-  const a = document.activeElement;
+  const a = focusedElement();
   if (!a || a === document.body || !shown(a)) return true;
   return a === $("#hand") && Boolean($("#hand .card")); // the hand's box, once it has cards to hold the focus
 }
@@ -25,15 +26,15 @@ export function focusLost() {
 // (it wins over any place on the table) and say whether there was.
 export function focusKeeper({ handIndex, toDialog = () => false }) {
   function key() {
-    const a = document.activeElement;
+    const a = focusedElement();
     if (!a || a === document.body || !a.isConnected) return null;
     if (a.closest("#hand")) {
-      const card = a.closest(".card[data-index]");
+      const card = /** @type {HTMLElement | null} */ (a.closest(".card[data-index]"));
       return { where: "hand", index: card ? Number(card.dataset.index) : handIndex() };
     }
     if (a.closest("#moves")) return { where: "moves", action: a.dataset?.action || null };
-    if (a.closest("#hints")) return { where: "hints", action: a.closest("li")?.dataset.action || null };
-    const tab = a.closest(".tableau[data-side]");
+    if (a.closest("#hints")) return { where: "hints", action: /** @type {HTMLElement | null} */ (a.closest("li"))?.dataset.action || null };
+    const tab = /** @type {HTMLElement | null} */ (a.closest(".tableau[data-side]"));
     if (tab) return { where: "side", side: tab.dataset.side };
     if (a.id) return { where: "id", id: a.id };
     return { where: "node", node: a };
@@ -43,8 +44,8 @@ export function focusKeeper({ handIndex, toDialog = () => false }) {
     if (toDialog()) return;
     let node = null;
     if (key?.where === "hand") node = handCard(key.index);
-    if (key?.where === "moves") node = (key.action && [...document.querySelectorAll("#moves button")].find((b) => b.dataset.action === key.action)) || null;
-    if (key?.where === "hints") node = [...document.querySelectorAll("#hints li")].find((li) => li.dataset.action === key.action)?.querySelector("button") || null;
+    if (key?.where === "moves") node = (key.action && $$("#moves button").find((b) => b.dataset.action === key.action)) || null;
+    if (key?.where === "hints") node = $$("#hints li").find((li) => li.dataset.action === key.action)?.querySelector("button") || null;
     if (key?.where === "side") node = document.querySelector(`.tableau[data-side="${key.side}"]`);
     if (key?.where === "id") node = document.getElementById(key.id);
     if (key?.where === "node") node = key.node;

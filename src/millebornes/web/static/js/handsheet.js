@@ -1,3 +1,4 @@
+// @ts-check
 // On a phone the table is a page that scrolls, and what a player needs at their turn would fall below the fold.
 // So there the hand becomes a bottom sheet, always on screen: the last refusal, two tabs that open the hints or
 // the last moves of the log, what the chosen card does and its moves, and the hand at the very bottom, under the
@@ -6,7 +7,7 @@
 // phone, in the order it shows them (so the focus follows the eye), and back on a wider screen; the page's
 // bottom makes room for the sheet.
 
-import { $ } from "./common.js";
+import { $ } from "./lib/dom.js";
 
 const PHONE = "(max-width: 640px)";
 

@@ -1,11 +1,15 @@
+// @ts-check
 // The home page: create a table (edition, players, teams, each seat a human or a bot, listed in the lobby or
 // not), hand out the invite links, and list the finished games with their replays; the quick game (quick.js),
 // the lobby (lobby.js) and this browser's tables (mine.js) have modules of their own.
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, sideName, formatNumber, formatDate,
-  editionName, createTable, standingText, ladderOf, paceOptions,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, sideName, formatNumber, formatDate, editionName, standingText, ladderOf,
+  paceOptions,
+} from "./lib/words.js";
+import { $, el, $as, $$ } from "./lib/dom.js";
+import { getJSON, createTable } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { copyButton } from "./copy.js";
 import { setupLobby, renderLobby } from "./lobby.js";
@@ -35,12 +39,12 @@ function levelOptions() {
 }
 
 function edition() {
-  return H.editions.find((e) => e.name === $("#ruleset").value) || H.editions[0];
+  return H.editions.find((e) => e.name === $as("#ruleset", HTMLSelectElement).value) || H.editions[0];
 }
 
 // The ladder of the table as the form now sets it up.
 function followTable() {
-  const ladder = ladderOf(edition(), Number($("#players").value) || 2, $("#teams").checked, H.classic);
+  const ladder = ladderOf(edition(), Number($as("#players", HTMLSelectElement).value) || 2, $as("#teams", HTMLInputElement).checked, H.classic);
   H.levels = ladder?.levels || [];
   H.defaultLevel = ladder?.default_level || H.levels[0]?.level || "";
   H.measured = ladder?.measured !== false;
@@ -48,7 +52,7 @@ function followTable() {
 
 
 function renderEditions() {
-  const sel = $("#ruleset");
+  const sel = $as("#ruleset", HTMLSelectElement);
   const keep = sel.value || "classic";
   sel.replaceChildren(...H.editions.map((e) => el("option", { value: e.name }, editionName(e.name) || e.name)));
   sel.value = H.editions.some((e) => e.name === keep) ? keep : H.editions[0]?.name;
@@ -64,7 +68,7 @@ function renderSummary() {
 function renderPlayers() {
   const ed = edition();
   if (!ed) return;
-  const sel = $("#players");
+  const sel = $as("#players", HTMLSelectElement);
   const keep = Number(sel.value) || 2;
   sel.replaceChildren(...ed.players.map((n) => el("option", { value: String(n) }, String(n))));
   sel.value = String(ed.players.includes(keep) ? keep : ed.players[0]);
@@ -73,8 +77,8 @@ function renderPlayers() {
 
 function renderTeams() {
   const ed = edition();
-  const n = Number($("#players").value);
-  const box = $("#teams");
+  const n = Number($as("#players", HTMLSelectElement).value);
+  const box = $as("#teams", HTMLInputElement);
   const solo = (ed.solo_players || []).includes(n);
   const team = (ed.team_players || []).includes(n);
   box.checked = !!ed.teams?.[String(n)];
@@ -86,8 +90,8 @@ function renderTeams() {
 // change of language.
 const CLOCKS = [0, 30, 60, 120, 300];
 function renderClock() {
-  const clock = $("#clock");
-  const pace = $("#pace");
+  const clock = $as("#clock", HTMLSelectElement);
+  const pace = $as("#pace", HTMLSelectElement);
   const was = [clock.value || defaultClock(), pace.value || "normal"];
   clock.replaceChildren(...CLOCKS.map((s) => el("option", { value: String(s) },
     s === 0 ? t("home.clock_off") : s < 60 ? t("home.clock_seconds", { n: s }) : t("home.clock_minutes", { n: s / 60 }))));
@@ -99,7 +103,7 @@ function renderClock() {
 
 // The stand-in's level: one offered at the table, kept while it stays offered there.
 function renderStandin() {
-  const standin = $("#standin");
+  const standin = $as("#standin", HTMLSelectElement);
   const was = standin.value || H.defaultLevel;
   standin.replaceChildren(...levelOptions());
   standin.value = offered(was) ? was : H.defaultLevel;
@@ -108,16 +112,16 @@ function renderStandin() {
 
 // Alone with bots nobody waits for you, so the clock starts off; with two people or more, two minutes a move.
 function defaultClock() {
-  const humans = [...document.querySelectorAll("select.seat-kind")].filter((s) => s.value === "human").length;
+  const humans = /** @type {HTMLSelectElement[]} */ ($$("select.seat-kind")).filter((s) => s.value === "human").length;
   return humans > 1 ? "120" : "0";
 }
 
 function followSeats() {
-  if (!H.clockChosen && $("#clock").options.length) $("#clock").value = defaultClock();
+  if (!H.clockChosen && $as("#clock", HTMLSelectElement).options.length) $as("#clock", HTMLSelectElement).value = defaultClock();
 }
 
 function renderStandinNote() {
-  $("#standin-note").textContent = standingText(H.levels, $("#standin").value, H.measured);
+  $("#standin-note").textContent = standingText(H.levels, $as("#standin", HTMLSelectElement).value, H.measured);
 }
 
 // Seats count from 1 for people ("Seat 1" is seat 0). Each seat's choice has its own <label>, and a bot's
@@ -125,10 +129,10 @@ function renderStandinNote() {
 // table's default one, and so does the stand-in's.
 function renderSeats() {
   followTable();
-  const n = Number($("#players").value) || 2;
+  const n = Number($as("#players", HTMLSelectElement).value) || 2;
   const list = $("#seats");
-  const old = [...list.querySelectorAll("select.seat-kind")].map((s) => s.value);
-  const teams = $("#teams").checked;
+  const old = /** @type {HTMLSelectElement[]} */ ($$("select.seat-kind", list)).map((s) => s.value);
+  const teams = $as("#teams", HTMLInputElement).checked;
   const nsides = teams ? n / 2 : n;
   list.replaceChildren(...Array.from({ length: n }, (_, seat) => {
     const id = `seat-kind-${seat}`;
@@ -175,6 +179,10 @@ function clearError() {
 }
 
 // The error as a message key and its parameters, so that a change of language says it again in the new one.
+/**
+ * @param {[string, Record<string, unknown>?]} error the message's key and params
+ * @param {string} [field] the form's field it is about
+ */
 function showError([key, params = {}], field) {
   H.error = [key, params];
   $("#create-error").textContent = t(key, params);
@@ -187,6 +195,7 @@ function showError([key, params = {}], field) {
 }
 
 // The server's refusal in the page's words: its field names the message (the server's own text is English).
+/** @returns {[string, Record<string, unknown>?]} the message's key and params */
 function refusal(status, data, headers) {
   if (status === 429) return ["home.error.rate", { s: Number(headers.get("Retry-After")) || 60 }];
   const field = typeof data?.field === "string" ? data.field : "";
@@ -196,20 +205,20 @@ function refusal(status, data, headers) {
 
 async function create(e) {
   e.preventDefault();
-  const button = $("#create");
+  const button = $as("#create", HTMLButtonElement);
   clearError();
-  const n = Number($("#players").value);
-  const cf = $("#cf-timeout").value.trim();
+  const n = Number($as("#players", HTMLSelectElement).value);
+  const cf = $as("#cf-timeout", HTMLInputElement).value.trim();
   if (!/^\d+$/.test(cf) || Number(cf) < 3 || Number(cf) > 600) {
     showError(["home.error.cf_timeout"], "cf_timeout");
     return;
   }
-  const seats = [...document.querySelectorAll("select.seat-kind")].map((s) => (
+  const seats = /** @type {HTMLSelectElement[]} */ ($$("select.seat-kind")).map((s) => (
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
   const body = {
-    ruleset: $("#ruleset").value, options: {}, players: n, teams: $("#teams").checked, seats, cf_timeout: Number(cf),
-    spectators: $("#spectators").checked, public: $("#public").checked,
-    clock: Number($("#clock").value), standin: $("#standin").value, pace: $("#pace").value,
+    ruleset: $as("#ruleset", HTMLSelectElement).value, options: {}, players: n, teams: $as("#teams", HTMLInputElement).checked, seats, cf_timeout: Number(cf),
+    spectators: $as("#spectators", HTMLInputElement).checked, public: $as("#public", HTMLInputElement).checked,
+    clock: Number($as("#clock", HTMLSelectElement).value), standin: $as("#standin", HTMLSelectElement).value, pace: $as("#pace", HTMLSelectElement).value,
   };
   if (ratedChosen("#rated")) body.rated = true;
   button.disabled = true;
@@ -367,7 +376,7 @@ async function main() {
   setupQuick(H.editions, H.classic);
   setupLearn();
   $("#standin").addEventListener("change", renderStandinNote);
-  $("#create").disabled = false;
+  $as("#create", HTMLButtonElement).disabled = false;
   renderMine();
   setupLobby(refreshMine);
   refreshMine();

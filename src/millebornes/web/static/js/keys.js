@@ -1,8 +1,11 @@
+// @ts-check
 // The table page's keys: the terminal game's keys on the whole page, the move bar that names the chosen card's
 // moves with their keys, and the "Keys" panel that lists them in words. A key sends the action it means, as a
 // click does: the server judges it.
 
-import { $, el, t, tn, getLang, describeAction, sideName, cardName, CARDS } from "./common.js";
+import { t, tn, getLang, describeAction, sideName, cardName } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 import { textOf, announce } from "./telling.js";
 
 // A touch screen with no keyboard: no key names shown (the stylesheet hides them), the words say "tap".

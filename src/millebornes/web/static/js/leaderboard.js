@@ -1,9 +1,11 @@
+// @ts-check
 // The leaderboards (/leaderboard?edition=FAMILY, GET /api/leaderboard/FAMILY; docs/web.md, "Profiles and
 // leaderboards"): per edition, the active players whose rating is settled, best first, each linked to their
 // profile, with the bots' fixed ratings among them as landmarks. The edition is chosen from a list and kept in the
 // address, so a leaderboard can be shared.
 
-import { $, el, t, Name, setupLangSelect, onLangChange, editionName, formatNumber } from "./common.js";
+import { t, setupLangSelect, onLangChange, editionName, formatNumber } from "./lib/words.js";
+import { $, el, Name, $as } from "./lib/dom.js";
 
 const FAMILIES = ["classic", "parker", "dujardin", "family"];
 const L = { family: "classic", data: null, status: null };
@@ -42,7 +44,7 @@ function row(r) {
 }
 
 function draw() {
-  const select = $("#edition");
+  const select = $as("#edition", HTMLSelectElement);
   select.replaceChildren(...FAMILIES.map((f) => el("option", { value: f }, edition(f))));
   select.value = L.family;
   $("#leaders-caption").textContent = t("leaders.caption", { edition: edition(L.family) });
@@ -79,7 +81,7 @@ async function main() {
   onLangChange(draw);
   L.family = chosen();
   $("#edition").addEventListener("change", async (e) => {
-    L.family = e.target.value;
+    L.family = /** @type {HTMLSelectElement} */ (e.target).value;
     const url = new URL(location.href);
     url.searchParams.set("edition", L.family);
     history.replaceState(null, "", url);

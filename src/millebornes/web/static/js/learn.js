@@ -1,8 +1,11 @@
+// @ts-check
 // The guided first match: the home page's offer (to a browser that has not finished it: localStorage
 // "millebornes.learned") and, at its table, the lesson over the board: what to do and why (the state frame's
 // `lesson`). The table records the end of the guided hand, so the home page stops offering it.
 
-import { $, t, postJSON } from "./common.js";
+import { t } from "./lib/words.js";
+import { $, $as } from "./lib/dom.js";
+import { postJSON } from "./lib/http.js";
 import { remember } from "./mytables.js";
 
 const LEARNED = "millebornes.learned";
@@ -16,7 +19,7 @@ export function setupLearn() {
   if (!panel) return;
   panel.hidden = learned();
   $("#learn-start").addEventListener("click", async () => {
-    const button = $("#learn-start");
+    const button = $as("#learn-start", HTMLButtonElement);
     button.disabled = true;
     $("#learn-error").textContent = "";
     try {

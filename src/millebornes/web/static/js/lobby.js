@@ -1,7 +1,9 @@
+// @ts-check
 // The home page's lobby: the open public tables (GET /api/lobby), asked again every POLL_MS while the tab is
 // seen and on Refresh, each free seat with a Join button that claims it (POST .../claim) and goes to its link.
 
-import { $, el, t, tn, editionName, formatDate } from "./common.js";
+import { t, tn, editionName, formatDate } from "./lib/words.js";
+import { $, el, $$, targetOf, focusedElement } from "./lib/dom.js";
 import { remember } from "./mytables.js";
 
 const POLL_MS = 10_000;
@@ -33,7 +35,7 @@ function tableItem(tb) {
 // Drawing the list again keeps the focus on the same button when it is still there, else on the list's title.
 export function renderLobby() {
   const box = $("#lobby-list");
-  const focused = document.activeElement;
+  const focused = focusedElement();
   const inside = box.contains(focused) && focused !== box;
   const key = inside ? `${focused.dataset.table}/${focused.dataset.seat}` : null;
   if (L.tables === null) {
@@ -47,7 +49,7 @@ export function renderLobby() {
   }
   $("#lobby-error").textContent = L.error ? t(...L.error) : "";
   if (inside) {
-    const again = [...box.querySelectorAll("button.lobby-join")].find((b) => `${b.dataset.table}/${b.dataset.seat}` === key);
+    const again = $$("button.lobby-join", box).find((b) => `${b.dataset.table}/${b.dataset.seat}` === key);
     (again || $("#lobby-title")).focus();
   }
 }
@@ -107,7 +109,7 @@ async function claim(button) {
 export function setupLobby(onRefresh) {
   $("#lobby-refresh").addEventListener("click", () => { L.error = null; load(true); onRefresh?.(); });
   $("#lobby-list").addEventListener("click", (e) => {
-    const button = e.target.closest("button.lobby-join");
+    const button = /** @type {HTMLElement | null} */ (targetOf(e).closest("button.lobby-join"));
     if (button) claim(button);
   });
   setInterval(() => { if (!document.hidden) load(); }, POLL_MS);

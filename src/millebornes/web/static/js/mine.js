@@ -1,9 +1,11 @@
+// @ts-check
 // The home page's "My tables": this browser's tables (mytables.js), each with its status asked of
 // GET /api/tables/{id}, a way back to my seat (or the replay of a finished match), the invite links of the
 // tables created here with a Copy button each (a seat someone sat down in says so instead: its first join replaced
 // its token, so the link opens nothing any more), and Forget.
 
-import { $, el, t, tn, Name, editionName, formatDate } from "./common.js";
+import { t, tn, editionName, formatDate } from "./lib/words.js";
+import { $, el, Name, $$, focusedElement } from "./lib/dom.js";
 import { copyButton } from "./copy.js";
 import { MAX, forget, myTables } from "./mytables.js";
 
@@ -37,12 +39,12 @@ function entryItem(e) {
   const forgetButton = el("button", { type: "button", class: "forget", dataset: { table: e.id, focus: `${e.id}:forget` }, "aria-label": t("mine.forget_this", { edition, when }) },
     t("mine.forget"));
   forgetButton.addEventListener("click", () => {
-    const items = [...document.querySelectorAll("#mine-list button.forget")];
+    const items = $$("#mine-list button.forget");
     const next = items[items.indexOf(forgetButton) + 1]?.dataset.table || items[items.indexOf(forgetButton) - 1]?.dataset.table;
     forget(e.id);
     renderMine();
     $("#mine-status").textContent = t("mine.forgotten", { edition, when });
-    const target = next && [...document.querySelectorAll("#mine-list button.forget")].find((b) => b.dataset.table === next);
+    const target = next && $$("#mine-list button.forget").find((b) => b.dataset.table === next);
     (target || $("#mine-title")).focus();
   });
   actions.push(forgetButton);
@@ -99,11 +101,11 @@ export async function refreshMine() {
   if (now === M.drawn) return;
   M.drawn = now;
   // drawn again: the focus stays on the same control when it is still there, else goes to the list's title
-  const focused = document.activeElement;
+  const focused = focusedElement();
   const key = $("#mine-list").contains(focused) ? focused.dataset.focus : null;
   renderMine();
   if (key !== null) {
-    const again = [...document.querySelectorAll("#mine-list [data-focus]")].find((x) => x.dataset.focus === key);
+    const again = $$("#mine-list [data-focus]").find((x) => x.dataset.focus === key);
     (again || $("#mine-title")).focus();
   }
   document.body.dataset.mine = String(Number(document.body.dataset.mine || 0) + 1);

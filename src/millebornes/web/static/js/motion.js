@@ -1,3 +1,4 @@
+// @ts-check
 // Motion at the table: every seat's move travels, bots' included, so that at four or six players the eye follows
 // the game without reading the log. A card played or discarded flies from where it came (the player's hand card,
 // or the seat's name on its tableau) to the pile it went to; a drawn card leaves the stock; a hazard marks the
@@ -6,7 +7,9 @@
 // it and lets every click through, so it never delays input. With prefers-reduced-motion nothing moves: the card
 // that landed stays highlighted (board.js) and the moments show still.
 
-import { el, t, CARDS } from "./common.js";
+import { t } from "./lib/words.js";
+import { el, $$ } from "./lib/dom.js";
+import { CARDS } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { landedCard, pileOf } from "./board.js";
 
@@ -24,7 +27,7 @@ export function reducedMotion() {
 // The rectangles of the hand's cards and of the stock, taken before a state is drawn: where the seat's own
 // cards leave from.
 export function snapshot() {
-  const hand = [...document.querySelectorAll("#hand .card[data-card]")].map((n) => ({ card: n.dataset.card, rect: n.getBoundingClientRect() }));
+  const hand = $$("#hand .card[data-card]").map((n) => ({ card: n.dataset.card, rect: n.getBoundingClientRect() }));
   return { hand };
 }
 
@@ -147,7 +150,7 @@ export function animate(events, before, page) {
 function newest(before) {
   const had = {};
   for (const h of before) had[h.card] = (had[h.card] || 0) + 1;
-  const now = [...document.querySelectorAll("#hand .card[data-card]")];
+  const now = $$("#hand .card[data-card]");
   const seen = {};
   for (const node of now) {
     const c = node.dataset.card;

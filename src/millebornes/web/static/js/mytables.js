@@ -1,3 +1,4 @@
+// @ts-check
 // "My tables": the tables this browser created or joined, kept in localStorage under one key, newest first and
 // at most MAX (the oldest is dropped). One job: read and write that list; the home page shows it (mine.js).
 // An entry: { id, ruleset, at (ms), seat, url (my seat's link, with its token), used (the invite token that link
@@ -11,6 +12,12 @@ function tableLink(url, id) {
   return typeof url === "string" && url.startsWith(`/t/${encodeURIComponent(id)}#`) ? url : null;
 }
 
+/**
+ * @typedef {{ id: string, ruleset: string, at: number, seat: number | null, url: string | null, creator: boolean,
+ *   invites: { seat: number, url: string }[], used: string | null }} TableEntry
+ */
+
+/** @returns {TableEntry | null} */
 function clean(e) {
   if (!e || typeof e.id !== "string" || !e.id) return null;
   const invites = Array.isArray(e.invites)
@@ -23,10 +30,11 @@ function clean(e) {
   };
 }
 
+/** @returns {TableEntry[]} */
 export function myTables() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || "[]");
-    return Array.isArray(data) ? data.map(clean).filter(Boolean) : [];
+    return Array.isArray(data) ? data.map(clean).filter((e) => e !== null) : [];
   } catch (e) {
     return [];
   }
@@ -39,7 +47,7 @@ function save(list) {
 // Record a table (or more about one already known: a seat taken, the invites of its creator); it moves first.
 export function remember(entry) {
   const list = myTables();
-  const old = list.find((e) => e.id === entry.id) || {};
+  const old = /** @type {Partial<TableEntry>} */ (list.find((e) => e.id === entry.id) || {});
   const given = Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined && v !== null && v !== ""));
   const merged = clean({ ...old, ...given, at: old.at || Date.now(), creator: old.creator || entry.creator === true });
   if (!merged) return;

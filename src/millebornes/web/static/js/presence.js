@@ -1,10 +1,12 @@
+// @ts-check
 // Who left the table, and when a bot takes their seat: "Bob left — a bot takes over in 0:45" on the seat's
 // tableau and in the turn line when the decision is theirs, counting down each second from the seat facts'
 // `takeover` (seconds left when the frame came: no wall clock is shared with the server); "A bot is playing for
 // Bob" once a stand-in does; only "Bob left" when no bot is coming (nobody else at the table to wait, or the
 // table not being played). A screen reader hears the leaving once in #announce, never the countdown.
 
-import { el, t, tn, seatName } from "./common.js";
+import { t, tn, seatName } from "./lib/words.js";
+import { el, $$ } from "./lib/dom.js";
 import { announce, textOf } from "./telling.js";
 
 const STANDIN = "standin";
@@ -63,7 +65,7 @@ export function presenceNotes({ ctx, mySeat }) {
   }
 
   function tick() {
-    for (const line of document.querySelectorAll(".away-note[data-seat]")) {
+    for (const line of $$(".away-note[data-seat]")) {
       const seat = Number(line.dataset.seat);
       if (!shown.has(seat)) continue;
       const fresh = nodes(seat);

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's profile (/players/NAME, GET /api/players/NAME; docs/web.md, "Profiles and leaderboards"): the rating
 // of each edition with its graph, the totals of every game, and the games, newest first, each with its replay and
 // review. Anybody may look; the account itself also sees its private games (the server decides, by its sign-in).
@@ -5,7 +6,8 @@
 // The graph is a picture for the eye (role img, named by a sentence that gives its range); the table under "The
 // graph in words" gives every point to everyone, screen readers included.
 
-import { $, el, svgEl, t, Name, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./common.js";
+import { t, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./lib/words.js";
+import { $, el, svgEl, Name, $as, $$ } from "./lib/dom.js";
 
 const TOTALS = ["games", "won", "coups_fourres", "safe_trips", "shutouts", "extensions_taken", "extensions_made", "hands"];
 const HEIGHT = 150;
@@ -94,7 +96,7 @@ function ratingBlock(family, rating, points) {
 }
 
 function drawGraphs() {
-  for (const box of document.querySelectorAll(".rating-graph")) {
+  for (const box of $$(".rating-graph")) {
     drawGraph(box, P.data.graph[box.dataset.family] || []);
   }
 }
@@ -156,7 +158,7 @@ function draw() {
 }
 
 async function more() {
-  const button = $("#profile-more");
+  const button = $as("#profile-more", HTMLButtonElement);
   button.disabled = true;
   const first = P.games.length;
   try {
@@ -171,7 +173,7 @@ async function more() {
   button.disabled = false;
   draw();
   // the keyboard goes on where the new games begin
-  (document.querySelectorAll(".profile-game .replay-link")[first] || $("#games-title")).focus();
+  ($$(".profile-game .replay-link")[first] || $("#games-title")).focus();
 }
 
 // /players/me (the account page's link; no username is that short): the signed-in account's own profile, else the

@@ -1,12 +1,15 @@
+// @ts-check
 // Puzzles (GET /api/puzzles, or ?table=ID&seat=N for that seat's own mistakes in the table's review): the position
 // as the seat saw it, its legal moves as buttons in words; one answer each: found, or not, and why in the chances
 // of the hand the two moves gave. The streak of puzzles found in a row is kept in this browser
 // (localStorage "millebornes.streak": {now, best}).
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeAction, percent, editionName,
-  formatNumber,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, describeAction, percent, editionName, formatNumber,
+} from "./lib/words.js";
+import { $, el, $$ } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 import { tableauElement } from "./board.js";
 import { seatHeaders } from "./mytables.js";
@@ -69,7 +72,7 @@ function draw() {
       ? tn("puzzle.found", { best: words(p.best), chance: percent(p.best_chance) })
       : tn("puzzle.missed", { move: words(P.answer), best: words(p.best), chance: percent(p.best_chance),
         played: words(p.played), lost: percent(p.chance) })));
-    for (const b of $("#puzzle-moves").children) b.classList.toggle("best", b.dataset.action === p.best);
+    for (const b of $$("#puzzle-moves > *")) b.classList.toggle("best", b.dataset.action === p.best);
   } else {
     delete result.dataset.found;
   }

@@ -1,9 +1,12 @@
+// @ts-check
 // The home page's quick game: one button seats you at once at a new table against bots of the level and pace you
 // choose (the edition's smallest number of players, you at seat 1), made through POST /api/tables without a turn
 // clock (alone with bots, nobody waits for you); the table page then asks for your nickname (it offers the one
 // this browser used last).
 
-import { $, el, t, editionName, createTable, standingText, ladderOf, paceOptions } from "./common.js";
+import { t, editionName, standingText, ladderOf, paceOptions } from "./lib/words.js";
+import { $, el, $as } from "./lib/dom.js";
+import { createTable } from "./lib/http.js";
 import { remember } from "./mytables.js";
 import { ratedChosen } from "./ratedchoice.js";
 
@@ -11,7 +14,7 @@ import { ratedChosen } from "./ratedchoice.js";
 const Q = { editions: [], classic: null, error: null };
 
 function edition() {
-  return Q.editions.find((e) => e.name === $("#quick-ruleset").value) || Q.editions[0];
+  return Q.editions.find((e) => e.name === $as("#quick-ruleset", HTMLSelectElement).value) || Q.editions[0];
 }
 
 // The quick game's table: the edition's smallest number of players, in teams if that is its default.
@@ -27,11 +30,11 @@ function ladder() {
 }
 
 export function renderQuick() {
-  const sel = $("#quick-ruleset");
+  const sel = $as("#quick-ruleset", HTMLSelectElement);
   const keep = sel.value || "classic";
   sel.replaceChildren(...Q.editions.map((e) => el("option", { value: e.name }, editionName(e.name) || e.name)));
   sel.value = Q.editions.some((e) => e.name === keep) ? keep : Q.editions[0]?.name || "";
-  const pace = $("#quick-pace");
+  const pace = $as("#quick-pace", HTMLSelectElement);
   const paced = pace.value || "normal";
   pace.replaceChildren(...paceOptions());
   pace.value = paced;
@@ -43,7 +46,7 @@ export function renderQuick() {
 // default level.
 function renderLevels() {
   const { levels = [], default_level: start = "" } = ladder() || {};
-  const level = $("#quick-level");
+  const level = $as("#quick-level", HTMLSelectElement);
   const was = level.value || start;
   level.replaceChildren(...levels.map((l) => el("option", { value: l.level }, t(`level.${l.level}`))));
   level.value = levels.some((l) => l.level === was) ? was : start || levels[0]?.level || "";
@@ -52,7 +55,7 @@ function renderLevels() {
 
 function renderNote() {
   const { levels = [], measured = true } = ladder() || {};
-  $("#quick-level-note").textContent = standingText(levels, $("#quick-level").value, measured);
+  $("#quick-level-note").textContent = standingText(levels, $as("#quick-level", HTMLSelectElement).value, measured);
 }
 
 function fail(message) {
@@ -67,14 +70,14 @@ async function start(e) {
   Q.error = null;
   $("#quick-error").textContent = "";
   const { players: n, teams } = table(ed);
-  const level = $("#quick-level").value;
+  const level = $as("#quick-level", HTMLSelectElement).value;
   const body = {
     ruleset: ed.name, options: {}, players: n, teams,
     seats: [{ kind: "human" }, ...Array.from({ length: n - 1 }, () => ({ kind: "bot", level }))],
-    clock: 0, pace: $("#quick-pace").value,
+    clock: 0, pace: $as("#quick-pace", HTMLSelectElement).value,
   };
   if (ratedChosen("#quick-rated")) body.rated = true;
-  const button = $("#quick-start");
+  const button = $as("#quick-start", HTMLButtonElement);
   button.disabled = true;
   button.textContent = t("quick.starting");
   try {
@@ -105,5 +108,5 @@ export function setupQuick(editions, classic) {
   $("#quick-form").addEventListener("submit", start);
   $("#quick-ruleset").addEventListener("change", renderLevels);
   $("#quick-level").addEventListener("change", renderNote);
-  $("#quick-start").disabled = !editions.length || !(classic?.levels || []).length;
+  $as("#quick-start", HTMLButtonElement).disabled = !editions.length || !(classic?.levels || []).length;
 }

@@ -1,16 +1,18 @@
+// @ts-check
 // The home page's "Rated match" box, in the quick game and the new table's form (docs/web.md, "Ratings"). A rated
 // match counts for accounts only, so the box is offered to a signed-in page; signed out, its note says why not
 // and leads to the account page. Checked, the note says what the table holds to: the server takes the edition's
 // standard rules only (the forms send no other) and refuses every take-back there.
 
-import { $, el, t, tn } from "./common.js";
+import { t, tn } from "./lib/words.js";
+import { $, el, $as } from "./lib/dom.js";
 
 const BOXES = [["#quick-rated", "#quick-rated-note"], ["#rated", "#rated-note"]];
 let signedIn = false;
 
 export function renderRated() {
   for (const [box, note] of BOXES) {
-    const input = $(box);
+    const input = $as(box, HTMLInputElement);
     input.disabled = !signedIn;
     if (!signedIn) input.checked = false;
     $(note).replaceChildren(...(signedIn ? [t(input.checked ? "home.rated_on" : "home.rated_note")]
@@ -20,7 +22,7 @@ export function renderRated() {
 
 // Whether the box of that form (its selector) asks for a rated table.
 export function ratedChosen(box) {
-  return signedIn && $(box).checked;
+  return signedIn && $as(box, HTMLInputElement).checked;
 }
 
 // `account`: the header's look-up of who is signed in (accountlink.js), a username or null.

@@ -1,10 +1,13 @@
+// @ts-check
 // The seat and its account (docs/web.md, "Accounts" and "Ratings"). A signed-in page brings its seat into the
 // account as soon as it sits at the table, quietly: the account keeps the table, and a rated match counts for its
 // rating. At a rated table a signed-out page says the match will not be rated unless its player signs in, and
 // notices a sign-in made meanwhile in another tab when it is seen again. When a rated match ends, the account's
 // rating is read again and shown beside the one read before the match.
 
-import { $, el, t, editionName, formatNumber, getJSON, getLang, ratingText } from "./common.js";
+import { t, editionName, formatNumber, getLang, ratingText } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
 
 // ms between looks at the account once the match is over: the server rates it as it ends, but a process busy
 // elsewhere (or the hall's sweep) may take a moment

@@ -1,10 +1,12 @@
+// @ts-check
 // The rematch on the table page: in #match-over, each human seat's answer (from the welcome and the `rematch`
 // frames) and, for a seat, "Rematch" and "No, thanks"; the private `rematch-seat` link of an accepted seat, where
 // the page goes at once to take the same seat with the same nickname (one click); and, on a rematch still waiting
 // for players, the button that gives the empty seats to bots. table.js knows it by three calls: onFrame, render,
 // autoJoinNickname.
 
-import { $, el, t, tn, seatName, errorMessage } from "./common.js";
+import { t, tn, seatName, errorMessage } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
 import { announce, textOf } from "./telling.js";
 
 const REFUSALS = new Set(["not-finished", "joined", "started", "server", "rate", "malformed"]);

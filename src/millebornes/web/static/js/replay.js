@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer of a finished game: step through it move by move (buttons, the slider or the keys: ← →
 // one move, Page Up / Page Down ten, Home / End, as in the terminal's replay); every hand is shown, since the game
 // is over. Each step is told in words in a polite live region ("Move 12 of 140: Ann played Flat Tire on Bob."),
@@ -5,9 +6,11 @@
 // judged move also shows its class and the better move, and N / P go to the next or previous mistake.
 
 import {
-  $, el, t, tn, getJSON, loadCards, setupLangSelect, onLangChange, describeEvent, describeAction, seatName,
-  formatNumber, cardName, editionName,
-} from "./common.js";
+  t, tn, setupLangSelect, onLangChange, describeEvent, describeAction, seatName, formatNumber, cardName, editionName,
+} from "./lib/words.js";
+import { $, el, $as, targetOf, focusedElement } from "./lib/dom.js";
+import { getJSON } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement, emptySlot } from "./cards.js";
 import { tableauElement, breakdownTable, winnersText } from "./board.js";
 import { scoreSheet } from "./sheet.js";
@@ -109,15 +112,15 @@ function render() {
   const st = d.state;
   const c = ctx();
   $("#step").textContent = stepLabel(d);
-  const range = $("#step-range");
+  const range = $as("#step-range", HTMLInputElement);
   range.max = String(d.total);
   range.value = String(d.step);
   range.setAttribute("aria-valuetext", stepLabel(d));
   // a button that becomes disabled under the focus hands it to the button that still works
-  const focused = document.activeElement;
-  $("#first").disabled = $("#prev").disabled = d.step === 0;
-  $("#next").disabled = $("#last").disabled = d.step >= d.total;
-  if (focused?.disabled) (d.step === 0 ? $("#next") : $("#prev")).focus();
+  const focused = focusedElement();
+  $as("#first", HTMLButtonElement).disabled = $as("#prev", HTMLButtonElement).disabled = d.step === 0;
+  $as("#next", HTMLButtonElement).disabled = $as("#last", HTMLButtonElement).disabled = d.step >= d.total;
+  if (focused?.matches(":disabled")) (d.step === 0 ? $("#next") : $("#prev")).focus();
   $("#table-info").textContent = [editionName(R.facts?.ruleset), t("table.hand_n", { n: st.hand_number + 1 }),
     t("table.target", { target: formatNumber(st.target) })].filter(Boolean).join(" · ");
 
@@ -174,9 +177,9 @@ async function main() {
   $("#prev").addEventListener("click", () => go(R.want - 1));
   $("#next").addEventListener("click", () => go(R.want + 1)); // from the step asked for: quick taps all count
   $("#last").addEventListener("click", () => go(R.total));
-  $("#step-range").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#step-range").addEventListener("input", (e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest?.("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (targetOf(e).closest?.("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
     const to = {
       ArrowRight: R.want + 1, ArrowLeft: R.want - 1, PageDown: R.want + PAGE, PageUp: R.want - PAGE, Home: 0, End: R.total,
     }[e.key];
@@ -184,7 +187,7 @@ async function main() {
   });
   try {
     R.facts = await getJSON(`/api/tables/${encodeURIComponent(tableId)}`);
-    $("#rules-link").href = `/rules?edition=${encodeURIComponent(R.facts.ruleset)}&players=${R.facts.players}`;
+    $as("#rules-link", HTMLAnchorElement).href = `/rules?edition=${encodeURIComponent(R.facts.ruleset)}&players=${R.facts.players}`;
     $("#casual").hidden = !R.facts.casual; // a move was taken back at the table: the replay shows the moves kept
     $("#rated").hidden = !R.facts.rated; // a finished table says rated only once its match was rated
   } catch (x) {

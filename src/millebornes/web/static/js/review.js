@@ -1,3 +1,4 @@
+// @ts-check
 // The game review on the replay page (docs/web.md, "Game review"): the Review button, the progress while the
 // server works it out (a progress bar, polled every second, said now and then in a polite live region), then
 // the evaluation graph (evalgraph.js) and its text equivalent (a table per hand), a badge on every judged move
@@ -8,9 +9,9 @@
 // A move is shown at step index + 1 (the position after it); the better move is shown at step index (the
 // position where it was decided), its card marked in the seat's hand and its target on the board.
 
-import {
-  $, el, t, tn, getJSON, HttpError, onLangChange, describeAction, seatName, sideName, formatNumber, percent,
-} from "./common.js";
+import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent } from "./lib/words.js";
+import { $, el, $as, targetOf, focusedElement } from "./lib/dom.js";
+import { getJSON, HttpError } from "./lib/http.js";
 import { evalGraph } from "./evalgraph.js";
 import { seatHeaders } from "./mytables.js";
 
@@ -122,7 +123,7 @@ export function setupReview(api) {
     }
     if (had && !body.contains(document.activeElement)) {
       const same = had !== "-" && document.getElementById(had);
-      (same && !same.disabled ? same : body.querySelector("button:not(:disabled)") || $("#review-title")).focus();
+      (same && !same.matches(":disabled") ? same : $("button:not(:disabled)", body) || $("#review-title")).focus();
     }
   }
 
@@ -145,7 +146,7 @@ export function setupReview(api) {
     bar.setAttribute("aria-valuenow", String(S.done));
     bar.setAttribute("aria-valuetext", words);
     // the page's policy allows no inline style attribute: the width is set through the CSSOM
-    bar.firstChild.style.width = `${S.total ? (100 * S.done) / S.total : 0}%`;
+    /** @type {HTMLElement} */ (bar.firstChild).style.width = `${S.total ? (100 * S.done) / S.total : 0}%`;
   }
 
   // a seat's summary: accuracy, each class's count, decisions judged; then the key moments of every seat
@@ -251,9 +252,9 @@ export function setupReview(api) {
     $("#graph-box").replaceChildren(S.graph.node);
     $("#graph-help").textContent = t("review.graph_help");
     $("#graph-legend").replaceChildren(legend);
-    const open = $("#graph-words")?.open;
+    const open = $as("#graph-words", HTMLDetailsElement)?.open;
     $("#graph-words-box").replaceChildren(words(match, c));
-    if (open) $("#graph-words").open = true;
+    if (open) $as("#graph-words", HTMLDetailsElement).open = true;
     S.graph.redraw();
     S.graph.update(api.step());
   }
@@ -308,15 +309,15 @@ export function setupReview(api) {
   }
 
   function navState() {
-    const prev = $("#prev-mistake");
-    const next = $("#next-mistake");
+    const prev = $as("#prev-mistake", HTMLButtonElement);
+    const next = $as("#next-mistake", HTMLButtonElement);
     if (!prev || !next) return;
     const here = api.step();
     const steps = mistakeSteps();
-    const focused = document.activeElement;
+    const focused = focusedElement();
     prev.disabled = !steps.some((s) => s < here);
     next.disabled = !steps.some((s) => s > here);
-    if (focused?.disabled) {
+    if (focused?.matches(":disabled")) {
       const other = focused === prev ? next : prev;
       (other.disabled ? $("#review-title") : other).focus();
     }
@@ -405,7 +406,7 @@ export function setupReview(api) {
   // ------------------------------------------------------------ keys, language, start
   document.addEventListener("keydown", (e) => {
     // letters are free on the move slider; a field that takes text keeps them
-    if (!S.review || e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.("input:not([type='range']), select, textarea")) return;
+    if (!S.review || e.altKey || e.ctrlKey || e.metaKey || targetOf(e).closest?.("input:not([type='range']), select, textarea")) return;
     const key = e.key.toLowerCase();
     if (key === "n" || key === "p") {
       e.preventDefault();

@@ -1,8 +1,12 @@
+// @ts-check
 // How to play one edition (GET /api/rules/EDITION): the goal, each card drawn as it is at the table, a turn,
 // hazards, the coup fourré, the extension, the end of a hand and the score. The edition and the table's
 // players are picked here and kept in the address (?edition=parker&players=4), so a table links to its own rules.
 
-import { $, el, t, getJSON, rulesGuides, loadCards, setupLangSelect, onLangChange, getLang, editionName } from "./common.js";
+import { t, setupLangSelect, onLangChange, getLang, editionName } from "./lib/words.js";
+import { $, el, $as } from "./lib/dom.js";
+import { getJSON, rulesGuides } from "./lib/http.js";
+import { loadCards } from "./lib/cards.js";
 import { cardElement } from "./cards.js";
 
 const params = new URLSearchParams(location.search);
@@ -13,10 +17,10 @@ function edition() {
 }
 
 function fillPickers() {
-  const editions = $("#rules-edition");
+  const editions = $as("#rules-edition", HTMLSelectElement);
   editions.replaceChildren(...S.editions.map((e) => el("option", { value: e.name }, editionName(e.name))));
   editions.value = edition().name;
-  const players = $("#rules-players");
+  const players = $as("#rules-players", HTMLSelectElement);
   players.replaceChildren(...edition().players.map((n) => el("option", { value: String(n) }, String(n))));
   if (!edition().players.includes(S.players)) S.players = edition().players[0];
   players.value = String(S.players);
@@ -71,8 +75,8 @@ async function main() {
   S.editions = (await getJSON("/api/editions")).editions;
   if (!S.editions.some((e) => e.name === S.edition)) S.edition = S.editions[0].name;
   fillPickers();
-  $("#rules-edition").addEventListener("change", (e) => { S.edition = e.target.value; fillPickers(); load(); });
-  $("#rules-players").addEventListener("change", (e) => { S.players = Number(e.target.value); load(); });
+  $("#rules-edition").addEventListener("change", (e) => { S.edition = /** @type {HTMLSelectElement} */ (e.target).value; fillPickers(); load(); });
+  $("#rules-players").addEventListener("change", (e) => { S.players = Number(/** @type {HTMLSelectElement} */ (e.target).value); load(); });
   onLangChange(() => { fillPickers(); show(); });
   await load();
   document.body.dataset.ready = "1";

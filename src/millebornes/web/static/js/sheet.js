@@ -1,9 +1,11 @@
+// @ts-check
 // The score sheet of a match (the table's #match-over and the end of a replay): the match's goal, a table with one
 // row per hand and one column per side (the hand's points and the running total), the final totals with the
 // winners marked in words, and each hand's breakdown behind a disclosure. Each table scrolls inside its own
 // wrapper on a narrow screen, never the page.
 
-import { el, t, formatNumber, sideName } from "./common.js";
+import { t, formatNumber, sideName } from "./lib/words.js";
+import { el } from "./lib/dom.js";
 import { breakdownTable } from "./board.js";
 
 let made = 0;

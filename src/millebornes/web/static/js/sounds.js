@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds made with the Web Audio API (no sound files): the turn's chime (attention.js) and, if the player turns
 // them on, the game's sounds: a card laid, a hazard that hits, a coup fourré, a completed trip. The game's
 // sounds are off by default and remembered per browser (localStorage).

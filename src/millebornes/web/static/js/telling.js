@@ -1,8 +1,10 @@
+// @ts-check
 // What a screen reader hears on the table page. #announce (polite): each public event once, in words, as it
 // happens, and the seat's own news; the log is drawn again on every change, so it is not a live region itself.
 // #sr-alert: the player's own refusals.
 
-import { $, el, t, describeEvent, cardName } from "./common.js";
+import { t, describeEvent, cardName } from "./lib/words.js";
+import { $, el } from "./lib/dom.js";
 
 // nodes (strings, <bdi> names) as plain text, for live regions and labels
 export const textOf = (nodes) => (Array.isArray(nodes) ? nodes : [nodes]).map((n) => (n instanceof Node ? n.textContent : String(n))).join("");

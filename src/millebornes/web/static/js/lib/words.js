@@ -1,5 +1,10 @@
-// Shared by every page: languages, card names, fetch helpers, safe element building, events in words.
-// Nothing from the server or from a player is ever put into innerHTML: el() and text() use textContent.
+// @ts-check
+// Words, shared by every page: the language, the message catalog (t, tn), card names, numbers and dates as the
+// language writes them, and seats, sides, events, actions and refusals in words.
+
+import { el, Name, Names, nodesOf } from "./dom.js";
+import { getJSON } from "./http.js";
+import { CARDS } from "./cards.js";
 
 // Every word comes from the server's message catalog (GET /api/catalog/LANG), loaded before a page draws.
 const CATALOGS = {};
@@ -11,38 +16,6 @@ export function loadCatalog(lang = getLang()) {
       .catch((e) => { delete loading[lang]; throw e; });
   }
   return loading[lang];
-}
-
-// The cards: id, group and value (their names are in the message catalog, as card.ID); replaced by
-// GET /api/cards when it answers (the server is the reference).
-const CARDS_FALLBACK = [
-  ["25", "distance", 25], ["50", "distance", 50], ["75", "distance", 75], ["100", "distance", 100],
-  ["200", "distance", 200], ["stop", "hazard", 0], ["speed-limit", "hazard", 0], ["out-of-gas", "hazard", 0],
-  ["flat-tire", "hazard", 0], ["accident", "hazard", 0], ["roll", "remedy", 0], ["end-of-limit", "remedy", 0],
-  ["gasoline", "remedy", 0], ["spare-tire", "remedy", 0], ["repairs", "remedy", 0],
-  ["right-of-way", "safety", 0], ["extra-tank", "safety", 0], ["puncture-proof", "safety", 0],
-  ["driving-ace", "safety", 0],
-];
-
-export const CARDS = {};
-for (const [id, group, value] of CARDS_FALLBACK) CARDS[id] = { id, group, value };
-export const CARD_ORDER = CARDS_FALLBACK.map((c) => c[0]);
-
-export const SAFETY_OF = {
-  stop: "right-of-way", "speed-limit": "right-of-way", "out-of-gas": "extra-tank",
-  "flat-tire": "puncture-proof", accident: "driving-ace",
-};
-
-let cardsLoaded = null;
-export function loadCards() {
-  if (!cardsLoaded) {
-    cardsLoaded = getJSON("/api/cards").then((data) => {
-      for (const c of data.cards || []) {
-        if (typeof c.id === "string") CARDS[c.id] = { ...CARDS[c.id], ...c };
-      }
-    }).catch(() => {});
-  }
-  return cardsLoaded;
 }
 
 // ------------------------------------------------------------------ language
@@ -81,27 +54,6 @@ export function t(key, params = {}) {
   }
   if (s === undefined) s = key;
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
-// A player's own name: shown in a <bdi>, so that a name written right to left (or made to look so)
-// cannot reorder the sentence around it. As a string it is just the name.
-export class Name {
-  constructor(text) { this.text = text; }
-  toString() { return this.text; }
-}
-
-// Names joined with words between them ("Ann and Bob"), kept apart so that each name keeps its <bdi>.
-export class Names {
-  constructor(items) { this.items = items; }
-  toString() { return this.items.map(String).join(""); }
-}
-
-export function nodesOf(value) {
-  if (value instanceof Node) return [value];
-  if (value instanceof Name) return [el("bdi", {}, value.text)];
-  if (value instanceof Names) return value.items.flatMap(nodesOf);
-  if (Array.isArray(value)) return value.flatMap(nodesOf);
-  return [String(value)];
 }
 
 // t() as nodes for the page: every player's name in the message stands in its own <bdi>.
@@ -150,75 +102,6 @@ export function joinNames(names) {
   const items = [];
   names.forEach((n, i) => items.push(...(i === 0 ? [] : [i === names.length - 1 ? t("and") : ", "]), n));
   return new Names(items);
-}
-
-// ------------------------------------------------------------------ DOM helpers (text only)
-// An SVG element with its attributes (the cards' pictures, the review's graph).
-export function svgEl(tag, attrs = {}) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    if (child instanceof Name || child instanceof Names) node.append(...nodesOf(child));
-    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-export function $(sel, root = document) { return root.querySelector(sel); }
-export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
-
-// ------------------------------------------------------------------ fetch helpers
-export async function getJSON(url, headers = {}) {
-  const r = await fetch(url, { headers: { ...headers, Accept: "application/json" } });
-  if (!r.ok) throw new HttpError(r.status, await errorText(r));
-  return r.json();
-}
-
-// How to play an edition (GET /api/rules/EDITION) in both languages at once, so a change of language redraws
-// without waiting: {en, fr}.
-export async function rulesGuides(edition, players) {
-  const url = (lang) => `/api/rules/${encodeURIComponent(edition)}?lang=${lang}&players=${players}`;
-  const [en, fr] = await Promise.all([getJSON(url("en")), getJSON(url("fr"))]);
-  return { en, fr };
-}
-
-export async function postJSON(url, body) {
-  const r = await fetch(url, {
-    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new HttpError(r.status, await errorText(r));
-  return r.json();
-}
-
-export class HttpError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
-}
-
-async function errorText(r) {
-  try {
-    const data = await r.json();
-    const d = data.detail ?? data.message ?? data.error ?? data;
-    if (typeof d === "string") return d;
-    if (Array.isArray(d)) return d.map((x) => (typeof x === "string" ? x : x.msg || JSON.stringify(x))).join("; ");
-    return JSON.stringify(d);
-  } catch (e) {
-    return `${r.status} ${r.statusText}`;
-  }
 }
 
 // ------------------------------------------------------------------ seats, sides, events in words
@@ -290,21 +173,6 @@ const SIDE_OF_SEAT = (ctx, seat) => {
 };
 
 // One public event in words, or null for events that stay out of the log (automatic draws).
-// POST /api/tables (the home page's form and its quick game): the answer's {ok, status, headers, data}, or null
-// when the request did not reach the server.
-export async function createTable(body) {
-  let r;
-  try {
-    r = await fetch("/api/tables", {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (x) {
-    return null;
-  }
-  return { ok: r.ok, status: r.status, headers: r.headers, data: await r.json().catch(() => null) };
-}
-
 export function describeEvent(ev, ctx) {
   const name = (seat) => seatName(ctx, seat);
   switch (ev.type) {
