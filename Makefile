@@ -58,7 +58,7 @@ $(NPM): package.json package-lock.json
 
 # The lint and the type check (config in pyproject.toml): the public API under strict flags, the rest plain.
 # The pages' scripts are type-checked too (tsconfig.json: JavaScript with JSDoc types, nothing emitted), and the
-# frames' types they read must be what tools/frame_types.py writes from web/outbound.py now.
+# frames' types they read must be what tools/frame_types.py writes from web/tables/outbound.py now.
 lint: $(FULL) $(NPM)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import typing_extensions
 
-from millebornes.web import outbound  # the frames' module: the one line to change if it moves
+from millebornes.web.tables import outbound
 
 TARGET = Path(__file__).resolve().parent.parent / "src/millebornes/web/static/js/types/frames.d.ts"
 COMMAND = "python tools/frame_types.py"
