@@ -35,6 +35,7 @@ from ..tables.hall import Hall
 from ..tables.repo import Tables
 from ..tables.room import Room
 from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
+from ..tasks import Tasks
 from ..throttle import CreationThrottle
 from .repo import Bots
 
@@ -63,19 +64,6 @@ CHECK_SECONDS = 5.0
 """How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
 renewal at another server process, or a newer connection there)."""
 AUTH, REPLACED, PROTOCOL_ERROR = 4401, 4409, 4400
-
-
-def keep(tasks: set[asyncio.Task], work: Coroutine[Any, Any, Any], failed: str) -> None:
-    """Run ``work`` in the background, held in ``tasks`` until it ends; a failure is logged as ``failed``."""
-    task = asyncio.ensure_future(work)
-    tasks.add(task)
-
-    def done(task: asyncio.Task) -> None:
-        tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error(failed, exc_info=task.exception())
-
-    task.add_done_callback(done)
 
 
 @dataclass
@@ -143,7 +131,7 @@ class BotSession:
         self.decisions: dict[int, Decision] = {}
         self.challenges: dict[int, Challenge] = {}
         self.links: dict[str, SeatLink] = {}
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks = Tasks()
 
     # ---------------------------------------------------------------- sending
     def send(self, message: dict) -> None:
@@ -168,7 +156,7 @@ class BotSession:
         await pump(self.ws, self.out)
 
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
-        keep(self.tasks, work, f"bot {self.account.username}: a task failed")
+        self.tasks.keep(work, f"bot {self.account.username}: a task failed")
 
     def next_id(self) -> int:
         self.ids += 1
@@ -451,11 +439,11 @@ class Gateway:
         self.challenge_seconds = CHALLENGE_SECONDS
         self.challenge_margin = CHALLENGE_MARGIN
         self.decision_seconds = DECISION_SECONDS
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks = Tasks()
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
 
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
-        keep(self.tasks, work, "bots: a challenge could not be settled")
+        self.tasks.keep(work, "bots: a challenge could not be settled")
 
     @property
     def hall(self) -> Hall:

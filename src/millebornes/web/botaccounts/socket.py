@@ -74,8 +74,7 @@ async def bot_socket(ws: WebSocket) -> None:
         if gateway.sessions.get(account.id) is session:
             del gateway.sessions[account.id]
         session.leave_all()
-        for task in list(session.tasks):
-            task.cancel()
+        session.tasks.cancel()
         ended = asyncio.ensure_future(asyncio.to_thread(gateway.bots.disconnect, account.id, connection))
         if session.closing:
             try:

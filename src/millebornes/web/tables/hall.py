@@ -28,6 +28,7 @@ from ..db.notices import NO_TABLE, Kind, Notice, action_row, challenge_of, prese
 from ..errors import Gone, Refused, expired
 from ..ratings.repo import Ratings
 from ..settings import Settings
+from ..tasks import Tasks
 from ..thinking import Thinker
 from ..tokens import token_opens
 from .creation import MAX_SEATS
@@ -56,7 +57,8 @@ class Hall:
         self._sweeper: asyncio.Task | None = None
         self.listener: Listener | None = None
         """PostgreSQL's notices of the other server processes' actions (none with SQLite)."""
-        self._catching: set[asyncio.Task] = set()
+        self.tasks = Tasks()
+        """Following other server processes: a room's catching up, adopting, reloading."""
         self.alive: dict[str, float] = {}
         """When each other server process was last heard of (``time.monotonic``): a silent one is gone."""
         self._beating: asyncio.Task | None = None
@@ -156,14 +158,7 @@ class Hall:
             await asyncio.sleep(HEARTBEAT)
 
     def _later(self, work) -> None:
-        task = asyncio.ensure_future(work)
-        self._catching.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self._catching.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a table could not follow another server process", exc_info=task.exception())
+        self.tasks.keep(work, "a table could not follow another server process")
 
     def _open(self, saved: SavedTable) -> Room | None:
         """The table's room, replayed from its record and going on where it was; None (and a log line)

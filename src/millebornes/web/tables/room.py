@@ -40,6 +40,7 @@ from ..errors import Gone, Refused, Stale, expired
 from ..ratings.repo import Ratings
 from ..ratings.stats_repo import settle_finished
 from ..settings import Settings
+from ..tasks import Tasks
 from ..thinking import Thinker, bot_seed
 from ..tokens import hash_token, new_token, token_opens
 from . import outbound
@@ -86,7 +87,7 @@ class Room:
         """Memory only: a restart forgets the last lines and the seats' counts."""
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
-        self.telling: set[asyncio.Task] = set()
+        self.tasks = Tasks()
         self.closed = False
         self.presence = Presence((s.seat for s in saved.seats), self.humans | self._stood_in())
         self.away_tasks: dict[int, asyncio.Task] = {}
@@ -355,9 +356,7 @@ class Room:
             return
         self._tell_presence(seat, False)
         if seat in self.reading:  # no page of the seat shows the score here any more: its clock runs
-            task = asyncio.create_task(self.sheet_closed(seat))
-            self.telling.add(task)
-            task.add_done_callback(self.telling.discard)
+            self.tasks.keep(self.sheet_closed(seat), f"table {self.id}: the score sheet's close failed")
         if self.presence.missed(seat):  # else someone is still on the seat at another process: nothing changed
             self._watch_absence(seat)
             self.broadcast(outbound.seats(self.seat_facts()))
@@ -366,9 +365,8 @@ class Room:
     def _notify(self, kind: Kind, *args: str) -> None:
         """A notice to the other server processes about this table, sent in the background."""
         if self.repo.notifies:
-            task = asyncio.create_task(asyncio.to_thread(self.repo.notify, self.id, kind, *args))
-            self.telling.add(task)
-            task.add_done_callback(self.telling.discard)
+            work = asyncio.to_thread(self.repo.notify, self.id, kind, *args)
+            self.tasks.keep(work, f"table {self.id}: a notice to the other server processes failed")
 
     def _tell_presence(self, seat: int, on: bool) -> None:
         """The other server processes hear when a seat gets its first socket here, or loses its last."""
