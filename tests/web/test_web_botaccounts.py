@@ -231,9 +231,7 @@ def test_a_table_for_a_bot_not_connected_is_refused_and_a_declined_seat_goes_to_
 def test_a_challenge_nobody_answers_is_declined(web):
     c = web.start()
     token = c.post("/api/account/bots", json={"username": "robo"}, headers=signed_up(c)).json()["token"]
-    from millebornes.web.botaccounts.gateway import gateway_of
-
-    gateway_of(web.app).challenge_seconds = 0.3
+    web.app.state.gateway.challenge_seconds = 0.3
     with bot_socket(c, token) as ws:
         hello(ws)
         table = c.post(
@@ -369,9 +367,7 @@ def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_dec
     with db.begin() as conn:
         conn.execute(text("UPDATE bots SET connection = 'dead0process'"))
     db.dispose()
-    from millebornes.web.botaccounts.gateway import gateway_of
-
-    gateway = gateway_of(web.app)
+    gateway = web.app.state.gateway
     gateway.challenge_seconds, gateway.challenge_margin = 0.3, 0.3
     table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("ghost")])
     assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost"}

@@ -30,6 +30,7 @@ from .accounts.repo import Accounts
 from .archive import routes as archive_routes
 from .archive.repo import Archive
 from .botaccounts import routes as botaccount_routes
+from .botaccounts.gateway import Gateway
 from .db import onefile
 from .db.database import Database
 from .ratings import routes as rating_routes
@@ -40,6 +41,7 @@ from .reviews.service import Reviewer
 from .settings import Settings
 from .tables import routes as table_routes
 from .tables import socket as table_socket
+from .tables.creation import Creation
 from .tables.drain import Sockets
 from .tables.hall import Hall
 from .tables.repo import Tables
@@ -61,16 +63,17 @@ async def lifespan(app: FastAPI):
     thinker = Thinker(settings.workers, settings.hint_workers, settings.limits.hint_backlog, settings.review_workers)
     tables = Tables(db)
     hall = Hall(tables, settings, thinker)
-    await hall.start()
+    gateway = Gateway(hall, tables)
+    await hall.start(challenged=gateway.heard)
     app.state.db, app.state.tables, app.state.thinker, app.state.hall = db, tables, thinker, hall
     app.state.archive = Archive(db)
     app.state.reviewer = reviewer = Reviewer(
         tables, Reviews(db), thinker, settings.review_worlds, settings.limits.reviews_at_once
     )
-    app.state.throttle = CreationThrottle(settings.limits.tables_per_minute)
+    app.state.throttle = throttle = CreationThrottle(settings.limits.tables_per_minute)
+    app.state.gateway, app.state.creation = gateway, Creation(settings, tables, hall, throttle, gateway)
     app.state.claim_throttle = CreationThrottle(settings.limits.claims_per_minute, "claims")
     app.state.archive_throttle = CreationThrottle(settings.limits.archive_per_minute, "archive")
-    app.state.make_table = table_routes.make_table  # a bot's challenge makes its table as POST /api/tables does
     app.state.accounts = Accounts(db)
     limits = settings.limits
     app.state.signin_throttles = SignInThrottles(

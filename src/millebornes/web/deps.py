@@ -15,9 +15,11 @@ from starlette.requests import HTTPConnection
 
 from .accounts.repo import Accounts
 from .archive.repo import Archive
+from .botaccounts.gateway import Gateway
 from .db.database import Database
 from .reviews.service import Reviewer
 from .settings import Settings
+from .tables.creation import Creation
 from .tables.drain import Sockets
 from .tables.hall import Hall
 from .tables.repo import Tables
@@ -48,6 +50,14 @@ def get_hall(conn: HTTPConnection) -> Hall:
     return conn.app.state.hall
 
 
+def get_creation(conn: HTTPConnection) -> Creation:
+    return conn.app.state.creation
+
+
+def get_gateway(conn: HTTPConnection) -> Gateway:
+    return conn.app.state.gateway
+
+
 def get_reviewer(conn: HTTPConnection) -> Reviewer:
     return conn.app.state.reviewer
 
@@ -74,6 +84,8 @@ DatabaseDep = Annotated[Database, Depends(get_db)]
 TablesDep = Annotated[Tables, Depends(get_tables)]
 ArchiveDep = Annotated[Archive, Depends(get_archive)]
 HallDep = Annotated[Hall, Depends(get_hall)]
+CreationDep = Annotated[Creation, Depends(get_creation)]
+GatewayDep = Annotated[Gateway, Depends(get_gateway)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
 ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]

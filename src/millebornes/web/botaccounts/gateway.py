@@ -11,8 +11,8 @@ this process's: a new connection, at any process, sits down again at every live 
 seat it joined.  With several processes, a challenge to a bot connected to another one goes there as a notice
 (:attr:`.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
 time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
-(:func:`.api.make_table`).  The decide's observation is the one the seat's state frame shows, nothing more.  Every
-limit refuses with an ``error`` message and changes nothing.
+(:class:`..tables.creation.Creation`).  The decide's observation is the one the seat's state frame shows, nothing
+more.  Every limit refuses with an ``error`` message and changes nothing.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import FastAPI, WebSocket
+from fastapi import WebSocket
 from pydantic import ValidationError
 
 from ..accounts.repo import Account
 from ..db.notices import Kind, challenge_args
 from ..errors import Refused, Throttled, Unprocessable
 from ..tables.client import MovingWindow, pump
-from ..tables.creation import CreateTable, SeatSpec
+from ..tables.creation import CreateTable, Creation, SeatSpec
 from ..tables.hall import Hall
 from ..tables.repo import Tables
 from ..tables.room import Room
@@ -118,9 +118,11 @@ class SeatLink:
 class BotSession:
     """One bot's WebSocket: its outgoing queue, its open requests and the seats it holds."""
 
-    def __init__(self, ws: WebSocket, gateway: Gateway, account: Account, token: str, connection: str):
+    def __init__(
+        self, ws: WebSocket, gateway: Gateway, creation: Creation, account: Account, token: str, connection: str
+    ):
         self.ws = ws
-        self.gateway = gateway
+        self.gateway, self.creation = gateway, creation
         self.account = account
         self.token = token
         self.connection = connection
@@ -413,8 +415,8 @@ class BotSession:
             self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
             return
         address = self.ws.client.host if self.ws.client else ""
-        try:  # the creation of POST /api/tables (web/tables/routes.py, handed over by the app)
-            made = await self.gateway.app.state.make_table(self.gateway.app, body, address, {0: self.account.id})
+        try:  # made as POST /api/tables makes a table
+            made = await self.creation.make(body, address, {0: self.account.id})
         except Unprocessable as exc:
             self.error(request, f"{exc.field}: {exc.message}")
             return
@@ -429,10 +431,11 @@ class BotSession:
 
 
 class Gateway:
-    """Every bot connected to this server process, by account id; made on first use (:func:`gateway_of`)."""
+    """Every bot connected to this server process, by account id; built once in the app's lifespan."""
 
-    def __init__(self, app: FastAPI):
-        self.app = app
+    def __init__(self, hall: Hall, tables: Tables):
+        self.hall, self.tables = hall, tables
+        self.bots = Bots(tables.db)
         self.sessions: dict[str, BotSession] = {}
         self.throttle = CreationThrottle(CHALLENGES_PER_MINUTE, "bot-challenges")
         self.creations = CreationThrottle(BOTS_MADE_PER_MINUTE, "bots")
@@ -444,18 +447,6 @@ class Gateway:
 
     def later(self, work: Coroutine[Any, Any, Any]) -> None:
         self.tasks.keep(work, "bots: a challenge could not be settled")
-
-    @property
-    def hall(self) -> Hall:
-        return self.app.state.hall
-
-    @property
-    def tables(self) -> Tables:
-        return self.app.state.tables
-
-    @property
-    def bots(self) -> Bots:
-        return Bots(self.tables.db)
 
     def named(self, username: str) -> BotSession | None:
         key = username.casefold()
@@ -568,13 +559,6 @@ class Gateway:
             await self.decline(table_id, seat, account_id)
             return
         session.challenge(table, seat)
-
-
-def gateway_of(app: FastAPI) -> Gateway:
-    gateway = getattr(app.state, "bot_gateway", None)
-    if gateway is None:
-        gateway = app.state.bot_gateway = Gateway(app)
-    return gateway
 
 
 DARE_FIELDS = {"type", "id", "opponent", "edition", "players", "rated", "clock"}

@@ -16,9 +16,10 @@ from pydantic import BaseModel, ConfigDict
 from ..accounts.repo import Accounts, Taken
 from ..accounts.routes import USERNAME, Empty, Username, _answer, _iso, _session, _throttled
 from ..accounts.signin import refusal
-from ..deps import AccountsDep, SettingsDep
+from ..deps import AccountsDep, GatewayDep, SettingsDep
 from ..settings import Settings
-from . import gateway, socket
+from . import socket
+from .gateway import Gateway
 from .repo import Bot, Bots, TooMany
 
 BOTS_PER_OWNER = 5
@@ -45,9 +46,9 @@ def bot_entry(bot: Bot, connected: bool) -> dict:
     }
 
 
-def _connected(request: Request, bot: Bot) -> bool:
+def _connected(gateway: Gateway, bot: Bot) -> bool:
     """Connected to this process, or to another one as the bot's row says (web/botaccounts/gateway.py)."""
-    session = gateway.gateway_of(request.app).sessions.get(bot.account_id)
+    session = gateway.sessions.get(bot.account_id)
     return bot.connected or (session is not None and not session.closing)
 
 
@@ -56,22 +57,22 @@ def _no_bot(name: str) -> JSONResponse:
 
 
 @router.get("/api/account/bots")
-async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
     session = await _session(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
         session.headers["Cache-Control"] = "no-store"
         return session
     bots = await asyncio.to_thread(Bots(accounts.db).owned, session.account.id)
-    return _answer({"bots": [bot_entry(b, _connected(request, b)) for b in bots], "most": BOTS_PER_OWNER})
+    return _answer({"bots": [bot_entry(b, _connected(gateway, b)) for b in bots], "most": BOTS_PER_OWNER})
 
 
 @router.post("/api/account/bots", status_code=201)
-async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
     """A new bot account and its token, shown in this answer only."""
     session = await _session(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
-    throttle = gateway.gateway_of(request.app).creations
+    throttle = gateway.creations
     wait = throttle.take(session.account.id)
     if wait is not None:
         return _throttled(wait, throttle.per_minute, "new bots from one account")
@@ -100,36 +101,42 @@ async def _owned(
 
 
 @router.post("/api/account/bots/{name}/token")
-async def renew_token(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def renew_token(
+    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+):
     """A new token; the old one opens nothing from now on, and a connection made with it is closed."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
     token = await asyncio.to_thread(bots.renew, bot.account_id)
-    gateway.gateway_of(request.app).kick(bot.account_id, "the bot's token was renewed")
+    gateway.kick(bot.account_id, "the bot's token was renewed")
     return _answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
 
 
 @router.delete("/api/account/bots/{name}/token")
-async def revoke_token(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def revoke_token(
+    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+):
     """No token opens the bot any more (until one is renewed), and its connection is closed."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
     await asyncio.to_thread(bots.revoke, bot.account_id)
-    gateway.gateway_of(request.app).kick(bot.account_id, "the bot's token was revoked")
+    gateway.kick(bot.account_id, "the bot's token was revoked")
     return _answer({"bot": bot_entry(bot, False) | {"revoked": True}})
 
 
 @router.delete("/api/account/bots/{name}")
-async def delete_bot(name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def delete_bot(
+    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+):
     """The bot's account goes (its games stay, anonymised, as a person's do), its connection closed."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
-    gateway.gateway_of(request.app).kick(bot.account_id, "the bot was deleted")
+    gateway.kick(bot.account_id, "the bot was deleted")
     await asyncio.to_thread(bots.delete, bot.account_id)
     return _answer({"deleted": True})

@@ -13,6 +13,7 @@ import time
 from fastapi import APIRouter, WebSocket
 
 from ...protocol import PROTOCOL
+from ..deps import CreationDep, GatewayDep
 from .gateway import (
     AUTH,
     BAD_ANSWERS,
@@ -24,7 +25,6 @@ from .gateway import (
     REPLACED,
     TABLES_AT_ONCE,
     BotSession,
-    gateway_of,
 )
 
 log = logging.getLogger("millebornes.web")
@@ -39,10 +39,9 @@ def bearer(ws: WebSocket) -> str | None:
 
 
 @router.websocket("/ws/bot")
-async def bot_socket(ws: WebSocket) -> None:
+async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) -> None:
     """The token is checked before anything else; a wrong one gets an error and the close 4401, nothing more."""
     await ws.accept()
-    gateway = gateway_of(ws.app)
     token = bearer(ws)
     connection = secrets.token_hex(8)
     account = None if token is None else await asyncio.to_thread(gateway.bots.connect, token, connection)
@@ -53,8 +52,7 @@ async def bot_socket(ws: WebSocket) -> None:
         await ws.send_text(json.dumps({"type": "error", "id": None, "message": message}))
         await ws.close(AUTH, "unauthorized")
         return
-    session = BotSession(ws, gateway, account, token, connection)
-    gateway.hall.challenged = gateway.heard  # the other processes' challenges to a bot connected here
+    session = BotSession(ws, gateway, creation, account, token, connection)
     older = gateway.sessions.get(account.id)
     if older is not None:
         older.close(REPLACED, "a newer connection of this bot replaced this one")

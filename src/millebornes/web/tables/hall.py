@@ -62,11 +62,15 @@ class Hall:
         self.alive: dict[str, float] = {}
         """When each other server process was last heard of (``time.monotonic``): a silent one is gone."""
         self._beating: asyncio.Task | None = None
-        self.challenged: Callable[[str, int, str], None] | None = None
+        self.challenged: Callable[[str, int, str], None] = lambda table_id, seat, account_id: None
         """Told (table, seat, bot account) of a challenge another process made to a bot that may be connected
-        here: the bot gateway's, set once a bot connects (web/botaccounts/gateway.py)."""
+        here: the bots' gateway's (web/botaccounts/gateway.py), handed over by :meth:`start`."""
 
-    async def start(self) -> None:
+    async def start(self, challenged: Callable[[str, int, str], None] | None = None) -> None:
+        """Load what a running server would hold and start the sweep; ``challenged`` hears the notices of challenges
+        to a bot (the app's lifespan hands the bots' gateway over: the hall holds tables, not bots)."""
+        if challenged is not None:
+            self.challenged = challenged
         if self.repo.notifies:  # listening before the load: an action committed meanwhile is not missed
             self.listener = Listener(self.repo.db.url, self.heard, self.missed, self.repo.origin)
             self.listener.start()
@@ -113,8 +117,7 @@ class Hall:
         if kind == Kind.ALIVE:
             return
         if kind == Kind.CHALLENGE:  # about a bot, wherever the table is held
-            if self.challenged is not None:
-                self.challenged(notice.table_id, *challenge_of(args))
+            self.challenged(notice.table_id, *challenge_of(args))
             return
         room = self.rooms.get(notice.table_id)
         if room is None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ... import cards as C
@@ -23,17 +22,13 @@ from ...i18n.howto import how_to_play
 from ...notation import replay
 from ...rules import RULESETS
 from ...state import Game
-from ..botaccounts.gateway import Challengee, gateway_of
 from ..db.base import now
-from ..deps import ClaimThrottleDep, DatabaseDep, HallDep, SettingsDep, TablesDep, ThrottleDep
+from ..deps import ClaimThrottleDep, CreationDep, DatabaseDep, GatewayDep, HallDep, SettingsDep, TablesDep, ThrottleDep
 from ..errors import Throttled, Unprocessable, expired
-from ..settings import Settings
-from ..throttle import CreationThrottle
 from ..tokens import hash_token, new_token
-from .creation import MAX_SEATS, CreateTable, brief, check_table, shown
+from .creation import MAX_SEATS, CreateTable, brief, shown
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
-from .repo import Tables
 from .rows import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, new_table_id
 
 router = APIRouter()
@@ -189,73 +184,16 @@ async def editions_list():
     )
 
 
-@dataclass
-class Made:
-    """A new table (in the database and in this process's hall), its human seats' tokens, and the bots it
-    challenges (not asked yet: :meth:`.botgateway.Gateway.challenge`)."""
-
-    table: SavedTable
-    tokens: dict[int, str]
-    bots: dict[int, Challengee]
-
-
-async def make_table(app: FastAPI, body: CreateTable, address: str, held: Mapping[int, str] | None = None) -> Made:
-    """The one way a table is created (``POST /api/tables``, a bot's ``challenge``): every check, the throttle of
-    ``address``, then the table; the bot accounts' seats, and ``held`` (seat: account), are held by their accounts
-    before this returns.  :class:`Unprocessable` or :class:`Throttled`, and nothing made."""
-    settings: Settings = app.state.settings
-    gateway = gateway_of(app)
-    game, seed = check_table(body, settings)
-    bots = await gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
-    throttle: CreationThrottle = app.state.throttle
-    wait = throttle.take(address)
-    if wait is not None:
-        raise Throttled(wait, throttle.per_minute)
-    tokens, seats = {}, []
-    for i, spec in enumerate(body.seats):
-        if spec.kind != "bot":
-            tokens[i] = new_token()
-            seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
-        else:
-            level = spec.level or default_level(body.ruleset, game.players, game.teams)
-            seats.append(SavedSeat(i, "bot", level=level, joined=True))
-    saved = SavedTable(
-        id=new_table_id(),
-        ruleset=body.ruleset,
-        options=body.options,
-        players=game.players,
-        teams=game.teams,
-        seed=seed,
-        deck=body.deck,
-        cf_timeout=body.cf_timeout,
-        status=WAITING,
-        created=now(),
-        seats=seats,
-        spectators=body.spectators,
-        clock=float(body.clock),
-        grace=float(body.grace),
-        standin_level=body.standin or default_level(body.ruleset, game.players, game.teams),
-        public=body.public,
-        pace=body.pace,
-        rated=body.rated,
-    )
-    tables: Tables = app.state.tables
-    saved = await asyncio.to_thread(tables.create, saved)
-    app.state.hall.add(saved)
-    await gateway.hold(saved, dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()})
-    return Made(saved, tokens, bots)
-
-
 @router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, request: Request):
+async def create_table(body: CreateTable, request: Request, creation: CreationDep, gateway: GatewayDep):
     try:
-        made = await make_table(request.app, body, request.client.host if request.client else "")
+        made = await creation.make(body, request.client.host if request.client else "")
     except Unprocessable as exc:
         return unprocessable(exc.field, exc.message)
     except Throttled as t:
         return rate_limited(t.wait, t.per_minute, "new tables")
     saved, tokens, bots = made.table, made.tokens, made.bots
-    await gateway_of(request.app).challenge(saved, bots)
+    await gateway.challenge(saved, bots)
     out: list[dict] = []
     for s in saved.seats:
         if s.seat in bots:  # its token is for nobody: the bot's account holds the seat
