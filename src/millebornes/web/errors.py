@@ -1,6 +1,6 @@
 """Every way the web app says no, in one place: what a newcomer reads to learn what a request may meet.
 
-Most become an error frame or an HTTP status where they are caught (:mod:`.ws`, :mod:`.api`,
+Most become an error frame or an HTTP status where they are caught (:mod:`.tables.socket`, :mod:`.tables.routes`,
 :mod:`.reviews`); none of them means something changed.  The module imports nothing of the app, so the
 bot worker processes (:mod:`.thinking`) import it as cheaply as before.
 """

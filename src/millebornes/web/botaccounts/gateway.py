@@ -9,7 +9,7 @@ account through the room's own join, as a page's socket (:class:`SeatLink` is it
 the grace period, the stand-ins and presence treat the bot as any remote player.  Its seats are its account's, not
 this process's: a new connection, at any process, sits down again at every live table where the account holds a
 seat it joined.  With several processes, a challenge to a bot connected to another one goes there as a notice
-(:attr:`.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
+(:attr:`..db.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
 time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
 (:class:`..tables.creation.Creation`).  The decide's observation is the one the seat's state frame shows, nothing
 more.  Every limit refuses with an ``error`` message and changes nothing.

@@ -1,8 +1,8 @@
 """What server processes tell each other through PostgreSQL: the notice kinds, and how each is written.
 
 A notice is one line of words, ``"<table id> <kind> <origin> <args...>"``, on :data:`CHANNEL`, sent at the
-commit of what it tells (:meth:`.store.Store.notify`) and heard by every other process (:mod:`.listener`,
-:meth:`.hall.Hall.heard`).  Processes of two versions run side by side during an upgrade, so the words are
+commit of what it tells (:meth:`.database.Database.notice`) and heard by every other process (:mod:`.listener`,
+:meth:`..tables.hall.Hall.heard`).  Processes of two versions run side by side during an upgrade, so the words are
 the contract: a kind is added, never renamed, and a kind a process does not know is ignored.
 """
 
@@ -51,7 +51,7 @@ class Notice:
     kind: str
     """A :class:`Kind`'s value, or a newer version's kind this one does not know."""
     origin: str
-    """The process that sent it (:attr:`.store.Store.origin`)."""
+    """The process that sent it (:attr:`.database.Database.origin`)."""
     args: list[str]
 
 

@@ -2,7 +2,7 @@
 
 ``GET /api/puzzles`` is the set that comes with the package (:func:`millebornes.puzzles.shipped`);
 ``GET /api/tables/{id}/puzzles?seat=N`` makes puzzles of that seat's inaccuracies and worse in the table's review,
-each position as its frames showed it (:func:`.reviewing.decisions`), for whoever may see the replay.
+each position as its frames showed it (:func:`.service.decisions`), for whoever may see the replay.
 """
 
 from __future__ import annotations

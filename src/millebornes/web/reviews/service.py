@@ -2,7 +2,7 @@
 
 A review judges every decision of every seat (a finished replay shows every hand, so it tells nothing new),
 each from what that seat's frames showed at the table (:func:`decisions`: the engine's observation, less the
-safeties its coup-fourré questions showed it alone, as :class:`~.view.Asked` takes them out of the frames), so
+safeties its coup-fourré questions showed it alone, as :class:`~..tables.view.Asked` takes them out of the frames), so
 that a move is not judged by a card its player could not know of; the reviews' pool judges them a few at a time
 (:func:`millebornes.review._judge_many`, behind the bots and the hints) while the reviewer counts them for
 the page's progress bar, and :func:`millebornes.review.assemble` builds the review, saved once done.

@@ -1,7 +1,7 @@
 """A room's hints: the search's view of a seat's decision, worked out off the event loop and rationed.
 
 One hint at a time per seat (so per socket too), ``Limits.hint_cooldown`` seconds after one is answered
-before the next, and no more at once than the server's ``hint_backlog`` (:class:`.thinking.Thinker`).  A
+before the next, and no more at once than the server's ``hint_backlog`` (:class:`..thinking.Thinker`).  A
 refusal changes nothing and says when to ask again.
 """
 

@@ -1,7 +1,7 @@
 """What the server sends on a table's WebSocket: one type and one builder per frame (docs/web.md, "Frames").
 
 Every frame a socket receives is built here, so its fields are written once and a new field has one home;
-what the client may send is :mod:`.frames`.  (No ``from __future__ import annotations``: a test reads each
+what the client may send is :mod:`.inbound`.  (No ``from __future__ import annotations``: a test reads each
 frame's required and optional keys at run time.)
 """
 

@@ -2,7 +2,7 @@
 
 A seat plays itself when a bot sits on it, or when a stand-in bot plays for its absent human at the
 table's stand-in level.  Every decision is made from what the seat was shown (``TableView.bot_observation``)
-with a seed fixed by the table and the actions every seat saw (:func:`.thinking.bot_seed`), so a replay,
+with a seed fixed by the table and the actions every seat saw (:func:`..thinking.bot_seed`), so a replay,
 a restart or another server process decides the same way.
 """
 

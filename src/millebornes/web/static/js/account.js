@@ -1,5 +1,5 @@
 // @ts-check
-// The account page (/account, web/accounts.py): signed out, sign in or create an account, this browser's
+// The account page (/account, web/accounts/routes.py): signed out, sign in or create an account, this browser's
 // "My tables" brought in either way; signed in, the account's ratings and tables as the server keeps them, its
 // data exported, sign out, and the account deleted once its password is given again. Every change carries the
 // sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words.
@@ -14,7 +14,7 @@ import { myTables, seatLinks } from "./mytables.js";
 // again in a new language; errors: each form's refusal as {message: [key, params], field}
 const A = { me: null, note: null, errors: {} };
 
-// The server's own rules (web/accounts.py), checked here first so that a typing slip costs no request.
+// The server's own rules (web/accounts/routes.py), checked here first so that a typing slip costs no request.
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{2,19}$/;
 const PASSWORD_MIN = 8;
 

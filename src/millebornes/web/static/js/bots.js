@@ -1,5 +1,5 @@
 // @ts-check
-// The bots page (/account/bots, web/botaccounts.py): a signed-in person makes bot accounts, sees each one's token
+// The bots page (/account/bots, web/botaccounts/routes.py): a signed-in person makes bot accounts, sees each one's token
 // once (the server keeps only its hash), renews or deletes them. Every change carries the sign-in's CSRF token;
 // every refusal's code becomes the catalog's words.
 

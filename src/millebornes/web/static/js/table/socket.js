@@ -1,6 +1,6 @@
 // @ts-check
 // The table's WebSocket /ws/{table}: joining (or watching), reconnecting, and one handler per server frame type
-// (static/js/types/frames.d.ts, generated from web/outbound.py), dispatched by the frame's type.
+// (static/js/types/frames.d.ts, generated from web/tables/outbound.py), dispatched by the frame's type.
 
 import { t, describeAction, errorMessage, formatNumber } from "../lib/words.js";
 import { $ } from "../lib/dom.js";
