@@ -1,7 +1,7 @@
 """The web app: ``create_app(settings)`` builds the FastAPI app of docs/web.md from its routers.
 
-- One router per domain: :mod:`.pages`, :mod:`.tables` (its HTTP routes and its socket), :mod:`.accounts`,
-  :mod:`.ratings`, :mod:`.botaccounts`, :mod:`.reviews`, :mod:`.archive`.
+- One router per domain: :mod:`.pages`, :mod:`.health`, :mod:`.tables` (its HTTP routes and its socket),
+  :mod:`.accounts`, :mod:`.ratings`, :mod:`.botaccounts`, :mod:`.reviews`, :mod:`.archive`.
 - The shared objects (settings, the database and the repositories, the hall of rooms, the thinking pool, the
   reviewer, the throttles) are built here once, live on ``app.state`` and reach the routes through :mod:`.deps`.
 
@@ -23,16 +23,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import metrics, pages
+from . import health, metrics
 from .accounts import passkey_routes
 from .accounts import routes as account_routes
 from .accounts.repo import Accounts
+from .answers import unprocessable
 from .archive import routes as archive_routes
 from .archive.repo import Archive
 from .botaccounts import routes as botaccount_routes
 from .botaccounts.gateway import Gateway
 from .db import onefile
 from .db.database import Database
+from .pages import reference
+from .pages import routes as page_routes
 from .ratings import routes as rating_routes
 from .reviews import puzzle_routes
 from .reviews import routes as review_routes
@@ -41,10 +44,10 @@ from .reviews.service import Reviewer
 from .settings import Settings
 from .tables import routes as table_routes
 from .tables import socket as table_socket
-from .tables.creation import Creation
 from .tables.drain import Sockets
 from .tables.hall import Hall
 from .tables.repo import Tables
+from .tables.service import Creation
 from .thinking import Thinker
 from .throttle import CreationThrottle, SignInThrottles
 
@@ -97,7 +100,7 @@ async def invalid_request(request: Request, exc: RequestValidationError) -> JSON
     e = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
     loc = [str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path")]
     field = loc[0] if loc else "body"
-    return table_routes.unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
+    return unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
 
 
 # Pages load scripts, styles and data from this server only, inline nothing, and are framed by nobody.
@@ -139,7 +142,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
     for routes in (
-        pages,
+        page_routes,
+        reference,
+        health,
         table_routes,
         account_routes,
         passkey_routes,
@@ -151,6 +156,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_socket,
     ):
         app.include_router(routes.router)
-    if pages.STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    if page_routes.STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=page_routes.STATIC), name="static")
     return app

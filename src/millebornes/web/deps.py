@@ -19,10 +19,10 @@ from .botaccounts.gateway import Gateway
 from .db.database import Database
 from .reviews.service import Reviewer
 from .settings import Settings
-from .tables.creation import Creation
 from .tables.drain import Sockets
 from .tables.hall import Hall
 from .tables.repo import Tables
+from .tables.service import Creation
 from .throttle import CreationThrottle, SignInThrottles
 
 

@@ -24,12 +24,12 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ...notation import RECORD_FORMAT
 from ...rules import ruleset
+from ..answers import rate_limited, unprocessable
 from ..db.base import now
 from ..deps import ArchiveDep, SettingsDep, TablesDep
 from ..tables.creation import shown
 from ..tables.facts import iso
 from ..tables.privacy import may_open, private
-from ..tables.routes import rate_limited, unprocessable
 from ..tables.rows import FINISHED, SavedTable
 from .repo import Archive
 

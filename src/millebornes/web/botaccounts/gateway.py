@@ -11,7 +11,7 @@ this process's: a new connection, at any process, sits down again at every live 
 seat it joined.  With several processes, a challenge to a bot connected to another one goes there as a notice
 (:attr:`..db.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
 time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
-(:class:`..tables.creation.Creation`).  The decide's observation is the one the seat's state frame shows, nothing
+(:class:`..tables.service.Creation`).  The decide's observation is the one the seat's state frame shows, nothing
 more.  Every limit refuses with an ``error`` message and changes nothing.
 """
 
@@ -30,11 +30,12 @@ from ..accounts.repo import Account
 from ..db.notices import Kind, challenge_args
 from ..errors import Refused, Throttled, Unprocessable
 from ..tables.client import MovingWindow, pump
-from ..tables.creation import CreateTable, Creation, SeatSpec
+from ..tables.creation import CreateTable, SeatSpec
 from ..tables.hall import Hall
 from ..tables.repo import Tables
 from ..tables.room import Room
 from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
+from ..tables.service import BotSeat, Creation
 from ..tasks import Tasks
 from ..throttle import CreationThrottle
 from .repo import Bots
@@ -515,7 +516,7 @@ class Gateway:
             await asyncio.to_thread(self.bots.hold_seat, table.id, seat, account_id)
             table.seats[seat].claimed = True
 
-    async def challenge(self, table: SavedTable, bots: Mapping[int, Challengee]) -> None:
+    async def challenge(self, table: SavedTable, bots: Mapping[int, BotSeat]) -> None:
         """Ask each bot (its account holds its seat already, :meth:`hold`): here if it is connected here, else by a
         notice to the process it is connected to; and decline, from here, a seat still not joined once the answer
         is overdue (that process may be gone)."""

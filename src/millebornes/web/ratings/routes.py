@@ -32,12 +32,12 @@ from ...rules import ruleset as get_ruleset
 from ..accounts.repo import Account, AccountRow, Accounts
 from ..accounts.routes import USERNAME, ratings_entry
 from ..accounts.signin import signed_in
+from ..answers import unprocessable
 from ..archive.routes import Key, cursor, read_cursor
 from ..db.base import now
 from ..db.database import Database
 from ..deps import AccountsDep, DatabaseDep, SettingsDep
 from ..tables.facts import iso
-from ..tables.routes import unprocessable
 from ..tables.rows import FINISHED, SeatRow, TableRow
 from .repo import RatingChangeRow, RatingRow, Ratings
 from .skill import FAMILIES, SETTLED_MATCHES, SETTLED_SIGMA, Rating, bot_anchors

@@ -1,5 +1,4 @@
-"""Making a table: the body of ``POST /api/tables``, the checks it passes, and :class:`Creation`, the one service
-that makes a table, for a person's request and a bot's challenge alike.
+"""What a new table may be: the body of ``POST /api/tables`` and the checks it passes (:mod:`.service` makes it).
 
 The schema refuses unknown fields and wrong types; the engine then judges the edition, options,
 players, teams and deck, so no second copy of the rules lives here.  Every refusal names its field.
@@ -7,11 +6,8 @@ players, teams and deck, so no second copy of the rules lives here.  Every refus
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
@@ -21,18 +17,9 @@ from ...bots.ladder import default_level, offered_levels
 from ...rules import RULESETS
 from ...rules import ruleset as get_ruleset
 from ...state import Game, new_game
-from ..db.base import now
-from ..errors import Throttled, Unprocessable
+from ..errors import Unprocessable
 from ..settings import Settings
-from ..throttle import CreationThrottle
-from ..tokens import hash_token, new_token
 from .pacing import Pace
-from .repo import Tables
-from .rows import WAITING, SavedSeat, SavedTable, new_table_id
-
-if TYPE_CHECKING:  # the hall and the gateway import this module (MAX_SEATS, the body): their types only
-    from ..botaccounts.gateway import Challengee, Gateway
-    from .hall import Hall
 
 TEST_CF_TIMEOUT = 0.05
 """The shortest coup-fourré window, with the server's --test-mode only."""
@@ -182,63 +169,3 @@ def check_rated(body: CreateTable, default: str) -> None:
             raise Unprocessable(
                 "rated", f"seat {i}: a rated table's bots are of measured levels ({', '.join(anchored)})"
             )
-
-
-@dataclass
-class Made:
-    """A new table (in the database and in this process's hall), its human seats' tokens, and the bots it
-    challenges (not asked yet: :meth:`..botaccounts.gateway.Gateway.challenge`)."""
-
-    table: SavedTable
-    tokens: dict[int, str]
-    bots: dict[int, Challengee]
-
-
-class Creation:
-    """The one way a table is made (``POST /api/tables``, a bot's ``challenge``): built once in the app's lifespan
-    and handed to both."""
-
-    def __init__(self, settings: Settings, tables: Tables, hall: Hall, throttle: CreationThrottle, gateway: Gateway):
-        self.settings, self.tables, self.hall, self.throttle, self.gateway = settings, tables, hall, throttle, gateway
-
-    async def make(self, body: CreateTable, address: str, held: Mapping[int, str] | None = None) -> Made:
-        """Every check, the throttle of ``address``, then the table; the bot accounts' seats, and ``held`` (seat:
-        account), are held by their accounts before this returns.  :class:`Unprocessable` or :class:`Throttled`,
-        and nothing made."""
-        game, seed = check_table(body, self.settings)
-        bots = await self.gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
-        wait = self.throttle.take(address)
-        if wait is not None:
-            raise Throttled(wait, self.throttle.per_minute)
-        tokens, seats = {}, []
-        for i, spec in enumerate(body.seats):
-            if spec.kind != "bot":
-                tokens[i] = new_token()
-                seats.append(SavedSeat(i, "human", token_hash=hash_token(tokens[i])))
-            else:
-                level = spec.level or default_level(body.ruleset, game.players, game.teams)
-                seats.append(SavedSeat(i, "bot", level=level, joined=True))
-        saved = SavedTable(
-            id=new_table_id(),
-            ruleset=body.ruleset,
-            options=body.options,
-            players=game.players,
-            teams=game.teams,
-            seed=seed,
-            deck=body.deck,
-            cf_timeout=body.cf_timeout,
-            status=WAITING,
-            created=now(),
-            seats=seats,
-            spectators=body.spectators,
-            clock=float(body.clock),
-            grace=float(body.grace),
-            standin_level=body.standin or default_level(body.ruleset, game.players, game.teams),
-            public=body.public,
-            pace=body.pace,
-            rated=body.rated,
-        )
-        saved = await asyncio.to_thread(self.tables.create, saved)
-        self.hall.add(saved)
-        await self.gateway.hold(saved, dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()})
-        return Made(saved, tokens, bots)

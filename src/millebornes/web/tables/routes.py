@@ -1,6 +1,6 @@
-"""The JSON API of docs/web.md: cards, editions, creating a table, a table's public facts, the
-lobby of open public tables and the claim of a free seat there, the history of finished public tables,
-a finished table's replay (a private one's for its players: web/tables/privacy.py), and the health check.
+"""The tables' JSON API (docs/web.md): creating a table (:class:`.service.Creation`), a table's public facts, the
+lobby of open public tables and the claim of a free seat there, a guided tutorial match, the history of finished
+public tables, a finished table's replay (a private one's for its players: :mod:`.privacy`).
 
 Blocking database calls run in a thread, so a slow disk never stalls the tables' event loop.
 """
@@ -14,88 +14,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from ... import cards as C
 from ... import tutorial
-from ...bots.ladder import default_level, measured_at, offered_levels, standing
-from ...i18n import LANGS, catalog
-from ...i18n.howto import how_to_play
 from ...notation import replay
-from ...rules import RULESETS
 from ...state import Game
+from ..answers import rate_limited, unprocessable
 from ..db.base import now
-from ..deps import ClaimThrottleDep, CreationDep, DatabaseDep, GatewayDep, HallDep, SettingsDep, TablesDep, ThrottleDep
+from ..deps import ClaimThrottleDep, CreationDep, GatewayDep, HallDep, SettingsDep, TablesDep, ThrottleDep
 from ..errors import Throttled, Unprocessable, expired
 from ..tokens import hash_token, new_token
-from .creation import MAX_SEATS, CreateTable, brief, shown
+from .creation import MAX_SEATS, CreateTable, shown
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
 from .rows import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, new_table_id
 
 router = APIRouter()
-
-HEALTH_SECONDS = 5.0
-
-
-def unprocessable(field: str, message: str) -> JSONResponse:
-    """The API's 422: a message that names the field, and the field on its own for a page to mark."""
-    field = shown(field)
-    return JSONResponse({"detail": brief(f"{field}: {message}"), "field": field}, status_code=422)
-
-
-def levels(ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> list[dict]:
-    """The levels offered at a table, weakest first, each with how it did against the one below (none for the
-    lowest)."""
-    out = []
-    for level in offered_levels(ruleset, players, teams):
-        step = standing(level, ruleset, players, teams)
-        out.append({"level": level} | ({k: step[k] for k in ("below", "rate", "in_ten", "matches")} if step else {}))
-    return out
-
-
-def ladders(name: str, counts: list[int]) -> list[dict]:
-    """An edition's tables, each with its levels (:func:`levels`), its default level and whether it was measured
-    (``measured`` false: the figures are two-player classic's)."""
-    rules = RULESETS[name]
-    return [
-        {
-            "players": n,
-            "teams": teams,
-            "measured": measured_at(name, n, teams),
-            "levels": levels(name, n, teams),
-            "default_level": default_level(name, n, teams),
-        }
-        for n in counts
-        for teams in (False, True)
-        if rules.allows(n, teams)
-    ]
-
-
-def editions() -> list[dict]:
-    out = []
-    for name, r in RULESETS.items():
-        counts = sorted(set(r.solo_players) | set(r.team_players))
-        # what the pages show comes from the catalog (edition.NAME, edition.NAME.summary), written for players
-        out.append(
-            {
-                "name": name,
-                "title": {lang: catalog(lang).t(f"edition.{name}") for lang in LANGS},
-                "summary": {lang: catalog(lang).t(f"edition.{name}.summary") for lang in LANGS},
-                "players": counts,
-                "teams": {str(n): r.default_teams(n) for n in counts},
-                "solo_players": list(r.solo_players),
-                "team_players": list(r.team_players),
-                "ladders": ladders(name, counts),
-            }
-        )
-    return out
-
-
-def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:
-    return JSONResponse(
-        {"detail": f"at most {per_minute} {what} a minute from one address; try again in {wait} s"},
-        status_code=429,
-        headers={"Retry-After": str(wait)},
-    )
 
 
 def lobby_entry(saved: SavedTable) -> dict:
@@ -130,58 +62,6 @@ def open_state(game) -> dict:
     state["hands"] = [game.hand(s) for s in range(game.players)]
     state["legal_actions"] = game.legal_actions()
     return state
-
-
-@router.get("/healthz")
-async def healthz(db: DatabaseDep, hall: HallDep):
-    """Up means the database answers too; ``rooms``: how many tables are in memory."""
-    try:
-        await asyncio.wait_for(asyncio.to_thread(db.ping), HEALTH_SECONDS)
-    except Exception:
-        return JSONResponse({"ok": False}, status_code=503)
-    return {"ok": True, "rooms": len(hall.rooms)}
-
-
-@router.get("/api/cards")
-async def cards_list():
-    return {
-        "cards": [
-            {"id": C.CARD_IDS[k], "group": C.GROUP[k], "en": C.NAMES_EN[k], "fr": C.NAMES_FR[k], "value": C.VALUE[k]}
-            for k in range(C.NUM_KINDS)
-        ]
-    }
-
-
-@router.get("/api/catalog/{lang}")
-async def catalog_of(lang: str):
-    """Every word a page shows, in one language (English for a language the catalog lacks)."""
-    return JSONResponse(catalog(lang).as_json(), headers={"Cache-Control": "public, max-age=300"})
-
-
-@router.get("/api/rules/{edition}")
-async def rules_of(
-    edition: Annotated[str, Path(max_length=20)],
-    lang: Annotated[str, Query(max_length=10)] = "en",
-    players: Annotated[int, Query(ge=2, le=8)] = 2,
-):
-    """How to play an edition (i18n/howto.py), in a language, for a table of so many players."""
-    if edition not in RULESETS:
-        return JSONResponse({"detail": f"no edition {edition!r}: one of {', '.join(RULESETS)}"}, status_code=404)
-    rules = RULESETS[edition]
-    if not (rules.allows(players, False) or rules.allows(players, True)):
-        return JSONResponse(
-            {"detail": f"{edition} is not played by {players} players", "field": "players"}, status_code=422
-        )
-    return JSONResponse(how_to_play(rules, lang, players), headers={"Cache-Control": "public, max-age=300"})
-
-
-@router.get("/api/editions")
-async def editions_list():
-    """The editions, each with its tables' ladders; ``levels`` and ``default_level`` are two-player classic's."""
-    return JSONResponse(
-        {"editions": editions(), "levels": levels(), "default_level": default_level()},
-        headers={"Cache-Control": "public, max-age=300"},
-    )
 
 
 @router.post("/api/tables", status_code=201)
