@@ -38,7 +38,8 @@ from webauthn.helpers.structs import (
 
 from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
 from .passkey_repo import Known, Passkeys, TooMany
-from .routes import Empty, Links, _address, _answer, _claimed, _session, _throttled, _welcome, passkey_entry
+from .routes import passkey_entry
+from .session import Empty, Links, address, answer, claim_seats, session_of, throttled, welcome
 from .signin import cross_site, refusal
 
 PASSKEYS_MAX = 10
@@ -185,7 +186,7 @@ async def registration_options(
     body: Empty, request: Request, accounts: AccountsDep, passkeys: PasskeysDep, settings: SettingsDep
 ):
     """The options for ``navigator.credentials.create()``; the challenge in them is the account's only one."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     account = session.account
@@ -213,7 +214,7 @@ async def registration_options(
         ],
     )
     await asyncio.to_thread(passkeys.challenge, challenge, CHALLENGE_LIFETIME, account.id)
-    return _answer({"options": _options(options)})
+    return answer({"options": _options(options)})
 
 
 @router.post("/api/account/passkeys", status_code=201)
@@ -221,7 +222,7 @@ async def register(
     body: Register, request: Request, accounts: AccountsDep, passkeys: PasskeysDep, settings: SettingsDep
 ):
     """Check the browser's answer against the account's challenge (used up either way) and keep the passkey."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     challenge = await asyncio.to_thread(passkeys.take_challenge, None, session.account.id)
@@ -252,7 +253,7 @@ async def register(
         return _refused(409, "too-many", f"an account holds at most {PASSKEYS_MAX} passkeys: delete one first")
     except Known:
         return _refused(409, "known", "that passkey is registered already")
-    return _answer(passkey_entry(passkey), 201)
+    return answer(passkey_entry(passkey), 201)
 
 
 @router.delete("/api/account/passkeys/{passkey_id}")
@@ -265,12 +266,12 @@ async def remove(
     settings: SettingsDep,
 ):
     """Delete one of the account's passkeys: it signs nobody in any more (the authenticator still holds it)."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     if not await asyncio.to_thread(passkeys.remove, session.account.id, passkey_id):
         return _refused(404, "no-passkey", "the account has no passkey of that id")
-    return _answer({"deleted": passkey_id})
+    return answer({"deleted": passkey_id})
 
 
 @router.post("/api/account/passkey/options")
@@ -279,9 +280,9 @@ async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, 
     passkeys), and the handle of their challenge; counted against the address's sign-ins."""
     if (refused := cross_site(request)) is not None:
         return refused
-    wait = throttles.by_address.take(_address(request))
+    wait = throttles.by_address.take(address(request))
     if wait is not None:
-        return _throttled(wait, throttles.by_address.per_minute, "sign-ins from one address")
+        return throttled(wait, throttles.by_address.per_minute, "sign-ins from one address")
     rp_id, _ = _party(request)
     challenge = generate_challenge()
     options = generate_authentication_options(
@@ -291,7 +292,7 @@ async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, 
         user_verification=UserVerificationRequirement.PREFERRED,
     )
     handle = await asyncio.to_thread(passkeys.challenge, challenge, CHALLENGE_LIFETIME)
-    return _answer({"options": _options(options), "challenge": handle})
+    return answer({"options": _options(options), "challenge": handle})
 
 
 @router.post("/api/account/passkey/signin")
@@ -328,5 +329,5 @@ async def sign_in(
     if not await asyncio.to_thread(passkeys.used, stored.id, stored.sign_count, verified.new_sign_count):
         return wrong
     account = stored.account
-    claimed = await _claimed(accounts, account.id, body.seats)
-    return await _welcome(request, accounts, settings, account.id, account.username, claimed, 200)
+    held = await claim_seats(accounts, account.id, body.seats)
+    return await welcome(request, accounts, settings, account.id, account.username, held, 200)

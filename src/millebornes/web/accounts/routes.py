@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Request
@@ -22,42 +21,32 @@ from ..db.base import now
 from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
-from ..settings import Settings
 from .passkey_repo import Passkey, Passkeys
-from .repo import Accounts, HeldSeat, SignedIn, Taken
+from .repo import HeldSeat, Taken
+from .session import (
+    Empty,
+    Links,
+    Username,
+    address,
+    answer,
+    claim_seats,
+    iso,
+    session_of,
+    throttled,
+    welcome,
+)
 from .signin import (
     check_password,
     clear_cookie,
     cross_site,
-    csrf_ok,
     hash_password,
     refusal,
-    set_cookie,
-    signed_in,
 )
 
-USERNAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{2,19}$"
-"""3 to 20 letters, digits, ``_`` and ``-`` (ASCII: no two names that look alike), starting with a letter or digit."""
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-CLAIMS_MAX = 200
-"""Seats one request may bring to an account (a browser's "My tables" keeps fewer)."""
-
 router = APIRouter()
 
-Username = Annotated[str, StringConstraints(strict=True, pattern=USERNAME)]
 Password = Annotated[str, StringConstraints(strict=True, min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
-
-
-class SeatLink(BaseModel):
-    """A seat as a guest's link opens it: the table, the seat, its token."""
-
-    model_config = ConfigDict(extra="forbid")
-    table: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=16)]
-    seat: Annotated[int, Field(strict=True, ge=0, lt=6)]
-    token: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64)]
-
-
-Links = Annotated[list[SeatLink], Field(max_length=CLAIMS_MAX)]
 
 
 class SignUp(BaseModel):
@@ -85,21 +74,9 @@ class Delete(BaseModel):
     password: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=PASSWORD_MAX)]
 
 
-class Empty(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-def _iso(t: datetime | None) -> str | None:
-    return None if t is None else t.isoformat(timespec="seconds") + "Z"
-
-
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def _answer(body: dict, status: int = 200) -> JSONResponse:
-    return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seat_entry(h: HeldSeat) -> dict:
@@ -112,8 +89,8 @@ def seat_entry(h: HeldSeat) -> dict:
         "teams": h.teams,
         "status": h.status,
         "public": h.public,
-        "created": _iso(h.created),
-        "finished": _iso(h.finished),
+        "created": iso(h.created),
+        "finished": iso(h.finished),
         "scores": h.scores,
         "winners": h.winners,
         "nickname": h.nickname,
@@ -130,59 +107,7 @@ def ratings_entry(ratings: dict[str, Rating]) -> dict:
 
 def passkey_entry(p: Passkey) -> dict:
     """What the account is shown of a passkey (web/accounts/passkey_routes.py): never its key nor its credential id."""
-    return {"id": p.id, "name": p.name, "created": _iso(p.created), "last_used": _iso(p.last_used)}
-
-
-async def _claimed(accounts: Accounts, account_id: str, links: list[SeatLink]) -> list[dict]:
-    if not links:
-        return []
-    held = await asyncio.to_thread(accounts.claim, account_id, [(x.table, x.seat, x.token) for x in links])
-    return [{"table": t, "seat": s} for t, s in held]
-
-
-async def _welcome(
-    request: Request,
-    accounts: Accounts,
-    settings: Settings,
-    account_id: str,
-    username: str,
-    claimed: list[dict],
-    status: int,
-) -> JSONResponse:
-    days = settings.limits.session_days
-    await asyncio.to_thread(
-        accounts.purge_sessions, now()
-    )  # every sign-in clears the expired ones: the table stays bounded
-    token, csrf = await asyncio.to_thread(accounts.open_session, account_id, timedelta(days=days))
-    response = _answer({"username": username, "csrf": csrf, "claimed": claimed}, status)
-    set_cookie(response, request, token, days)
-    return response
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else ""
-
-
-def _throttled(wait: int, per_minute: int, what: str) -> JSONResponse:
-    return JSONResponse(
-        {"detail": f"at most {per_minute} {what} a minute; try again in {wait} s", "code": "rate"},
-        status_code=429,
-        headers={"Retry-After": str(wait), "Cache-Control": "no-store"},
-    )
-
-
-async def _session(request: Request, accounts: Accounts, settings: Settings, change: bool) -> SignedIn | JSONResponse:
-    """The request's sign-in, or the refusal to answer: 401 signed out; for a change, 403 without its CSRF token."""
-    if change and (refused := cross_site(request)) is not None:
-        return refused
-    session = await signed_in(request, accounts, settings.limits.session_days)
-    if session is None:
-        response = refusal(401, "signed-out", "not signed in")
-        clear_cookie(response, request)
-        return response
-    if change and not csrf_ok(request, session):
-        return refusal(403, "csrf", "this change needs the sign-in's X-CSRF-Token (GET /api/account gives it)")
-    return session
+    return {"id": p.id, "name": p.name, "created": iso(p.created), "last_used": iso(p.last_used)}
 
 
 @router.post("/api/account/signup", status_code=201)
@@ -191,9 +116,9 @@ async def sign_up(
 ):
     if (refused := cross_site(request)) is not None:
         return refused
-    wait = throttles.signups.take(_address(request))
+    wait = throttles.signups.take(address(request))
     if wait is not None:
-        return _throttled(wait, throttles.signups.per_minute, "new accounts from one address")
+        return throttled(wait, throttles.signups.per_minute, "new accounts from one address")
     if body.password.casefold() == body.username.casefold():
         return refusal(422, "password-is-name", "password: not the username")
     digest = await hash_password(body.password)
@@ -201,8 +126,8 @@ async def sign_up(
         account = await asyncio.to_thread(accounts.create, body.username, digest)
     except Taken:
         return refusal(409, "taken", f"username {body.username} is taken")
-    claimed = await _claimed(accounts, account.id, body.seats)
-    return await _welcome(request, accounts, settings, account.id, account.username, claimed, 201)
+    held = await claim_seats(accounts, account.id, body.seats)
+    return await welcome(request, accounts, settings, account.id, account.username, held, 201)
 
 
 @router.post("/api/account/signin")
@@ -212,12 +137,12 @@ async def sign_in(
     if (refused := cross_site(request)) is not None:
         return refused
     for throttle, key, what in (
-        (throttles.by_address, _address(request), "sign-ins from one address"),
+        (throttles.by_address, address(request), "sign-ins from one address"),
         (throttles.by_name, body.username.casefold(), "sign-ins to one account"),
     ):
         wait = throttle.take(key)
         if wait is not None:
-            return _throttled(wait, throttle.per_minute, what)
+            return throttled(wait, throttle.per_minute, what)
     found = await asyncio.to_thread(accounts.credentials, body.username)
     right, rehashed = await check_password(found[1] if found else None, body.password)
     if found is None or not right:
@@ -225,17 +150,17 @@ async def sign_in(
     account = found[0]
     if rehashed is not None:
         await asyncio.to_thread(accounts.rehash, account.id, rehashed)
-    claimed = await _claimed(accounts, account.id, body.seats)
-    return await _welcome(request, accounts, settings, account.id, account.username, claimed, 200)
+    held = await claim_seats(accounts, account.id, body.seats)
+    return await welcome(request, accounts, settings, account.id, account.username, held, 200)
 
 
 @router.post("/api/account/signout")
 async def sign_out(body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     await asyncio.to_thread(accounts.close_session, session.token_hash)
-    response = _answer({"signed_out": True})
+    response = answer({"signed_out": True})
     clear_cookie(response, request)
     return response
 
@@ -244,7 +169,7 @@ async def sign_out(body: Empty, request: Request, accounts: AccountsDep, setting
 async def account(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Who is signed in, the CSRF token their page sends with every change, the seats the account holds and its
     passkeys."""
-    session = await _session(request, accounts, settings, change=False)
+    session = await session_of(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
         return _no_store(session)
     seats, passkeys, ratings = await asyncio.gather(
@@ -252,10 +177,10 @@ async def account(request: Request, accounts: AccountsDep, settings: SettingsDep
         asyncio.to_thread(Passkeys(accounts.db).listed, session.account.id),
         asyncio.to_thread(Ratings(accounts.db).of, session.account.id),
     )
-    return _answer(
+    return answer(
         {
             "username": session.account.username,
-            "created": _iso(session.account.created),
+            "created": iso(session.account.created),
             "csrf": session.csrf,
             "seats": [seat_entry(h) for h in seats],
             "passkeys": [passkey_entry(p) for p in passkeys],
@@ -267,16 +192,16 @@ async def account(request: Request, accounts: AccountsDep, settings: SettingsDep
 @router.post("/api/account/claim")
 async def claim(body: Claim, request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Bring seats this browser holds as a guest (their links' tokens) into the account."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
-    return _answer({"claimed": await _claimed(accounts, session.account.id, body.seats)})
+    return answer({"claimed": await claim_seats(accounts, session.account.id, body.seats)})
 
 
 @router.get("/api/account/export")
 async def export(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Everything the server keeps of the account, as a JSON file: never a token nor the password's hash."""
-    session = await _session(request, accounts, settings, change=False)
+    session = await session_of(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
         return _no_store(session)
     account_id = session.account.id
@@ -289,15 +214,15 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
     )
     body = {
         "format": "millebornes-account-1",
-        "exported": _iso(now()),
+        "exported": iso(now()),
         "username": session.account.username,
-        "created": _iso(session.account.created),
-        "sign_ins": [{k: _iso(v) for k, v in s.items()} for s in sessions],
+        "created": iso(session.account.created),
+        "sign_ins": [{k: iso(v) for k, v in s.items()} for s in sessions],
         "seats": [seat_entry(h) for h in seats],
         "passkeys": [passkey_entry(p) for p in passkeys],
         "ratings": ratings_entry(ratings),
         "rated_matches": [
-            {"table": c.table_id, "family": c.family, "before": c.before, "after": c.after, "at": _iso(c.at)}
+            {"table": c.table_id, "family": c.family, "before": c.before, "after": c.after, "at": iso(c.at)}
             for c in changes
         ],
     }
@@ -314,7 +239,7 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
 @router.delete("/api/account")
 async def delete_account(body: Delete, request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Delete the account, its password asked again: its sign-ins go, its games stay without its name."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     stored = await asyncio.to_thread(accounts.password_hash, session.account.id)
@@ -323,6 +248,6 @@ async def delete_account(body: Delete, request: Request, accounts: AccountsDep, 
         return refusal(401, "wrong", "wrong password")
     await asyncio.to_thread(Bots(accounts.db).delete_owned, session.account.id)  # the person's bots go with them
     await asyncio.to_thread(accounts.delete, session.account.id)
-    response = _answer({"deleted": True})
+    response = answer({"deleted": True})
     clear_cookie(response, request)
     return response

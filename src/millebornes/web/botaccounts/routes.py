@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from ..accounts.repo import Accounts, Taken
-from ..accounts.routes import USERNAME, Empty, Username, _answer, _iso, _session, _throttled
+from ..accounts.session import USERNAME, Empty, Username, answer, iso, session_of, throttled
 from ..accounts.signin import refusal
 from ..deps import AccountsDep, GatewayDep, SettingsDep
 from ..settings import Settings
@@ -39,8 +39,8 @@ def bot_entry(bot: Bot, connected: bool) -> dict:
     """What the owner sees of a bot: never its token (nor its hash)."""
     return {
         "name": bot.username,
-        "created": _iso(bot.created),
-        "last_connected": _iso(bot.last_connected),
+        "created": iso(bot.created),
+        "last_connected": iso(bot.last_connected),
         "revoked": bot.revoked,
         "connected": connected,
     }
@@ -58,24 +58,24 @@ def _no_bot(name: str) -> JSONResponse:
 
 @router.get("/api/account/bots")
 async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
-    session = await _session(request, accounts, settings, change=False)
+    session = await session_of(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
         session.headers["Cache-Control"] = "no-store"
         return session
     bots = await asyncio.to_thread(Bots(accounts.db).owned, session.account.id)
-    return _answer({"bots": [bot_entry(b, _connected(gateway, b)) for b in bots], "most": BOTS_PER_OWNER})
+    return answer({"bots": [bot_entry(b, _connected(gateway, b)) for b in bots], "most": BOTS_PER_OWNER})
 
 
 @router.post("/api/account/bots", status_code=201)
 async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
     """A new bot account and its token, shown in this answer only."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     throttle = gateway.creations
     wait = throttle.take(session.account.id)
     if wait is not None:
-        return _throttled(wait, throttle.per_minute, "new bots from one account")
+        return throttled(wait, throttle.per_minute, "new bots from one account")
     try:
         bot, token = await asyncio.to_thread(
             Bots(accounts.db).create, session.account.id, body.username, BOTS_PER_OWNER
@@ -84,7 +84,7 @@ async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, sett
         return refusal(409, "taken", f"username {body.username} is taken")
     except TooMany:
         return refusal(409, "too-many-bots", f"one account has at most {BOTS_PER_OWNER} bots")
-    return _answer({"bot": bot_entry(bot, False), "token": token}, 201)
+    return answer({"bot": bot_entry(bot, False), "token": token}, 201)
 
 
 async def _owned(
@@ -92,7 +92,7 @@ async def _owned(
 ) -> tuple[Bots, Bot] | JSONResponse:
     """The signed-in person's bot of that name for a change to it, or the refusal to answer (the guards of
     accounts.py, then 404 ``no-bot`` for a bot they do not own)."""
-    session = await _session(request, accounts, settings, change=True)
+    session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     bots = Bots(accounts.db)
@@ -111,7 +111,7 @@ async def renew_token(
     bots, bot = owned
     token = await asyncio.to_thread(bots.renew, bot.account_id)
     gateway.kick(bot.account_id, "the bot's token was renewed")
-    return _answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
+    return answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
 
 
 @router.delete("/api/account/bots/{name}/token")
@@ -125,7 +125,7 @@ async def revoke_token(
     bots, bot = owned
     await asyncio.to_thread(bots.revoke, bot.account_id)
     gateway.kick(bot.account_id, "the bot's token was revoked")
-    return _answer({"bot": bot_entry(bot, False) | {"revoked": True}})
+    return answer({"bot": bot_entry(bot, False) | {"revoked": True}})
 
 
 @router.delete("/api/account/bots/{name}")
@@ -139,4 +139,4 @@ async def delete_bot(
     bots, bot = owned
     gateway.kick(bot.account_id, "the bot was deleted")
     await asyncio.to_thread(bots.delete, bot.account_id)
-    return _answer({"deleted": True})
+    return answer({"deleted": True})

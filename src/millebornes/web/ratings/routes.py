@@ -30,7 +30,8 @@ from sqlalchemy.orm import Session
 from ... import new_game
 from ...rules import ruleset as get_ruleset
 from ..accounts.repo import Account, AccountRow, Accounts
-from ..accounts.routes import USERNAME, ratings_entry
+from ..accounts.routes import ratings_entry
+from ..accounts.session import USERNAME
 from ..accounts.signin import signed_in
 from ..answers import unprocessable
 from ..archive.routes import Key, cursor, read_cursor
