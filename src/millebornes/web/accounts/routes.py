@@ -21,6 +21,7 @@ from ..db.base import now
 from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
+from ..tables.facts import iso
 from .passkey_repo import Passkey, Passkeys
 from .repo import HeldSeat, Taken
 from .session import (
@@ -30,7 +31,6 @@ from .session import (
     address,
     answer,
     claim_seats,
-    iso,
     session_of,
     throttled,
     welcome,

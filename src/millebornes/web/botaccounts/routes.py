@@ -14,10 +14,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from ..accounts.repo import Accounts, Taken
-from ..accounts.session import USERNAME, Empty, Username, answer, iso, session_of, throttled
+from ..accounts.session import USERNAME, Empty, Username, answer, session_of, throttled
 from ..accounts.signin import refusal
 from ..deps import AccountsDep, GatewayDep, SettingsDep
 from ..settings import Settings
+from ..tables.facts import iso
 from . import socket
 from .gateway import Gateway
 from .repo import Bot, Bots, TooMany
