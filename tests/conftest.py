@@ -253,7 +253,7 @@ def token_of(table: dict, seat: int) -> str:
 
 
 def keep_token(table: dict, seat: int, welcome: dict) -> None:
-    """A seat's first join replaces its token (docs/web.md, "Seat links"): the welcome's new one becomes the
+    """A seat's first join replaces its token (docs/web-api.md, "Seat links"): the welcome's new one becomes the
     seat's link in ``table``, as the page keeps it, so a later join (a reconnect) uses it."""
     if "token" in welcome:
         for s in table["seats"]:

@@ -187,7 +187,7 @@ PASSWORD = "correct horse battery"
 
 
 def bot_seat(name: str) -> dict:
-    """A table's seat for the bot account of that name (docs/web.md, "Bots online")."""
+    """A table's seat for the bot account of that name (docs/web-api.md, "Bots online")."""
     return {"kind": "bot-account", "name": name}
 
 

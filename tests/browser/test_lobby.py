@@ -1,4 +1,4 @@
-"""The home page's lobby, quick game and "My tables" (docs/web.md, "Lobby"), end to end: a real
+"""The home page's lobby, quick game and "My tables" (docs/web-api.md, "Lobby"), end to end: a real
 `millebornes serve` and Chromium, as tests/browser/test_browser.py.  The HTTP rules themselves (what is listed,
 who may claim a seat, the bounds) are tests/web/test_lobby_api.py."""
 

@@ -1,4 +1,4 @@
-"""Passkeys (docs/web.md, "Passkeys") with a real authenticator: a real `millebornes serve` and Chromium, whose
+"""Passkeys (docs/web-api.md, "Passkeys") with a real authenticator: a real `millebornes serve` and Chromium, whose
 virtual authenticator (the DevTools protocol's WebAuthn domain) makes and uses the keys as a phone or a laptop
 would.  No page of the site is needed: the test's script asks the API for options, hands them to
 ``navigator.credentials`` and sends the answer back, as the account page does.

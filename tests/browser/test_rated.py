@@ -1,4 +1,4 @@
-"""Rated tables in Chromium against a real server (docs/web.md, "Ratings"): an account made on /account creates a
+"""Rated tables in Chromium against a real server (docs/web-api.md, "Ratings"): an account made on /account creates a
 rated table against a medium bot from the home page, its seat joins the account as the page sits down, the match is
 played to its end through the page's own controls, and the rating shows in the result panel and on the account
 page of another browser signed in to the same account; a signed-out player at a rated table is told the match will

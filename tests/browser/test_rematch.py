@@ -1,4 +1,4 @@
-"""The end of a match in Chromium (docs/web.md, "Rematch"): #match-over is a score sheet of every hand with the
+"""The end of a match in Chromium (docs/web-api.md, "Rematch"): #match-over is a score sheet of every hand with the
 match's goal, the totals and the winners; both players click Rematch and land seated on the new table, which
 starts; on a 360 px phone the sheet scrolls inside its own wrapper, never the page; axe finds nothing serious."""
 

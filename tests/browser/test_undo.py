@@ -1,4 +1,4 @@
-"""Taking back a move against a bot on the table page (docs/web.md, "Taking back a move"): the key u and the
+"""Taking back a move against a bot on the table page (docs/web-api.md, "Taking back a move"): the key u and the
 *Take back* button put the position back exactly as it was before the move (the page's observation, compared
 whole), say what was taken back, and the header marks the match casual, as its replay does.
 

@@ -287,3 +287,89 @@ def test_the_reference_fences_doctest_sessions():
         extension.fenced("See :func:`new_game` and :class:`~millebornes.Game`.")
         == "See `new_game` and `millebornes.Game`."
     )
+
+
+# The web wing's tree in docs/web.md, "The code": one line per package and per module of the wiring.
+WEB = ROOT / "src" / "millebornes" / "web"
+_TREE_ENTRY = re.compile(r"^((?:│   |    )*)[├└]── (\S+)")
+
+
+def _tree_paths(page: str) -> list[str]:
+    """The paths the tree of a page's "The code" section names, relative to the web wing (``tables/``, ``app.py``,
+    ``db/migrations/``): each entry's name under those of the entries it is drawn beneath."""
+    section = re.split(r"^## ", re.split(r"^## The code$", page, flags=re.M)[1], flags=re.M)[0]
+    (tree,) = re.findall(r"```text\nsrc/millebornes/web/\n(.*?)```", section, re.S)
+    paths: list[str] = []
+    above: list[str] = []
+    for line in tree.splitlines():
+        entry = _TREE_ENTRY.match(line)
+        if entry:
+            depth = len(entry.group(1)) // 4
+            above = above[:depth] + [entry.group(2)]
+            paths.append("".join(above))
+    return paths
+
+
+def _wing(root: Path) -> set[str]:
+    """What the tree must name: every package under the wing (a folder with an ``__init__.py``; not the pages'
+    static files, nor the migrations' revisions, a file each) and every module of the wiring at its top."""
+    packages = {
+        f"{folder.relative_to(root).as_posix()}/"
+        for folder in root.rglob("*")
+        if (folder / "__init__.py").is_file() and "static" not in folder.relative_to(root).parts
+    }
+    packages = {package for package in packages if not package.startswith("db/migrations/versions/")}
+    modules = {module.name for module in root.glob("*.py") if module.name != "__init__.py"}
+    return packages | modules
+
+
+def _tree_faults(page: str, root: Path) -> list[str]:
+    named = _tree_paths(page)
+    faults = [f"{path} is not in the tree" for path in sorted(_wing(root) - set(named))]
+    faults += [f"the tree names {path}, which is not there" for path in named if not (root / path).exists()]
+    faults += [f"the tree names {path} twice" for path in sorted({p for p in named if named.count(p) > 1})]
+    return faults
+
+
+def test_the_web_guide_draws_the_wing_as_it_is():
+    page = (DOCS / "web.md").read_text(encoding="utf-8")
+    assert {"app.py", "tables/", "db/", "db/migrations/"} <= set(_tree_paths(page))
+    assert not _tree_faults(page, WEB), "docs/web.md, The code:\n" + "\n".join(_tree_faults(page, WEB))
+
+
+def test_the_tree_check_catches_a_missing_and_a_stale_entry(tmp_path):
+    for folder in ("tables", "db/migrations/versions", "static/js"):
+        (tmp_path / folder).mkdir(parents=True)
+    for module in (
+        "app.py",
+        "tokens.py",
+        "tables/__init__.py",
+        "tables/room.py",
+        "db/__init__.py",
+        "db/migrations/__init__.py",
+        "db/migrations/versions/__init__.py",
+    ):
+        (tmp_path / module).write_text("")
+    page = textwrap.dedent(
+        """\
+        ## The code
+
+        ```text
+        src/millebornes/web/
+        ├── app.py          the app
+        ├── store.py        gone since
+        ├── tables/         the live game
+        │                   on two lines
+        ├── db/             the database
+        │   └── migrations/ its revisions
+        └── static/         the pages
+        ```
+
+        ## Security
+        """
+    )
+    assert _tree_paths(page) == ["app.py", "store.py", "tables/", "db/", "db/migrations/", "static/"]
+    assert _tree_faults(page, tmp_path) == [
+        "tokens.py is not in the tree",
+        "the tree names store.py, which is not there",
+    ]

@@ -1,4 +1,4 @@
-"""The lobby's HTTP side (docs/web.md, "Lobby"): ``GET /api/lobby`` lists the open public tables and never
+"""The lobby's HTTP side (docs/web-api.md, "Lobby"): ``GET /api/lobby`` lists the open public tables and never
 a private one nor a token; ``POST /api/tables/{id}/seats/{n}/claim`` gives the first comer a free seat of a
 public table with a fresh token (the creation's link stops opening it), once; a private table is 404."""
 

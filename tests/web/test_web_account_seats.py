@@ -1,4 +1,4 @@
-"""A seat held by an account opens on any device where that account is signed in (docs/web.md, "Accounts"): the
+"""A seat held by an account opens on any device where that account is signed in (docs/web-api.md, "Accounts"): the
 join carries ``account: true`` instead of the link's token and the socket's cookie names the account.  Only this
 site's pages may open it so, only the account that holds the seat, and an invite cannot be brought into an
 account before its player sat down (the creator holds every invite)."""

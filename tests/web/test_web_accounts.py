@@ -1,4 +1,4 @@
-"""Optional accounts (docs/web.md, "Accounts"): sign up and in with a password kept as an argon2id hash, a session
+"""Optional accounts (docs/web-api.md, "Accounts"): sign up and in with a password kept as an argon2id hash, a session
 cookie no script reads, changes guarded against other sites, sign-ins throttled, a guest's seats claimed by their
 links, the account's data exported, and the account deleted with its games kept, anonymised."""
 

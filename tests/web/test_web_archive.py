@@ -1,4 +1,4 @@
-"""The public archive (docs/web.md, "Public archive"): finished public tables as records, one by one, paged as
+"""The public archive (docs/web-api.md, "Public archive"): finished public tables as records, one by one, paged as
 NDJSON and by month; never a private or unfinished table, never a token; every record valid against
 docs/record.schema.json and replayed by the engine to the scores and winners the table saved."""
 

@@ -1,4 +1,4 @@
-"""Bots online (docs/web.md, "Bots online"): a person makes bot accounts whose token is shown once and kept hashed;
+"""Bots online (docs/web-api.md, "Bots online"): a person makes bot accounts whose token is shown once and kept hashed;
 a bot connects to /ws/bot with it, is challenged by a table a person creates, and plays its seat as a remote player
 (the turn clock, stand-ins and ratings apply), seeing no more than its seat's observation; its seats are its
 account's (a new connection or a restart gives them back), it challenges another bot, a revoked or renewed token

@@ -1,4 +1,4 @@
-"""Quick chat (docs/web.md, "WebSocket" and "Limits"): a seat says one of the canned messages and every seat and
+"""Quick chat (docs/web-api.md, "Quick chat"; docs/web.md, "Limits"): a seat says one of the canned messages and every seat and
 spectator of its table hears it; a spectator cannot say anything; the per-seat rate limit refuses with
 ``retry_after`` and tells nobody; a (re)joining socket's welcome carries the last lines."""
 

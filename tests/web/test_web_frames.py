@@ -26,7 +26,7 @@ HAND_KEY = re.compile(r'"hand"\s*:\s*\[')
 
 
 def shown_steps(saved) -> dict[int, tuple]:
-    """What every step of a stored match must show, from its actions and docs/web.md alone: a pass is
+    """What every step of a stored match must show, from its actions and docs/web-api.md alone: a pass is
     saved but never shown; after a hazard a human could answer, a coup-fourré window shows the hazard and
     nothing after it until it closes (one more step); the safeties shown only by being asked are not known.
     ``step -> ("live", game, asked)`` or ``("window", before, after, seat, hazard, side, asked)``."""

@@ -1,4 +1,4 @@
-"""Passkeys' API without a browser (docs/web.md, "Passkeys"): the guards every change to an account passes, the
+"""Passkeys' API without a browser (docs/web-api.md, "Passkeys"): the guards every change to an account passes, the
 bounds of what is sent, the challenges used once and expired, the limit of passkeys an account holds, and the
 passkeys deleted with their account.  Real keys made and used by Chromium's authenticator:
 tests/browser/test_passkeys.py."""

@@ -1,4 +1,4 @@
-"""Private tables stay private after the match (docs/web.md, "Private tables"): the history lists public ones
+"""Private tables stay private after the match (docs/web-api.md, "Private tables"): the history lists public ones
 only, and a private table's replay and review open only to a request carrying one of its seats' tokens."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Profiles and leaderboards (docs/web.md, "Profiles and leaderboards"): each seat's counts from the engine's replay,
+"""Profiles and leaderboards (docs/web-api.md, "Profiles and leaderboards"): each seat's counts from the engine's replay,
 kept once when the match finishes (or when a profile first needs them), a profile's totals, ratings, graph and
 games with their privacy, and the leaderboards' activity and provisional rules, on SQLite and PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""Rated tables (docs/web.md, "Ratings"): standard options and measured bots only, no move taken back, and a
+"""Rated tables (docs/web-api.md, "Ratings"): standard options and measured bots only, no move taken back, and a
 finished match rates each account at it once, against the bots' anchored ratings, as web/ratings/skill.py computes it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rematch (docs/web.md, "Rematch"): the seats of a finished table answer ``rematch``; the first answer
+"""The rematch (docs/web-api.md, "Rematch"): the seats of a finished table answer ``rematch``; the first answer
 creates one new table with the same options and seats and a fresh seed; a yes gets that seat alone a link
 to its seat of the new table, a no gives the seat to a bot; everyone at the finished table hears the
 answers, which survive a restart; a joined seat of a waiting rematch may give the empty seats to bots."""

@@ -1,4 +1,4 @@
-"""The game review on the server (docs/web.md, "Game review"): only finished tables, worked out in the
+"""The game review on the server (docs/web-api.md, "Game review"): only finished tables, worked out in the
 reviews' pool with progress, one at a time per table, a limit on the server, kept in the database across a
 restart, and the same review the library gives for the same record and budget."""
 

@@ -1,4 +1,4 @@
-"""A game review's claim in the database (docs/web.md, "Game review"): whichever server process a page asks, it
+"""A game review's claim in the database (docs/web-api.md, "Game review"): whichever server process a page asks, it
 follows the one review under way, never starts a second, takes over a dead process's claim, and stops its own
 when another took it over.  Two server processes are two stores (each its own name) and two reviewers on one
 PostgreSQL; the reviews' pool is a stand-in that judges a batch when the test lets it."""

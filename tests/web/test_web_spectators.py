@@ -1,4 +1,4 @@
-"""Spectators (docs/web.md, "Spectators"): a socket that sends ``watch`` instead of ``join`` gets every
+"""Spectators (docs/web-api.md, "Spectators"): a socket that sends ``watch`` instead of ``join`` gets every
 public step of the table from no seat: no hand, no choice, nothing a seat's hidden cards could change,
 no coup-fourré tell.  It cannot act; the creator may forbid watching (kept through a restart); a table
 takes a bounded number of spectators."""

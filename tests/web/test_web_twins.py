@@ -1,4 +1,4 @@
-"""Whatever thinks for a seat sees what that seat's frames showed, no more (docs/web.md, "What hints and
+"""Whatever thinks for a seat sees what that seat's frames showed, no more (docs/web-api.md, "What hints and
 stand-ins see"): twin tables that differ only in whether Bob holds Right of Way, the answer to the Stop Ann
 plays, which Bob lets run out.  The engine asked Bob, so its own observation still knows his safety; Ann's hint,
 the bot standing in for Ann and the review of Ann's moves must come out the same on both twins."""

@@ -1,4 +1,4 @@
-"""Taking back a move against bots (docs/web.md, "Taking back a move"): a person alone with bots takes back their
+"""Taking back a move against bots (docs/web-api.md, "Taking back a move"): a person alone with bots takes back their
 last decision and the bots' answers to it, back to the exact position before it; the match is casual from then on.
 
 Each test plays through the WebSocket (every frame checked against web/tables/outbound.py by conftest.check_sent) and

@@ -1,4 +1,4 @@
-"""The coup-fourré window lasts as long whoever holds what (docs/web.md, "The coup-fourré window"): timed from
+"""The coup-fourré window lasts as long whoever holds what (docs/web-api.md, "The coup-fourré window"): timed from
 outside, on real servers.
 
 Many twin tables (tests/web/test_web_hardening.py ``cf_twins``): on one kind Bob holds Right of Way against Ann's

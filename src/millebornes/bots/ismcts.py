@@ -516,7 +516,7 @@ def analyse(
 
     The search sees that seat's observation only: the engine's (``game`` a game), or the one given
     (``game`` an observation of the seat to act), for an app that shows its players less than the
-    engine does (the web's coup-fourré windows: docs/web.md)."""
+    engine does (the web's coup-fourré windows: docs/web-api.md)."""
     if isinstance(game, dict):
         obs = game
         if seat is not None and seat != obs["seat"]:

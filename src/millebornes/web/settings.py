@@ -204,7 +204,7 @@ class Settings:
     processes on one PostgreSQL compute each step once, and a dead leader's tables go on after it."""
     window_slack: float = field(default=0.05, metadata=within(0, WINDOW_SLACK_MAX, unit="seconds"))
     """Seconds after a coup-fourré window's deadline that its closing frame goes out, whoever holds what: the
-    holder's pass (or a bot holder's answer) is saved within them, so the moment tells nothing (docs/web.md)."""
+    holder's pass (or a bot holder's answer) is saved within them, so the moment tells nothing (docs/web-api.md)."""
     test_mode: bool = False
     workers: int = field(default=2, metadata=within(0, WORKERS_MAX))
     """Processes for the searching bots (hard, expert); 0 thinks in threads instead, hints included

@@ -1,4 +1,4 @@
-"""Passkeys in the database (docs/web.md, "Passkeys"): each account's WebAuthn credentials (their public keys
+"""Passkeys in the database (docs/web-api.md, "Passkeys"): each account's WebAuthn credentials (their public keys
 only) and the single-use challenges of registrations and sign-ins under way.  The WebAuthn checks themselves are
 web/accounts/passkey_routes.py's.
 """

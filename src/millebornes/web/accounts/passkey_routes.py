@@ -1,9 +1,9 @@
-"""Passkeys (WebAuthn), a second way into an account (docs/web.md, "Passkeys"): a signed-in person registers up to
+"""Passkeys (WebAuthn), a second way into an account (docs/web-api.md, "Passkeys"): a signed-in person registers up to
 ``PASSKEYS_MAX`` of them, and anyone signs in with one alone, no username asked: the passkey is discoverable
 (``residentKey: required``) and holds the account's id as its user handle.
 
 The relying party is the request's own site: its ID the request's host name, the origin the browser must report
-its scheme and host (behind a proxy, one that keeps ``Host`` and says ``X-Forwarded-Proto``, docs/web.md).  A
+its scheme and host (behind a proxy, one that keeps ``Host`` and says ``X-Forwarded-Proto``, docs/web-api.md).  A
 passkey made for one host name signs in on that host name only; a browser offers WebAuthn on HTTPS pages and on
 ``http://localhost`` only.  Every challenge is used once and lives ``CHALLENGE_LIFETIME``; the changes are guarded as
 every change to an account (web/accounts/signin.py), and a passkey sign-in opens the same session as a password's.

@@ -1,4 +1,4 @@
-"""The accounts in the database: who signed up, their sign-ins, and the seats they hold (docs/web.md, "Accounts").
+"""The accounts in the database: who signed up, their sign-ins, and the seats they hold (docs/web-api.md, "Accounts").
 
 An account is optional: anyone still plays as a guest with a nickname and a link.  One keeps a person's tables
 across devices.  Its password is stored as an argon2id hash (web/accounts/signin.py hashes and checks it, never this

@@ -1,4 +1,4 @@
-"""The accounts' JSON API (docs/web.md, "Accounts"): sign up, sign in and out, what the account holds, its tables
+"""The accounts' JSON API (docs/web-api.md, "Accounts"): sign up, sign in and out, what the account holds, its tables
 claimed from a guest's links, its data exported, and the account deleted.
 
 Nobody needs an account to play.  Every answer that concerns a sign-in is ``Cache-Control: no-store``; every
@@ -98,7 +98,7 @@ def seat_entry(h: HeldSeat) -> dict:
 
 
 def ratings_entry(ratings: dict[str, Rating]) -> dict:
-    """The account's rating per edition family it played rated (docs/web.md, "Ratings")."""
+    """The account's rating per edition family it played rated (docs/web-api.md, "Ratings")."""
     return {
         family: {"rating": r.display, "provisional": r.provisional, "matches": r.matches}
         for family, r in sorted(ratings.items())

@@ -1,4 +1,4 @@
-"""The public archive (docs/web.md, "Public archive"): every finished public table as its record, for download.
+"""The public archive (docs/web-api.md, "Public archive"): every finished public table as its record, for download.
 
 ``GET /api/tables/{id}/record`` is one finished table's record (a private one's for its players only:
 web/tables/privacy.py); ``GET /api/archive`` pages through every finished public table as NDJSON, oldest finish first,

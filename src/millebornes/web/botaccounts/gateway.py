@@ -1,6 +1,6 @@
-"""Bots online (docs/web.md, "Bots online"; docs/protocol.md, "Playing online"): the sessions of the programs holding
-a bot account's token, which speak the bot protocol with this server as host over ``/ws/bot`` (:mod:`.socket`), and
-the gateway that challenges them.
+"""Bots online (docs/web-api.md, "Bots online"; docs/protocol.md, "Playing online"): the sessions of the programs
+holding a bot account's token, which speak the bot protocol with this server as host over ``/ws/bot``
+(:mod:`.socket`), and the gateway that challenges them.
 
 The server says ``hello``, the bot answers ``hello``; then the server sends a ``challenge`` for each table a person
 (or another bot) creates with a seat for the bot, and a ``decide`` for each decision of a seat the bot holds.  The

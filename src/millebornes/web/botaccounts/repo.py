@@ -1,4 +1,4 @@
-"""Bot accounts in the database (docs/web.md, "Bots online"): programs that play through ``/ws/bot`` under an
+"""Bot accounts in the database (docs/web-api.md, "Bots online"): programs that play through ``/ws/bot`` under an
 account of their own, made and owned by a person's account.
 
 A bot is an ``accounts`` row like a person's (its username in the same namespace, its own ratings, the seats it

@@ -1,4 +1,4 @@
-"""A person's bot accounts (docs/web.md, "Bots online"): made, listed, their token renewed or revoked, deleted;
+"""A person's bot accounts (docs/web-api.md, "Bots online"): made, listed, their token renewed or revoked, deleted;
 the page is /account/bots.  Every change is guarded as the account's own are (web/accounts/signin.py: this site's pages
 only, JSON, the sign-in's CSRF token), and a token is shown once, in the answer that makes it: only its SHA-256 is
 kept (:mod:`.repo`).  The bots' WebSocket is :mod:`.socket`'s, included here so the app adds one router.

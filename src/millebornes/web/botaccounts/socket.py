@@ -1,4 +1,4 @@
-"""The bots' WebSocket route, ``/ws/bot`` (docs/web.md, "Bots online"; docs/protocol.md, "Playing online"): the
+"""The bots' WebSocket route, ``/ws/bot`` (docs/web-api.md, "Bots online"; docs/protocol.md, "Playing online"): the
 token checked before anything else, the ``hello``, then every message read at the bot's pace, and the token watched
 while the connection lasts.  What the messages do is the bot's session's (web/botaccounts/gateway.py)."""
 

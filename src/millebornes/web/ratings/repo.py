@@ -1,5 +1,5 @@
 """Ratings in the database: each account's rating per edition family, and what each rated match did to it
-(docs/web.md, "Ratings"; the arithmetic is web/ratings/skill.py's).
+(docs/web-api.md, "Ratings"; the arithmetic is web/ratings/skill.py's).
 
 A rated table (``tables.rated``) rates its match once it is finished, if no move was taken back (``casual``) and
 every human seat is held by an account, a different one each (web/accounts/repo.py).  Otherwise it is unrated for

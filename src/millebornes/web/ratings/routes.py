@@ -1,4 +1,4 @@
-"""Players' profiles and the leaderboards (docs/web.md, "Profiles and leaderboards"): what a place players come
+"""Players' profiles and the leaderboards (docs/web-api.md, "Profiles and leaderboards"): what a place players come
 back to shows of each account, to anybody, and who leads each edition.
 
 - ``GET /api/players/{username}``: the account's ratings per edition family with their graph's points, its

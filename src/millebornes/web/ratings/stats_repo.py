@@ -1,4 +1,4 @@
-"""What each seat did in a finished match, counted once and kept (docs/web.md, "Profiles and leaderboards"):
+"""What each seat did in a finished match, counted once and kept (docs/web-api.md, "Profiles and leaderboards"):
 the profile's totals add these rows up instead of replaying every game of an account at each visit.
 
 The counts come from the engine's replay of the table's record and the events each action returns

@@ -1,4 +1,4 @@
-"""Puzzles' JSON API (docs/web.md, "Puzzles"): the shipped set, and a reviewed table's own mistakes as puzzles.
+"""Puzzles' JSON API (docs/web-api.md, "Puzzles"): the shipped set, and a reviewed table's own mistakes as puzzles.
 
 ``GET /api/puzzles`` is the set that comes with the package (:func:`millebornes.puzzles.shipped`);
 ``GET /api/tables/{id}/puzzles?seat=N`` makes puzzles of that seat's inaccuracies and worse in the table's review,

@@ -1,5 +1,5 @@
 """A finished table's game review, kept once worked out, and the claim of the process working it out, so that
-every server process on the database reports it and none starts it twice (docs/web.md, "Game review")."""
+every server process on the database reports it and none starts it twice (docs/web-api.md, "Game review")."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..db.database import Database
 
 class ReviewRow(Base):
     """A finished table's game review (millebornes.review's JSON, as text), computed once and kept: a second
-    view is instant and a restart keeps it (docs/web.md, "Game review")."""
+    view is instant and a restart keeps it (docs/web-api.md, "Game review")."""
 
     __tablename__ = "reviews"
 
@@ -32,7 +32,7 @@ class ReviewRow(Base):
 
 class ReviewJobRow(Base):
     """A review being worked out, so that every server process on the database reports it and none starts it
-    twice (docs/web.md, "Game review"); gone once the review is saved.  ``beat`` is its holder's last word:
+    twice (docs/web-api.md, "Game review"); gone once the review is saved.  ``beat`` is its holder's last word:
     a claim that falls silent (its process died) is taken over."""
 
     __tablename__ = "review_jobs"

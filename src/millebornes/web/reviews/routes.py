@@ -1,4 +1,4 @@
-"""The game review's JSON API (docs/web.md, "Game review"): start a finished table's review, and follow it.
+"""The game review's JSON API (docs/web-api.md, "Game review"): start a finished table's review, and follow it.
 
 ``POST /api/tables/{id}/review`` starts it (or joins the one running, or gives the one done) and
 ``GET`` tells where it is: ``{"state": "none"|"running"|"done"|"failed", "done", "total"}``, with the review

@@ -37,7 +37,7 @@ class SeatSpec(BaseModel):
     level: Literal[tuple(LEVELS)] | None = None  # type: ignore[valid-type]
     name: Annotated[StrictStr, Field(min_length=1, max_length=32)] | None = None
     """A ``bot-account`` seat's bot, by username: it is challenged, and a built-in bot takes the seat if it declines
-    (docs/web.md, "Bots online")."""
+    (docs/web-api.md, "Bots online")."""
 
 
 class CreateTable(BaseModel):
@@ -52,7 +52,7 @@ class CreateTable(BaseModel):
     deck: Annotated[list[StrictStr], Field(max_length=120)] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
     spectators: StrictBool = True
-    """Whether a page opened without a seat link may watch the table (docs/web.md, "Spectators")."""
+    """Whether a page opened without a seat link may watch the table (docs/web-api.md, "Spectators")."""
     clock: StrictInt | StrictFloat = DEFAULT_CLOCK
     """Seconds a human has for each decision before a stand-in bot plays the seat; 0: no clock."""
     grace: StrictInt | StrictFloat = 60.0
@@ -61,12 +61,12 @@ class CreateTable(BaseModel):
     """The level of the bot that plays for an absent human (one of the levels offered at the table; by default the
     table's default level, which :func:`check_table` fills in)."""
     public: StrictBool = False
-    """Whether the lobby lists the table and strangers may take its free seats (docs/web.md, "Lobby");
+    """Whether the lobby lists the table and strangers may take its free seats (docs/web-api.md, "Lobby");
     a table is private, invite-only, unless its creator asks."""
     pace: Pace = "normal"
     """How soon the table's bots move: ``relaxed``, ``normal`` or ``fast`` (:func:`.pacing.bot_delay`)."""
     rated: StrictBool = False
-    """Whether the finished match rates its players' accounts (docs/web.md, "Ratings"): standard options, no
+    """Whether the finished match rates its players' accounts (docs/web-api.md, "Ratings"): standard options, no
     stacked deck, bots of measured levels, and no move taken back; otherwise the table is casual."""
 
 

@@ -74,7 +74,7 @@ def seat_facts(
 
 
 def table_facts(saved: SavedTable, game: Game, connected: dict[int, bool]) -> dict:
-    """GET /api/tables/{table} (docs/web.md): ``game`` is the shown game (:func:`shown_game`), or the
+    """GET /api/tables/{table} (docs/web-api.md): ``game`` is the shown game (:func:`shown_game`), or the
     dealt one for a table that has not started or whose result is stored."""
     over = saved.status == FINISHED
     return {

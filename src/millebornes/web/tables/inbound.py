@@ -72,7 +72,7 @@ class BackFrame(_Frame):
 
 
 class UndoFrame(_Frame):
-    """A person alone with bots takes back their last decision, asked on the state ``seq`` (docs/web.md)."""
+    """A person alone with bots takes back their last decision, asked on the state ``seq`` (docs/web-api.md)."""
 
     type: Literal["undo"]
     seq: StrictInt

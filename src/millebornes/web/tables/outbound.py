@@ -1,4 +1,4 @@
-"""What the server sends on a table's WebSocket: one type and one builder per frame (docs/web.md, "Frames").
+"""What the server sends on a table's WebSocket: one type and one builder per frame (docs/web-api.md, "Frames").
 
 Every frame a socket receives is built here, so its fields are written once and a new field has one home;
 what the client may send is :mod:`.inbound`.  (No ``from __future__ import annotations``: a test reads each
@@ -43,7 +43,7 @@ class StateFrame(TypedDict):
     refused: list[dict | None] | None
     """For the seat whose play it is: why each card of its hand cannot be played now (:mod:`.cardhelp`)."""
     undo: bool
-    """Whether this seat may take back its last decision now (docs/web.md, "Taking back a move"): the page shows
+    """Whether this seat may take back its last decision now (docs/web-api.md, "Taking back a move"): the page shows
     its button only then.  False for a spectator."""
     lesson: NotRequired[dict]
     """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on."""

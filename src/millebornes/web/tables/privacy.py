@@ -4,8 +4,8 @@ private one.
 A private table is invite-only: its players did not choose to show their game to strangers, so its replay
 and review open only to a request that carries one of its human seats' tokens, as ``Authorization: Bearer
 <token>`` (a header, never the address: request lines end up in logs), or the sign-in of an account that holds
-one of its seats (docs/web.md, "Accounts": so a profile's own private games open on any device).  Every seat's
-hash is compared, so the time taken tells nothing of which seat, or whether one, matched.  docs/web.md, "Private
+one of its seats (docs/web-api.md, "Accounts": so a profile's own private games open on any device).  Every seat's
+hash is compared, so the time taken tells nothing of which seat, or whether one, matched.  docs/web-api.md, "Private
 tables".
 """
 

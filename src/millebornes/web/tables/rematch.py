@@ -6,7 +6,7 @@ same seat of the new table (only its hash is stored) and sends the link to that 
 seat's player sits down there or the rematch starts; a no gives the seat to a bot.  Everyone at the finished table
 hears the answers (``rematch`` frames, worked out from
 the stored new table, so a restart loses nothing), and a joined seat of the waiting rematch may give the
-seats nobody joined to bots (``fill-bots``), which starts it.  docs/web.md, "Rematch".
+seats nobody joined to bots (``fill-bots``), which starts it.  docs/web-api.md, "Rematch".
 """
 
 from __future__ import annotations

@@ -304,7 +304,7 @@ class Tables:
     def take_back(self, table_id: str, count: int, keep: int, seat: int) -> None:
         """``seat`` takes back moves: of the table's ``count`` actions the first ``keep`` stay, and the log's notes
         written after them go; the table is casual from now on, and the clock of the decision it is back to starts
-        again (docs/web.md, "Taking back a move").  One transaction: when another server process wrote or took
+        again (docs/web-api.md, "Taking back a move").  One transaction: when another server process wrote or took
         back an action since this copy was made, nothing changes and :class:`Stale` is raised."""
         with self.engine.begin() as c:
             gone = c.execute(

@@ -256,7 +256,7 @@ class Room:
         database's join (another process may have replaced it); ``account``, the account that holds the seat, by
         the database's join alone.  A seat's first join replaces its token: the welcome carries the new one to
         this socket alone, and the invite link, which its creator's page still shows, opens nothing any more
-        (docs/web.md, "Seat links")."""
+        (docs/web-api.md, "Seat links")."""
         async with self.lock:
             if self.closed:
                 raise Gone(self.id)

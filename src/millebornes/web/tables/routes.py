@@ -1,4 +1,4 @@
-"""The tables' JSON API (docs/web.md): creating a table (:class:`.service.Creation`), a table's public facts, the
+"""The tables' JSON API (docs/web-api.md): creating a table (:class:`.service.Creation`), a table's public facts, the
 lobby of open public tables and the claim of a free seat there, a guided tutorial match, the history of finished
 public tables, a finished table's replay (a private one's for its players: :mod:`.privacy`).
 
@@ -111,7 +111,7 @@ async def table_info(table_id: str, tables: TablesDep, hall: HallDep, settings: 
 
 @router.get("/api/lobby")
 async def lobby(tables: TablesDep, settings: SettingsDep):
-    """The open public tables, newest first, at most ``lobby_max`` (docs/web.md, "Lobby"); read and described
+    """The open public tables, newest first, at most ``lobby_max`` (docs/web-api.md, "Lobby"); read and described
     in a thread (a page polls it every 10 s)."""
 
     def entries() -> list[dict]:

@@ -68,9 +68,9 @@ class TableRow(Base):
     clock_deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     """The deadline of the human decision that came after ``clock_at`` actions (UTC): a restart keeps it."""
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """Whether the lobby lists the table and a stranger may claim its free seats (docs/web.md, "Lobby")."""
+    """Whether the lobby lists the table and a stranger may claim its free seats (docs/web-api.md, "Lobby")."""
     rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    """A finished table's rematch: the id of the new table its players were offered (docs/web.md, "Rematch")."""
+    """A finished table's rematch: the id of the new table its players were offered (docs/web-api.md, "Rematch")."""
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """A rematch's finished table."""
     touched: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
@@ -79,7 +79,7 @@ class TableRow(Base):
     pace: Mapped[str] = mapped_column(String(8), default="normal", server_default=text("'normal'"))
     """How soon the table's bots move (``pacing.PACES``), chosen at its creation (revision 0003 adds it)."""
     casual: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """A move was taken back (docs/web.md, "Taking back a move"): a rating leaves the match out (revision 0004)."""
+    """A move was taken back (docs/web-api.md, "Taking back a move"): a rating leaves the match out (revision 0004)."""
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The finished match rates its players' accounts (web/ratings/repo.py; revision 0006)."""
 
@@ -183,7 +183,7 @@ class SavedTable:
     casual: bool = False
     """A move was taken back at this table (:meth:`.repo.Tables.take_back`)."""
     rated: bool = False
-    """The finished match rates its players' accounts (docs/web.md, "Ratings")."""
+    """The finished match rates its players' accounts (docs/web-api.md, "Ratings")."""
 
     def record(self) -> dict:
         """The engine's record of this match (it holds the seed: never for a client's eyes)."""

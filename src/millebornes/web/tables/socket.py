@@ -1,6 +1,6 @@
 """The table's WebSocket, ``/ws/{table}``: a client joins a seat with its token, then acts, asks for
 hints, says a quick-chat message and pings; or watches, and may then only ping.  The room decides and
-tells every seat and spectator (docs/web.md, "WebSocket")."""
+tells every seat and spectator (docs/web-api.md, "WebSocket")."""
 
 from __future__ import annotations
 

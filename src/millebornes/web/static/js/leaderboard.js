@@ -1,5 +1,5 @@
 // @ts-check
-// The leaderboards (/leaderboard?edition=FAMILY, GET /api/leaderboard/FAMILY; docs/web.md, "Profiles and
+// The leaderboards (/leaderboard?edition=FAMILY, GET /api/leaderboard/FAMILY; docs/web-api.md, "Profiles and
 // leaderboards"): per edition, the active players whose rating is settled, best first, each linked to their
 // profile, with the bots' fixed ratings among them as landmarks. The edition is chosen from a list and kept in the
 // address, so a leaderboard can be shared.

@@ -1,5 +1,5 @@
 // @ts-check
-// A player's profile (/players/NAME, GET /api/players/NAME; docs/web.md, "Profiles and leaderboards"): the rating
+// A player's profile (/players/NAME, GET /api/players/NAME; docs/web-api.md, "Profiles and leaderboards"): the rating
 // of each edition with its graph, the totals of every game, and the games, newest first, each with its replay and
 // review. Anybody may look; the account itself also sees its private games (the server decides, by its sign-in).
 //

@@ -1,5 +1,5 @@
 // @ts-check
-// The home page's "Rated match" box, in the quick game and the new table's form (docs/web.md, "Ratings"). A rated
+// The home page's "Rated match" box, in the quick game and the new table's form (docs/web-api.md, "Ratings"). A rated
 // match counts for accounts only, so the box is offered to a signed-in page; signed out, its note says why not
 // and leads to the account page. Checked, the note says what the table holds to: the server takes the edition's
 // standard rules only (the forms send no other) and refuses every take-back there.

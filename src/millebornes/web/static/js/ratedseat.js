@@ -1,5 +1,5 @@
 // @ts-check
-// The seat and its account (docs/web.md, "Accounts" and "Ratings"). A signed-in page brings its seat into the
+// The seat and its account (docs/web-api.md, "Accounts" and "Ratings"). A signed-in page brings its seat into the
 // account as soon as it sits at the table, quietly: the account keeps the table, and a rated match counts for its
 // rating. At a rated table a signed-out page says the match will not be rated unless its player signs in, and
 // notices a sign-in made meanwhile in another tab when it is seen again. When a rated match ends, the account's

@@ -1,5 +1,5 @@
 // @ts-check
-// The game review on the replay page (docs/web.md, "Game review"): the Review button, the progress while the
+// The game review on the replay page (docs/web-api.md, "Game review"): the Review button, the progress while the
 // server works it out (a progress bar, polled every second, said now and then in a polite live region), then
 // the evaluation graph (evalgraph.js) and its text equivalent (a table per hand), a badge on every judged move
 // (its class in colour and in words, the chance before and after, the better move and a button that shows it on

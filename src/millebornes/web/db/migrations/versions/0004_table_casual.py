@@ -1,4 +1,4 @@
-"""``tables.casual``: a move was taken back at the table (docs/web.md, "Taking back a move"), so the match is
+"""``tables.casual``: a move was taken back at the table (docs/web-api.md, "Taking back a move"), so the match is
 casual, and a rating leaves it out.
 
 Older rows get false: nothing could be taken back before.  The column is added in place (``ALTER TABLE ... ADD

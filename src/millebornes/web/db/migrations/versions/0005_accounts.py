@@ -1,6 +1,6 @@
-"""Accounts (docs/web.md, "Accounts"): ``accounts``, their sign-ins ``account_sessions``, and ``seats.account_id``,
+"""Accounts (docs/web-api.md, "Accounts"): ``accounts``, their sign-ins ``account_sessions``, and ``seats.account_id``,
 the account a seat's player signed in to (none for a guest); their passkeys ``passkeys`` and the WebAuthn
-challenges waiting for an answer ``passkey_challenges`` (docs/web.md, "Passkeys").
+challenges waiting for an answer ``passkey_challenges`` (docs/web-api.md, "Passkeys").
 
 The new tables are made; the column is added in place (``ALTER TABLE ... ADD COLUMN``, never a copy of the
 table: on SQLite a copy would take every action along through the foreign keys), with its index.  A database whose

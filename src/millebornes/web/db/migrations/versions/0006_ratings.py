@@ -1,4 +1,4 @@
-"""Ratings (docs/web.md, "Ratings"): ``tables.rated``, a table whose finished match rates its accounts;
+"""Ratings (docs/web-api.md, "Ratings"): ``tables.rated``, a table whose finished match rates its accounts;
 ``ratings``, an account's rating per edition family; ``rating_changes``, what each rated match did to each
 account's rating (the rating graph, and the proof that a match was rated once).
 

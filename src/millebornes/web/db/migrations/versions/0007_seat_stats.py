@@ -1,4 +1,4 @@
-"""Seat statistics (docs/web.md, "Profiles and leaderboards"): ``seat_stats``, what each seat of a finished table
+"""Seat statistics (docs/web-api.md, "Profiles and leaderboards"): ``seat_stats``, what each seat of a finished table
 did (won, coups fourrés, safe trips, shutouts, extensions taken and made, hands), one row per (table, seat),
 written when the match finishes.
 

@@ -1,4 +1,4 @@
-"""Bot accounts (docs/web.md, "Bots online"): ``bots``, the accounts that are programs, each with its owner (the
+"""Bot accounts (docs/web-api.md, "Bots online"): ``bots``, the accounts that are programs, each with its owner (the
 person's account that made it), the SHA-256 of its token (none once revoked), when it was made and last connected,
 and ``connection``, the id of its live WebSocket, so that a second connection closes the first at whichever server
 process it is.  A bot's own ``accounts`` row holds its username and ratings; its password hash opens nothing.

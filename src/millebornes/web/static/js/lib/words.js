@@ -277,7 +277,7 @@ export function errorMessage(frame, ctx) {
     lesson: "learn.not_this", expired: "msg.expired", "seat-full": "msg.seat_full", "table-full": "msg.table_full", "too-many": "msg.too_many_sockets",
   }[code];
   if (key) return t(key);
-  if (code === "not-allowed") { // a move not taken back (docs/web.md, "Taking back a move")
+  if (code === "not-allowed") { // a move not taken back (docs/web-api.md, "Taking back a move")
     const why = { humans: "undo.no_humans", nothing: "undo.no_nothing", deal: "undo.no_deal", window: "undo.no_window",
       lesson: "undo.no_lesson", rated: "undo.no_rated" }[frame.reason];
     if (why) return t(why);

@@ -11,7 +11,7 @@ const invite = takeInvite();
 export const mySeat = invite.seat;
 export let token = invite.token; // replaced by the welcome of the seat's first join (keepToken)
 // A seat of the signed-in account opened without its link (#seat=N&account=1: another device): the join says
-// account: true and the server reads the sign-in (docs/web.md, "Accounts").
+// account: true and the server reads the sign-in (docs/web-api.md, "Accounts").
 export const byAccount = !token && invite.account === true;
 // A page opened without a seat link watches: the server sends what a spectator sees, no hand, no choice.
 export const spectator = !token && !byAccount;

@@ -36,7 +36,7 @@ export interface StateFrame {
    */
   refused: (Record<string, unknown> | null)[] | null;
   /**
-   * Whether this seat may take back its last decision now (docs/web.md, "Taking back a move"): the page shows
+   * Whether this seat may take back its last decision now (docs/web-api.md, "Taking back a move"): the page shows
    * its button only then.  False for a spectator.
    */
   undo: boolean;
