@@ -23,7 +23,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from ladders import every_level_ladder
+
+from tests.ladders import every_level_ladder
 
 
 def pytest_configure(config):

@@ -13,9 +13,20 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, join_by_socket, pages, server, wait_turn, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import audit, axe_source, set_lang  # noqa: E402,F401
+
+from tests.browser.test_axe import audit, axe_source, set_lang  # noqa: E402,F401
+from tests.browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    browser,
+    create_table,
+    join,
+    join_by_socket,
+    pages,
+    server,
+    wait_turn,
+    won_dujardin_match,
+)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 

@@ -9,11 +9,11 @@ import threading
 import time
 
 import httpx
-from serving import Seat, Server
 from typer.testing import CliRunner
 
 from millebornes.cli import app
 from millebornes.web.db import schema
+from tests.serving import Seat, Server
 
 runner = CliRunner()
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot", "level": "easy"}

@@ -19,7 +19,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from serving import Seat, Server, free_port, stop  # noqa: E402
+from tests.serving import Seat, Server, free_port, stop  # noqa: E402
 
 pytestmark = pytest.mark.postgres
 

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import Closed, token_of  # noqa: E402
+from tests.conftest import Closed, token_of  # noqa: E402
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "level": "easy"}

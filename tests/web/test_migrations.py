@@ -11,7 +11,6 @@ from datetime import datetime
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from serving import MILLEBORNES
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
@@ -25,6 +24,7 @@ from millebornes.web.db import schema
 from millebornes.web.db.base import Base
 from millebornes.web.db.database import Database
 from millebornes.web.tables.repo import Tables
+from tests.serving import MILLEBORNES
 
 runner = CliRunner()
 

@@ -12,11 +12,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from util import stacked_deck  # noqa: E402
-
 import millebornes as mb  # noqa: E402
-from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
+from tests.conftest import Closed, token_of  # noqa: E402
+from tests.util import stacked_deck  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 # Seat 0: a Roll, 700 miles (with the first card drawn) and Extra Tank; seat 1: Out of Gas and fillers.

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import Closed, SeatClient, token_of  # noqa: E402
+from tests.conftest import Closed, SeatClient, token_of  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 PASSWORD = "correct horse battery"

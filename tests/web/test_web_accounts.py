@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import token_of  # noqa: E402
+from tests.conftest import token_of  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 PASSWORD = "correct horse battery"

@@ -18,7 +18,7 @@ import millebornes as mb  # noqa: E402
 pytest.importorskip("fastapi")
 jsonschema = pytest.importorskip("jsonschema")
 
-from conftest import Hasty, token_of  # noqa: E402
+from tests.conftest import Hasty, token_of  # noqa: E402
 
 HUMAN, EASY = {"kind": "human"}, {"kind": "bot", "level": "easy"}
 SHORT = {"target": 200, "extension_target": 200}
@@ -312,7 +312,8 @@ def test_a_real_server_streams_the_archive_and_each_record_replays_after_a_resta
     WebSockets, then the archive streamed, once before a restart and once after; every line replays to what the
     table saved, and the private one is never in it."""
     import httpx
-    from serving import Seat, Server
+
+    from tests.serving import Seat, Server
 
     db, log = tmp_path / "mb.db", tmp_path / "server.log"
     server = Server(db, log, 0.0)

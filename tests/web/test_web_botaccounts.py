@@ -21,8 +21,8 @@ pytest.importorskip("fastapi")
 httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from schemas import load, validate  # noqa: E402
-from serving import Account, Seat, Server, bot_seat, until  # noqa: E402
+from tests.schemas import load, validate  # noqa: E402
+from tests.serving import Account, Seat, Server, bot_seat, until  # noqa: E402
 
 HUMAN = {"kind": "human"}
 PASSWORD = "correct horse battery"
@@ -295,7 +295,7 @@ def play_out(table_id: str, bots: list[Wire], person=None, decides: int | None =
     """Play the table: each bot answers its decides with the first legal action, the person (a SeatClient) plays
     hasty moves; until every bot got ``over`` and the person's state is over, or until the bots answered
     ``decides`` decides.  Returns the decides answered."""
-    from conftest import Hasty
+    from tests.conftest import Hasty
 
     hasty, acted, answered, ended = Hasty(7), -1, 0, set()
     deadline = time.monotonic() + seconds

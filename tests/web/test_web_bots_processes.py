@@ -14,9 +14,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from serving import PASSWORD, Account, Seat, Server, bot_seat, until  # noqa: E402
-
-from conftest import Hasty  # noqa: E402
+from tests.conftest import Hasty  # noqa: E402
+from tests.serving import PASSWORD, Account, Seat, Server, bot_seat, until  # noqa: E402
 
 pytestmark = pytest.mark.postgres
 

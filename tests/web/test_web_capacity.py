@@ -15,11 +15,11 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 ws_client = pytest.importorskip("websockets.sync.client")
-from serving import Seat, Server, until  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
+from tests.conftest import Closed, token_of  # noqa: E402
+from tests.serving import Seat, Server, until  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 

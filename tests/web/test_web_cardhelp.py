@@ -7,10 +7,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from util import stacked_deck  # noqa: E402
-
 import millebornes as mb  # noqa: E402
 from millebornes.web.tables.cardhelp import refusals  # noqa: E402
+from tests.util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
 HAND = ["25", "200", "stop", "roll", "gasoline", "right-of-way"]

@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import SeatClient  # noqa: E402
 from millebornes.i18n import catalog  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
 from millebornes.web.tables.chat import KEYS, ChatWindow  # noqa: E402
+from tests.conftest import SeatClient  # noqa: E402
 
 HUMAN = {"kind": "human"}
 CHAT_JS = Path(__file__).resolve().parents[2] / "src" / "millebornes" / "web" / "static" / "js" / "chat.js"

@@ -12,12 +12,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from util import stacked_deck  # noqa: E402
-
 from millebornes.cards import CARD_IDS, GROUP  # noqa: E402
 from millebornes.cards import SAFETY_OF as SAFETY_KIND  # noqa: E402
 from millebornes.web.tables.facts import dealt, public_events  # noqa: E402
 from millebornes.web.tokens import hash_token  # noqa: E402
+from tests.util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
 SAFETY_OF = {CARD_IDS[h]: CARD_IDS[SAFETY_KIND[h]] for h in range(len(CARD_IDS)) if GROUP[h] == "hazard"}

@@ -14,7 +14,6 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 ws_client = pytest.importorskip("websockets.sync.client")
-from serving import Seat, Server, until  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import millebornes as mb  # noqa: E402
@@ -23,6 +22,7 @@ from millebornes.web.db.database import Database  # noqa: E402
 from millebornes.web.tables.repo import Tables  # noqa: E402
 from millebornes.web.tables.rows import FINISHED, SavedSeat, SavedTable  # noqa: E402
 from millebornes.web.tokens import hash_token, new_token  # noqa: E402
+from tests.serving import Seat, Server, until  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 

@@ -14,9 +14,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from serving import Server  # noqa: E402
-
 from millebornes.web.settings import Limits  # noqa: E402
+from tests.serving import Server  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 LIMIT = 64 * 1024
@@ -123,7 +122,7 @@ def test_a_move_that_cannot_be_saved_breaks_the_table_once(web, monkeypatch, cap
 def cf_twins() -> tuple[list[str], list[str]]:
     """Two classic decks for two players that differ only in whether seat 1 holds Right of Way, the answer
     to the Stop seat 0 holds (the twin holds a Roll instead, and Right of Way lies deep in the stock)."""
-    from util import stacked_deck
+    from tests.util import stacked_deck
 
     holds = stacked_deck("classic", 2, hands={0: ["roll", "stop", "100", "75"], 1: ["right-of-way", "roll"]})
     i = max(n for n, card in enumerate(holds) if card == "roll")
@@ -137,7 +136,7 @@ class Recording:
     """A seat's browser that keeps every frame it got."""
 
     def __init__(self, server, table, seat, nickname):
-        from serving import Seat
+        from tests.serving import Seat
 
         self.frames: list[dict] = []
         outer = self
@@ -220,7 +219,7 @@ def test_holding_the_safety_shows_nothing_to_the_attacker(server):
 
 def raw_seat(server, table, seat: int):
     """A socket on a table before any join: what an attacker's script holds."""
-    from serving import ws_client
+    from tests.serving import ws_client
 
     return ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/{table['id']}", open_timeout=10, legacy=True)
 
@@ -239,7 +238,7 @@ def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
     refused ones do not fill the window), instead of being shut out for as long as it keeps on."""
     import time
 
-    from serving import Seat
+    from tests.serving import Seat
 
     table = server.create(ruleset="classic", players=2, seats=[HUMAN, MEDIUM], seed=3)
     ann = Seat(server, table, 0, "Ann")
@@ -346,7 +345,7 @@ def test_a_failed_statement_never_logs_its_values(tmp_path):
 def test_a_bot_holding_the_safety_answers_in_the_same_step(web, level):
     """A hazard no human could answer opens no window: the bot holding the safety answers at once, with
     its quick policy (the network for the searching levels), and the table goes on in one step."""
-    from util import stacked_deck
+    from tests.util import stacked_deck
 
     web.start()
     deck = stacked_deck("classic", 2, hands={0: ["roll", "stop", "100"], 1: ["right-of-way", "roll"]})

@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_web_presence import events_until, seat_fact, two
-from test_web_presence_book import Socket
-from test_web_spectators import watch
 
 from millebornes.web.tables.presence import Presence
+from tests.web.test_web_presence import events_until, seat_fact, two
+from tests.web.test_web_presence_book import Socket
+from tests.web.test_web_spectators import watch
 
 pytest.importorskip("fastapi")
 
@@ -101,9 +101,8 @@ def test_no_countdown_while_nobody_waits_for_the_seat(web):
 def test_a_player_who_leaves_at_another_process_is_counted_down_here(postgres_url, tmp_path):
     """Ann plays through process a, Bob through b: Bob's socket closes at b, and a, which hears it by a
     presence notice, tells Ann the countdown; Bob's return at b clears it."""
-    from serving import Seat, Server
-
-    from conftest import check_sent
+    from tests.conftest import check_sent
+    from tests.serving import Seat, Server
 
     servers = [Server(postgres_url, tmp_path / f"server{i}.log", 0) for i in range(2)]
     try:

@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from conftest import Closed, token_of  # noqa: E402
 from millebornes.web.tokens import hash_token  # noqa: E402
+from tests.conftest import Closed, token_of  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

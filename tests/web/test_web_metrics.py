@@ -20,11 +20,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("prometheus_client")
 
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
-from serving import MILLEBORNES, Seat, Server, free_port  # noqa: E402
-from test_web_review import finished  # noqa: E402
 
 from millebornes.web import metrics  # noqa: E402
 from millebornes.web.logs import JsonLines  # noqa: E402
+from tests.serving import MILLEBORNES, Seat, Server, free_port  # noqa: E402
+from tests.web.test_web_review import finished  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

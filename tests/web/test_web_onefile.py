@@ -9,9 +9,9 @@ import sys
 
 import httpx
 import pytest
-from serving import MILLEBORNES, Server, free_port
 
 from millebornes.web.db import onefile
+from tests.serving import MILLEBORNES, Server, free_port
 
 
 def second_server(db) -> subprocess.CompletedProcess:

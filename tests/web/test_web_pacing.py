@@ -6,14 +6,13 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
-from util import stacked_deck
-
 import millebornes as mb
 from millebornes.web.settings import Settings
 from millebornes.web.tables.pacing import FAST_DELAY, PACES, BotMoves, PersonDecides, WindowEnds, bot_delay, next_wait
 from millebornes.web.tables.rows import SavedSeat, SavedTable
 from millebornes.web.tables.seatbots import SeatBots
 from millebornes.web.tables.table import TableView
+from tests.util import stacked_deck
 
 # Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_web_table.py's).
 CF_DECK = stacked_deck(

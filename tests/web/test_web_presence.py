@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import Closed, token_of
+from tests.conftest import Closed, token_of
 
 pytest.importorskip("fastapi")
 

@@ -12,11 +12,11 @@ import time
 
 import httpx
 import pytest
-from serving import Seat, Server
 from sqlalchemy import create_engine, text
-from util import stacked_deck
 
 import millebornes as mb
+from tests.serving import Seat, Server
+from tests.util import stacked_deck
 
 pytestmark = pytest.mark.postgres
 

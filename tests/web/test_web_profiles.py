@@ -7,16 +7,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from util import game_with, stacked_deck
 
 import millebornes as mb  # noqa: E402
 from millebornes.web.ratings.stats_repo import Counts, count  # noqa: E402
+from tests.util import game_with, stacked_deck
 
 pytest.importorskip("fastapi")
 
-from test_web_ratings import account, account_id  # noqa: E402
-
-from conftest import Hasty, token_of  # noqa: E402
+from tests.conftest import Hasty, token_of  # noqa: E402
+from tests.web.test_web_ratings import account, account_id  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 RACE = ("play roll", "play 100", "play 75", "play 50", "play 25")

@@ -7,9 +7,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from test_web_review import finished, wait_state  # noqa: E402
-
 from millebornes.puzzles import MISTAKES, PUZZLE_FORMAT, shipped  # noqa: E402
+from tests.web.test_web_review import finished, wait_state  # noqa: E402
 
 
 def test_the_shipped_set(web):

@@ -11,7 +11,7 @@ import millebornes as mb  # noqa: E402
 
 pytest.importorskip("fastapi")
 
-from conftest import Hasty, token_of  # noqa: E402
+from tests.conftest import Hasty, token_of  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 PASSWORD = "correct horse battery"

@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 import millebornes as mb  # noqa: E402
-from conftest import Closed, SeatClient  # noqa: E402
 from millebornes import cards as C  # noqa: E402
+from tests.conftest import Closed, SeatClient  # noqa: E402
 
 # Dujardin, two players, one race to exactly 1000 (tests/browsing.py DUJARDIN_HEAD): Ann is dealt roll, 200,
 # 200 and 100s and draws 100s; Bob only discards, so the match ends after Ann's ninth play.

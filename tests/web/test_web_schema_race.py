@@ -12,8 +12,9 @@ import time
 
 import httpx
 import pytest
-from serving import Server
 from sqlalchemy import create_engine, text
+
+from tests.serving import Server
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

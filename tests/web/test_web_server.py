@@ -19,8 +19,8 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets.sync.client")
 
-from serving import Seat, Server  # noqa: E402
-from util import stacked_deck  # noqa: E402
+from tests.serving import Seat, Server  # noqa: E402
+from tests.util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

@@ -12,10 +12,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from test_web_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
-from test_web_hardening import cf_twins  # noqa: E402
-
-from conftest import Closed, SeatClient  # noqa: E402
+from tests.conftest import Closed, SeatClient  # noqa: E402
+from tests.web.test_web_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
+from tests.web.test_web_hardening import cf_twins  # noqa: E402
 
 HUMAN = {"kind": "human"}
 ANY_HAND = re.compile(r'"(hands|token|seed|deck|stock_order)"\s*:|"(stock|hand)"\s*:\s*\[')

@@ -4,11 +4,11 @@ process wrote, so all three show the same steps (web/tables/table.py)."""
 from __future__ import annotations
 
 import pytest
-from util import stacked_deck
 
 import millebornes as mb
 from millebornes.actions import IllegalAction
 from millebornes.web.tables.table import TableView
+from tests.util import stacked_deck
 
 # Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_web.py's CF_DECK).
 CF_DECK = stacked_deck(

@@ -13,12 +13,12 @@ import threading
 import time
 
 import pytest
-from util import stacked_deck
 
 import millebornes as mb
-from conftest import SeatClient
 from millebornes.web.errors import Refused
 from millebornes.web.tables.seatbots import SeatBots
+from tests.conftest import SeatClient
+from tests.util import stacked_deck
 
 pytest.importorskip("fastapi")
 
@@ -296,7 +296,7 @@ def test_a_process_that_missed_the_undo_cannot_write_behind_it(web, fresh_postgr
 def test_every_process_shows_the_position_taken_back(postgres_url, tmp_path):
     """Ann on two server processes: she takes back her move on one, and her tab on the other is shown the same
     log and position (the ``undo`` notice), and plays from there."""
-    from serving import Seat, Server
+    from tests.serving import Seat, Server
 
     servers = [Server(postgres_url, tmp_path / f"server{i}.log", 0) for i in range(2)]
     try:

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
-from util import stacked_deck
 
 import millebornes as mb  # noqa: E402
+from tests.util import stacked_deck
 
 pytest.importorskip("fastapi")
 

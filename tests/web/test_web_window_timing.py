@@ -17,8 +17,9 @@ import threading
 import time
 
 import pytest
-from serving import Server, ws_client
-from test_web_hardening import cf_twins
+
+from tests.serving import Server, ws_client
+from tests.web.test_web_hardening import cf_twins
 
 HUMAN = {"kind": "human"}
 WINDOWS = 30
