@@ -1,6 +1,6 @@
 """The home page's lobby, quick game and "My tables" (docs/web.md, "Lobby"), end to end: a real
 `millebornes serve` and Chromium, as tests/browser/test_browser.py.  The HTTP rules themselves (what is listed,
-who may claim a seat, the bounds) are tests/web/test_lobby_api.py."""
+who may claim a seat, the bounds) are tests/web/tables/test_lobby.py."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families  # noqa: E40
 from millebornes.web import metrics  # noqa: E402
 from millebornes.web.logs import JsonLines  # noqa: E402
 from tests.serving import MILLEBORNES, Seat, Server, free_port  # noqa: E402
-from tests.web.test_web_review import finished  # noqa: E402
+from tests.web.reviews.test_review import finished  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

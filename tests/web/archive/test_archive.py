@@ -22,7 +22,7 @@ from tests.conftest import Hasty, token_of  # noqa: E402
 
 HUMAN, EASY = {"kind": "human"}, {"kind": "bot", "level": "easy"}
 SHORT = {"target": 200, "extension_target": 200}
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "record.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "docs" / "record.schema.json").read_text(encoding="utf-8"))
 NEXT = re.compile(r'^<([^>]+)>; rel="next"$')
 
 

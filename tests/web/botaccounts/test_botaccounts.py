@@ -26,7 +26,7 @@ from tests.serving import Account, Seat, Server, bot_seat, until  # noqa: E402
 
 HUMAN = {"kind": "human"}
 PASSWORD = "correct horse battery"
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "online_bot.py"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "online_bot.py"
 
 
 def signed_up(c, username: str = "ann_1") -> dict:

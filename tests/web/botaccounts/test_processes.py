@@ -1,7 +1,7 @@
 """Bots online with several server processes on one PostgreSQL (docs/web.md, "Bots online"): a bot connected to one
 process is challenged by a table made at another, sits down again at its tables from whichever process it connects
 to, and challenges a bot connected elsewhere.  A challenge nobody can answer (a bot whose row says connected, at no
-live process) is tested in test_web_botaccounts.py, on PostgreSQL too."""
+live process) is tested in test_botaccounts.py, on PostgreSQL too."""
 
 from __future__ import annotations
 

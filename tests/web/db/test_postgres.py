@@ -92,7 +92,7 @@ def test_the_spectators_option_lives_in_postgresql(web, postgres_url):
 
 
 def test_the_presence_columns_live_in_postgresql(web, postgres_url):
-    from tests.web.test_web_presence import presence_columns_survive
+    from tests.web.tables.test_presence import presence_columns_survive
 
     presence_columns_survive(web, postgres_url)
 

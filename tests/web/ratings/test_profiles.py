@@ -15,7 +15,7 @@ from tests.util import game_with, stacked_deck
 pytest.importorskip("fastapi")
 
 from tests.conftest import Hasty, token_of  # noqa: E402
-from tests.web.test_web_ratings import account, account_id  # noqa: E402
+from tests.web.ratings.test_ratings import account, account_id  # noqa: E402
 
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 RACE = ("play roll", "play 100", "play 75", "play 50", "play 25")

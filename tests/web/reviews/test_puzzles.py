@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from millebornes.puzzles import MISTAKES, PUZZLE_FORMAT, shipped  # noqa: E402
-from tests.web.test_web_review import finished, wait_state  # noqa: E402
+from tests.web.reviews.test_review import finished, wait_state  # noqa: E402
 
 
 def test_the_shipped_set(web):

@@ -27,7 +27,7 @@ def finished(web, seed: int = SEED, rng: int = 2) -> dict:
     """A dujardin race between random moves and a medium bot, played to its end."""
     table = web.create(
         ruleset="dujardin", seats=[HUMAN, MEDIUM], seed=seed, public=True
-    )  # test_web_private: a private one's
+    )  # tables/test_private.py: a private one's
     a = web.join(table, 0, "Ann")
     web.play_random([a], random.Random(rng))
     assert a.state["status"] == "finished"

@@ -18,7 +18,7 @@ from millebornes.web.tables.chat import KEYS, ChatWindow  # noqa: E402
 from tests.conftest import SeatClient  # noqa: E402
 
 HUMAN = {"kind": "human"}
-CHAT_JS = Path(__file__).resolve().parents[2] / "src" / "millebornes" / "web" / "static" / "js" / "chat.js"
+CHAT_JS = Path(__file__).resolve().parents[3] / "src" / "millebornes" / "web" / "static" / "js" / "chat.js"
 
 
 def watch(web, table_id: str) -> SeatClient:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "frame_types.py"
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "frame_types.py"
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from millebornes.web.tables.presence import Presence
-from tests.web.test_web_presence import events_until, seat_fact, two
-from tests.web.test_web_presence_book import Socket
-from tests.web.test_web_spectators import watch
+from tests.web.tables.test_presence import events_until, seat_fact, two
+from tests.web.tables.test_presence_book import Socket
+from tests.web.tables.test_spectators import watch
 
 pytest.importorskip("fastapi")
 

@@ -1,7 +1,7 @@
 """Seat links (docs/web.md, "Seat links"): a seat's first join replaces its token, the new one carried to that
 socket alone in its welcome; the invite link, which the creator's page kept, opens nothing afterwards, so the
 creator cannot read an invited player's hand or act for them; a reconnect with the new token works, also after
-a restart; a lobby claim's link is replaced the same way (a rematch's: tests/web/test_web_rematch.py)."""
+a restart; a lobby claim's link is replaced the same way (a rematch's: tests/web/tables/test_rematch.py)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tests.conftest import Closed, SeatClient  # noqa: E402
-from tests.web.test_web_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
-from tests.web.test_web_hardening import cf_twins  # noqa: E402
+from tests.web.tables.test_frames import SECRET_KEY, normalize, twin_decks, what_was_shown  # noqa: E402
+from tests.web.test_hardening import cf_twins  # noqa: E402
 
 HUMAN = {"kind": "human"}
 ANY_HAND = re.compile(r'"(hands|token|seed|deck|stock_order)"\s*:|"(stock|hand)"\s*:\s*\[')
@@ -115,7 +115,7 @@ def test_a_spectator_sees_the_public_table_and_no_hand(web, ruleset, seats, team
 
 
 def test_hidden_cards_do_not_change_what_a_spectator_sees(web):
-    """The twin deals of test_web_frames differ in seat 1's hand and deep in the stock."""
+    """The twin deals of test_frames differ in seat 1's hand and deep in the stock."""
     web.start()
     seen = []
     for deck in twin_decks()[:2]:

@@ -10,7 +10,7 @@ from millebornes.actions import IllegalAction
 from millebornes.web.tables.table import TableView
 from tests.util import stacked_deck
 
-# Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_web.py's CF_DECK).
+# Seat 0: a Roll and Extra Tank; seat 1: Out of Gas and fillers (as tests/web/test_app.py's CF_DECK).
 CF_DECK = stacked_deck(
     "classic", 2, hands={0: ["roll", "200", "200", "100", "100", "extra-tank"], 1: ["out-of-gas"]}, stock=["100"]
 )

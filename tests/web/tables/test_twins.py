@@ -15,7 +15,7 @@ pytest.importorskip("fastapi")
 from millebornes import review as R  # noqa: E402
 from millebornes.web.tables import seatbots as seatbots_module  # noqa: E402
 from tests.util import stacked_deck  # noqa: E402
-from tests.web.test_web_hardening import cf_twins  # noqa: E402
+from tests.web.test_hardening import cf_twins  # noqa: E402
 
 HUMAN = {"kind": "human"}
 

@@ -1,7 +1,7 @@
 """The coup-fourré window lasts as long whoever holds what (docs/web.md, "The coup-fourré window"): timed from
 outside, on real servers.
 
-Many twin tables (tests/web/test_web_hardening.py ``cf_twins``): on one kind Bob holds Right of Way against Ann's
+Many twin tables (tests/web/test_hardening.py ``cf_twins``): on one kind Bob holds Right of Way against Ann's
 Stop and lets the window run out (the server saves his pass when it closes), on the other nobody holds it. A
 socket stamps each frame as it arrives; from the hazard's frame to the closing one, a classifier that learns its
 threshold on every other window (leave one out) must not tell the kinds apart much better than a coin.  Without
@@ -19,7 +19,7 @@ import time
 import pytest
 
 from tests.serving import Server, ws_client
-from tests.web.test_web_hardening import cf_twins
+from tests.web.test_hardening import cf_twins
 
 HUMAN = {"kind": "human"}
 WINDOWS = 30
