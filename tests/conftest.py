@@ -367,8 +367,9 @@ def fresh_postgres(postgres_url):
 
 
 WINGS = ("engine", "bots", "research", "cli", "tui", "i18n", "web", "browser", "project")
-"""The folders of tests/, each mirroring a part of the package; a test carries its folder's name as a marker, so
-``-m "not browser"`` or ``-m "engine or bots"`` picks a wing without naming files."""
+"""The folders of tests/, each mirroring a part of the package; a test carries its top folder's name as a marker
+(tests/web/tables/test_undo.py: web), so ``-m "not browser"`` or ``-m "engine or bots"`` picks a wing without naming
+files."""
 
 
 def pytest_collection_modifyitems(config, items):
