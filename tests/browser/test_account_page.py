@@ -33,7 +33,10 @@ from tests.browsing import (  # noqa: E402,F401
     won_dujardin_match,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 EN, FR = catalog("en"), catalog("fr")
 PASSWORD = "a long enough secret"

@@ -17,7 +17,10 @@ from playwright.sync_api import expect  # noqa: E402
 
 from tests.browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked, wait_turn  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 TURN_TITLE = "● Your turn — Mille Bornes"
 PLAIN_TITLE = "Mille Bornes"

@@ -18,6 +18,8 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from tests.browsing import CHROMIUM, browser, create_table, join, pages, seq  # noqa: E402,F401
 from tests.serving import Seat, Server  # noqa: E402
 
+pytestmark = pytest.mark.server
+
 HUMANS = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}] * 2}
 
 

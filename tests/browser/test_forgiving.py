@@ -27,7 +27,10 @@ from tests.browsing import (  # noqa: E402,F401
     wait_turn,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 # Classic for three (no teams): Ann holds a Speed Limit (legal on anyone at the start), Roll and distance; the
 # bots hold harmless cards, so nothing they do can stop her.

@@ -18,7 +18,10 @@ from tests.browser.test_phone import check_fits  # noqa: E402
 from tests.browser.test_wording import Reader  # noqa: E402
 from tests.browsing import CHROMIUM, browser, pages, seq, server, wait_turn  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 EN = catalog("en")
 LEARNER_MOVES = [(action, lesson) for seat, action, lesson in SCRIPT if seat == LEARNER]
 DECISION = {"coup-fourre": "coup-fourre", "end-hand": "extension"}

@@ -17,7 +17,10 @@ from playwright.sync_api import expect  # noqa: E402
 from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
 from tests.browsing import CHROMIUM, against_bots, browser, mine_again, pages, seq, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 FINGER = 44

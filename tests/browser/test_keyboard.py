@@ -30,7 +30,10 @@ from tests.browsing import (  # noqa: E402,F401
     wait_turn,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 FOCUSED = "(() => { const a = document.activeElement; return a && a !== document.body ? (a.id || a.className || a.tagName) : ''; })()"
 

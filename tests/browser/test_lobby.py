@@ -28,7 +28,10 @@ from tests.browsing import (  # noqa: E402,F401
     won_dujardin_match,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 HUMAN = {"kind": "human"}
 

@@ -26,7 +26,10 @@ from tests.browsing import (  # noqa: E402,F401
     wait_turn,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 # What the page does, as it does it: each flying copy (its card, whether it lets the pointer through, whether it
 # moves), each mark on a tableau and each moment.

@@ -15,7 +15,10 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from tests.browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 PASSWORD = "correct horse battery"
 

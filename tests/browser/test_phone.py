@@ -33,7 +33,10 @@ from tests.browsing import (  # noqa: E402,F401
     wait_turn,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 PHONES = [pytest.param(size, id=f"{size['width']}x{size['height']}") for size in SIZES]

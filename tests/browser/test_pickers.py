@@ -22,7 +22,10 @@ from tests.browser.test_axe import audit, axe_source  # noqa: E402,F401
 from tests.browsing import CHROMIUM, browser, option_values, pages, server, wait_turn  # noqa: E402,F401
 from tests.ladders import gap_ladder, served  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

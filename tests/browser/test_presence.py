@@ -14,7 +14,10 @@ from playwright.sync_api import expect  # noqa: E402
 
 from tests.browsing import CHROMIUM, browser, create_table, join, pages, seq, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 NAMES = ("Ann", "Bob")
 

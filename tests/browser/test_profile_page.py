@@ -23,7 +23,10 @@ from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
 from tests.browser.test_wording import Reader  # noqa: E402
 from tests.browsing import CHROMIUM, browser, create_table, join_by_socket, pages, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 EN, FR = catalog("en"), catalog("fr")
 PASSWORD = "a long enough secret"

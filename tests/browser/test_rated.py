@@ -24,7 +24,10 @@ from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
 from tests.browser.test_wording import Reader  # noqa: E402
 from tests.browsing import CHROMIUM, browser, create_table, join_by_socket, pages, seq, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 EN, FR = catalog("en"), catalog("fr")
 CATALOGS = {"en": EN, "fr": FR}

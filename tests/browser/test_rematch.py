@@ -19,7 +19,10 @@ from tests.browser.test_axe import Audit, audit, axe_source  # noqa: E402,F401
 from tests.browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
 from tests.conftest import keep_token  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SHOTS = os.environ.get("MB_SHOTS")  # a folder: screenshots of what the tests see, to look at
 

@@ -32,7 +32,10 @@ from tests.browser.test_wording import Reader  # noqa: E402
 from tests.browsing import CHROMIUM, browser, create_table, free_port, pages  # noqa: E402,F401
 from tests.serving import Seat  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 WORLDS = 40
 MISTAKES = ("inaccuracy", "mistake", "blunder")

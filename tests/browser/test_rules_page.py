@@ -22,7 +22,10 @@ from tests.browser.test_phone import check_fits  # noqa: E402
 from tests.browser.test_wording import Reader  # noqa: E402
 from tests.browsing import CHROMIUM, browser, create_table, join, pages, server, won_dujardin_match  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 PHONE = {"width": 360, "height": 640}
 

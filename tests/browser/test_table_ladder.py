@@ -23,7 +23,10 @@ from millebornes.tui.words import standing_line  # noqa: E402
 from tests.browsing import CHROMIUM, browser, option_values, pages, server  # noqa: E402,F401
 from tests.ladders import served, tables_ladder  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -28,7 +28,10 @@ from tests.browsing import (  # noqa: E402,F401
     wait_turn,
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 OBS = "JSON.stringify(window.millebornes.state().obs)"
 

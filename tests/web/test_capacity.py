@@ -111,6 +111,7 @@ def test_a_seats_frame_only_when_someone_really_comes_or_goes(web):
     assert ann.expect("seats")["seats"][1]["connected"] is False  # his last socket went
 
 
+@pytest.mark.server
 def test_the_per_address_cap_counts_the_address_uvicorn_reports_behind_a_proxy(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0, "--sockets-per-address", "2")
     url = f"ws://127.0.0.1:{server.port}/ws/nowhere"
@@ -163,6 +164,7 @@ def play_a_little(seat: Seat, rng: random.Random, moves: int) -> None:
         seat.next_state()
 
 
+@pytest.mark.server
 def test_after_a_restart_only_asked_for_tables_come_into_memory(tmp_path):
     db, log = tmp_path / "mb.db", tmp_path / "server.log"
     rng = random.Random(5)
@@ -196,6 +198,7 @@ def test_after_a_restart_only_asked_for_tables_come_into_memory(tmp_path):
         server.stop()
 
 
+@pytest.mark.server
 def test_a_table_nobody_uses_expires_and_its_links_say_so(tmp_path):
     db, log = tmp_path / "mb.db", tmp_path / "server.log"
     server = Server(db, log, 0, "--expire-idle", "2", "--sweep-every", "0.2")

@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 
 from tests.serving import Seat, Server, free_port, stop  # noqa: E402
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"

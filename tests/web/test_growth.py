@@ -24,6 +24,8 @@ from millebornes.web.tables.rows import FINISHED, SavedSeat, SavedTable  # noqa:
 from millebornes.web.tokens import hash_token, new_token  # noqa: E402
 from tests.serving import Seat, Server, until  # noqa: E402
 
+pytestmark = pytest.mark.server
+
 HUMAN, MEDIUM = {"kind": "human"}, {"kind": "bot", "level": "medium"}
 
 

@@ -54,6 +54,7 @@ def chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[
     return int(head.split()[1]), rest
 
 
+@pytest.mark.server
 def test_a_chunked_body_is_counted_as_it_arrives(server):
     status, body = chunked_post(server.port, "/api/tables", table_body(pad=LIMIT))
     assert status == 413, body
@@ -65,6 +66,7 @@ def test_a_chunked_body_is_counted_as_it_arrives(server):
     assert r.status_code == 413
 
 
+@pytest.mark.server
 @pytest.mark.parametrize(
     "options,field",
     [
@@ -176,6 +178,7 @@ def time_left(frames: list[dict]) -> list[float]:
     return [f["turn"]["left"] for f in frames if f.get("turn") and f["turn"]["left"] is not None]
 
 
+@pytest.mark.server
 def test_holding_the_safety_shows_nothing_to_the_attacker(server):
     """Twin tables: seat 1 holds the safety against seat 0's Stop, or not. Seat 0 gets the very same frames,
     during the coup-fourré window and after it, though the holder had the buttons and passed."""
@@ -233,6 +236,7 @@ def frames_until_quiet(ws, quiet: float = 0.4) -> list[dict]:
             return out
 
 
+@pytest.mark.server
 def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
     """20 frames a second: a client that keeps sending too fast still gets 20 a second through (the
     refused ones do not fill the window), instead of being shut out for as long as it keeps on."""
@@ -255,6 +259,7 @@ def test_the_rate_limit_counts_only_the_frames_it_let_through(server):
     assert 38 <= answered <= 40 and answered + refused == 75, (answered, refused)
 
 
+@pytest.mark.server
 @pytest.mark.parametrize(
     "nickname,why",
     [
@@ -298,6 +303,7 @@ def test_the_coup_fourre_window_is_a_real_number_of_seconds(web, value):
     assert web.client.post("/api/tables", json=body).status_code == 201
 
 
+@pytest.mark.server
 def test_pages_set_a_strict_policy_and_nothing_holding_a_token_is_cached(server):
     for path in ("/", "/t/abc", "/replay/abc"):
         r = httpx.get(server.base + path)

@@ -57,6 +57,7 @@ def play(ann: Seat, moves: int, rng: random.Random) -> int:
     return made
 
 
+@pytest.mark.server
 def test_metrics_count_moves_sockets_thinking_and_refusals_on_their_own_port(tmp_path):
     port = free_port()
     log = tmp_path / "server.log"
@@ -107,6 +108,7 @@ def test_metrics_count_moves_sockets_thinking_and_refusals_on_their_own_port(tmp
     assert not [x for x in lines if x["level"] in ("error", "critical")]
 
 
+@pytest.mark.server
 def test_every_option_may_come_from_the_environment(tmp_path):
     """No option on the command line: the port, database, limits, test mode, metrics and log level all come
     from MILLEBORNES_* variables."""
@@ -149,6 +151,7 @@ def test_every_option_may_come_from_the_environment(tmp_path):
     assert "GET /healthz" not in text and " INFO " not in text, text  # warning and worse only
 
 
+@pytest.mark.server
 @pytest.mark.parametrize(
     "env, words",
     [
@@ -169,6 +172,7 @@ def test_a_bad_variable_is_refused_by_its_name(tmp_path, env, words):
     assert not (tmp_path / "x.db").exists()
 
 
+@pytest.mark.server
 def test_a_metrics_port_taken_stops_the_server_at_once(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -22,6 +22,8 @@ pytest.importorskip("websockets.sync.client")
 from tests.serving import Seat, Server  # noqa: E402
 from tests.util import stacked_deck  # noqa: E402
 
+pytestmark = pytest.mark.server
+
 HUMAN = {"kind": "human"}
 
 

@@ -307,6 +307,7 @@ def test_the_archive_on_postgresql(web, fresh_postgres):
     assert web.client.get(f"/api/tables/{private['id']}/record").status_code == 403
 
 
+@pytest.mark.server
 def test_a_real_server_streams_the_archive_and_each_record_replays_after_a_restart(tmp_path):
     """Through a real `millebornes serve` process and HTTP: two public matches and a private one played on their
     WebSockets, then the archive streamed, once before a restart and once after; every line replays to what the

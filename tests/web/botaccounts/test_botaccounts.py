@@ -551,6 +551,7 @@ def server(tmp_path):
     s.stop()
 
 
+@pytest.mark.server
 def test_the_example_bot_plays_a_whole_rated_match_against_a_person(server, tmp_path):
     ann = Account(server, "ann_1")
     owner = Account(server, "owner_2")
@@ -602,6 +603,7 @@ def test_the_example_bot_plays_a_whole_rated_match_against_a_person(server, tmp_
     assert "challenged to table" in (tmp_path / "bot.log").read_text()
 
 
+@pytest.mark.server
 def test_a_bot_sees_only_its_seats_observation(server):
     owner = Account(server, "owner_1")
     bot = PlayingBot(server, owner.bot("looker"))
@@ -629,6 +631,7 @@ def test_a_bot_sees_only_its_seats_observation(server):
     bot.ws.close()
 
 
+@pytest.mark.server
 def test_a_bot_that_never_answers_is_played_for_by_the_stand_in_and_the_match_goes_on(server):
     owner = Account(server, "owner_1")
     bot = PlayingBot(server, owner.bot("sleepy"), answers=False)

@@ -17,7 +17,7 @@ ws_sync = pytest.importorskip("websockets.sync.client")
 from tests.conftest import Hasty  # noqa: E402
 from tests.serving import PASSWORD, Account, Seat, Server, bot_seat, until  # noqa: E402
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 HUMAN = {"kind": "human"}
 

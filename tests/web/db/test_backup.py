@@ -9,6 +9,7 @@ import threading
 import time
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from millebornes.cli import app
@@ -41,6 +42,7 @@ def keep_playing(seat: Seat, stop: threading.Event) -> None:
             pass
 
 
+@pytest.mark.server
 def test_a_backup_taken_while_the_server_plays_is_whole_and_serves_again(tmp_path):
     db = tmp_path / "mb.db"
     server = Server(db, tmp_path / "server.log", 0)

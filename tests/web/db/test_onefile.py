@@ -24,6 +24,7 @@ def second_server(db) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.server
 def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path):
     db = tmp_path / "mb.db"
     first = Server(db, tmp_path / "server.log", 0)

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text
 
 from tests.serving import Server
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.server]
 
 TRIALS, PROCESSES = 4, 3
 START_TIMEOUT = 120

@@ -97,6 +97,7 @@ def test_no_countdown_while_nobody_waits_for_the_seat(web):
     assert seat_fact(frame, 0)["takeover"] is None and seat_fact(frame, 1)["takeover"] is not None
 
 
+@pytest.mark.server
 @pytest.mark.postgres
 def test_a_player_who_leaves_at_another_process_is_counted_down_here(postgres_url, tmp_path):
     """Ann plays through process a, Bob through b: Bob's socket closes at b, and a, which hears it by a

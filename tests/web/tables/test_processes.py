@@ -18,7 +18,7 @@ import millebornes as mb
 from tests.serving import Seat, Server
 from tests.util import stacked_deck
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 HUMAN = {"kind": "human"}
 # Seat 0: a Roll, 700 miles (with the first card drawn) and Extra Tank; seat 1: Out of Gas and fillers.

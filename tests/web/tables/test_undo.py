@@ -292,6 +292,7 @@ def test_a_process_that_missed_the_undo_cannot_write_behind_it(web, fresh_postgr
     assert store.get(table["id"], actions=True).actions == played[: room.actions]
 
 
+@pytest.mark.server
 @pytest.mark.postgres
 def test_every_process_shows_the_position_taken_back(postgres_url, tmp_path):
     """Ann on two server processes: she takes back her move on one, and her tab on the other is shown the same

@@ -146,6 +146,7 @@ def classify(measure) -> list[float]:
     return out
 
 
+@pytest.mark.server
 def test_the_window_closes_at_the_same_moment_on_sqlite(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0, "--tables-per-minute", "10000")
     try:
@@ -155,6 +156,7 @@ def test_the_window_closes_at_the_same_moment_on_sqlite(tmp_path):
     assert accuracy[0] <= CHANCE_MARGIN, accuracy
 
 
+@pytest.mark.server
 @pytest.mark.postgres
 def test_the_window_closes_at_the_same_moment_on_two_processes(postgres_url, tmp_path):
     """Ann on process a, which saves the pass; Bob and a spectator on process b, which learns of it by a notice."""
