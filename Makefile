@@ -16,7 +16,7 @@ TSC := node_modules/.bin/tsc
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test test-fast lint types docs run bench build lock clean
+.PHONY: test test-fast test-web lint types docs run bench build lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with; --no-compile leaves
 # each installed module's bytecode to its first import, so modules nobody imports cost nothing.
@@ -93,6 +93,12 @@ test: lint types docs $(FULL) $(LEARN) $(BUILT) $(NPM)
 # each edit of the rules or a bot.
 test-fast: $(FULL) $(BUILT)
 	$(PY) -m pytest -n $(TEST_WORKERS) -m "(engine or bots) and not slow" tests/engine tests/bots
+
+# The web wing's in-process tests (tests/web through FastAPI's TestClient), the ones that start real `millebornes
+# serve` processes (marker server) and the long ones left out: the check to run after each edit of the web wing.
+# A file goes to a worker whole, as in make test: its tests share its module's fixtures.
+test-web: $(FULL) $(BUILT)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not server and not slow" tests/web
 
 # Resolve every dependency afresh (newest versions in the ranges) into a new constraints.txt.
 lock:

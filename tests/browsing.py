@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 import millebornes as mb
-from conftest import keep_token
 from millebornes import cards as C
+from tests.conftest import keep_token
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

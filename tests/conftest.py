@@ -23,7 +23,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from ladders import every_level_ladder
+
+from tests.ladders import every_level_ladder
 
 
 def pytest_configure(config):
@@ -366,8 +367,9 @@ def fresh_postgres(postgres_url):
 
 
 WINGS = ("engine", "bots", "research", "cli", "tui", "i18n", "web", "browser", "project")
-"""The folders of tests/, each mirroring a part of the package; a test carries its folder's name as a marker, so
-``-m "not browser"`` or ``-m "engine or bots"`` picks a wing without naming files."""
+"""The folders of tests/, each mirroring a part of the package; a test carries its top folder's name as a marker
+(tests/web/tables/test_undo.py: web), so ``-m "not browser"`` or ``-m "engine or bots"`` picks a wing without naming
+files."""
 
 
 def pytest_collection_modifyitems(config, items):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import keep_token
+from tests.conftest import keep_token
 
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.sync.client")

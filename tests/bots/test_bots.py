@@ -6,11 +6,11 @@ import copy
 import random
 
 import pytest
-from util import game_with, play
 
 import millebornes as mb
 from millebornes.bots import LEVELS, bot_names, make_bot, parse_spec
 from millebornes.bots.ismcts import Search, analyse
+from tests.util import game_with, play
 
 FAST_SPECS = ["random", "greedy", "heuristic", "easy", "ismcts:iterations=24"]
 

@@ -11,11 +11,11 @@ import json
 import random
 
 import pytest
-from util import go, new, pass_turn
 
 import millebornes as mb
 from millebornes.bots import RandomBot, make_bot
 from millebornes.bots.heuristic import HeuristicBot
+from tests.util import go, new, pass_turn
 
 
 def ask(g, bot=None) -> str:

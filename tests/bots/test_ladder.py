@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from ladders import FOUR_IN_TEAMS_RATE, every_level_ladder, gap_ladder, tables_ladder
 
 from millebornes.bots import LEVELS
 from millebornes.bots.ladder import (
@@ -32,6 +31,7 @@ from millebornes.bots.ladder import (
     table_of,
 )
 from millebornes.rules import RULESETS
+from tests.ladders import FOUR_IN_TEAMS_RATE, every_level_ladder, gap_ladder, tables_ladder
 
 BIN = Path(sys.executable).parent / "millebornes"
 

@@ -10,12 +10,12 @@ these tests, 16 of 800 with seeds 0-199 (none since).
 from __future__ import annotations
 
 import pytest
-from util import game_with, go, pass_turn
 
 import millebornes as mb
 from millebornes.actions import ACTION_CODES, ACTION_NAMES
 from millebornes.bots import LEVELS, make_bot
 from millebornes.bots.ismcts import Search, needed_remedies, risky_discards
+from tests.util import game_with, go, pass_turn
 
 SAFETIES = ("right-of-way", "extra-tank", "puncture-proof", "driving-ace")
 

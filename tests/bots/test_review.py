@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from util import stacked_deck
 
 import millebornes as mb
 from millebornes.bots import make_bot
@@ -28,6 +27,7 @@ from millebornes.review import (
     move_accuracy,
     review,
 )
+from tests.util import stacked_deck
 
 EARLY = [
     "right-of-way",

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from util import configs, go, new
 
 import millebornes as mb
 from millebornes.actions import ACTION_NAMES
 from millebornes.bots import make_bot
 from millebornes.bots.rollout import GreedyBot, greedy_code, play_out
 from millebornes.determinize import Determinizer
+from tests.util import configs, go, new
 
 
 def greedy(g) -> str:

@@ -12,7 +12,6 @@ import random
 from collections import Counter
 
 import pytest
-from util import go, new, pass_turn
 
 import millebornes as mb
 from millebornes.actions import parse
@@ -20,6 +19,7 @@ from millebornes.bots import make_bot, parse_spec
 from millebornes.bots.ismcts import level_attack
 from millebornes.observation import Observation
 from millebornes.web.tables.table import TableView
+from tests.util import go, new, pass_turn
 
 HAZARDS = ["stop", "flat-tire", "accident", "out-of-gas", "speed-limit"]
 TABLES = [(3, False, 2, 1), (3, False, 1, 2), (6, True, 2, 1), (6, True, 4, 5)]

@@ -14,7 +14,12 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from millebornes.i18n import catalog  # noqa: E402
+from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     DUJARDIN_WIN,
     browser,
@@ -27,13 +32,11 @@ from browsing import (  # noqa: E402,F401
     server,
     won_dujardin_match,
 )
-from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, axe_source  # noqa: E402,F401
-from test_wording import Reader  # noqa: E402
 
-from millebornes.i18n import catalog  # noqa: E402
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 EN, FR = catalog("en"), catalog("fr")
 PASSWORD = "a long enough secret"

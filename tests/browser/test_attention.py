@@ -13,10 +13,14 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked, wait_turn  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked, wait_turn  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 TURN_TITLE = "● Your turn — Mille Bornes"
 PLAIN_TITLE = "Mille Bornes"
@@ -173,7 +177,7 @@ def test_sound_and_notification_are_opt_in_remembered_and_notify_only_a_hidden_t
 
 
 def test_the_alerts_in_the_keys_panel_pass_axe_and_fit_a_phone(server, pages):
-    from test_axe import AXE, Audit
+    from tests.browser.test_axe import AXE, Audit
 
     if not AXE.exists():
         pytest.skip("axe-core is not installed (make test installs it)")

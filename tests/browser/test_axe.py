@@ -19,10 +19,14 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

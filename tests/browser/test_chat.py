@@ -12,12 +12,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, axe_source  # noqa: E402,F401
-from test_wording import Reader  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 TWO_HUMANS = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}

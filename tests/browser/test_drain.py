@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, pages, seq  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from serving import Seat, Server  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+from tests.browsing import CHROMIUM, browser, create_table, join, pages, seq  # noqa: E402,F401
+from tests.serving import Seat, Server  # noqa: E402
+
+pytestmark = pytest.mark.server
 
 HUMANS = {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}] * 2}
 

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     against_bots,
     browser,
@@ -24,9 +26,11 @@ from browsing import (  # noqa: E402,F401
     server,
     wait_turn,
 )
-from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 # Classic for three (no teams): Ann holds a Speed Limit (legal on anyone at the start), Roll and distance; the
 # bots hold harmless cards, so nothing they do can stop her.

@@ -12,11 +12,15 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, against_bots, browser, mine_again, pages, seq, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, axe_source  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
+from tests.browsing import CHROMIUM, against_bots, browser, mine_again, pages, seq, server  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 FINGER = 44

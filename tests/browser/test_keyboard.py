@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     CLASSIC_HEAD,
     DUJARDIN_HEAD,
@@ -27,9 +29,11 @@ from browsing import (  # noqa: E402,F401
     stacked,
     wait_turn,
 )
-from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 FOCUSED = "(() => { const a = document.activeElement; return a && a !== document.body ? (a.id || a.className || a.tagName) : ''; })()"
 

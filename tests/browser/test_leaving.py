@@ -12,11 +12,15 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_presence import NAMES, two_players  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browser.test_presence import NAMES, two_players  # noqa: E402
+from tests.browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 PHONE = {"width": 360, "height": 640}
 

@@ -1,6 +1,6 @@
 """The home page's lobby, quick game and "My tables" (docs/web-api.md, "Lobby"), end to end: a real
 `millebornes serve` and Chromium, as tests/browser/test_browser.py.  The HTTP rules themselves (what is listed,
-who may claim a seat, the bounds) are tests/web/test_lobby_api.py."""
+who may claim a seat, the bounds) are tests/web/tables/test_lobby.py."""
 
 from __future__ import annotations
 
@@ -13,11 +13,25 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, join_by_socket, pages, server, wait_turn, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import audit, axe_source, set_lang  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browser.test_axe import audit, axe_source, set_lang  # noqa: E402,F401
+from tests.browsing import (  # noqa: E402,F401
+    CHROMIUM,
+    browser,
+    create_table,
+    join,
+    join_by_socket,
+    pages,
+    server,
+    wait_turn,
+    won_dujardin_match,
+)
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 HUMAN = {"kind": "human"}
 

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     against_bots,
     browser,
@@ -23,9 +25,11 @@ from browsing import (  # noqa: E402,F401
     server,
     wait_turn,
 )
-from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 # What the page does, as it does it: each flying copy (its card, whether it lets the pointer through, whether it
 # moves), each mark on a tableau and each moment.

@@ -4,7 +4,7 @@ would.  No page of the site is needed: the test's script asks the API for option
 ``navigator.credentials`` and sends the answer back, as the account page does.
 
 The server is reached as ``http://localhost``: a secure context without TLS, and a host name (an address cannot
-be a relying party's ID).  The API's guards and bounds without a browser: tests/web/test_web_passkeys.py."""
+be a relying party's ID).  The API's guards and bounds without a browser: tests/web/accounts/test_passkeys.py."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
+from tests.browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 PASSWORD = "correct horse battery"
 

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     CLASSIC_HEAD,
     DUJARDIN_HEAD,
@@ -30,9 +32,11 @@ from browsing import (  # noqa: E402,F401
     stacked,
     wait_turn,
 )
-from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SIZES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 PHONES = [pytest.param(size, id=f"{size['width']}x{size['height']}") for size in SIZES]

@@ -13,16 +13,19 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, option_values, pages, server, wait_turn  # noqa: E402,F401
-from ladders import gap_ladder, served  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import audit, axe_source  # noqa: E402,F401
 
 from millebornes.bots import LEVELS  # noqa: E402
 from millebornes.bots.ladder import default_level, ladder, offered_levels  # noqa: E402
 from millebornes.tui.words import standing_line  # noqa: E402
+from tests.browser.test_axe import audit, axe_source  # noqa: E402,F401
+from tests.browsing import CHROMIUM, browser, option_values, pages, server, wait_turn  # noqa: E402,F401
+from tests.ladders import gap_ladder, served  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -9,16 +9,19 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
-from test_phone import check_fits  # noqa: E402
-from test_wording import Reader  # noqa: E402
 
 from millebornes.i18n import catalog  # noqa: E402
 from millebornes.puzzles import shipped  # noqa: E402
+from tests.browser.test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
+from tests.browser.test_phone import check_fits  # noqa: E402
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import CHROMIUM, browser, pages, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 EN = catalog("en")
 PHONE = {"width": 360, "height": 640}
 

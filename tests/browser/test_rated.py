@@ -16,15 +16,18 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join_by_socket, pages, seq, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_account_page import no_sideways_scroll, open_account, sign_in, sign_up, signed_in  # noqa: E402
-from test_axe import Audit, axe_source  # noqa: E402,F401
-from test_wording import Reader  # noqa: E402
 
 from millebornes.i18n import catalog  # noqa: E402
+from tests.browser.test_account_page import no_sideways_scroll, open_account, sign_in, sign_up, signed_in  # noqa: E402
+from tests.browser.test_axe import Audit, axe_source  # noqa: E402,F401
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import CHROMIUM, browser, create_table, join_by_socket, pages, seq, server  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 EN, FR = catalog("en"), catalog("fr")
 CATALOGS = {"en": EN, "fr": FR}

@@ -13,13 +13,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, audit, axe_source  # noqa: E402,F401
 
-from conftest import keep_token  # noqa: E402
+from tests.browser.test_axe import Audit, audit, axe_source  # noqa: E402,F401
+from tests.browsing import CHROMIUM, browser, create_table, join, pages, server  # noqa: E402,F401
+from tests.conftest import keep_token  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 SHOTS = os.environ.get("MB_SHOTS")  # a folder: screenshots of what the tests see, to look at
 

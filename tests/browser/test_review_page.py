@@ -23,16 +23,19 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, free_port, pages  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from serving import Seat  # noqa: E402
-from test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
-from test_phone import check_fits  # noqa: E402
-from test_wording import Reader  # noqa: E402
 
 import millebornes as mb  # noqa: E402
+from tests.browser.test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
+from tests.browser.test_phone import check_fits  # noqa: E402
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import CHROMIUM, browser, create_table, free_port, pages  # noqa: E402,F401
+from tests.serving import Seat  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 WORLDS = 40
 MISTAKES = ("inaccuracy", "mistake", "blunder")

@@ -13,16 +13,19 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, create_table, join, pages, server, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
-from test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
-from test_phone import check_fits  # noqa: E402
-from test_wording import Reader  # noqa: E402
 
 from millebornes.i18n import catalog  # noqa: E402
 from millebornes.i18n.howto import how_to_play  # noqa: E402
+from tests.browser.test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
+from tests.browser.test_phone import check_fits  # noqa: E402
+from tests.browser.test_wording import Reader  # noqa: E402
+from tests.browsing import CHROMIUM, browser, create_table, join, pages, server, won_dujardin_match  # noqa: E402,F401
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 PHONE = {"width": 360, "height": 640}
 
@@ -131,7 +134,7 @@ def test_reached_from_home_a_table_and_a_replay(server, pages):
 
 
 def test_card_help_says_what_a_card_does_and_why_it_cannot_be_played_now(server, pages, axe_source):
-    from browsing import stacked
+    from tests.browsing import stacked
 
     en, fr = catalog("en"), catalog("fr")
     hand = ["25", "200", "stop", "roll", "gasoline", "right-of-way"]

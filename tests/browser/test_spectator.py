@@ -11,10 +11,14 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+from tests.browsing import CHROMIUM, CLASSIC_HEAD, browser, create_table, join, pages, play, server, stacked  # noqa: E402,F401
+
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 HAND = re.compile(r'"(hand|stock)"\s*:\s*\[|"(hands|token|seed|deck)"\s*:')
 

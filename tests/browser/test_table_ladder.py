@@ -15,15 +15,18 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, option_values, pages, server  # noqa: E402,F401
-from ladders import served, tables_ladder  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from millebornes.bots import LEVELS  # noqa: E402
 from millebornes.bots.ladder import default_level, ladder  # noqa: E402
 from millebornes.tui.words import standing_line  # noqa: E402
+from tests.browsing import CHROMIUM, browser, option_values, pages, server  # noqa: E402,F401
+from tests.ladders import served, tables_ladder  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

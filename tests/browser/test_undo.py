@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import (  # noqa: E402,F401
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
     DUJARDIN_WIN,
     LAST,
@@ -25,9 +27,11 @@ from browsing import (  # noqa: E402,F401
     server,
     wait_turn,
 )
-from playwright.sync_api import expect  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}"),
+    pytest.mark.server,
+]
 
 OBS = "JSON.stringify(window.millebornes.state().obs)"
 

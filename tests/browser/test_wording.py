@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-from browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
 from playwright.sync_api import expect  # noqa: E402
 
 from millebornes import cards as C  # noqa: E402
 from millebornes.i18n import catalog  # noqa: E402
+from tests.browsing import CHROMIUM, browser, classic_hand_by_clicks, pages, server, won_dujardin_match  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"needs Chromium at {CHROMIUM}")
 
@@ -238,6 +238,7 @@ def test_the_checks_catch_what_they_look_for():
     assert not problems("Zoé a joué Crevaison sur Léo. Parker Brothers et Winning Moves. Scores : 1 000", "fr")
 
 
+@pytest.mark.server
 def test_home_page(server, pages, reader):
     page = pages.new()
     page.goto(server + "/")
@@ -259,12 +260,14 @@ def test_home_page(server, pages, reader):
     reader.check()
 
 
+@pytest.mark.server
 def test_table_pages(server, pages, reader):
     for state, page in classic_hand_by_clicks(server, pages, names=("Zoé", "Léo"), hint=True):
         reader.both(page, f"table, {state}")
     reader.check()
 
 
+@pytest.mark.server
 def test_match_over_and_replay(server, pages, reader):
     page, made = won_dujardin_match(server, pages, "Zoé")
     reader.both(page, "table, match over")
@@ -291,6 +294,7 @@ def test_match_over_and_replay(server, pages, reader):
     reader.check()
 
 
+@pytest.mark.server
 def test_sides_in_a_tie_and_the_extension_read_right(server, pages):
     """A tie names each side apart (a team's own "and" would run two teams into one), a tied hand says it is a
     tie, and the extension's target is written as the language writes numbers."""

@@ -4,10 +4,10 @@ import random
 from collections import Counter
 
 import pytest
-from util import all_cards, configs, game_with, play
 
 import millebornes as mb
 from millebornes.observe import unseen_counts
+from tests.util import all_cards, configs, game_with, play
 
 
 def positions(name, players, teams, seed, every=7):

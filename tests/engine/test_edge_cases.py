@@ -11,10 +11,10 @@ import itertools
 import random
 
 import pytest
-from util import distances_legal, exhaust, go, legal, new, pass_turn, refused
-from util import types_of as types
 
 import millebornes as mb
+from tests.util import distances_legal, exhaust, go, legal, new, pass_turn, refused
+from tests.util import types_of as types
 
 
 # ------------------------------------------------------------------------------- edge 1

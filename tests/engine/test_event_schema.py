@@ -9,11 +9,11 @@ import random
 from typing import get_type_hints
 
 import pytest
-from golden.make import CASES
-from schemas import errors_of, load
 
 import millebornes as mb
 from millebornes.events import EVENT_TYPES
+from tests.golden.make import CASES
+from tests.schemas import errors_of, load
 
 SCHEMA = load("events.schema.json")
 KINDS = SCHEMA["$defs"]

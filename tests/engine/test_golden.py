@@ -9,10 +9,10 @@ import json
 from typing import Any
 
 import pytest
-from golden.make import CASES, HERE, Case, dumps, golden, new
 
 import millebornes as mb
 from millebornes.events import EVENT_TYPES
+from tests.golden.make import CASES, HERE, Case, dumps, golden, new
 
 
 def load(case: Case) -> dict[str, Any]:

@@ -4,11 +4,11 @@ reading ``Game.__slots__``, so a slot added to the engine and forgotten by eithe
 import random
 
 import pytest
-from util import configs
 
 import millebornes as mb
 from millebornes import cards as C
 from millebornes.state import Game
+from tests.util import configs
 
 SLOTS = tuple(getattr(Game, "__slots__", None) or Game.__mypyc_attrs__)
 """Every attribute of a Game: its ``__slots__``, or where mypyc compiled it (no slots), mypyc's own list."""

@@ -15,9 +15,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from util import all_cards, configs
 
 import millebornes as mb
+from tests.util import all_cards, configs
 
 CONFIGS = configs()
 CONFIG_IDS = [f"{name}-{players}{'-teams' if teams else ''}" for name, players, teams in CONFIGS]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from util import all_cards, distances_legal, exhaust, go, legal, new, pass_turn, refused, types_of
 
 import millebornes as mb
+from tests.util import all_cards, distances_legal, exhaust, go, legal, new, pass_turn, refused, types_of
 
 
 # ------------------------------------------------------------------- section 1: the deck

@@ -12,9 +12,9 @@ import json
 import random
 
 import pytest
-from util import game_with, play
 
 import millebornes as mb
+from tests.util import game_with, play
 
 SAFETIES = ["right-of-way", "extra-tank", "puncture-proof", "driving-ace"]
 CF_HAZARDS = ["stop", "out-of-gas", "flat-tire", "accident"]

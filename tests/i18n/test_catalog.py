@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-from util import go, new, pass_turn
 
 import millebornes as mb
 from millebornes.actions import PARAM_KINDS, REASONS
@@ -23,6 +22,7 @@ from millebornes.cards import CARD_IDS, GROUP, NAMES_EN, NAMES_FR
 from millebornes.i18n import HERE, LANGS, Catalog, catalog, placeholders
 from millebornes.state import DECISION_NAMES
 from millebornes.tui.words import Words
+from tests.util import go, new, pass_turn
 
 SRC = Path(mb.__file__).parent
 STATIC = SRC / "web" / "static"

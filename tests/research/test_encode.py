@@ -7,13 +7,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from util import configs
 
 import millebornes as mb
 from millebornes import cards as C
 from millebornes.actions import ATTACK_BASE, DRAW
 from millebornes.bots import encode
 from millebornes.bots import features as F
+from tests.util import configs
 
 
 def played_positions(name, players, teams, seed, games=3):

@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from schemas import load, validate
 from typer.testing import CliRunner
 
 import millebornes as mb
@@ -20,6 +19,7 @@ from millebornes import protocol as P
 from millebornes.bots import make_bot
 from millebornes.cli import app
 from millebornes.protocol import MAX_LINE, PROTOCOL, BotError, ExternalBot, serve
+from tests.schemas import load, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -7,11 +7,10 @@ import pytest
 
 pytest.importorskip("textual")
 
-from test_tui import press_card, run, screen_text, settle  # noqa: E402
-
 from millebornes.i18n import catalog  # noqa: E402
 from millebornes.tui.learn import LearnApp  # noqa: E402
 from millebornes.tutorial import LEARNER, SCRIPT  # noqa: E402
+from tests.tui.test_tui import press_card, run, screen_text, settle  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

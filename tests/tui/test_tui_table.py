@@ -10,12 +10,11 @@ import pytest
 
 pytest.importorskip("textual")
 
-from test_tui import press_card, run, screen_text, settle, stacked  # noqa: E402
-
 import millebornes as mb  # noqa: E402
 from millebornes.i18n import catalog  # noqa: E402
 from millebornes.tui import PlaySession, card_label  # noqa: E402
 from millebornes.tui.app import LOG_LINES, MilleBornesApp, QuestionScreen, held_order  # noqa: E402
+from tests.tui.test_tui import press_card, run, screen_text, settle, stacked  # noqa: E402
 
 
 class DiscarderBot:

@@ -19,9 +19,9 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from serving import Seat, Server, free_port, stop  # noqa: E402
+from tests.serving import Seat, Server, free_port, stop  # noqa: E402
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"

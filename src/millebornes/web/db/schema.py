@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 HEAD = "0008"
-"""The revision this version needs, the last in versions/ (tests/web/test_migrations.py checks it is Alembic's
+"""The revision this version needs, the last in versions/ (tests/web/db/test_migrations.py checks it is Alembic's
 head): known without reading the revisions, so that a start on a database at it needs no Alembic."""
 LOCK_KEY = 0x6D62_7363_6865_6D61
 """The advisory lock's key on PostgreSQL ("mbschema" in ASCII): the same in every process and version."""
