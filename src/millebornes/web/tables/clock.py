@@ -151,10 +151,10 @@ class Clock:
         self.room.turn.ends = time.monotonic() + (deadline - wall).total_seconds()
         self.room.turn.starts = self.room.turn.ends - self.room.table.clock if seat in self.room.reading else None
         self.room.task = asyncio.create_task(
-            self._countdown(self.room.seq, self.room.actions, deadline if fresh else None)
+            self._turn_clock(self.room.seq, self.room.actions, deadline if fresh else None)
         )
 
-    async def _countdown(self, seq: int, at: int, store: datetime | None) -> None:
+    async def _turn_clock(self, seq: int, at: int, store: datetime | None) -> None:
         try:
             if store is not None:
                 try:
