@@ -489,7 +489,7 @@ def test_a_room_in_use_stays_in_memory(web):
     a = web.join(table, 0, "Ann")
     room = hall.rooms[tid]
     time.sleep(0.1)
-    assert hall.evict() == [] and hall.rooms[tid] is room
+    assert hall.sweeper.evict() == [] and hall.rooms[tid] is room
     a.ws.close()
     deadline = time.monotonic() + 10
     while room.in_use:
@@ -497,9 +497,9 @@ def test_a_room_in_use_stays_in_memory(web):
         time.sleep(0.02)
     web.client.portal.call(room.lock.acquire)
     time.sleep(0.1)
-    assert hall.evict() == [] and hall.rooms[tid] is room
+    assert hall.sweeper.evict() == [] and hall.rooms[tid] is room
     room.lock.release()
-    assert hall.evict() == [tid] and room.closed and tid not in hall.rooms
+    assert hall.sweeper.evict() == [tid] and room.closed and tid not in hall.rooms
     again = web.join(table, 0, nickname=None)
     assert hall.rooms[tid] is not room and again.obs == a.obs
 
@@ -522,7 +522,7 @@ def test_a_table_out_of_memory_reports_the_scores_its_seats_were_shown(web):
     in_memory = web.client.get(f"/api/tables/{tid}").json()
     assert in_memory["status"] == "playing" and any(in_memory["scores"])
     time.sleep(0.1)
-    assert hall.evict() == [tid]
+    assert hall.sweeper.evict() == [tid]
     assert web.client.get(f"/api/tables/{tid}").json() == in_memory
     assert tid not in hall.rooms  # answered from the store: a GET loads no room
 

@@ -1,11 +1,11 @@
 """What other server processes did, heard from PostgreSQL: several processes serve one database.
 
 A notice (:mod:`.notices`: its kinds and their words) is sent at the commit of what it tells.  Every
-process keeps one connection of its own that ``LISTEN``s, and a room it holds adopts what changed from the
-database (:meth:`..tables.room.Room.catch_up`, :meth:`..tables.room.Room.refresh_seats`): the database is the one
-source of truth.
+process keeps one connection of its own that ``LISTEN``s, and a room it holds adopts what changed from the database
+(:meth:`..tables.following.Following.catch_up`, :meth:`..tables.following.Following.refresh_seats`): the database
+is the one source of truth.
 An action's notice carries its committed row, so a room that holds every action before it adopts it without
-reading it back (:meth:`..tables.room.Room.adopt`); a room further behind reads what it lacks.
+reading it back (:meth:`..tables.following.Following.adopt`); a room further behind reads what it lacks.
 A notice lost while the connection was down is made up for at the reconnection: every room catches up.
 SQLite has a single process (:mod:`.onefile`), so nothing listens there.
 """

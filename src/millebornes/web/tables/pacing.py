@@ -1,6 +1,6 @@
 """What a table waits for after each step: a coup-fourré window's end, a bot's move, a person, or nothing.
 
-Pure: the room turns the answer into its one task (``Room.schedule``), so the rules of its timing are
+Pure: the room turns the answer into its one task (``Clock.schedule``), so the rules of its timing are
 read and tested here without a clock or a socket.  Moments are ``time.monotonic`` seconds.
 """
 

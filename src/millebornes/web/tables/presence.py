@@ -97,7 +97,7 @@ class Presence:
 
     def grace_left(self, seats: Iterable[int], grace: float, at: float) -> dict[int, float]:
         """Seconds until the grace period of each of ``seats`` nobody is on runs out, for the seats someone
-        else is at the table to wait for: a stand-in comes only then (``Room._take_over_due``)."""
+        else is at the table to wait for: a stand-in comes only then (``StandIns.take_over_due``)."""
         present = {s for s, on in self.connected().items() if on}
         return {
             s: round(max(0.0, grace - (at - self.away_since[s])), 1)

@@ -1,6 +1,6 @@
 """Whose decision it is, since when, and when the human deciding runs out of time: the turn facts a state
 frame carries (docs/web-api.md, "turn"), on ``time.monotonic``.  The turn clock's deadline is also stored, on
-the wall clock, so a restart keeps it (:meth:`.room.Room._start_clock`)."""
+the wall clock, so a restart keeps it (:meth:`.clock.Clock._start_clock`)."""
 
 from __future__ import annotations
 
