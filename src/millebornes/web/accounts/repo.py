@@ -261,7 +261,7 @@ class Accounts:
 
     def delete(self, account_id: str) -> bool:
         """Delete the account and its sign-ins; its seats keep their games but lose its name and their nicknames.
-        Its passkeys and ratings go with it through their foreign keys (``ON DELETE CASCADE``; the store turns
+        Its passkeys and ratings go with it through their foreign keys (``ON DELETE CASCADE``; the database turns
         SQLite's ``foreign_keys`` on for every connection).  A person's bot accounts are deleted first by the caller
         (``Bots.delete_owned``, web/botaccounts/repo.py, which builds on this module).  False when there was no such
         account."""

@@ -1,5 +1,5 @@
 """Ratings of people and bots, per edition family: pure arithmetic over openskill's Plackett-Luce model (no
-database, no web), so that the store only keeps what :class:`Rating` holds and the pages only show what it says.
+database, no web), so that the database only keeps what :class:`Rating` holds and the pages only show what it says.
 
 **The model.** openskill's :class:`~openskill.models.PlackettLuce` with its defaults (mu 25, sigma 25/3,
 beta 25/6, tau 25/300): it rates teams and any number of sides natively, and ties.  A rating keeps the model's

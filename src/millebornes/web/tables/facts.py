@@ -1,4 +1,4 @@
-"""What anybody may know of a table, worked out from what the store keeps (no seed, no deck, no token).
+"""What anybody may know of a table, worked out from what the database keeps (no seed, no deck, no token).
 
 The room answers from memory; the API answers the same way for a table no room holds (another server
 process plays it, or it left memory), so both build their answers here, from the same shown game.

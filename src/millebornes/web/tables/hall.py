@@ -218,7 +218,7 @@ class Hall:
                 raise
 
     async def claim(self, table_id: str, seat: int, token_hash: str) -> bool:
-        """Give a free seat of an open public table the hash of a new token (Store.claim); False when it is
+        """Give a free seat of an open public table the hash of a new token (Tables.claim); False when it is
         not free.  Under the loading lock, so the room cannot be loaded with the old hash meanwhile, and
         under the room's lock when it is in memory, so a join with the old link cannot slip in between."""
         async with self._loading:

@@ -1,6 +1,6 @@
 """The rematch: a finished table's seats answer ``rematch`` (yes or no), and a new table waits for them.
 
-The first answer creates the rematch (:meth:`Store.create_rematch`: the same creation options and seats,
+The first answer creates the rematch (:meth:`.repo.Tables.create_rematch`: the same creation options and seats,
 a fresh seed, no human token yet, linked both ways).  A yes issues that seat a token of its own for the
 same seat of the new table (only its hash is stored) and sends the link to that socket alone, until the
 seat's player sits down there or the rematch starts; a no gives the seat to a bot.  Everyone at the finished table

@@ -25,7 +25,7 @@ class RematchSeats:
         self.room = room
 
     async def open_rematch(self, seed: int) -> str:
-        """Under the lock of this finished table: its rematch, created at the first answer (Store.create_rematch)."""
+        """Under the lock of this finished table: its rematch, created at the first answer (Tables.create_rematch)."""
         self.room.table.rematch = await asyncio.to_thread(self.room.repo.create_rematch, self.room.id, seed)
         return self.room.table.rematch
 

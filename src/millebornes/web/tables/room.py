@@ -240,7 +240,7 @@ class Room:
         return s.kind == "human" and token_opens(s.token_hash, token)
 
     async def claim(self, seat: int, token_hash: str) -> bool:
-        """A free seat of an open public table gets the hash of a new token (Store.claim); False when it is
+        """A free seat of an open public table gets the hash of a new token (Tables.claim); False when it is
         not free.  Under the lock, so that a join with the old link cannot slip in between."""
         async with self.lock:
             if not await asyncio.to_thread(self.repo.claim, self.id, seat, token_hash):

@@ -79,7 +79,7 @@ class Sweeper:
                 log.exception("table %s: the rated match could not be rated", table_id)
 
     async def touch(self) -> None:
-        """Mark the tables with a socket on them as used now (Store.touch), so that no process expires them: a
+        """Mark the tables with a socket on them as used now (Tables.touch), so that no process expires them: a
         table's row says when it was last joined, not how long a socket stays (nor whether one watches)."""
         used = [i for i, room in self.rooms.items() if room.in_use]
         if used:
@@ -90,7 +90,7 @@ class Sweeper:
         return now() - timedelta(seconds=self.settings.expire_idle)
 
     async def expire_idle(self) -> list[str]:
-        """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Store.expire_idle), at
+        """Expire the tables someone joined that nobody used for ``expire_idle`` seconds (Tables.expire_idle), at
         most EXPIRE_BATCH a call, leaving out those with a room in use here; returns their ids."""
         before = self._idle_before()
         return await self._drop(

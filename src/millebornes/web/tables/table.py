@@ -152,7 +152,7 @@ class TableView:
         return "nothing"
 
     def played(self) -> list[tuple[int, str]]:
-        """Every saved action played, (seat, action), as the store lists them."""
+        """Every saved action played, (seat, action), as the database lists them."""
         return [(s, a) for s, a, _ in self.done]
 
     def shown_after(self, keep: int) -> list[dict[str, Any]]:
