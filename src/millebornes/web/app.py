@@ -24,7 +24,6 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from . import health, metrics
-from .accounts import passkey_routes
 from .accounts import routes as account_routes
 from .accounts.repo import Accounts
 from .answers import unprocessable
@@ -34,16 +33,13 @@ from .botaccounts import routes as botaccount_routes
 from .botaccounts.gateway import Gateway
 from .db import onefile
 from .db.database import Database
-from .pages import reference
 from .pages import routes as page_routes
 from .ratings import routes as rating_routes
-from .reviews import puzzle_routes
 from .reviews import routes as review_routes
 from .reviews.repo import Reviews
 from .reviews.service import Reviewer
 from .settings import Settings
 from .tables import routes as table_routes
-from .tables import socket as table_socket
 from .tables.drain import Sockets
 from .tables.hall import Hall
 from .tables.repo import Tables
@@ -141,19 +137,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sockets = Sockets()
     app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
+    # one router per package; the bots' socket /ws/bot before the tables' /ws/{table_id}, which would take it
     for routes in (
         page_routes,
-        reference,
         health,
+        botaccount_routes,
         table_routes,
         account_routes,
-        passkey_routes,
-        review_routes,
-        puzzle_routes,
-        archive_routes,
         rating_routes,
-        botaccount_routes,
-        table_socket,
+        review_routes,
+        archive_routes,
     ):
         app.include_router(routes.router)
     if page_routes.STATIC.is_dir():

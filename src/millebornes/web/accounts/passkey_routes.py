@@ -37,8 +37,8 @@ from webauthn.helpers.structs import (
 )
 
 from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
-from .passkey_repo import Known, Passkeys, TooMany
-from .routes import passkey_entry
+from ..tables.facts import iso
+from .passkey_repo import Known, Passkey, Passkeys, TooMany
 from .session import Empty, Links, address, answer, claim_seats, session_of, throttled, welcome
 from .signin import cross_site, refusal
 
@@ -56,6 +56,12 @@ MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, IndexError)
 """What the library raises on an answer it cannot read (a bad base64url, CBOR or key reach it as these too)."""
 
 router = APIRouter()
+
+
+def passkey_entry(p: Passkey) -> dict:
+    """What the account is shown of a passkey: never its key nor its credential id."""
+    return {"id": p.id, "name": p.name, "created": iso(p.created), "last_used": iso(p.last_used)}
+
 
 B64 = r"^[A-Za-z0-9_-]*$"
 """Unpadded base64url, as the browser's ``toJSON()`` writes every binary field."""

@@ -22,7 +22,9 @@ from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
 from ..tables.facts import iso
-from .passkey_repo import Passkey, Passkeys
+from . import passkey_routes
+from .passkey_repo import Passkeys
+from .passkey_routes import passkey_entry
 from .repo import HeldSeat, Taken
 from .session import (
     Empty,
@@ -45,6 +47,7 @@ from .signin import (
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 router = APIRouter()
+router.include_router(passkey_routes.router)
 
 Password = Annotated[str, StringConstraints(strict=True, min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
 
@@ -103,11 +106,6 @@ def ratings_entry(ratings: dict[str, Rating]) -> dict:
         family: {"rating": r.display, "provisional": r.provisional, "matches": r.matches}
         for family, r in sorted(ratings.items())
     }
-
-
-def passkey_entry(p: Passkey) -> dict:
-    """What the account is shown of a passkey (web/accounts/passkey_routes.py): never its key nor its credential id."""
-    return {"id": p.id, "name": p.name, "created": iso(p.created), "last_used": iso(p.last_used)}
 
 
 @router.post("/api/account/signup", status_code=201)

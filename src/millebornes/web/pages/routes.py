@@ -8,6 +8,8 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse
 
+from . import reference
+
 STATIC = Path(__file__).parent.parent / "static"
 PAGES = {
     "home": "index.html",
@@ -22,6 +24,7 @@ PAGES = {
 }
 
 router = APIRouter(include_in_schema=False)
+router.include_router(reference.router)
 
 
 def page(name: str):

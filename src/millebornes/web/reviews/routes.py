@@ -15,9 +15,11 @@ from ..deps import ReviewerDep, TablesDep
 from ..errors import NoTable, NotFinished, ReviewsBusy
 from ..tables import privacy
 from ..tables.creation import brief, shown
+from . import puzzle_routes
 from .service import RETRY_AFTER
 
 router = APIRouter()
+router.include_router(puzzle_routes.router)
 
 
 def no_table(table_id: str) -> JSONResponse:

@@ -22,12 +22,14 @@ from ..db.base import now
 from ..deps import ClaimThrottleDep, CreationDep, GatewayDep, HallDep, SettingsDep, TablesDep, ThrottleDep
 from ..errors import Throttled, Unprocessable, expired
 from ..tokens import hash_token, new_token
+from . import socket
 from .creation import MAX_SEATS, CreateTable, shown
 from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
 from .rows import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, new_table_id
 
 router = APIRouter()
+router.include_router(socket.router)
 
 
 def lobby_entry(saved: SavedTable) -> dict:
