@@ -304,6 +304,8 @@ export function renderHints() {
         el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance),
         h === pick ? el("span", { class: "hint-mark" }, " ", t("hints.pick")) : null));
   }));
+  // the search's choice on screen wherever its chance ranks it: a phone's sheet shows a few hints at a time
+  box.querySelector("li.best")?.scrollIntoView({ block: "nearest" });
 }
 
 // the card of the search's choice, marked in the hand while its hint stands
