@@ -23,6 +23,7 @@ ws_sync = pytest.importorskip("websockets.sync.client")
 
 from tests.schemas import load, validate  # noqa: E402
 from tests.serving import Account, Seat, Server, bot_seat, until  # noqa: E402
+from tests.util import stacked_deck  # noqa: E402
 
 HUMAN = {"kind": "human"}
 PASSWORD = "correct horse battery"
@@ -625,6 +626,50 @@ def test_a_bot_sees_only_its_seats_observation(server):
         text_ = json.dumps(obs)
         assert "seed" not in text_ and "hands" not in obs and "deck" not in obs
     bot.ws.close()
+
+
+@pytest.mark.server
+def test_a_bot_asked_for_a_coup_fourre_is_told_it_is_its_decision_and_the_person_is_not(server):
+    """The window shows every seat nobody to act; the bot holding the safety gets a decide naming its own seat, as
+    docs/protocol.md says of ``to_act``, so a program that checks whose decision it is (or rebuilds the game from
+    the observation) is not misled, and its answer is taken within the window."""
+    owner = Account(server, "owner_1")
+    bot = PlayingBot(server, owner.bot("holder"))
+    until(lambda: owner.connected("holder"))
+    bot.rng = CallsCoupFourre()
+    deck = stacked_deck(
+        "classic",
+        2,
+        hands={
+            0: ["speed-limit", "25", "25", "50", "50", "75"],
+            1: ["right-of-way", "25", "50", "75", "gasoline", "repairs"],
+        },
+    )
+    table = server.create(ruleset="classic", players=2, seats=[HUMAN, bot_seat("holder")], deck=deck, cf_timeout=20)
+    seat = Seat(server, table, 0, "Ann")
+    while seat.obs["to_act"] != 0:
+        seat.next_state()
+    seat.act("play speed-limit 1")
+    window = seat.next_state()
+    assert window["observation"]["decision"] == "coup-fourre" and window["observation"]["to_act"] is None
+    assert window["observation"]["legal_actions"] == [] and window["cf_deadline"] > 5
+    until(lambda: bot.decides)
+    asked = bot.decides[0]
+    obs = asked["observation"]
+    assert obs["decision"] == "coup-fourre" and obs["to_act"] == 1 and obs["seat"] == 1
+    assert sorted(asked["legal_actions"]) == ["coup-fourre", "pass"]
+    assert obs["pending_attack"] == {"attacker": 0, "hazard": "speed-limit", "side": 1}
+    closed = seat.next_state()
+    assert closed["cf_deadline"] is None and closed["observation"]["tableaux"][1]["coups_fourres"] == ["right-of-way"]
+    assert not [m for m in bot.messages if m["type"] == "error"]
+    bot.ws.close()
+
+
+class CallsCoupFourre(random.Random):
+    """A bot's picks: a coup fourré whenever it may call one, else the first legal action."""
+
+    def choice(self, seq):
+        return "coup-fourre" if "coup-fourre" in seq else seq[0]
 
 
 @pytest.mark.server

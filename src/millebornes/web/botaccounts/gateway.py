@@ -12,7 +12,9 @@ seat it joined.  With several processes, a challenge to a bot connected to anoth
 (:attr:`..db.notices.Kind.CHALLENGE`), and the creating process declines it itself if the seat is still not joined in
 time.  A bot challenges another with a ``challenge`` of its own: the table is made as a person's is
 (:class:`..tables.service.Creation`).  The decide's observation is the one the seat's state frame shows, nothing
-more.  Every limit refuses with an ``error`` message and changes nothing.
+more, except that a coup fourré asked in the window names the bot's seat in ``to_act`` (the frame shows nobody, so
+that the other seats learn nothing; the bot knows it is asked).  Every limit refuses with an ``error`` message and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -197,6 +199,8 @@ class BotSession:
             return
         legal = list(obs.get("legal_actions") or [])
         if frame["status"] == PLAYING and legal:
+            if obs.get("to_act") is None:  # the coup-fourré window: every seat sees nobody to act, but it is ours
+                obs = {**obs, "to_act": seat}
             self.ask(link, frame["seq"], obs, legal)
         else:
             self._drop(link)
