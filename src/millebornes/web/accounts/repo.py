@@ -35,13 +35,23 @@ class AccountRow(Base):
     """Lower case: two accounts never differ by case alone."""
     password_hash: Mapped[str] = mapped_column(String(256))
     created: Mapped[datetime] = mapped_column(DateTime)
+    disabled: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When an operator disabled the account (``millebornes admin``); None while it may sign in."""
+    signup_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The client address it was made from: the operators' list of sign-ups, and the ratings' guard against
+    accounts made together rating each other."""
 
 
 class SessionRow(Base):
     __tablename__ = "account_sessions"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str | None] = mapped_column(String(16), unique=True, index=True)
+    """What the account page names the sign-in by (to sign it out): never its token."""
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    agent: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    """The browser's ``User-Agent`` as sent, cut to 160 characters: the page words it as a browser and a system."""
     csrf: Mapped[str] = mapped_column(String(64))
     """Sent back in ``X-CSRF-Token`` by the page with every change: a page of another site cannot read it."""
     created: Mapped[datetime] = mapped_column(DateTime)
