@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from . import health, metrics
 from .accounts import routes as account_routes
+from .accounts.guard import SignInGuard
 from .accounts.repo import Accounts
 from .answers import unprocessable
 from .archive import routes as archive_routes
@@ -75,8 +76,9 @@ async def lifespan(app: FastAPI):
     app.state.archive_throttle = CreationThrottle(settings.limits.archive_per_minute, "archive")
     app.state.accounts = Accounts(db)
     limits = settings.limits
-    app.state.signin_throttles = SignInThrottles(
-        limits.signups_per_minute, limits.signins_per_minute, limits.signins_per_name_minute
+    app.state.signin_throttles = SignInThrottles(limits.signins_per_minute)
+    app.state.signin_guard = SignInGuard(
+        db, limits.failures_per_address, limits.failures_per_name, limits.failure_wait_max
     )
     metrics.watch(app)
     try:

@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from .accounts.guard import SignInGuard
 from .accounts.repo import Accounts
 from .archive.repo import Archive
 from .botaccounts.gateway import Gateway
@@ -78,6 +79,10 @@ def get_signin_throttles(conn: HTTPConnection) -> SignInThrottles:
     return conn.app.state.signin_throttles
 
 
+def get_signin_guard(conn: HTTPConnection) -> SignInGuard:
+    return conn.app.state.signin_guard
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SocketsDep = Annotated[Sockets, Depends(get_sockets)]
 DatabaseDep = Annotated[Database, Depends(get_db)]
@@ -91,3 +96,4 @@ ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
 ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 SignInThrottlesDep = Annotated[SignInThrottles, Depends(get_signin_throttles)]
+SignInGuardDep = Annotated[SignInGuard, Depends(get_signin_guard)]

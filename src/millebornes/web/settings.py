@@ -168,19 +168,27 @@ class Limits:
     archive_max: int = 1000
     """Records one page of ``GET /api/archive`` holds at most (its ``limit``); the next page is a link away."""
 
-    signups_per_minute: int = field(default=5, metadata=PER_MINUTE)
-    """Accounts one client address may make in any minute (``POST /api/account/signup``)."""
+    signups_per_hour: int = field(default=20, metadata=within(1, 10_000))
+    """Accounts one client address may make in any hour (``POST /api/account/signup``), counted in the database
+    (``accounts.signup_address``), so that every process of the server counts alike."""
     signins_per_minute: int = field(default=10, metadata=PER_MINUTE)
-    """Sign-in attempts one client address may make in any minute, right or wrong (``POST /api/account/signin``)."""
-    signins_per_name_minute: int = field(default=5, metadata=PER_MINUTE)
-    """Sign-in attempts on one username in any minute, from any address: a password is not guessed by many hosts."""
+    """Passkey sign-in options one client address may ask for in any minute (``POST /api/account/passkey/options``)."""
+    failures_per_address: int = field(default=20, metadata=within(1, 10_000))
+    """Wrong passwords one client address may send, to any names, before it must wait (web/accounts/guard.py)."""
+    failures_per_name: int = field(default=5, metadata=within(1, 1000))
+    """Wrong passwords for one name from one address (or from one device that signed in to it before) before that
+    address (or device) must wait for that name; nobody else waits."""
+    failure_wait_max: float = field(default=900.0, metadata=within(1, 86_400, unit="seconds", high_note="a day"))
+    """The longest wait the doubling backoff after wrong passwords reaches."""
     session_days: float = 30.0
     """Days a sign-in lasts after its last use."""
+    session_max_days: float = 90.0
+    """Days a sign-in lasts at most, however much it is used: a stolen cookie does not open the account forever."""
     account_seats: int = field(default=200, metadata=within(1, 10_000))
+    """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
     archive_per_minute: int = field(default=60, metadata=PER_MINUTE)
     """Archive downloads one client address may start in any minute (a page of ``GET /api/archive``, a month's file):
     each streams up to thousands of records from the database."""
-    """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -191,6 +199,10 @@ class Limits:
             )
         if not 1 / 24 <= self.session_days <= 400:
             raise ValueError(f"session_days: from 1/24 (an hour) to 400, not {self.session_days}")
+        if not self.session_days <= self.session_max_days <= 400:
+            raise ValueError(
+                f"session_max_days: from session_days ({self.session_days:g}) to 400, not {self.session_max_days}"
+            )
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ class CreationThrottle:
 
 
 class SignInThrottles:
-    """The accounts' throttles (web/accounts/routes.py): sign-ups by address, sign-ins by address and by username."""
+    """The passkey sign-in options an address asks for (web/accounts/passkey_routes.py): a flood guard only, since a
+    passkey is not guessed.  Wrong passwords are counted in the database instead (web/accounts/guard.py), and so
+    are sign-ups (``accounts.signup_address``)."""
 
-    def __init__(self, signups: int, signins: int, per_name: int):
-        self.signups = CreationThrottle(signups, "signups")
+    def __init__(self, signins: int):
         self.by_address = CreationThrottle(signins, "signins")
-        self.by_name = CreationThrottle(per_name, "signins-by-name")

@@ -1,5 +1,5 @@
 """Optional accounts (docs/web-api.md, "Accounts"): sign up and in with a password kept as an argon2id hash, a session
-cookie no script reads, changes guarded against other sites, sign-ins throttled, a guest's seats claimed by their
+cookie no script reads, changes guarded against other sites, a guest's seats claimed by their
 links, the account's data exported, and the account deleted with its games kept, anonymised."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_a_name_is_taken_whatever_its_case_and_the_password_is_not_the_name(web)
     r = sign_up(c, "aNN_1")
     assert (r.status_code, r.json()["code"]) == (409, "taken")
     r = sign_up(c, "dave_4444", "DAVE_4444")
-    assert (r.status_code, r.json()["code"]) == (422, "password-is-name")
+    assert (r.status_code, r.json()["code"], r.json()["reason"]) == (422, "weak-password", "name")
 
 
 def test_sign_in_and_out(web):
@@ -141,30 +141,6 @@ def test_changes_need_the_csrf_token_and_this_sites_pages(web):
     assert ok.status_code == 200
 
 
-def test_sign_ins_are_throttled_by_name_and_by_address(web):
-    from millebornes.web.settings import Limits
-
-    c = web.start(limits=Limits(frames_per_second=100_000, signins_per_name_minute=3, signins_per_minute=5))
-    sign_up(c)
-    c.cookies.clear()
-    wrong = {"username": "ann_1", "password": "not the one"}
-    assert [c.post("/api/account/signin", json=wrong).status_code for _ in range(3)] == [401] * 3
-    r = c.post("/api/account/signin", json={"username": "ann_1", "password": PASSWORD})
-    assert r.status_code == 429 and r.json()["code"] == "rate" and int(r.headers["retry-after"]) >= 1
-    assert c.get("/api/account").status_code == 401  # the right password, throttled, opened nothing
-    others = [
-        c.post("/api/account/signin", json={"username": f"x{i}yz", "password": "p" * 8}).status_code for i in range(2)
-    ]
-    assert others == [401, 429]  # five from this address in the minute
-
-
-def test_sign_ups_are_throttled_by_address(web):
-    from millebornes.web.settings import Limits
-
-    c = web.start(limits=Limits(frames_per_second=100_000, signups_per_minute=2))
-    assert [sign_up(c, f"user{i}").status_code for i in range(3)] == [201, 201, 429]
-
-
 def test_a_guest_table_is_claimed_on_sign_up_and_listed_with_the_account(web):
     c = web.start()
     table, token = finished_guest_table(web)
@@ -200,7 +176,8 @@ def test_the_export_holds_the_accounts_data_and_no_secret(web):
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     data = r.json()
     assert data["username"] == "ann_1" and [s["table"] for s in data["seats"]] == [table["id"]]
-    assert len(data["sign_ins"]) == 1 and set(data["sign_ins"][0]) == {"created", "seen", "expires"}
+    assert len(data["sign_ins"]) == 1 and set(data["sign_ins"][0]) == {"created", "seen", "expires", "address", "agent"}
+    assert data["sign_ins"][0]["address"] == "testclient"  # where the sign-in was made: the person's own data
     for secret in (token, me["csrf"], c.cookies["mb_session"], "argon2", PASSWORD):
         assert secret not in r.text
 
@@ -242,7 +219,7 @@ def test_accounts_on_postgresql_with_two_sign_ups_of_one_name_at_once(web, fresh
         from fastapi.testclient import TestClient
 
         with TestClient(web.app) as other:
-            answers.append(sign_up(other, "same_name", f"password {i}!").status_code)
+            answers.append(sign_up(other, "same_name", f"racing carts {i} quietly").status_code)
 
     threads = [threading.Thread(target=attempt, args=(i,)) for i in range(2)]
     for t in threads:

@@ -188,7 +188,10 @@ class Passkeys:
                 return None
             row, account = found
             return StoredPasskey(
-                row.id, Account(account.id, account.username, account.created), row.public_key, row.sign_count
+                row.id,
+                Account(account.id, account.username, account.created, account.disabled),
+                row.public_key,
+                row.sign_count,
             )
 
     def used(self, passkey_id: str, was: int, sign_count: int) -> bool:

@@ -36,7 +36,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
+from ..deps import AccountsDep, SettingsDep, SignInGuardDep, SignInThrottlesDep
 from ..tables.facts import iso
 from .passkey_repo import Known, Passkey, Passkeys, TooMany
 from .session import Empty, Links, address, answer, claim_seats, session_of, throttled, welcome
@@ -303,7 +303,12 @@ async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, 
 
 @router.post("/api/account/passkey/signin")
 async def sign_in(
-    body: PasskeySignIn, request: Request, accounts: AccountsDep, passkeys: PasskeysDep, settings: SettingsDep
+    body: PasskeySignIn,
+    request: Request,
+    accounts: AccountsDep,
+    passkeys: PasskeysDep,
+    settings: SettingsDep,
+    guard: SignInGuardDep,
 ):
     """Sign in with a passkey: its challenge used up whatever the outcome, its signature checked with the kept
     public key, its counter moved on; any failure is the same 401 ``wrong`` and changes nothing else."""
@@ -335,5 +340,7 @@ async def sign_in(
     if not await asyncio.to_thread(passkeys.used, stored.id, stored.sign_count, verified.new_sign_count):
         return wrong
     account = stored.account
+    if account.disabled is not None:
+        return _refused(403, "disabled", "this account is disabled: the server's operator can say why")
     held = await claim_seats(accounts, account.id, body.seats)
-    return await welcome(request, accounts, settings, account.id, account.username, held, 200)
+    return await welcome(request, accounts, settings, guard, account.id, account.username, held, 200)

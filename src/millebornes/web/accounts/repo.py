@@ -64,6 +64,7 @@ class Account:
     id: str
     username: str
     created: datetime
+    disabled: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,19 @@ class SignedIn:
     account: Account
     csrf: str
     token_hash: str
+    id: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """A live sign-in as the account page lists it: never its token."""
+
+    id: str
+    created: datetime
+    seen: datetime
+    expires: datetime
+    address: str | None
+    agent: str | None
 
 
 @dataclass(frozen=True)
@@ -108,9 +122,9 @@ class Accounts:
         self.db = db
         self.engine = db.engine
 
-    def create(self, username: str, password_hash: str) -> Account:
-        """A new account; :class:`Taken` when the name is another's (the unique index decides, so two processes
-        signing up the same name at once make one account)."""
+    def create(self, username: str, password_hash: str, address: str | None = None) -> Account:
+        """A new account, made from client ``address``; :class:`Taken` when the name is another's (the unique index
+        decides, so two processes signing up the same name at once make one account)."""
         account = Account(secrets.token_hex(8), username, now())
         row = AccountRow(
             id=account.id,
@@ -118,6 +132,7 @@ class Accounts:
             username_key=username_key(username),
             password_hash=password_hash,
             created=account.created,
+            signup_address=address,
         )
         try:
             with Session(self.engine) as s, s.begin():
@@ -130,7 +145,25 @@ class Accounts:
         """The account of that name (any case) and its password hash, or None."""
         with Session(self.engine) as s:
             row = s.scalar(select(AccountRow).where(AccountRow.username_key == username_key(username)))
-            return None if row is None else (Account(row.id, row.username, row.created), row.password_hash)
+            return None if row is None else (_account(row), row.password_hash)
+
+    def signups_since(self, address: str, since: datetime, limit: int) -> list[datetime]:
+        """When the accounts made from ``address`` since then were made, the newest ``limit`` of them, oldest first
+        (the sign-up limit, site-wide)."""
+        with Session(self.engine) as s:
+            made = s.scalars(
+                select(AccountRow.created)
+                .where(AccountRow.signup_address == address, AccountRow.created >= since)
+                .order_by(AccountRow.created.desc())
+                .limit(limit)
+            ).all()
+            return sorted(made)
+
+    def set_password(self, account_id: str, password_hash: str, keep: str | None) -> int:
+        """A new password: every sign-in of the account but ``keep`` (a token hash) ends; how many ended."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
+            return self._close_others(s, account_id, keep)
 
     def password_hash(self, account_id: str) -> str | None:
         with Session(self.engine) as s:
@@ -142,15 +175,21 @@ class Accounts:
             s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
 
     # ---------------------------------------------------------------- sign-ins
-    def open_session(self, account_id: str, lifetime: timedelta) -> tuple[str, str]:
-        """A new sign-in: (the cookie's token, its CSRF token); only the token's hash is kept."""
+    def open_session(
+        self, account_id: str, lifetime: timedelta, address: str | None = None, agent: str | None = None
+    ) -> tuple[str, str]:
+        """A new sign-in from client ``address`` with browser ``agent``: (the cookie's token, its CSRF token); only
+        the token's hash is kept."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         t = now()
         with Session(self.engine) as s, s.begin():
             s.add(
                 SessionRow(
                     token_hash=hash_token(token),
+                    id=secrets.token_hex(8),
                     account_id=account_id,
+                    address=address,
+                    agent=None if agent is None else agent[:160],
                     csrf=csrf,
                     created=t,
                     seen=t,
@@ -159,9 +198,12 @@ class Accounts:
             )
         return token, csrf
 
-    def session(self, token: str, lifetime: timedelta, touch_every: timedelta) -> SignedIn | None:
-        """The live sign-in of a cookie's token, or None (unknown or expired: an expired one is deleted).  Its
-        expiry moves on with use, written at most once every ``touch_every``."""
+    def session(
+        self, token: str, lifetime: timedelta, touch_every: timedelta, longest: timedelta | None = None
+    ) -> SignedIn | None:
+        """The live sign-in of a cookie's token, or None (unknown, expired or past ``longest`` since it was made:
+        deleted; or its account disabled).  Its expiry moves on with use, written at most once every
+        ``touch_every``, never past ``longest`` after it was made."""
         key = hash_token(token)
         t = now()
         with Session(self.engine) as s, s.begin():
@@ -171,24 +213,65 @@ class Accounts:
             if found is None:
                 return None
             row, account = found
-            if row.expires <= t:
+            if row.expires <= t or (longest is not None and row.created + longest <= t):
                 s.delete(row)
                 return None
+            if account.disabled is not None:
+                return None
             if t - row.seen >= touch_every:
-                row.seen, row.expires = t, t + lifetime
-            return SignedIn(Account(account.id, account.username, account.created), row.csrf, key)
+                end = t + lifetime
+                row.seen, row.expires = t, end if longest is None else min(end, row.created + longest)
+            return SignedIn(_account(account), row.csrf, key, row.id or "")
 
     def close_session(self, token_hash: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
 
+    def close_device(self, account_id: str, session_id: str) -> str | None:
+        """End the account's sign-in of that public id; its token hash, or None when it has none such."""
+        with Session(self.engine) as s, s.begin():
+            gone = s.scalars(
+                delete(SessionRow)
+                .where(SessionRow.account_id == account_id, SessionRow.id == session_id)
+                .returning(SessionRow.token_hash)
+            ).all()
+            return gone[0] if gone else None
+
+    def close_others(self, account_id: str, keep: str) -> int:
+        """End every sign-in of the account but the one of token hash ``keep``; how many ended."""
+        with Session(self.engine) as s, s.begin():
+            return self._close_others(s, account_id, keep)
+
+    @staticmethod
+    def _close_others(s: Session, account_id: str, keep: str | None) -> int:
+        return len(
+            s.scalars(
+                delete(SessionRow)
+                .where(SessionRow.account_id == account_id, SessionRow.token_hash != (keep or ""))
+                .returning(SessionRow.token_hash)
+            ).all()
+        )
+
+    def devices(self, account_id: str, at: datetime) -> list[Device]:
+        """The account's live sign-ins (expired at ``at`` left out), the last used first."""
+        with Session(self.engine) as s:
+            rows = s.scalars(
+                select(SessionRow)
+                .where(SessionRow.account_id == account_id, SessionRow.expires > at)
+                .order_by(SessionRow.seen.desc(), SessionRow.created.desc())
+            ).all()
+            return [Device(r.id or "", r.created, r.seen, r.expires, r.address, r.agent) for r in rows]
+
     def sessions(self, account_id: str) -> list[dict]:
-        """The account's live sign-ins, for its export (when made and last used: never a token)."""
+        """The account's sign-ins, for its export (when and where made, on what, last used: never a token)."""
         with Session(self.engine) as s:
             rows = s.scalars(
                 select(SessionRow).where(SessionRow.account_id == account_id).order_by(SessionRow.created)
             ).all()
-            return [{"created": r.created, "seen": r.seen, "expires": r.expires} for r in rows]
+            return [
+                {"created": r.created, "seen": r.seen, "expires": r.expires, "address": r.address, "agent": r.agent}
+                for r in rows
+            ]
 
     def purge_sessions(self, before: datetime) -> int:
         """Delete the sign-ins expired before ``before``; how many."""
@@ -285,3 +368,7 @@ class Accounts:
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             gone = s.scalars(delete(AccountRow).where(AccountRow.id == account_id).returning(AccountRow.id)).all()
             return bool(gone)
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.username, row.created, row.disabled)

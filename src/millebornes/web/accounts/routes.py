@@ -1,5 +1,5 @@
 """The accounts' JSON API (docs/web-api.md, "Accounts"): sign up, sign in and out, what the account holds, its tables
-claimed from a guest's links, its data exported, and the account deleted.
+claimed from a guest's links, its password changed, its data exported, and the account deleted.
 
 Nobody needs an account to play.  Every answer that concerns a sign-in is ``Cache-Control: no-store``; every
 refusal has a ``code`` the page turns into words (the catalog's ``account.error.*``), and a ``detail`` in English
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Request
@@ -18,14 +20,16 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..botaccounts.repo import Bots
 from ..db.base import now
-from ..deps import AccountsDep, SettingsDep, SignInThrottlesDep
+from ..deps import AccountsDep, SettingsDep, SignInGuardDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
 from ..tables.facts import iso
-from . import passkey_routes
+from . import device_routes, passkey_routes
+from .guard import Key, SignInGuard
 from .passkey_repo import Passkeys
 from .passkey_routes import passkey_entry
-from .repo import HeldSeat, Taken
+from .passwords import PASSWORD_MAX, normalized, weakness
+from .repo import Accounts, HeldSeat, SignedIn, Taken
 from .session import (
     Empty,
     Links,
@@ -41,15 +45,17 @@ from .signin import (
     check_password,
     clear_cookie,
     cross_site,
+    device_token,
     hash_password,
     refusal,
 )
 
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
 router = APIRouter()
 router.include_router(passkey_routes.router)
+router.include_router(device_routes.router)
 
-Password = Annotated[str, StringConstraints(strict=True, min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)]
+Password = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=PASSWORD_MAX)]
+"""Any length the form sends, up to the bound: :mod:`.passwords` says which may be an account's, with a reason."""
 
 
 class SignUp(BaseModel):
@@ -75,6 +81,48 @@ class Claim(BaseModel):
 class Delete(BaseModel):
     model_config = ConfigDict(extra="forbid")
     password: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=PASSWORD_MAX)]
+
+
+class NewPassword(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    current: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=PASSWORD_MAX)]
+    password: Password
+
+
+def weak(reason: str) -> JSONResponse:
+    """The 422 of a password an account may not take, with the reason the page words (``account.weak.<reason>``)."""
+    words = {
+        "short": "at least 8 characters, not all spaces",
+        "name": "not the username, nor close to it or to the game's name",
+        "common": "not a common password or word: a few unrelated words make a strong one",
+        "pattern": "not a repeat, a sequence, a keyboard row or a date",
+    }
+    return JSONResponse(
+        {"detail": f"password: {words[reason]}", "code": "weak-password", "field": "password", "reason": reason},
+        status_code=422,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _waited(wait: int) -> JSONResponse:
+    return JSONResponse(
+        {"detail": f"too many wrong passwords: try again in {wait} s", "code": "rate", "retry_after": wait},
+        status_code=429,
+        headers={"Retry-After": str(wait), "Cache-Control": "no-store"},
+    )
+
+
+async def _password_checked(
+    guard: SignInGuard, keys: list[Key], stored: str | None, password: str
+) -> JSONResponse | tuple[bool, str | None]:
+    """A password checked under the guard's keys: the 429 to answer while one of them must wait; else (right or
+    not, a new hash), the failure counted or the name's count cleared."""
+    wait = await asyncio.to_thread(guard.wait, keys)
+    if wait is not None:
+        return _waited(wait)
+    right, rehashed = await check_password(stored, password)
+    await asyncio.to_thread(guard.succeeded if right else guard.failed, keys)
+    return right, rehashed
 
 
 def _no_store(response: Response) -> Response:
@@ -109,47 +157,81 @@ def ratings_entry(ratings: dict[str, Rating]) -> dict:
 
 
 @router.post("/api/account/signup", status_code=201)
-async def sign_up(
-    body: SignUp, request: Request, accounts: AccountsDep, settings: SettingsDep, throttles: SignInThrottlesDep
-):
+async def sign_up(body: SignUp, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):
     if (refused := cross_site(request)) is not None:
         return refused
-    wait = throttles.signups.take(address(request))
-    if wait is not None:
-        return throttled(wait, throttles.signups.per_minute, "new accounts from one address")
-    if body.password.casefold() == body.username.casefold():
-        return refusal(422, "password-is-name", "password: not the username")
-    digest = await hash_password(body.password)
+    where = address(request)
+    per_hour = settings.limits.signups_per_hour
+    hour = timedelta(hours=1)
+    made = await asyncio.to_thread(accounts.signups_since, where, now() - hour, per_hour)
+    if len(made) >= per_hour:
+        wait = max(1, math.ceil((made[0] + hour - now()).total_seconds()))
+        return throttled(wait, per_hour, "new accounts from one address", "an hour")
+    password = normalized(body.password)
+    if (reason := weakness(password, body.username)) is not None:
+        return weak(reason)
+    digest = await hash_password(password)
     try:
-        account = await asyncio.to_thread(accounts.create, body.username, digest)
+        account = await asyncio.to_thread(accounts.create, body.username, digest, where)
     except Taken:
         return refusal(409, "taken", f"username {body.username} is taken")
     held = await claim_seats(accounts, account.id, body.seats)
-    return await welcome(request, accounts, settings, account.id, account.username, held, 201)
+    return await welcome(request, accounts, settings, guard, account.id, account.username, held, 201)
 
 
 @router.post("/api/account/signin")
-async def sign_in(
-    body: SignIn, request: Request, accounts: AccountsDep, settings: SettingsDep, throttles: SignInThrottlesDep
-):
+async def sign_in(body: SignIn, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):
+    """A password sign-in, slowed down for whoever guesses wrong (:mod:`.guard`); a disabled account's right
+    password is told so (a wrong one is just wrong)."""
     if (refused := cross_site(request)) is not None:
         return refused
-    for throttle, key, what in (
-        (throttles.by_address, address(request), "sign-ins from one address"),
-        (throttles.by_name, body.username.casefold(), "sign-ins to one account"),
-    ):
-        wait = throttle.take(key)
-        if wait is not None:
-            return throttled(wait, throttle.per_minute, what)
+    keys = await asyncio.to_thread(guard.keys, body.username, address(request), device_token(request))
     found = await asyncio.to_thread(accounts.credentials, body.username)
-    right, rehashed = await check_password(found[1] if found else None, body.password)
+    checked = await _password_checked(guard, keys, found[1] if found else None, normalized(body.password))
+    if isinstance(checked, JSONResponse):
+        return checked
+    right, rehashed = checked
     if found is None or not right:
         return refusal(401, "wrong", "wrong username or password")
     account = found[0]
+    if account.disabled is not None:
+        return refusal(403, "disabled", "this account is disabled: the server's operator can say why")
     if rehashed is not None:
         await asyncio.to_thread(accounts.rehash, account.id, rehashed)
     held = await claim_seats(accounts, account.id, body.seats)
-    return await welcome(request, accounts, settings, account.id, account.username, held, 200)
+    return await welcome(request, accounts, settings, guard, account.id, account.username, held, 200)
+
+
+@router.post("/api/account/password")
+async def change_password(
+    body: NewPassword, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep
+):
+    """A new password, the current one asked again (a borrowed session cannot take the account): every other
+    sign-in ends and every device is a stranger again; this one stays."""
+    session = await session_of(request, accounts, settings, change=True)
+    if isinstance(session, JSONResponse):
+        return session
+    checked = await _current_password(accounts, guard, session, body.current)
+    if checked is not None:
+        return checked
+    password = normalized(body.password)
+    if (reason := weakness(password, session.account.username)) is not None:
+        return weak(reason)
+    digest = await hash_password(password)
+    ended = await asyncio.to_thread(accounts.set_password, session.account.id, digest, session.token_hash)
+    await asyncio.to_thread(guard.forget_devices, session.account.id)
+    return answer({"changed": True, "signed_out": ended})
+
+
+async def _current_password(
+    accounts: Accounts, guard: SignInGuard, session: SignedIn, password: str
+) -> JSONResponse | None:
+    """None when ``password`` is the account's; else the 401 (or 429 while guesses must wait) to answer."""
+    stored = await asyncio.to_thread(accounts.password_hash, session.account.id)
+    checked = await _password_checked(guard, [guard.account_key(session.account.id)], stored, normalized(password))
+    if isinstance(checked, JSONResponse):
+        return checked
+    return None if checked[0] else refusal(401, "wrong", "wrong password")
 
 
 @router.post("/api/account/signout")
@@ -215,7 +297,7 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
         "exported": iso(now()),
         "username": session.account.username,
         "created": iso(session.account.created),
-        "sign_ins": [{k: iso(v) for k, v in s.items()} for s in sessions],
+        "sign_ins": [{k: iso(v) if k in ("created", "seen", "expires") else v for k, v in s.items()} for s in sessions],
         "seats": [seat_entry(h) for h in seats],
         "passkeys": [passkey_entry(p) for p in passkeys],
         "ratings": ratings_entry(ratings),
@@ -235,15 +317,16 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
 
 
 @router.delete("/api/account")
-async def delete_account(body: Delete, request: Request, accounts: AccountsDep, settings: SettingsDep):
+async def delete_account(
+    body: Delete, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep
+):
     """Delete the account, its password asked again: its sign-ins go, its games stay without its name."""
     session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
-    stored = await asyncio.to_thread(accounts.password_hash, session.account.id)
-    right, _ = await check_password(stored, body.password)
-    if not right:
-        return refusal(401, "wrong", "wrong password")
+    checked = await _current_password(accounts, guard, session, body.password)
+    if checked is not None:
+        return checked
     await asyncio.to_thread(Bots(accounts.db).delete_owned, session.account.id)  # the person's bots go with them
     await asyncio.to_thread(accounts.delete, session.account.id)
     response = answer({"deleted": True})

@@ -17,8 +17,18 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..db.base import now
 from ..settings import Settings
+from .guard import SignInGuard
 from .repo import Accounts, SignedIn
-from .signin import clear_cookie, cross_site, csrf_ok, refusal, set_cookie, signed_in
+from .signin import (
+    clear_cookie,
+    cross_site,
+    csrf_ok,
+    device_token,
+    refusal,
+    set_cookie,
+    set_device_cookie,
+    signed_in,
+)
 
 USERNAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{2,19}$"
 """3 to 20 letters, digits, ``_`` and ``-`` (ASCII: no two names that look alike), starting with a letter or digit."""
@@ -59,18 +69,28 @@ async def welcome(
     request: Request,
     accounts: Accounts,
     settings: Settings,
+    guard: SignInGuard,
     account_id: str,
     username: str,
     claimed: list[dict],
     status: int,
 ) -> JSONResponse:
+    """The new sign-in's cookie, and the device cookie that keeps this browser trusted by the account."""
     days = settings.limits.session_days
     await asyncio.to_thread(
         accounts.purge_sessions, now()
     )  # every sign-in clears the expired ones: the table stays bounded
-    token, csrf = await asyncio.to_thread(accounts.open_session, account_id, timedelta(days=days))
+    token, csrf = await asyncio.to_thread(
+        accounts.open_session,
+        account_id,
+        timedelta(days=days),
+        address(request),
+        request.headers.get("user-agent"),
+    )
+    device = await asyncio.to_thread(guard.remember, account_id, device_token(request))
     response = answer({"username": username, "csrf": csrf, "claimed": claimed}, status)
     set_cookie(response, request, token, days)
+    set_device_cookie(response, request, device)
     return response
 
 
@@ -78,9 +98,9 @@ def address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def throttled(wait: int, per_minute: int, what: str) -> JSONResponse:
+def throttled(wait: int, per_minute: int, what: str, span: str = "a minute") -> JSONResponse:
     return JSONResponse(
-        {"detail": f"at most {per_minute} {what} a minute; try again in {wait} s", "code": "rate"},
+        {"detail": f"at most {per_minute} {what} {span}; try again in {wait} s", "code": "rate"},
         status_code=429,
         headers={"Retry-After": str(wait), "Cache-Control": "no-store"},
     )
@@ -90,7 +110,7 @@ async def session_of(request: Request, accounts: Accounts, settings: Settings, c
     """The request's sign-in, or the refusal to answer: 401 signed out; for a change, 403 without its CSRF token."""
     if change and (refused := cross_site(request)) is not None:
         return refused
-    session = await signed_in(request, accounts, settings.limits.session_days)
+    session = await signed_in(request, accounts, settings.limits)
     if session is None:
         response = refusal(401, "signed-out", "not signed in")
         clear_cookie(response, request)

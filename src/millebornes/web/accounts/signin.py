@@ -6,7 +6,10 @@
   so the time taken does not tell which names exist (sign-up still says a name is taken: it must).
 - The session cookie (``COOKIE``) holds a random token whose SHA-256 the database keeps (web/accounts/repo.py):
   HttpOnly (no script reads it), SameSite=Lax (no other site's page sends it with a change), Secure when the page
-  came over HTTPS, for ``Limits.session_days`` from its last use.
+  came over HTTPS, for ``Limits.session_days`` from its last use and ``Limits.session_max_days`` at most.  A
+  disabled account's sign-ins open nothing.
+- The device cookie (``mb_device``, :mod:`.guard`) tells a browser that signed in to an account before from a
+  guesser: the same flags, sent to the sign-in routes only.
 - A change made with a sign-in (every POST and DELETE of /api/account) must come from this site's pages: the
   browser's ``Sec-Fetch-Site`` and ``Origin`` say so when sent, the body must be JSON (a form of another site
   cannot send it without asking first, and this server allows no other site), and a signed-in change carries
@@ -25,6 +28,8 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+from ..settings import Limits
+from .guard import DEVICE_COOKIE, DEVICE_DAYS
 from .repo import Accounts, SignedIn
 
 COOKIE = "mb_session"
@@ -107,12 +112,18 @@ def session_token(request: HTTPConnection) -> str | None:
     return token if token and len(token) <= 64 else None
 
 
-async def signed_in(request: HTTPConnection, accounts: Accounts, days: float) -> SignedIn | None:
+async def signed_in(request: HTTPConnection, accounts: Accounts, limits: Limits) -> SignedIn | None:
     """The request's (or WebSocket's) live sign-in, or None."""
     token = session_token(request)
     if token is None:
         return None
-    return await asyncio.to_thread(accounts.session, token, timedelta(days=days), TOUCH_EVERY)
+    return await asyncio.to_thread(
+        accounts.session,
+        token,
+        timedelta(days=limits.session_days),
+        TOUCH_EVERY,
+        timedelta(days=limits.session_max_days),
+    )
 
 
 def csrf_ok(request: Request, session: SignedIn) -> bool:
@@ -126,6 +137,23 @@ def set_cookie(response: Response, request: Request, token: str, days: float) ->
         token,
         max_age=int(days * 86400),
         path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def device_token(request: HTTPConnection) -> str | None:
+    token = request.cookies.get(DEVICE_COOKIE)
+    return token if token and len(token) <= 64 else None
+
+
+def set_device_cookie(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(
+        DEVICE_COOKIE,
+        token,
+        max_age=DEVICE_DAYS * 86400,
+        path="/api/account",
         httponly=True,
         samesite="lax",
         secure=request.url.scheme == "https",

@@ -60,7 +60,7 @@ async def player(
     if found is None:
         return _missing(f"player {username!r}")
     account = found[0]
-    session = await signed_in(request, accounts, settings.limits.session_days)
+    session = await signed_in(request, accounts, settings.limits)
     viewer = Viewer(account, session is not None and session.account.id == account.id)
     body = await asyncio.to_thread(profile, db, viewer, limit, key)
     return JSONResponse(body, headers={"Cache-Control": "no-store"})

@@ -47,7 +47,7 @@ async def held_by_signed_in(request: Request, table_id: str) -> bool:
     if session_token(request) is None:
         return False
     accounts = request.app.state.accounts
-    session = await signed_in(request, accounts, request.app.state.settings.limits.session_days)
+    session = await signed_in(request, accounts, request.app.state.settings.limits)
     return session is not None and await asyncio.to_thread(accounts.holds, session.account.id, table_id)
 
 

@@ -145,7 +145,7 @@ async def holder(
     if socket_from_elsewhere(client.ws):
         client.turn_away("cross-site", "a seat opens by its account from this site's own pages only", 4403)
         return None
-    session = await signed_in(client.ws, accounts, limits.session_days)
+    session = await signed_in(client.ws, accounts, limits)
     if session is None:
         client.turn_away("signed-out", "sign in to the account that holds this seat to open it here", 4401)
         return None

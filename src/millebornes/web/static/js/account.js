@@ -2,13 +2,15 @@
 // The account page (/account, web/accounts/routes.py): signed out, sign in or create an account, this browser's
 // "My tables" brought in either way; signed in, the account's ratings and tables as the server keeps them, its
 // data exported, sign out, and the account deleted once its password is given again. Every change carries the
-// sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words.
+// sign-in's CSRF token (GET /api/account gives it); every refusal's code becomes the catalog's words. Its devices and
+// password: account/security.js.
 
 import {
   t, tn, setupLangSelect, onLangChange, editionName, formatDate, formatNumber, ratingText,
 } from "./lib/words.js";
 import { $, el, Name, $as } from "./lib/dom.js";
 import { myTables, seatLinks } from "./mytables.js";
+import { setupSecurity, loadSecurity, drawSecurity } from "./account/security.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
 // again in a new language; errors: each form's refusal as {message: [key, params], field}
@@ -33,7 +35,9 @@ const CODES = {
   "cross-site": "account.error.cross_site",
   "password-is-name": "account.error.password_is_name",
   "signed-out": "account.error.signed_out",
+  disabled: "account.error.disabled",
 };
+const WEAK = ["short", "name", "common", "pattern"];
 const FIELDS = { username: "account.error.username", password: "account.error.password" };
 
 async function send(method, url, body, csrf) {
@@ -55,6 +59,9 @@ function refusal(r, wrong) {
   if (r.status === 429) return { message: ["account.error.rate", { s: Number(r.headers.get("Retry-After")) || 60 }] };
   if (code === "wrong") return { message: [wrong], field: "password" };
   if (code === "password-is-name") return { message: [CODES[code]], field: "password" };
+  if (code === "weak-password") {
+    return { message: [`account.weak.${WEAK.includes(r.data?.reason) ? r.data.reason : "short"}`], field: "password" };
+  }
   if (code === "taken") return { message: [CODES[code]], field: "username" };
   if (CODES[code]) return { message: [CODES[code]] };
   const field = typeof r.data?.field === "string" ? r.data.field : "";
@@ -121,8 +128,8 @@ async function enter(form, e) {
     return showError(form, { message: ["account.error.username"], field: "username" });
   }
   if (!password) return showError(form, { message: ["account.error.missing_password"], field: "password" });
-  if (form === "signup" && password.length < PASSWORD_MIN) {
-    return showError(form, { message: ["account.error.password"], field: "password" });
+  if (form === "signup" && (password.length < PASSWORD_MIN || !password.trim())) {
+    return showError(form, { message: ["account.weak.short"], field: "password" });
   }
   if (form === "signup" && password.toLowerCase() === username.toLowerCase()) {
     return showError(form, { message: ["account.error.password_is_name"], field: "password" });
@@ -234,6 +241,7 @@ function drawSignedIn() {
   const left = unclaimed().length;
   $("#bring").hidden = left === 0;
   $("#bring-offer").textContent = left ? t("account.bring_offer", { n: left }) : "";
+  drawSecurity();
 }
 
 function drawSignedOut() {
@@ -259,6 +267,7 @@ async function load() {
     if (r.status === 401) { A.me = null; return true; }
     if (!r.ok) return false;
     A.me = await r.json();
+    await loadSecurity();
     return true;
   } catch (x) {
     return false;
@@ -271,15 +280,20 @@ async function change(method, url, body, form, wrong) {
   if (r && r.ok) return r;
   const refused = refusal(r, wrong);
   if (r?.data?.code === "signed-out") {
-    A.me = null;
-    closeDialog();
-    say(["account.error.signed_out"]);
-    draw();
-    $("#account-title").focus();
+    endedHere();
     return null;
   }
   showError(form, refused);
   return null;
+}
+
+// The sign-in ended meanwhile (expired, signed out from another device, or this one signed out from its list).
+function endedHere() {
+  A.me = null;
+  closeDialog();
+  say(["account.error.signed_out"]);
+  draw();
+  $("#account-title").focus();
 }
 
 async function signOut() {
@@ -352,6 +366,13 @@ async function main() {
   $("#delete-open").addEventListener("click", openDialog);
   $("#delete-cancel").addEventListener("click", () => closeDialog());
   $("#delete-form").addEventListener("submit", deleteAccount);
+  setupSecurity({
+    csrf: () => A.me?.csrf || "",
+    username: () => A.me?.username || "",
+    refusal,
+    messageText,
+    signedOut: endedHere,
+  });
   // closed by Cancel or Escape, the account still there: back to the button that opened it (a deleted account's
   // page takes the focus to its title instead)
   $("#delete-dialog").addEventListener("close", () => { if (A.me) $("#delete-open").focus(); });
