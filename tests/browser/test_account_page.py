@@ -3,7 +3,8 @@ and listed from another browser signed in to the same account, a wrong password 
 catalog's words, signing out, the account deleted through its dialog by the keyboard alone; axe-core, the wording
 check and no sideways scrolling, in English and French, on a desktop and a 360 px phone, signed out and in.
 
-Sign-ups and sign-ins are throttled by address (web/settings.py: 5 and 10 a minute): the module makes fewer.
+Sign-ups are limited by address (web/settings.py: 20 an hour) and wrong passwords slow their address down: the
+module makes fewer. The security part (signed-in devices, the password changed) is played by keyboard too.
 """
 
 from __future__ import annotations
@@ -195,11 +196,14 @@ def test_refusals_are_said_in_the_catalogs_words(server, pages):
     expect(page.locator("#signup-username")).to_have_attribute("aria-describedby", "signup-username-rule signup-error")
     expect(page.locator("#signup-username")).to_be_focused()
     sign_up(page, "annabelle", "short")
-    expect(page.locator("#signup-error")).to_have_text(EN.t("account.error.password"))
+    expect(page.locator("#signup-error")).to_have_text(EN.t("account.weak.short"))
     expect(page.locator("#signup-username")).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("#signup-password")).to_have_attribute("aria-invalid", "true")
     sign_up(page, "annabelle", "ANNABELLE")
     expect(page.locator("#signup-error")).to_have_text(EN.t("account.error.password_is_name"))
+    sign_up(page, "annabelle", "password123")  # refused by the server, for a reason the page words
+    expect(page.locator("#signup-error")).to_have_text(EN.t("account.weak.common"))
+    expect(page.locator("#signup-password")).to_have_attribute("aria-invalid", "true")
     # a name already taken, refused by the server
     sign_up(page, "annabelle")
     signed_in(page)
@@ -229,6 +233,64 @@ def test_refusals_are_said_in_the_catalogs_words(server, pages):
     page.fill("#signin-username", "")
     page.click("#signin-submit")
     expect(page.locator("#signin-error")).to_have_text(FR.t("account.error.missing_username"))
+
+
+def test_devices_are_signed_out_and_the_password_changed_by_the_keyboard(server, pages):
+    first = pages.new()
+    open_account(first, server)
+    sign_up(first, "sec_1")
+    signed_in(first)
+    other = pages.new(viewport=PHONE)
+    open_account(other, server)
+    sign_in(other, "sec_1")
+    signed_in(other)
+    first.reload()
+    first.wait_for_selector("body[data-ready='1']")
+    devices = first.locator("#devices li.device")
+    expect(devices).to_have_count(2)
+    expect(first.locator("#devices li[data-current='1'] .device-current")).to_have_text(EN.t("account.device_current"))
+    name = EN.t("account.device", browser="Chrome", system="Linux")  # headless Chromium says it is Chrome
+    expect(first.locator("#devices li[data-current='0'] .device-name")).to_have_text(name)
+    button = first.locator("#devices li[data-current='0'] button.device-signout")
+    expect(button).to_have_attribute("aria-label", re.compile("^" + re.escape(f"Sign out {name}, last used ")))
+    button.focus()
+    first.keyboard.press("Enter")
+    expect(first.locator("#devices-status")).to_have_text(EN.t("account.device_done", device=name))
+    expect(first.locator("#devices-title")).to_be_focused()
+    expect(devices).to_have_count(1)
+    expect(first.locator("#devices-others")).to_be_hidden()  # no other device left
+    other.reload()
+    other.wait_for_selector("body[data-ready='1']")
+    signed_out(other)
+
+    sign_in(other, "sec_1")
+    signed_in(other)
+    first.locator("#password-current").focus()
+    first.keyboard.type("not the password")
+    first.keyboard.press("Tab")
+    first.keyboard.type("brand new secret words")
+    first.keyboard.press("Enter")
+    expect(first.locator("#password-error")).to_have_text(EN.t("account.error.current_password"))
+    expect(first.locator("#password-current")).to_be_focused()
+    expect(first.locator("#password-current")).to_have_attribute("aria-invalid", "true")
+    first.fill("#password-current", PASSWORD)
+    first.fill("#password-new", "qwerty123")
+    first.press("#password-new", "Enter")
+    expect(first.locator("#password-error")).to_have_text(EN.t("account.weak.common"))
+    expect(first.locator("#password-new")).to_be_focused()
+    set_lang(first, "fr")
+    expect(first.locator("#password-error")).to_have_text(FR.t("account.weak.common"))
+    set_lang(first, "en")
+    first.fill("#password-new", "brand new secret words")
+    first.press("#password-new", "Enter")
+    expect(first.locator("#devices-status")).to_have_text(EN.n("account.password_changed", 1))
+    expect(first.locator("#password-error")).to_be_empty()
+    expect(first.locator("#password-current")).to_have_value("")
+    other.reload()
+    other.wait_for_selector("body[data-ready='1']")
+    signed_out(other)  # every other sign-in ended with the old password
+    sign_in(other, "sec_1", "brand new secret words")
+    signed_in(other)
 
 
 def guest_table(base: str, page) -> str:

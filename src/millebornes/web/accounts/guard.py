@@ -5,7 +5,7 @@ Only failures count, under keys that the guesser owns:
 - the client address, whatever the names it tries (``Limits.failures_per_address`` free);
 - the name and the address together (``Limits.failures_per_name`` free), so that wrong guesses from one address
   never refuse the owner's right password from another;
-- a device that signed in to the account before (the ``mb_device`` cookie, :class:`..guard_repo.DeviceRow`) is
+- a device that signed in to the account before (the ``mb_device`` cookie, :class:`.guard_repo.DeviceRow`) is
   counted on its own key instead: someone else's wrong guesses, from the owner's own address even, never lock
   the owner's browser out.
 

@@ -45,7 +45,7 @@ function deviceItem(d) {
   const seen = formatDate(d.seen);
   return el("li", { class: "device", dataset: { session: d.id, current: d.current ? "1" : "0" } },
     el("p", { class: "device-name" }, el("strong", {}, name),
-      d.current ? el("span", { class: "badge device-current" }, t("account.device_current")) : null),
+      d.current ? el("span", { class: "device-current" }, t("account.device_current")) : null),
     el("p", { class: "muted" }, t("account.device_when", { created: formatDate(d.created), seen })),
     d.network ? el("p", { class: "muted" }, t("account.device_network", { network: d.network })) : null,
     el("button", {
