@@ -129,3 +129,60 @@ def test_sign_ups_are_counted_per_address_in_the_database(web):
     web.start(limits=Limits(frames_per_second=100_000, signups_per_hour=2))  # a restart forgets nothing
     again = web.client.post("/api/account/signup", json={"username": "user_8", "password": PASSWORD})
     assert again.status_code == 429
+
+
+@pytest.mark.server
+def test_two_processes_on_postgresql_count_guard_and_end_sign_ins_alike(fresh_postgres, tmp_path):
+    """The counts, the device cookie, a device signed out and a password changed hold at whichever process a request
+    reaches (limits that must hold site-wide are in the database)."""
+    import httpx
+
+    from tests.serving import Server
+
+    url = fresh_postgres()
+    a, b = (Server(url, tmp_path / f"server{i}.log", 0) for i in range(2))
+    try:
+        owner = httpx.Client(timeout=20)
+        r = owner.post(f"{a.base}/api/account/signup", json={"username": "ann_1", "password": PASSWORD})
+        assert r.status_code == 201 and owner.cookies.get("mb_device")
+        guesser = httpx.Client(timeout=20)
+        for i in range(6):  # five free, the sixth sets a wait: half of them at each process
+            server = a if i % 2 else b
+            assert (
+                guesser.post(
+                    f"{server.base}/api/account/signin", json={"username": "ann_1", "password": f"no {i}"}
+                ).status_code
+                == 401
+            )
+        refused = guesser.post(f"{a.base}/api/account/signin", json={"username": "ann_1", "password": PASSWORD})
+        assert refused.status_code == 429
+        owner.cookies.delete("mb_session")
+        assert (
+            owner.post(f"{b.base}/api/account/signin", json={"username": "ann_1", "password": PASSWORD}).status_code
+            == 200
+        )
+        csrf = {"X-CSRF-Token": owner.get(f"{a.base}/api/account").json()["csrf"]}
+        phone = httpx.Client(
+            timeout=20, headers={"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5) Safari/604.1"}
+        )
+        assert (
+            phone.post(f"{a.base}/api/account/signin", json={"username": "ann_1", "password": PASSWORD}).status_code
+            == 200
+        )
+        listed = owner.get(f"{b.base}/api/account/sessions").json()["sessions"]
+        theirs = next(d["id"] for d in listed if d["browser"] == "safari")
+        r = owner.request("DELETE", f"{b.base}/api/account/sessions/{theirs}", json={}, headers=csrf)
+        assert r.status_code == 200
+        assert phone.get(f"{a.base}/api/account").status_code == 401  # ended at the other process too
+        assert (
+            phone.post(f"{b.base}/api/account/signin", json={"username": "ann_1", "password": PASSWORD}).status_code
+            == 200
+        )
+        new = "walnut orchard at dawn"
+        r = owner.post(f"{a.base}/api/account/password", json={"current": PASSWORD, "password": new}, headers=csrf)
+        assert r.json() == {"changed": True, "signed_out": 2}  # the phone and the sign-up's
+        assert phone.get(f"{b.base}/api/account").status_code == 401
+        assert owner.get(f"{b.base}/api/account").status_code == 200
+    finally:
+        a.stop()
+        b.stop()
