@@ -141,6 +141,24 @@ def serve(
         "sockets_per_address",
         f"table sockets open at once from one client address, as uvicorn reports it ({_span('sockets_per_address')})",
     ),
+    signups_per_hour: int = _setting(
+        "signups_per_hour", f"accounts made from one client address in any hour ({_span('signups_per_hour')})"
+    ),
+    failures_per_address: int = _setting(
+        "failures_per_address",
+        f"wrong passwords from one address, to any names, before it waits ({_span('failures_per_address')})",
+    ),
+    failures_per_name: int = _setting(
+        "failures_per_name",
+        f"wrong passwords for one name from one address (or device) before it waits ({_span('failures_per_name')})",
+    ),
+    failure_wait_max: float = _setting(
+        "failure_wait_max", f"the longest wait after wrong passwords, seconds ({_span('failure_wait_max')})"
+    ),
+    session_days: float = _setting("session_days", "days a sign-in lasts after its last use (1/24 to 400)"),
+    session_max_days: float = _setting(
+        "session_max_days", "days a sign-in lasts at most, however much it is used (session-days to 400)"
+    ),
     forwarded_allow_ips: str | None = typer.Option(
         None,
         "--forwarded-allow-ips",
@@ -210,6 +228,12 @@ def serve(
                 sockets_per_seat=sockets_per_seat,
                 sockets_per_table=sockets_per_table,
                 sockets_per_address=sockets_per_address,
+                signups_per_hour=signups_per_hour,
+                failures_per_address=failures_per_address,
+                failures_per_name=failures_per_name,
+                failure_wait_max=failure_wait_max,
+                session_days=session_days,
+                session_max_days=session_max_days,
             ),
         )
     except ValueError as exc:
