@@ -38,6 +38,7 @@ ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
 GCCollector(registry=REGISTRY)
 
+SIGNIN_OUTCOMES = ("password", "passkey", "wrong", "waiting", "disabled")
 MOVES = Counter(
     "millebornes_moves",
     "Actions this process wrote to the database, by who decided them "
@@ -83,6 +84,15 @@ REVIEWS = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+SIGNINS = Counter(
+    "millebornes_signins",
+    "Sign-in attempts by outcome: a password or passkey that opened a sign-in, a wrong password, one refused while its "
+    "guesser waits, a disabled account",
+    ["outcome"],
+    registry=REGISTRY,
+)
+for _outcome in SIGNIN_OUTCOMES:
+    SIGNINS.labels(_outcome)
 for _pool in ("bots", "hints", "reviews"):
     THINKING.labels(_pool)
 for _outcome in ("started", "done", "failed"):
@@ -111,6 +121,11 @@ def responded(status: int) -> None:
 
 def reviewed(outcome: str) -> None:
     REVIEWS.labels(outcome).inc()
+
+
+def signed_in(outcome: str) -> None:
+    """One sign-in attempt's outcome, one of ``SIGNIN_OUTCOMES``."""
+    SIGNINS.labels(outcome).inc()
 
 
 def thinking(pool: str, future: Future) -> None:

@@ -81,6 +81,20 @@ def test_the_wait_is_bounded_and_a_right_password_clears_the_names_count(web, mo
     assert [sign_in(c, "a wrong one").status_code for _ in range(3)] == [401] * 3  # counting from nothing again
 
 
+def test_the_outcomes_are_counted_for_the_operator(web):
+    from millebornes.web.metrics import REGISTRY
+
+    def seen(outcome: str) -> float:
+        return REGISTRY.get_sample_value("millebornes_signins_total", {"outcome": outcome}) or 0.0
+
+    c = web.start(limits=Limits(frames_per_second=100_000, failures_per_name=1))
+    c.post("/api/account/signup", json={"username": "ann_1", "password": PASSWORD})
+    before = {o: seen(o) for o in ("password", "wrong", "waiting")}
+    assert sign_in(c, PASSWORD).status_code == 200
+    assert [sign_in(c, "a wrong one").status_code for _ in range(3)] == [401, 401, 429]
+    assert {o: seen(o) - before[o] for o in before} == {"password": 1, "wrong": 2, "waiting": 1}
+
+
 def test_a_browser_that_signed_in_before_is_not_locked_out_from_the_guessers_address(web, monkeypatch):
     web.start(limits=Limits(frames_per_second=100_000, failures_per_name=2))
     Clock(monkeypatch)

@@ -36,6 +36,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from .. import metrics
 from ..deps import AccountsDep, SettingsDep, SignInGuardDep, SignInThrottlesDep
 from ..tables.facts import iso
 from .passkey_repo import Known, Passkey, Passkeys, TooMany
@@ -341,6 +342,8 @@ async def sign_in(
         return wrong
     account = stored.account
     if account.disabled is not None:
+        metrics.signed_in("disabled")
         return _refused(403, "disabled", "this account is disabled: the server's operator can say why")
+    metrics.signed_in("passkey")
     held = await claim_seats(accounts, account.id, body.seats)
     return await welcome(request, accounts, settings, guard, account.id, account.username, held, 200)

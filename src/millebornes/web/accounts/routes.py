@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from .. import metrics
 from ..botaccounts.repo import Bots
 from ..db.base import now
 from ..deps import AccountsDep, SettingsDep, SignInGuardDep
@@ -119,9 +120,12 @@ async def _password_checked(
     not, a new hash), the failure counted or the name's count cleared."""
     wait = await asyncio.to_thread(guard.wait, keys)
     if wait is not None:
+        metrics.signed_in("waiting")
         return _waited(wait)
     right, rehashed = await check_password(stored, password)
     await asyncio.to_thread(guard.succeeded if right else guard.failed, keys)
+    if not right:
+        metrics.signed_in("wrong")
     return right, rehashed
 
 
@@ -195,7 +199,9 @@ async def sign_in(body: SignIn, request: Request, accounts: AccountsDep, setting
         return refusal(401, "wrong", "wrong username or password")
     account = found[0]
     if account.disabled is not None:
+        metrics.signed_in("disabled")
         return refusal(403, "disabled", "this account is disabled: the server's operator can say why")
+    metrics.signed_in("password")
     if rehashed is not None:
         await asyncio.to_thread(accounts.rehash, account.id, rehashed)
     held = await claim_seats(accounts, account.id, body.seats)
