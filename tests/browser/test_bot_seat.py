@@ -258,6 +258,7 @@ def test_the_profile_lists_a_persons_bots_and_a_bots_profile_names_its_owner(ser
             expect(page).to_have_url(server + "/players/zorg_bot")
             expect(page.locator("#profile-owner")).to_have_text(cat.t("profile.owner", owner="zoe_owner"))
             expect(page.locator("#bots-panel")).to_be_hidden()
+            page.screenshot(path=f"/tmp/botseat_botprofile_{where.replace(' ', '')}_{lang}.png")
             state = f"a bot's profile, {where} ({lang})"
             audit(page, state)
             reader.both(page, state)
