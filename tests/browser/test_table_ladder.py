@@ -66,7 +66,7 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
 
     # three players: not measured, so two-player classic's levels, and the note says where its figure is from
     page.select_option("#players", "3")
-    assert option_values(page, "#seat-kind-1") == ["human"] + levels
+    assert option_values(page, "#seat-kind-1") == ["human", *levels, "bot-account"]
     expect(page.locator("#seat-kind-2")).to_have_value(levels[0])  # still offered: kept
     expect(page.locator("#seat-note-1")).to_have_text(standing_line("en", levels[1], "classic", 3))
     assert "two-player Classic" in page.text_content("#seat-note-1")

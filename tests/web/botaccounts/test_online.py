@@ -61,8 +61,9 @@ def test_a_connected_bot_is_listed_with_public_facts_and_goes_when_it_disconnect
         assert (r.status_code, r.json().get("field")) == (422, "limit"), r.text
 
 
-def test_the_list_is_bounded_and_the_latest_connected_come_first(web):
-    c = web.start()
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_list_is_bounded_and_the_latest_connected_come_first(web, database, request):
+    c = web.start(request.getfixturevalue("fresh_postgres")() if database == "postgresql" else None)
     tokens = {}
     for owner in ("owner_1", "owner_2"):
         from fastapi.testclient import TestClient
@@ -84,6 +85,12 @@ def test_the_list_is_bounded_and_the_latest_connected_come_first(web):
     ]
     assert [b["name"] for b in c.get("/api/bots/online?limit=2").json()["bots"]] == ["1_bot_1", "2_bot_1"]
     assert c.get("/api/bots/online").json()["most"] == 50
+    # one of them at a live table: its seat is counted, and its owner's profile says it is online
+    table = c.post("/api/tables", json=BODY | {"seats": [HUMAN, bot_seat("2_bot_1")]}).json()
+    assert table["seats"][1]["name"] == "2_bot_1"
+    assert [b["busy"] for b in online(c)] == [False, False, False]
+    profile = c.get("/api/players/owner_2").json()
+    assert [(b["name"], b["online"]) for b in profile["bots"]] == [("2_bot_0", False), ("2_bot_1", True)]
 
 
 def test_a_bot_at_its_tables_limit_is_busy_and_a_table_asking_it_is_refused_with_a_code(web):
