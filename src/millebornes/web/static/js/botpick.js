@@ -13,9 +13,14 @@ export const BOT_ACCOUNT = "bot-account";
 const FRESH_MS = 5000;
 const NAME_MAX = 20; // a username's longest (web/accounts/session.py)
 
-// online: the bots online as last read (null: not read yet, or the read failed); read: when; names: each seat's
-// typed name, kept across a redraw of the seats
-const B = { online: /** @type {any[] | null} */ (null), read: -Infinity, reading: /** @type {Promise<void> | null} */ (null), names: /** @type {Record<string, string>} */ ({}) };
+// online: the bots online as last read (null: not read yet, or the read failed); read: when (performance.now());
+// reading: the read under way; names: each seat's typed name, kept across a redraw of the seats
+const B = {
+  online: /** @type {any[] | null} */ (null),
+  read: -Infinity,
+  reading: /** @type {Promise<void> | null} */ (null),
+  names: /** @type {Record<string, string>} */ ({}),
+};
 
 export function botOption() {
   return el("option", { value: BOT_ACCOUNT }, t("botpick.option"));
