@@ -46,9 +46,11 @@ def test_the_pickers_list_the_offered_levels_and_describe_the_chosen_one(server,
     page = pages.new()
     home(page, server)
     assert option_values(page, "#quick-level") == offered and option_values(page, "#standin") == offered
-    assert (
-        option_values(page, "#seat-kind-0") == ["human"] and option_values(page, "#seat-kind-1") == ["human"] + offered
-    )
+    assert option_values(page, "#seat-kind-0") == ["human"] and option_values(page, "#seat-kind-1") == [
+        "human",
+        *offered,
+        "bot-account",
+    ]
     for select, note in (
         ("#quick-level", "#quick-level-note"),
         ("#seat-kind-1", "#seat-note-1"),

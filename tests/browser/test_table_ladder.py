@@ -41,7 +41,10 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
     page = pages.new()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
-    assert option_values(page, "#seat-kind-1") == ["human"] + levels and option_values(page, "#standin") == levels
+    assert (
+        option_values(page, "#seat-kind-1") == ["human", *levels, "bot-account"]
+        and option_values(page, "#standin") == levels
+    )
     page.select_option("#seat-kind-1", levels[2])
     page.select_option("#standin", levels[2])
     expect(page.locator("#seat-note-1")).to_have_text(standing_line("en", levels[2]))
@@ -51,7 +54,7 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
     expect(page.locator("#teams")).to_be_checked()
     expect(page.locator("#seat-kind-3")).to_be_visible()
     for seat in (1, 2, 3):
-        assert option_values(page, f"#seat-kind-{seat}") == ["human"] + levels[:2]
+        assert option_values(page, f"#seat-kind-{seat}") == ["human", *levels[:2], "bot-account"]
         expect(page.locator(f"#seat-kind-{seat}")).to_have_value(default_level("classic", 4))  # hard was dropped
         expect(page.locator(f"#seat-note-{seat}")).to_have_text(standing_line("en", levels[1], "classic", 4))
     assert option_values(page, "#standin") == levels[:2]
@@ -63,7 +66,7 @@ def test_changing_the_players_updates_the_offered_levels_and_the_standing_note(s
 
     # three players: not measured, so two-player classic's levels, and the note says where its figure is from
     page.select_option("#players", "3")
-    assert option_values(page, "#seat-kind-1") == ["human"] + levels
+    assert option_values(page, "#seat-kind-1") == ["human", *levels, "bot-account"]
     expect(page.locator("#seat-kind-2")).to_have_value(levels[0])  # still offered: kept
     expect(page.locator("#seat-note-1")).to_have_text(standing_line("en", levels[1], "classic", 3))
     assert "two-player Classic" in page.text_content("#seat-note-1")

@@ -207,7 +207,7 @@ def test_a_table_for_a_bot_not_connected_is_refused_and_a_declined_seat_goes_to_
         r = c.post("/api/tables", json=body)
         assert r.status_code == 201
         table = r.json()
-        assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "robo"}
+        assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "robo", "answer_within": 10.0}
         challenge = ws.receive_json()
         assert challenge == {
             "type": "challenge",
@@ -371,7 +371,7 @@ def test_a_table_for_a_bot_whose_row_says_connected_but_no_process_has_it_is_dec
     gateway = web.app.state.gateway
     gateway.challenge_seconds, gateway.challenge_margin = 0.3, 0.3
     table = web.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("ghost")])
-    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost"}
+    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "ghost", "answer_within": 0.3}
     assert c.get(f"/api/tables/{table['id']}").json()["seats"][1]["kind"] == "human"
     ann = web.join(table, 0)
     seats = until(lambda: (s := c.get(f"/api/tables/{table['id']}").json()["seats"])[1]["kind"] == "bot" and s, 10)

@@ -121,7 +121,7 @@ def test_a_table_made_at_one_process_challenges_a_bot_connected_to_another(two):
     until(lambda: facts(a, table["id"])["seats"][1]["kind"] == "bot", 5, "the declined seat")
     # accepted at the bot's process: the seat is the bot's, and the match is played across the two processes
     table = a.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("far_bot")], clock=0)
-    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "far_bot"}
+    assert table["seats"][1] == {"seat": 1, "kind": "bot-account", "name": "far_bot", "answer_within": 10.0}
     challenge = bot.got("challenge", table["id"])
     assert (challenge["edition"], challenge["seat"], challenge["clock"]) == ("dujardin", 1, 0.0)
     until(lambda: facts(a, table["id"])["seats"][1]["nickname"] == "far_bot", 10, "the bot's seat")

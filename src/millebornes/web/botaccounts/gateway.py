@@ -489,9 +489,10 @@ class Gateway:
         return None
 
     async def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, Challengee]:
-        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed): a bot
-        connected nowhere (its row says so), one named twice; a bot connected here also at its tables' limit or
-        challenged too often this minute (a bot connected to another process declines then, at once)."""
+        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed) with its
+        code: a bot connected nowhere (its row says so: ``bot-offline``), one named twice (``bot-twice``); a bot
+        connected here also at its tables' limit (``bot-busy``) or challenged too often this minute
+        (``bot-challenged``; a bot connected to another process declines then, at once)."""
         found: dict[int, Challengee] = {}
         for seat, name in seats:
             session = self.named(name)
@@ -500,18 +501,23 @@ class Gateway:
             else:
                 row = await asyncio.to_thread(self.bots.named, name)
                 if row is None or not row.connected:
-                    raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} is not connected now")
+                    raise Unprocessable(
+                        "seats", f"seat {seat}: the bot {name[:32]!r} is not connected now", "bot-offline"
+                    )
                 bot = Challengee(row.account_id, row.username, None)
             if any(b.account_id == bot.account_id for b in found.values()):
-                raise Unprocessable("seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already")
+                raise Unprocessable(
+                    "seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already", "bot-twice"
+                )
             if bot.session is not None and bot.session.busy >= TABLES_AT_ONCE:
                 raise Unprocessable(
-                    "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already"
+                    "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already", "bot-busy"
                 )
             found[seat] = bot
         for seat, bot in found.items():
             if bot.session is not None and (why := self.refusal(bot.session)) is not None:
-                raise Unprocessable("seats", f"seat {seat}: {why}")
+                code = "bot-busy" if bot.session.busy >= TABLES_AT_ONCE else "bot-challenged"
+                raise Unprocessable("seats", f"seat {seat}: {why}", code)
         return found
 
     async def hold(self, table: SavedTable, holders: Mapping[int, str]) -> None:

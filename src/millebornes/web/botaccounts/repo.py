@@ -16,7 +16,7 @@ from datetime import datetime
 
 from sqlalchemy import DateTime, ForeignKey, String, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
 from ..accounts.repo import Account, AccountRow, Accounts, Taken, username_key
 from ..db.base import Base, now
@@ -55,6 +55,17 @@ class Bot:
     revoked: bool
     connected: bool = False
     """Its row names a live connection, at some server process (a process that died leaves a stale one)."""
+
+
+@dataclass(frozen=True)
+class Online:
+    """A bot connected now, as anybody may see it (docs/web-api.md, "Bots online"): never its token."""
+
+    account_id: str
+    username: str
+    owner: str
+    tables: int
+    """Live tables (waiting or playing) where its account holds a seat, challenges not yet answered included."""
 
 
 class TooMany(Exception):
@@ -119,6 +130,43 @@ class Bots:
                 .where(AccountRow.username_key == username_key(username))
             ).first()
             return None if found is None else _bot(*found)
+
+    def online(self, most: int) -> list[Online]:
+        """The bots whose row names a live connection and whose token opens them, the latest connected first, at
+        most ``most``, each with its owner's name and its live tables (in one read: a page asks every few
+        seconds)."""
+        owner = aliased(AccountRow)
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(BotRow.account_id, AccountRow.username, owner.username)
+                .join(AccountRow, AccountRow.id == BotRow.account_id)
+                .join(owner, owner.id == BotRow.owner_id)
+                .where(BotRow.connection.is_not(None), BotRow.token_hash.is_not(None))
+                .order_by(BotRow.last_connected.desc(), AccountRow.username_key)
+                .limit(most)
+            ).all()
+            ids = [r[0] for r in rows]
+            live = dict(
+                s.execute(
+                    select(SeatRow.account_id, func.count(func.distinct(SeatRow.table_id)))
+                    .join(TableRow, TableRow.id == SeatRow.table_id)
+                    .where(
+                        SeatRow.account_id.in_(ids),
+                        SeatRow.kind == "human",
+                        TableRow.status.in_((WAITING, PLAYING)),
+                    )
+                    .group_by(SeatRow.account_id)
+                ).all()
+            )
+        return [Online(i, name, owner_name, int(live.get(i, 0))) for i, name, owner_name in rows]
+
+    def owner_of(self, account_id: str) -> str | None:
+        """The username of the person who owns this bot account; None for a person's account."""
+        owner = aliased(AccountRow)
+        with Session(self.engine) as s:
+            return s.scalar(
+                select(owner.username).join(BotRow, BotRow.owner_id == owner.id).where(BotRow.account_id == account_id)
+            )
 
     def of_owner(self, owner_id: str, username: str) -> Bot | None:
         bot = self.named(username)

@@ -9,19 +9,20 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from ..accounts.repo import Accounts, Taken
 from ..accounts.session import USERNAME, Empty, Username, answer, session_of, throttled
 from ..accounts.signin import refusal
-from ..deps import AccountsDep, GatewayDep, SettingsDep
+from ..deps import AccountsDep, DatabaseDep, GatewayDep, SettingsDep
 from ..settings import Settings
 from ..tables.facts import iso
 from . import socket
-from .gateway import Gateway
+from .gateway import TABLES_AT_ONCE, Gateway
 from .repo import Bot, Bots, TooMany
+from .service import ONLINE_DEFAULT, ONLINE_MAX, online
 
 BOTS_PER_OWNER = 5
 
@@ -65,6 +66,13 @@ async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsD
         return session
     bots = await asyncio.to_thread(Bots(accounts.db).owned, session.account.id)
     return answer({"bots": [bot_entry(b, _connected(gateway, b)) for b in bots], "most": BOTS_PER_OWNER})
+
+
+@router.get("/api/bots/online")
+async def bots_online(db: DatabaseDep, limit: Annotated[int, Query(ge=1, le=ONLINE_MAX)] = ONLINE_DEFAULT):
+    """The bots a person may challenge now, for anybody (the home page's seat choice): public facts only."""
+    bots = await asyncio.to_thread(online, db, limit, TABLES_AT_ONCE)
+    return JSONResponse({"bots": bots, "most": ONLINE_MAX}, headers={"Cache-Control": "no-store"})
 
 
 @router.post("/api/account/bots", status_code=201)

@@ -15,6 +15,7 @@ from ...rules import ruleset as get_ruleset
 from ..accounts.repo import Account, AccountRow, Accounts
 from ..accounts.routes import ratings_entry
 from ..archive.routes import Key, cursor
+from ..botaccounts.service import of_profile
 from ..db.base import now
 from ..db.database import Database
 from ..tables.facts import iso
@@ -159,6 +160,7 @@ def profile(db: Database, viewer: Viewer, limit: int, before: Key | None) -> dic
         "uncounted": pending,
         "games": games,
         "next": following,
+        **of_profile(db, viewer.account.id),
     }
 
 

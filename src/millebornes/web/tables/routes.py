@@ -71,7 +71,7 @@ async def create_table(body: CreateTable, request: Request, creation: CreationDe
     try:
         made = await creation.make(body, request.client.host if request.client else "")
     except Unprocessable as exc:
-        return unprocessable(exc.field, exc.message)
+        return unprocessable(exc.field, exc.message, exc.code)
     except Throttled as t:
         return rate_limited(t.wait, t.per_minute, "new tables")
     saved, tokens, bots = made.table, made.tokens, made.bots
@@ -79,7 +79,14 @@ async def create_table(body: CreateTable, request: Request, creation: CreationDe
     out: list[dict] = []
     for s in saved.seats:
         if s.seat in bots:  # its token is for nobody: the bot's account holds the seat
-            out.append({"seat": s.seat, "kind": "bot-account", "name": bots[s.seat].name})
+            out.append(
+                {
+                    "seat": s.seat,
+                    "kind": "bot-account",
+                    "name": bots[s.seat].name,
+                    "answer_within": gateway.challenge_seconds,
+                }
+            )
         elif s.kind == "human":
             out.append({"seat": s.seat, "kind": "human", "url": f"/t/{saved.id}#seat={s.seat}&token={tokens[s.seat]}"})
         else:

@@ -19,6 +19,8 @@ import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 import { accountSeats, renderAccountLink, setupAccountLink } from "./accountlink.js";
 import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
+import { BOT_ACCOUNT, botField, botNote, botOption, chosenBots, followChoice, renderBotPick } from "./botpick.js";
+import { renderChallenges, watchChallenges } from "./challenges.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
 // levels: the levels offered at the table being set up, with their standing (GET /api/editions: its edition's
@@ -138,16 +140,18 @@ function renderSeats() {
     const id = `seat-kind-${seat}`;
     const note = el("span", { id: `seat-note-${seat}`, class: "level-note" });
     const sel = el("select", { id, class: "seat-kind", dataset: { seat: String(seat) } },
-      el("option", { value: "human" }, t("kind.human")), ...(seat === 0 ? [] : levelOptions()));
-    sel.value = seat === 0 ? "human" : old[seat] === "human" || offered(old[seat]) ? old[seat] : H.defaultLevel;
+      el("option", { value: "human" }, t("kind.human")), ...(seat === 0 ? [] : [...levelOptions(), botOption()]));
+    const kept = old[seat] === "human" || old[seat] === BOT_ACCOUNT || offered(old[seat]);
+    sel.value = seat === 0 ? "human" : kept ? old[seat] : H.defaultLevel;
     if (seat !== 0) {
       sel.setAttribute("aria-describedby", note.id);
-      sel.addEventListener("change", () => renderSeatNote(sel));
+      sel.addEventListener("change", () => { followChoice(sel); renderSeatNote(sel); });
     }
     return el("li", {},
       el("label", { class: "seat-label", for: id }, t("home.seat", { n: seat + 1 }), seat === 0 ? ` (${t("home.you")})` : ""),
       sel,
       teams ? el("span", { class: "team-tag" }, t("home.team", { t: "ABCD"[seat % nsides] })) : null,
+      seat === 0 ? null : botField(seat, sel.value === BOT_ACCOUNT),
       note);
   }));
   list.querySelectorAll("select.seat-kind").forEach(renderSeatNote);
@@ -156,7 +160,8 @@ function renderSeats() {
 }
 
 function renderSeatNote(sel) {
-  $(`#seat-note-${sel.dataset.seat}`).textContent = standingText(H.levels, sel.value, H.measured);
+  $(`#seat-note-${sel.dataset.seat}`).textContent = sel.value === BOT_ACCOUNT ? botNote(sel.dataset.seat)
+    : standingText(H.levels, sel.value, H.measured);
 }
 
 // ------------------------------------------------------------------ creating a table
@@ -165,6 +170,7 @@ function renderSeatNote(sel) {
 const FIELDS = {
   ruleset: "#ruleset", players: "#players", teams: "#teams", seats: "#seat-kind-1", level: "#seat-kind-1",
   cf_timeout: "#cf-timeout", standin: "#standin", pace: "#pace", rated: "#rated",
+  bot: ".bot-pick:not([hidden]) input", ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`bot-${i}`, `#seat-bot-${i}`])),
 };
 
 function clearError() {
@@ -194,13 +200,21 @@ function showError([key, params = {}], field) {
   node.focus();
 }
 
-// The server's refusal in the page's words: its field names the message (the server's own text is English).
+// The server's refusal in the page's words: its code, else its field, names the message (the server's own text is
+// English); a code this page does not know says only that the table was refused.
 /** @returns {[string, Record<string, unknown>?]} the message's key and params */
 function refusal(status, data, headers) {
   if (status === 429) return ["home.error.rate", { s: Number(headers.get("Retry-After")) || 60 }];
+  const code = typeof data?.code === "string" ? data.code : "";
   const field = typeof data?.field === "string" ? data.field : "";
-  const key = `home.error.${field}`;
-  return [field && t(key) !== key ? key : "home.error.refused"];
+  const key = `home.error.${code || field}`;
+  return [(code || field) && t(key) !== key ? key : "home.error.refused"];
+}
+
+// The field a refusal is about: a bot seat's name for a bot's refusal (the first one: the code names no seat).
+function refusedField(data) {
+  if (typeof data?.code === "string" && data.code.startsWith("bot-")) return "bot";
+  return data?.field;
 }
 
 async function create(e) {
@@ -213,8 +227,15 @@ async function create(e) {
     showError(["home.error.cf_timeout"], "cf_timeout");
     return;
   }
+  const bots = chosenBots();
+  const unnamed = Object.keys(bots).find((seat) => !bots[seat]);
+  if (unnamed !== undefined) {
+    showError(["home.error.bot_name", { n: Number(unnamed) + 1 }], `bot-${unnamed}`);
+    return;
+  }
   const seats = /** @type {HTMLSelectElement[]} */ ($$("select.seat-kind")).map((s) => (
-    s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value }));
+    s.value === "human" ? { kind: "human" } : s.value === BOT_ACCOUNT ? { kind: BOT_ACCOUNT, name: bots[Number(s.dataset.seat)] }
+      : { kind: "bot", level: s.value }));
   const body = {
     ruleset: $as("#ruleset", HTMLSelectElement).value, options: {}, players: n, teams: $as("#teams", HTMLInputElement).checked, seats, cf_timeout: Number(cf),
     spectators: $as("#spectators", HTMLInputElement).checked, public: $as("#public", HTMLInputElement).checked,
@@ -231,10 +252,10 @@ async function create(e) {
     }
     const data = r.data;
     if (!r.ok) {
-      showError(refusal(r.status, data, r.headers), data?.field);
+      showError(refusal(r.status, data, r.headers), refusedField(data));
       return;
     }
-    H.invites = data;
+    H.invites = { ...data, made: Date.now() };
     const humans = (data.seats || []).filter((s) => s.kind === "human" && typeof s.url === "string");
     remember({
       id: data.id, ruleset: body.ruleset, seat: 0, url: humans.find((s) => s.seat === 0)?.url, creator: true,
@@ -242,8 +263,9 @@ async function create(e) {
     });
     renderMine();
     refreshMine();
-    try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(data)); } catch (x) { /* storage off */ }
+    try { sessionStorage.setItem(INVITES_KEY, JSON.stringify(H.invites)); } catch (x) { /* storage off */ }
     renderInvites();
+    watchChallenges(H.invites);
     $("#invites-title").focus();
   } finally {
     button.disabled = false;
@@ -282,6 +304,7 @@ function renderInvites() {
       }, "↗")));
   }
   $("#invite-list").replaceChildren(...items);
+  renderChallenges();
 }
 
 // ------------------------------------------------------------------ finished games
@@ -324,6 +347,7 @@ function renderFan() {
 function renderAll() {
   if (H.editions.length) renderEditions();
   renderSeats();  // keeps each seat's choice
+  renderBotPick();
   renderClock();
   renderInvites();
   renderHistory();
@@ -358,6 +382,7 @@ async function main() {
   renderFan();
   try { H.invites = JSON.parse(sessionStorage.getItem(INVITES_KEY) || "null"); } catch (x) { H.invites = null; }
   renderInvites();
+  if (H.invites) watchChallenges(H.invites);
   $("#ruleset").addEventListener("change", () => { renderSummary(); renderPlayers(); });
   $("#players").addEventListener("change", renderTeams);
   $("#teams").addEventListener("change", renderSeats);

@@ -6,7 +6,7 @@
 // The graph is a picture for the eye (role img, named by a sentence that gives its range); the table under "The
 // graph in words" gives every point to everyone, screen readers included.
 
-import { t, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./lib/words.js";
+import { t, tn, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./lib/words.js";
 import { $, el, svgEl, Name, $as, $$ } from "./lib/dom.js";
 
 const TOTALS = ["games", "won", "coups_fourres", "safe_trips", "shutouts", "extensions_taken", "extensions_made", "hands"];
@@ -104,9 +104,7 @@ function drawGraphs() {
 // ------------------------------------------------------------------ the games
 function seatWords(s) {
   if (s.kind === "bot") return t("profile.bot", { level: t(`level.${s.level}`) });
-  if (s.username) {
-    return el("a", { href: `/players/${encodeURIComponent(s.username)}`, class: "player-link" }, new Name(s.username));
-  }
+  if (s.username) return playerLink(s.username);
   return s.nickname ? el("bdi", {}, s.nickname) : t("profile.someone");
 }
 
@@ -131,6 +129,28 @@ function gameItem(g) {
       el("a", { class: "button review-link", href: g.review, "aria-label": t("profile.review_of", params) }, t("profile.review"))));
 }
 
+// ------------------------------------------------------------------ the bots and their owner
+function playerLink(name) {
+  return el("a", { href: `/players/${encodeURIComponent(name)}`, class: "player-link" }, new Name(name));
+}
+
+// One of the person's bots: its profile, whether it is online, its rating in each edition it played rated.
+function botItem(b) {
+  const rated = Object.entries(b.ratings || {}).map(([family, r]) => `${edition(family)} ${ratingWords(r)}`);
+  return el("li", { class: "profile-bot", dataset: { bot: b.name, online: b.online ? "1" : "0" } },
+    playerLink(b.name), " · ", t(b.online ? "profile.bot_online" : "profile.bot_offline"), " · ",
+    rated.length ? rated.join(", ") : t("profile.bot_unrated"));
+}
+
+function drawBots(d) {
+  const owner = $("#profile-owner");
+  owner.hidden = !d.owner;
+  owner.replaceChildren(...(d.owner ? tn("profile.owner", { owner: playerLink(d.owner) }) : []));
+  const bots = d.bots || [];
+  $("#bots-panel").hidden = !bots.length;
+  $("#profile-bots").replaceChildren(...bots.map(botItem));
+}
+
 // ------------------------------------------------------------------ the page
 function draw() {
   const d = P.data;
@@ -142,6 +162,7 @@ function draw() {
   }
   $("#profile-title").replaceChildren(el("bdi", {}, d.username));
   $("#profile-since").textContent = t("profile.since", { when: day(d.since) });
+  drawBots(d);
   const families = Object.keys(d.ratings);
   $("#profile-ratings").replaceChildren(...(families.length
     ? families.map((f) => ratingBlock(f, d.ratings[f], d.graph[f] || []))
