@@ -258,6 +258,46 @@ def test_an_account_holds_at_most_ten_passkeys_listed_without_their_keys(web):
     assert r.status_code == 422
 
 
+def test_a_passkey_is_renamed_by_its_account_alone_within_the_bounds_of_a_name(web):
+    c = web.start()
+    csrf = sign_up(c)
+    fake_passkey(web, account_id(web, "ann_1"), 1)
+    (made,) = c.get("/api/account").json()["passkeys"]
+    path = f"/api/account/passkeys/{made['id']}"
+    # the guards of every change: this site's pages, a JSON body, the sign-in's CSRF token
+    assert c.patch(path, json={"name": "Phone"}).json()["code"] == "csrf"
+    r = c.patch(path, json={"name": "Phone"}, headers={**csrf, "Origin": "https://evil.example"})
+    assert (r.status_code, r.json()["code"]) == (403, "cross-site")
+    r = c.patch(path, content='{"name": "Phone"}', headers={**csrf, "Content-Type": "text/plain"})
+    assert r.status_code in (415, 422)
+    for body, field in (
+        ({"name": "x" * 65}, "name"),
+        ({"name": " \t "}, "name"),
+        ({"name": "two\nlines"}, "name"),
+        ({"name": 7}, "name"),
+        ({}, "name"),
+        ({"name": "Phone", "admin": True}, "admin"),
+    ):
+        r = c.patch(path, json=body, headers=csrf)
+        assert r.status_code == 422 and r.json()["field"] == field, (body, r.text)
+    assert c.patch("/api/account/passkeys/" + "x" * 17, json={"name": "Phone"}, headers=csrf).status_code == 422
+    assert c.get("/api/account").json()["passkeys"] == [made]  # no refused request changed it
+    r = c.patch(path, json={"name": "  Téléphone de Léa  "}, headers=csrf)
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    renamed = {**made, "name": "Téléphone de Léa"}  # trimmed; when it was made and used stay
+    assert r.json() == renamed
+    assert c.patch(path, json={"name": "x" * 64}, headers=csrf).json()["name"] == "x" * 64
+    assert c.get("/api/account").json()["passkeys"] == [{**made, "name": "x" * 64}]
+    assert c.get("/api/account/export").json()["passkeys"] == [{**made, "name": "x" * 64}]
+    # another account cannot rename it, nor can anyone signed out
+    c.cookies.clear()
+    assert c.patch(path, json={"name": "Mine"}).json()["code"] == "signed-out"
+    other = sign_up(c, "bob_2")
+    r = c.patch(path, json={"name": "Mine"}, headers=other)
+    assert (r.status_code, r.json()["code"]) == (404, "no-passkey")
+    assert passkeys(web).listed(account_id(web, "ann_1"))[0].name == "x" * 64
+
+
 def test_deleting_the_account_deletes_its_passkeys_and_challenges(web):
     c = web.start()
     csrf = sign_up(c)
@@ -285,6 +325,9 @@ def test_passkeys_on_postgresql(web, fresh_postgres):
     assert (r.status_code, r.json()["code"]) == (401, "wrong") and rows(web, "passkey_challenges") == 0
     c.post("/api/account/signin", json={"username": "ann_1", "password": PASSWORD})
     csrf = {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}
-    assert len(c.get("/api/account").json()["passkeys"]) == 10
+    listed = c.get("/api/account").json()["passkeys"]
+    assert len(listed) == 10
+    r = c.patch(f"/api/account/passkeys/{listed[3]['id']}", json={"name": "Clé USB"}, headers=csrf)
+    assert r.status_code == 200 and passkeys(web).listed(me)[3].name == "Clé USB"
     r = c.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf)
     assert r.status_code == 200 and rows(web, "passkeys") == 0

@@ -206,6 +206,17 @@ class Passkeys:
             ).all()
             return bool(done)
 
+    def rename(self, account_id: str, passkey_id: str, name: str) -> Passkey | None:
+        """Give one of the account's passkeys a new name; None when it has none of that id."""
+        with Session(self.engine) as s, s.begin():
+            row = s.scalars(
+                update(PasskeyRow)
+                .where(PasskeyRow.id == passkey_id, PasskeyRow.account_id == account_id)
+                .values(name=name)
+                .returning(PasskeyRow)
+            ).first()
+            return None if row is None else Passkey(row.id, row.name, row.created, row.last_used)
+
     def remove(self, account_id: str, passkey_id: str) -> bool:
         """Delete one of the account's passkeys; False when it has none of that id."""
         with Session(self.engine) as s, s.begin():

@@ -141,6 +141,11 @@ class Register(BaseModel):
     name: Name = "Passkey"
 
 
+class Rename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
 class PasskeySignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     challenge: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64)]
@@ -261,6 +266,25 @@ async def register(
     except Known:
         return _refused(409, "known", "that passkey is registered already")
     return answer(passkey_entry(passkey), 201)
+
+
+@router.patch("/api/account/passkeys/{passkey_id}")
+async def rename(
+    passkey_id: PasskeyId,
+    body: Rename,
+    request: Request,
+    accounts: AccountsDep,
+    passkeys: PasskeysDep,
+    settings: SettingsDep,
+):
+    """Name one of the account's passkeys anew (the person tells their phone from their laptop by it)."""
+    session = await session_of(request, accounts, settings, change=True)
+    if isinstance(session, JSONResponse):
+        return session
+    passkey = await asyncio.to_thread(passkeys.rename, session.account.id, passkey_id, body.name)
+    if passkey is None:
+        return _refused(404, "no-passkey", "the account has no passkey of that id")
+    return answer(passkey_entry(passkey))
 
 
 @router.delete("/api/account/passkeys/{passkey_id}")

@@ -11,6 +11,7 @@ import {
 import { $, el, Name, $as } from "./lib/dom.js";
 import { myTables, seatLinks } from "./mytables.js";
 import { setupSecurity, loadSecurity, drawSecurity } from "./account/security.js";
+import { setupPasskeys, drawPasskeys } from "./account/passkeys.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
 // again in a new language; errors: each form's refusal as {message: [key, params], field}
@@ -141,15 +142,24 @@ async function enter(form, e) {
   busy(button, false);
   if (!r || !r.ok) return showError(form, refusal(r, "account.error.wrong"));
   $as(f.fields.password, HTMLInputElement).value = "";
-  const claimed = Array.isArray(r.data?.claimed) ? r.data.claimed.length : 0;
+  if (!(await welcome(form === "signup" ? "account.welcome_new" : "account.welcome", r.data, seats))) {
+    showError(form, { message: ["account.error.cookie"] });
+  }
+}
+
+// After a sign-in, a password's or a passkey's (`data` its answer, `seats` the links it brought): the account shown,
+// with what was brought into it; false when the browser kept no sign-in.
+async function welcome(key, data, seats) {
+  const claimed = Array.isArray(data?.claimed) ? data.claimed.length : 0;
   await load();
-  if (!A.me) return showError(form, { message: ["account.error.cookie"] });
-  const welcome = [form === "signup" ? "account.welcome_new" : "account.welcome", { name: A.me.username }];
-  if (claimed) say(welcome, ["account.brought", { n: claimed }]);
-  else if (seats.length) say(welcome, ["account.claimed_none"]);
-  else say(welcome);
+  if (!A.me) return false;
+  const hello = [key, { name: A.me.username }];
+  if (claimed) say(hello, ["account.brought", { n: claimed }]);
+  else if (seats.length) say(hello, ["account.claimed_none"]);
+  else say(hello);
   draw();
   $("#me-title").focus();
+  return true;
 }
 
 // ------------------------------------------------------------------ signed in
@@ -255,6 +265,7 @@ function draw() {
   $("#signed-out").hidden = !!A.me;
   if (A.me) drawSignedIn();
   else drawSignedOut();
+  drawPasskeys();
   for (const [form, refused] of Object.entries(A.errors)) $(FORMS[form].error).textContent = messageText(refused.message);
   if (A.note) $("#account-status").textContent = noteText();
   document.body.dataset.signedIn = A.me ? "1" : "0";
@@ -373,6 +384,8 @@ async function main() {
     messageText,
     signedOut: endedHere,
   });
+  setupPasskeys({ me: () => A.me, signedIn: (data, seats) => welcome("account.welcome", data, seats),
+    signedOut: endedHere, say });
   // closed by Cancel or Escape, the account still there: back to the button that opened it (a deleted account's
   // page takes the focus to its title instead)
   $("#delete-dialog").addEventListener("close", () => { if (A.me) $("#delete-open").focus(); });

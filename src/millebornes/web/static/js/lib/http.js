@@ -24,6 +24,22 @@ export async function postJSON(url, body) {
   return r.json();
 }
 
+// A JSON request whose answer the caller reads whatever its status (a refusal's code becomes the catalog's words):
+// {ok, status, headers, data}, or null when it did not reach the server. `headers` adds to the JSON ones (a
+// change's X-CSRF-Token).
+export async function sendJSON(method, url, body, headers = {}) {
+  let r;
+  try {
+    r = await fetch(url, {
+      method, headers: { ...headers, "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (x) {
+    return null;
+  }
+  return { ok: r.ok, status: r.status, headers: r.headers, data: await r.json().catch(() => null) };
+}
+
 export class HttpError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
