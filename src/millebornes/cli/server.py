@@ -141,6 +141,15 @@ def serve(
         "sockets_per_address",
         f"table sockets open at once from one client address, as uvicorn reports it ({_span('sockets_per_address')})",
     ),
+    rated_pair_per_day: int = _setting(
+        "rated_pair_per_day",
+        f"rated matches two players (a bot counting as its owner) may play in 24 hours ({_span('rated_pair_per_day')})",
+    ),
+    rated_same_address_hours: float = _setting(
+        "rated_same_address_hours",
+        "hours within which accounts made from one address are never rated against each other "
+        f"({_span('rated_same_address_hours')}; 0: no such guard)",
+    ),
     forwarded_allow_ips: str | None = typer.Option(
         None,
         "--forwarded-allow-ips",
@@ -210,6 +219,8 @@ def serve(
                 sockets_per_seat=sockets_per_seat,
                 sockets_per_table=sockets_per_table,
                 sockets_per_address=sockets_per_address,
+                rated_pair_per_day=rated_pair_per_day,
+                rated_same_address_hours=rated_same_address_hours,
             ),
         )
     except ValueError as exc:

@@ -8,10 +8,12 @@ from fastapi.responses import JSONResponse
 from .tables.creation import brief, shown
 
 
-def unprocessable(field: str, message: str) -> JSONResponse:
-    """The API's 422: a message that names the field, and the field on its own for a page to mark."""
+def unprocessable(field: str, message: str, code: str | None = None) -> JSONResponse:
+    """The API's 422: a message that names the field, and the field on its own for a page to mark (with a ``code``
+    when the field alone does not say why)."""
     field = shown(field)
-    return JSONResponse({"detail": brief(f"{field}: {message}"), "field": field}, status_code=422)
+    body = {"detail": brief(f"{field}: {message}"), "field": field} | ({"code": code} if code else {})
+    return JSONResponse(body, status_code=422)
 
 
 def rate_limited(wait: int, per_minute: int, what: str) -> JSONResponse:

@@ -64,11 +64,13 @@ class Throttled(Exception):
 
 
 class Unprocessable(Exception):
-    """A request the server understood but will not carry out; ``field`` names what is wrong."""
+    """A request the server understood but will not carry out; ``field`` names what is wrong, and ``code``, when
+    the field alone does not say it, why (a page words it from the catalog)."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, code: str | None = None):
         self.field = field
         self.message = message
+        self.code = code
 
 
 class SharedFile(Exception):

@@ -108,9 +108,9 @@ class Accounts:
         self.db = db
         self.engine = db.engine
 
-    def create(self, username: str, password_hash: str) -> Account:
-        """A new account; :class:`Taken` when the name is another's (the unique index decides, so two processes
-        signing up the same name at once make one account)."""
+    def create(self, username: str, password_hash: str, address: str | None = None) -> Account:
+        """A new account, made from the client ``address``; :class:`Taken` when the name is another's (the unique
+        index decides, so two processes signing up the same name at once make one account)."""
         account = Account(secrets.token_hex(8), username, now())
         row = AccountRow(
             id=account.id,
@@ -118,6 +118,7 @@ class Accounts:
             username_key=username_key(username),
             password_hash=password_hash,
             created=account.created,
+            signup_address=None if address is None else address[:64],
         )
         try:
             with Session(self.engine) as s, s.begin():

@@ -71,7 +71,7 @@ async def create_table(body: CreateTable, request: Request, creation: CreationDe
     try:
         made = await creation.make(body, request.client.host if request.client else "")
     except Unprocessable as exc:
-        return unprocessable(exc.field, exc.message)
+        return unprocessable(exc.field, exc.message, exc.code)
     except Throttled as t:
         return rate_limited(t.wait, t.per_minute, "new tables")
     saved, tokens, bots = made.table, made.tokens, made.bots

@@ -194,10 +194,13 @@ function showError([key, params = {}], field) {
   node.focus();
 }
 
-// The server's refusal in the page's words: its field names the message (the server's own text is English).
+// The server's refusal in the page's words: its code, else its field, names the message (the server's own text is
+// English).
 /** @returns {[string, Record<string, unknown>?]} the message's key and params */
 function refusal(status, data, headers) {
   if (status === 429) return ["home.error.rate", { s: Number(headers.get("Retry-After")) || 60 }];
+  const code = typeof data?.code === "string" ? `home.error.${data.code.replace(/-/g, "_")}` : "";
+  if (code && t(code) !== code) return [code];
   const field = typeof data?.field === "string" ? data.field : "";
   const key = `home.error.${field}`;
   return [field && t(key) !== key ? key : "home.error.refused"];
