@@ -80,7 +80,12 @@ def rig(red: Wire, blue: Wire, tables: set[str], seconds: float = 120) -> None:
                         action = next((a for a in legal if a.startswith("discard")), legal[0])
                     else:
                         action = next(
-                            (a for best in ("200", "100", "75", "50", "25", "roll") for a in legal if a == f"play {best}"),
+                            (
+                                a
+                                for best in ("200", "100", "75", "50", "25", "roll")
+                                for a in legal
+                                if a == f"play {best}"
+                            ),
                             next((a for a in legal if not a.startswith("discard")), legal[0]),
                         )
                     bot.send({"type": "action", "id": m["id"], "action": action})

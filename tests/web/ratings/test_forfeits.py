@@ -260,9 +260,7 @@ def test_a_bot_that_leaves_a_rated_match_on_a_real_server_loses_it(server, tmp_p
     assert r.status_code == 200, r.text
     while seat.state["status"] != "finished":
         seat.recv()
-    assert {"type": "forfeit", "seat": 1, "why": "revoked" if leaves == "revoke" else "deleted"} in seat.state[
-        "events"
-    ]
+    assert {"type": "forfeit", "seat": 1, "why": "revoked" if leaves == "revoke" else "deleted"} in seat.state["events"]
     assert seat.state["observation"]["winners"] == [0]
     assert bot.over.wait(10)
     rated = changes(f"sqlite:///{tmp_path / 'mb.db'}", table["id"])
