@@ -208,6 +208,28 @@ def test_a_seat_abandoned_past_the_grace_period_loses_the_rated_match(web):
     assert not any(s["standin"] for s in facts["seats"])  # no bot played on for Bob
 
 
+def test_a_guest_who_abandons_a_rated_table_is_stood_in_for_as_at_a_casual_one(web):
+    """With a guest at the table the match would not be rated: nothing is forfeited, the stand-in plays on."""
+    web.start()
+    table = web.create(ruleset="dujardin", seats=[HUMAN, HUMAN], rated=True, grace=0.2, clock=0, seed=13)
+    ann, bob = web.join(table, 0, "Ann"), web.join(table, 1, "Bob")
+    sides: set[int] = set()
+
+    def both_played(state) -> bool:
+        sides.update(e["seat"] for e in state["events"] if e.get("type") == "action" and e.get("action") != "pass")
+        return sides == {0, 1}
+
+    web.play_random([ann, bob], Hasty(5), stop=both_played)
+    bob.ws.close()
+    seen: list[dict] = []
+    deadline = time.monotonic() + 10
+    while not any(e.get("type") == "standin" for e in seen):
+        assert time.monotonic() < deadline, seen
+        seen += ann.state_after(ann.state["seq"])["events"]
+    assert not any(e.get("type") in ("forfeit", "unrated") for e in seen)
+    assert ann.state["status"] == "playing"
+
+
 def test_leaving_before_both_sides_played_makes_the_match_casual_and_a_stand_in_plays_on(web):
     web.start()
     table, ann, bob = people(web, grace=0.2, clock=0, seed=12)

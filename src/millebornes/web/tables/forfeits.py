@@ -2,11 +2,13 @@
 
 As lichess scores a resignation, leaving a rated match in any way once both sides have played a decision loses it:
 the player's account or their bot deleted, a bot's token revoked or renewed, or the seat abandoned (nobody on it for
-the table's grace period while someone else waits at the table).  The table is finished at once, the leaving side
-losing: the scores as they stand, the winners the best of the other sides by those scores; the match is rated then,
-before any account row goes (the rating needs the leaver's account), the leaving side ranked last whatever its score
-(web/ratings/repo.py reads the ``forfeit`` note).  Before both sides have played, leaving aborts the rating instead:
-the table is casual from then on and plays on as any table does (a stand-in for the absent seat).
+the table's grace period while someone else waits at the table), at a rated table whose every human seat an account
+holds (a guest's seat leaves the match unrated anyway, and it plays on as a casual one).  The table is finished at
+once, the leaving side losing: the scores as they stand, the winners the best of the other sides by those scores;
+the match is rated then, before any account row goes (the rating needs the leaver's account), the leaving side
+ranked last whatever its score (web/ratings/repo.py reads the ``forfeit`` note).  Before both sides have played,
+leaving aborts the rating instead: the table is casual from then on and plays on as any table does (a stand-in for
+the absent seat).
 
 Why the match ends at once rather than a stand-in playing on: in a rated match of two, the one who stayed wants the
 result now, as lichess lets them claim the win, not a bot's match to sit through for a result already decided.
@@ -77,6 +79,8 @@ class Forfeits:
         room = self.room
         if room.status != PLAYING or room.game.is_over or room.closed or not room.table.rated or not seats:
             return False
+        if not await asyncio.to_thread(room.repo.held_by_accounts, room.id):
+            return False  # a guest's seat: the match will not be rated, and plays on as a casual one would
         game = room.game
         leaving = {game.side_of(seat) for seat in seats}
         if len(leaving) == len(game.sides) or not both_played(room.view):

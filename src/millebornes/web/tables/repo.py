@@ -365,6 +365,16 @@ class Tables:
         for i, note in enumerate(notes):
             s.add(NoteRow(table_id=table_id, n=n + i, at=at, event=note, time=now()))
 
+    def held_by_accounts(self, table_id: str) -> bool:
+        """Whether every human seat of the table is held by an account: a guest's seat leaves a match unrated."""
+        with Session(self.engine) as s:
+            guests = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.account_id.is_(None))
+            )
+            return not guests
+
     def rated_playing(self, account_ids: list[str]) -> list[tuple[str, int]]:
         """The rated tables being played where these accounts hold a seat: (table, seat) each."""
         if not account_ids:
