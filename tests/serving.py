@@ -81,6 +81,8 @@ class Server:
                 "0",
                 "--workers",
                 "1",
+                "--rated-same-address-hours",  # every account here is made from 127.0.0.1: a test asks for the guard
+                "0",
                 *options,
             ],
             stdout=self.log,

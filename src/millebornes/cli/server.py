@@ -159,6 +159,15 @@ def serve(
     session_max_days: float = _setting(
         "session_max_days", "days a sign-in lasts at most, however much it is used (session-days to 400)"
     ),
+    rated_pair_per_day: int = _setting(
+        "rated_pair_per_day",
+        f"rated matches two players (a bot counting as its owner) may play in 24 hours ({_span('rated_pair_per_day')})",
+    ),
+    rated_same_address_hours: float = _setting(
+        "rated_same_address_hours",
+        "hours within which accounts made from one address are never rated against each other "
+        f"({_span('rated_same_address_hours')}; 0: no such guard)",
+    ),
     forwarded_allow_ips: str | None = typer.Option(
         None,
         "--forwarded-allow-ips",
@@ -234,6 +243,8 @@ def serve(
                 failure_wait_max=failure_wait_max,
                 session_days=session_days,
                 session_max_days=session_max_days,
+                rated_pair_per_day=rated_pair_per_day,
+                rated_same_address_hours=rated_same_address_hours,
             ),
         )
     except ValueError as exc:

@@ -184,6 +184,12 @@ class Limits:
     """Days a sign-in lasts after its last use."""
     session_max_days: float = 90.0
     """Days a sign-in lasts at most, however much it is used: a stolen cookie does not open the account forever."""
+    rated_pair_per_day: int = field(default=5, metadata=within(1, 1000, whole=True))
+    """Rated matches the same two players (a bot account counting as its owner) may play in any 24 hours; past it a
+    match is refused up front, and one that finishes anyway is unrated (web/ratings/repo.py)."""
+    rated_same_address_hours: float = field(default=24.0, metadata=within(0, 24 * 365, unit="hours"))
+    """Accounts made from one client address within this many hours of each other are never rated against each
+    other (nor their bots); 0 turns the guard off."""
     account_seats: int = field(default=200, metadata=within(1, 10_000))
     """Seats ``GET /api/account`` lists at most (the newest tables'); a claim brings at most this many seats too."""
     archive_per_minute: int = field(default=60, metadata=PER_MINUTE)

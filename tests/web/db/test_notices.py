@@ -36,6 +36,7 @@ def test_the_kinds_are_the_words_sent_before():
         "alive",
         "undo",
         "challenge",
+        "forfeit",
     ]
     assert notices.undo_of(notices.decode(notices.encode("t1", Kind.UNDO, "p9", *notices.undo_args(12, 0))).args) == (
         12,

@@ -93,7 +93,10 @@ def test_a_rated_match_rates_its_account_once_against_the_anchored_bot(web):
         (table["id"], 1500, got.display)
     ]
     # rated once: again, by this process or another's sweep, changes nothing
-    assert ratings(web).rate(table["id"]) is None and ratings(web).unrated(change.at.replace(year=2000)) == []
+    assert (
+        ratings(web).rate(table["id"], web.app.state.settings.limits) is None
+        and ratings(web).unrated(change.at.replace(year=2000)) == []
+    )
     assert ratings(web).of(me)["dujardin"].matches == 1
 
 
@@ -131,7 +134,7 @@ def test_a_person_and_their_own_bot_are_not_rated_against_each_other(web):
     bots.hold_seat(table["id"], 1, bot.account_id)  # the owner's bot holds the other side
     web.play_random([ann, other], Hasty(7))
     assert ann.state["status"] == "finished"
-    assert ratings(web).rate(table["id"]) is False
+    assert ratings(web).rate(table["id"], web.app.state.settings.limits) is False
     assert web.app.state.tables.get(table["id"]).rated is False  # unrated for good
     assert ratings(web).history(account_id(web, "owner_1")) == [] and ratings(web).history(bot.account_id) == []
 
@@ -142,7 +145,7 @@ def test_a_guest_at_a_rated_table_leaves_it_unrated(web):
     ann = web.join(table, 0, "Ann")
     web.play_random([ann], Hasty(6))
     assert ann.state["status"] == "finished"
-    assert ratings(web).rate(table["id"]) is False
+    assert ratings(web).rate(table["id"], web.app.state.settings.limits) is False
     assert web.client.get(f"/api/tables/{table['id']}").json()["rated"] is False  # unrated for good
     made = account(web, "late_1", [{"table": table["id"], "seat": 0, "token": token_of(table, 0)}])
     assert made["claimed"]  # claimed after the end: the match was not rated with a guest, and is not now

@@ -132,7 +132,7 @@ class Accounts:
             username_key=username_key(username),
             password_hash=password_hash,
             created=account.created,
-            signup_address=address,
+            signup_address=None if address is None else address[:64],
         )
         try:
             with Session(self.engine) as s, s.begin():

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from .. import metrics
 from ..botaccounts.repo import Bots
 from ..db.base import now
-from ..deps import AccountsDep, SettingsDep, SignInGuardDep
+from ..deps import AccountsDep, HallDep, SettingsDep, SignInGuardDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
 from ..tables.facts import iso
@@ -324,15 +324,23 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
 
 @router.delete("/api/account")
 async def delete_account(
-    body: Delete, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep
+    body: Delete,
+    request: Request,
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    guard: SignInGuardDep,
+    hall: HallDep,
 ):
-    """Delete the account, its password asked again: its sign-ins go, its games stay without its name."""
+    """Delete the account, its password asked again: the rated matches it (or one of its bots) is playing are lost,
+    its sign-ins go, its games stay without its name."""
     session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
         return session
     checked = await _current_password(accounts, guard, session, body.password)
     if checked is not None:
         return checked
+    bots = await asyncio.to_thread(Bots(accounts.db).owned, session.account.id)
+    await hall.leave_rated([session.account.id, *(b.account_id for b in bots)], "deleted")  # lost, rated first
     await asyncio.to_thread(Bots(accounts.db).delete_owned, session.account.id)  # the person's bots go with them
     await asyncio.to_thread(accounts.delete, session.account.id)
     response = answer({"deleted": True})

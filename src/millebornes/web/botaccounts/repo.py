@@ -83,8 +83,9 @@ class Bots:
         self.engine = db.engine
         self.accounts = Accounts(db)
 
-    def create(self, owner_id: str, username: str, most: int) -> tuple[Bot, str]:
-        """A new bot of ``owner_id`` and its token (shown once); :class:`Taken` when the name is any account's,
+    def create(self, owner_id: str, username: str, most: int, address: str | None = None) -> tuple[Bot, str]:
+        """A new bot of ``owner_id`` and its token (shown once), made from the owner's client ``address`` (the
+        ratings compare it as a person's: web/ratings/repo.py); :class:`Taken` when the name is any account's,
         :class:`TooMany` past ``most`` bots.  The owner's row is locked, so two requests at once cannot both pass
         the count."""
         token, at = new_bot_token(), now()
@@ -102,6 +103,7 @@ class Bots:
                         username_key=username_key(username),
                         password_hash=NO_PASSWORD,
                         created=at,
+                        signup_address=None if address is None else address[:64],
                     )
                 )
                 s.flush()

@@ -14,9 +14,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
 from ..accounts.repo import Accounts, Taken
-from ..accounts.session import USERNAME, Empty, Username, answer, session_of, throttled
+from ..accounts.session import USERNAME, Empty, Username, address, answer, session_of, throttled
 from ..accounts.signin import refusal
-from ..deps import AccountsDep, DatabaseDep, GatewayDep, SettingsDep
+from ..deps import AccountsDep, DatabaseDep, GatewayDep, HallDep, SettingsDep
 from ..settings import Settings
 from ..tables.facts import iso
 from . import socket
@@ -87,7 +87,7 @@ async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, sett
         return throttled(wait, throttle.per_minute, "new bots from one account")
     try:
         bot, token = await asyncio.to_thread(
-            Bots(accounts.db).create, session.account.id, body.username, BOTS_PER_OWNER
+            Bots(accounts.db).create, session.account.id, body.username, BOTS_PER_OWNER, address(request)
         )
     except Taken:
         return refusal(409, "taken", f"username {body.username} is taken")
@@ -111,13 +111,21 @@ async def _owned(
 
 @router.post("/api/account/bots/{name}/token")
 async def renew_token(
-    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+    name: BotName,
+    body: Empty,
+    request: Request,
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    gateway: GatewayDep,
+    hall: HallDep,
 ):
-    """A new token; the old one opens nothing from now on, and a connection made with it is closed."""
+    """A new token; the old one opens nothing from now on, and a connection made with it is closed: the rated
+    matches it was playing are lost (web/tables/forfeits.py)."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
+    await hall.leave_rated([bot.account_id], "revoked")
     token = await asyncio.to_thread(bots.renew, bot.account_id)
     gateway.kick(bot.account_id, "the bot's token was renewed")
     return answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
@@ -125,13 +133,21 @@ async def renew_token(
 
 @router.delete("/api/account/bots/{name}/token")
 async def revoke_token(
-    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+    name: BotName,
+    body: Empty,
+    request: Request,
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    gateway: GatewayDep,
+    hall: HallDep,
 ):
-    """No token opens the bot any more (until one is renewed), and its connection is closed."""
+    """No token opens the bot any more (until one is renewed), and its connection is closed: the rated matches it
+    was playing are lost (web/tables/forfeits.py)."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
+    await hall.leave_rated([bot.account_id], "revoked")
     await asyncio.to_thread(bots.revoke, bot.account_id)
     gateway.kick(bot.account_id, "the bot's token was revoked")
     return answer({"bot": bot_entry(bot, False) | {"revoked": True}})
@@ -139,13 +155,21 @@ async def revoke_token(
 
 @router.delete("/api/account/bots/{name}")
 async def delete_bot(
-    name: BotName, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep
+    name: BotName,
+    body: Empty,
+    request: Request,
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    gateway: GatewayDep,
+    hall: HallDep,
 ):
-    """The bot's account goes (its games stay, anonymised, as a person's do), its connection closed."""
+    """The bot's account goes (its games stay, anonymised, as a person's do), its connection closed; the rated
+    matches it was playing are lost first, while its account is there to be rated (web/tables/forfeits.py)."""
     owned = await _owned(name, request, accounts, settings)
     if isinstance(owned, JSONResponse):
         return owned
     bots, bot = owned
+    await hall.leave_rated([bot.account_id], "deleted")
     gateway.kick(bot.account_id, "the bot was deleted")
     await asyncio.to_thread(bots.delete, bot.account_id)
     return answer({"deleted": True})

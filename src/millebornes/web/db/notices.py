@@ -43,6 +43,9 @@ class Kind(StrEnum):
     CHALLENGE = "challenge"
     """``SEAT ACCOUNT``: the table holds SEAT for the bot account ACCOUNT; the process where that bot is connected
     sends it the challenge (web/botaccounts/gateway.py, :func:`challenge_args`)."""
+    FORFEIT = "forfeit"
+    """A seat left the rated match after it started and the table is finished, the other side winning
+    (web/tables/forfeits.py): read the table and its log's notes again."""
 
 
 @dataclass(frozen=True)

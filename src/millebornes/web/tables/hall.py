@@ -129,6 +129,8 @@ class Hall:
             room.hear(*said_of(args))
         elif kind == Kind.REMATCH:
             self._later(room.rematch_moved())
+        elif kind == Kind.FORFEIT:
+            self._later(room.forfeit_heard())
         elif kind == Kind.EXPIRED and not room.in_use:  # expired by another process's sweep
             self.rooms.pop(notice.table_id).close()
 
@@ -167,6 +169,23 @@ class Hall:
         self.rooms[saved.id] = room
         room.schedule(room.last_events)
         return room
+
+    async def leave_rated(self, account_ids: list[str], why: str) -> list[str]:
+        """These accounts leave every rated match they play (``why``: web/tables/forfeits.py's ``WHYS``), before
+        they or their token go: each match is forfeited, or its rating aborted before both sides played, in its
+        room, loaded here if no room holds it.  The tables forfeited."""
+        held: dict[str, set[int]] = {}
+        for table_id, seat in await asyncio.to_thread(self.repo.rated_playing, account_ids):
+            held.setdefault(table_id, set()).add(seat)
+        lost = []
+        for table_id, seats in held.items():
+            try:
+                room = await self.room(table_id)
+            except Refused:  # expired meanwhile
+                continue
+            if room is not None and await room.forfeit(seats, why):
+                lost.append(table_id)
+        return lost
 
     async def authenticate(self, table_id: str, seat: int, token: str) -> bool:
         """Whether the token opens that human seat: asked of the room when it is in memory, else of

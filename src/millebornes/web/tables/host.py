@@ -43,6 +43,12 @@ class FollowingPart(Protocol):
     async def read_actions(self) -> None: ...
 
 
+class ForfeitsPart(Protocol):
+    """The calls the other parts make on :class:`.forfeits.Forfeits` (under the room's lock)."""
+
+    async def leave(self, seats: set[int], why: str) -> bool: ...
+
+
 class Host(Protocol):
     """One room, as its parts see it (:class:`.room.Room` has the docstrings)."""
 
@@ -69,6 +75,9 @@ class Host(Protocol):
 
     @property
     def following(self) -> FollowingPart: ...
+
+    @property
+    def forfeits(self) -> ForfeitsPart: ...
 
     @property
     def id(self) -> str: ...
@@ -123,3 +132,5 @@ class Host(Protocol):
     async def _apply(self, seat: int, action: str) -> list[Mapping[str, Any]] | None: ...
 
     async def _finish_if_over(self) -> None: ...
+
+    async def _finished(self, result: tuple[list, list]) -> None: ...

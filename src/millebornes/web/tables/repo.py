@@ -325,6 +325,74 @@ class Tables:
         with Session(self.engine) as s, s.begin():
             s.execute(finishing(table_id, scores, winners))
 
+    def forfeit(self, table_id: str, at: int, notes: list[dict], scores: list, winners: list) -> bool:
+        """A seat left the rated match being played (web/tables/forfeits.py): the table is finished with this
+        result and the log's ``notes`` after ``at`` actions, in one transaction, and the other server processes are
+        told; False, and nothing written, when the table is not being played any more (finished meanwhile, here or
+        at another process)."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == PLAYING)
+                .values(status=FINISHED, scores=scores, winners=winners, finished=now())
+                .execution_options(synchronize_session=False)
+            )
+            if rowcount(done) != 1:
+                return False
+            self._add_notes(s, table_id, at, notes)
+            self.db.notice(s, table_id, Kind.FORFEIT)
+            return True
+
+    def unrate(self, table_id: str, at: int, note: dict) -> bool:
+        """A seat left the rated match before both sides played: the table is casual from now on (unrated for
+        good), with the log's ``note`` of it; False, and nothing written, when it was not rated any more."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.rated.is_(True), TableRow.status == PLAYING)
+                .values(rated=False)
+                .execution_options(synchronize_session=False)
+            )
+            if rowcount(done) != 1:
+                return False
+            self._add_notes(s, table_id, at, [note])
+            self.db.notice(s, table_id, Kind.SEATS)
+            return True
+
+    @staticmethod
+    def _add_notes(s: Session, table_id: str, at: int, notes: list[dict]) -> None:
+        n = s.scalar(select(func.count()).select_from(NoteRow).where(NoteRow.table_id == table_id)) or 0
+        for i, note in enumerate(notes):
+            s.add(NoteRow(table_id=table_id, n=n + i, at=at, event=note, time=now()))
+
+    def held_by_accounts(self, table_id: str) -> bool:
+        """Whether every human seat of the table is held by an account: a guest's seat leaves a match unrated."""
+        with Session(self.engine) as s:
+            guests = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human", SeatRow.account_id.is_(None))
+            )
+            return not guests
+
+    def rated_playing(self, account_ids: list[str]) -> list[tuple[str, int]]:
+        """The rated tables being played where these accounts hold a seat: (table, seat) each."""
+        if not account_ids:
+            return []
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(
+                    SeatRow.account_id.in_(account_ids),
+                    SeatRow.kind == "human",
+                    TableRow.status == PLAYING,
+                    TableRow.rated.is_(True),
+                )
+                .order_by(SeatRow.table_id, SeatRow.seat)
+            ).all()
+            return [(r.table_id, r.seat) for r in rows]
+
     def set_clock(self, table_id: str, at: int, deadline: datetime | None) -> None:
         """The deadline of the human decision after ``at`` actions; an older decision's late write
         never replaces a newer one's."""

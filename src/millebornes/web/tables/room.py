@@ -8,7 +8,8 @@ built with the room and holding it (their state stays here, under its lock):
 - :class:`.standins.StandIns`: absent players and the bots that stand in for them;
 - :class:`.following.Following`: the notices of the other server processes, and what this room does with them;
 - :class:`.takebacks.Takebacks`: taking back a move;
-- :class:`.rematchseats.RematchSeats`: the rematch's seats (the frames' side is :mod:`.rematch`).
+- :class:`.rematchseats.RematchSeats`: the rematch's seats (the frames' side is :mod:`.rematch`);
+- :class:`.forfeits.Forfeits`: a rated match its player left, lost.
 
 Everything that changes the game goes through :meth:`Room.submit` under the room's lock, in the order docs/web.md
 gives: the seat must be the one to act on the state it saw, the engine judges the action on a clone, the action is
@@ -58,6 +59,7 @@ from .chat import Chat
 from .clock import Clock
 from .facts import iso, people, seat_facts, shown_game, table_facts, view_of
 from .following import Following
+from .forfeits import Forfeits, forfeited
 from .hints import Hints
 from .presence import Connection, Presence
 from .rematchseats import RematchSeats
@@ -111,6 +113,7 @@ class Room:
         self.following = Following(self)
         self.takebacks = Takebacks(self)
         self.rematch_seats = RematchSeats(self)
+        self.forfeits = Forfeits(self)
 
     @property
     def id(self) -> str:
@@ -183,6 +186,8 @@ class Room:
     def state_frame(self, seat: int | None, events: list[Mapping[str, Any]]) -> outbound.StateFrame:
         """A seat's state frame; ``seat=None``: a spectator's."""
         obs = self.view.spectator_observation() if seat is None else self.view.observation(seat)
+        if self.status == FINISHED and not self.game.is_over:  # forfeited: over, with the table's result
+            obs = forfeited(obs, self.table)  # type: ignore[assignment]
         refused = refusals(self.game, seat) if seat is not None and self.window is None else None
         frame = outbound.state(
             self.seq,
@@ -405,6 +410,19 @@ class Room:
         """A person takes the seat back from its stand-in: :meth:`.standins.StandIns.back`."""
         await self.standins.back(seat)
 
+    # ---------------------------------------------------------------- leaving a rated match (.forfeits)
+    async def forfeit(self, seats: set[int], why: str) -> bool:
+        """The players of ``seats`` left the rated match: :meth:`.forfeits.Forfeits.leave`, under the lock, once
+        this copy has every action another process saved (it may have been loaded just now)."""
+        async with self.lock:
+            if self.repo.notifies and not self.closed:
+                await self.following.read_actions()
+            return await self.forfeits.leave(seats, why)
+
+    async def forfeit_heard(self) -> None:
+        """Another process finished the table by a forfeit: :meth:`.forfeits.Forfeits.adopt`."""
+        await self.forfeits.adopt()
+
     # ---------------------------------------------------------------- the rematch (.rematchseats, .rematch)
     async def open_rematch(self, seed: int) -> str:
         """Under the lock of this finished table: :meth:`.rematchseats.RematchSeats.open_rematch`."""
@@ -551,7 +569,7 @@ class Room:
     async def _rate(self) -> None:
         """Rate the finished match (web/ratings/repo.py); a failure is logged, and the hall's sweep tries again."""
         try:
-            if await asyncio.to_thread(Ratings(self.repo.db).rate, self.id) is False:
+            if await asyncio.to_thread(Ratings(self.repo.db).rate, self.id, self.settings.limits) is False:
                 self.table.rated = False  # as the database now says: not every seat was an account's
         except Exception:
             log.exception("table %s: the rated match could not be rated now; the sweep tries again", self.id)

@@ -232,10 +232,11 @@ def table_row(s: Session, table_id: str) -> TableRow:
 
 
 def finishing(table_id: str, scores: list, winners: list):
-    """The update that finishes a table with its result."""
+    """The update that finishes a table with its result, once: a table finished already (its match forfeited, by
+    another server process maybe: web/tables/forfeits.py) keeps its result."""
     return (
         update(TableRow)
-        .where(TableRow.id == table_id)
+        .where(TableRow.id == table_id, TableRow.status != FINISHED)
         .values(status=FINISHED, scores=scores, winners=winners, finished=now())
     )
 

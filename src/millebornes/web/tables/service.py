@@ -15,7 +15,8 @@ from typing import Protocol
 
 from ...bots.ladder import default_level
 from ..db.base import now
-from ..errors import Throttled
+from ..errors import Throttled, Unprocessable
+from ..ratings.repo import Ratings
 from ..settings import Settings
 from ..throttle import CreationThrottle
 from ..tokens import hash_token, new_token
@@ -67,9 +68,16 @@ class Creation:
     async def make(self, body: CreateTable, address: str, held: Mapping[int, str] | None = None) -> Made:
         """Every check, the throttle of ``address``, then the table; the bot accounts' seats, and ``held`` (seat:
         account), are held by their accounts before this returns.  :class:`Unprocessable` or :class:`Throttled`,
-        and nothing made."""
+        and nothing made: a rated table whose known players may not be rated against each other now (the ratings'
+        guards, web/ratings/repo.py) is refused with ``field`` ``rated`` and the guard's ``code``."""
         game, seed = check_table(body, self.settings)
         bots = await self.gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
+        if body.rated:
+            holders = dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()}
+            sides = [[holders[seat] for seat in side if seat in holders] for side in game.sides]
+            why = await asyncio.to_thread(Ratings(self.tables.db).refusal, sides, self.settings.limits)
+            if why is not None:
+                raise Unprocessable("rated", why[1], why[0])
         wait = self.throttle.take(address)
         if wait is not None:
             raise Throttled(wait, self.throttle.per_minute)

@@ -1,5 +1,6 @@
 """Absent players and their stand-ins: a human seat nobody is on for the table's grace period, or whose turn clock
-ran out, is played by a bot until its person takes it back.
+ran out, is played by a bot until its person takes it back; at a rated table, a seat abandoned after both sides
+played forfeits the match instead (:mod:`.forfeits`).
 
 Why apart from :mod:`.room`: the room seats sockets and tells who is connected; this part counts down each empty
 human seat's grace period (one task per seat, ``Room.away_tasks``), decides which seats a stand-in takes and when
@@ -98,6 +99,11 @@ class StandIns:
             and late not in dict(due)
         ):
             due.append((late, "time"))
+        away = {seat for seat, why in due if why == "away"}
+        if away and self.room.table.rated:  # abandoned after both sides played: lost, not played on by a bot
+            await self.room.forfeits.leave(away, "away")
+            if self.room.status != PLAYING:
+                return
         told: list[Mapping[str, Any]] = []
         for seat, why in due:
             told += await self.stand_in(seat, why)

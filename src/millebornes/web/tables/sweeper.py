@@ -74,7 +74,7 @@ class Sweeper:
         ratings = Ratings(self.repo.db)
         for table_id in await asyncio.to_thread(ratings.unrated, now() - timedelta(days=1)):
             try:
-                await asyncio.to_thread(ratings.rate, table_id)
+                await asyncio.to_thread(ratings.rate, table_id, self.settings.limits)
             except Exception:
                 log.exception("table %s: the rated match could not be rated", table_id)
 

@@ -211,6 +211,10 @@ export function describeEvent(ev, ctx) {
       return tn(ev.why === "time" ? "ev.standin_time" : "ev.standin_away", { name: name(ev.seat) });
     case "back":
       return tn("ev.back", { name: name(ev.seat) });
+    case "forfeit":
+      return tn(ev.why === "away" ? "ev.forfeit_away" : "ev.forfeit", { name: name(ev.seat) });
+    case "unrated":
+      return tn("ev.unrated", { name: name(ev.seat) });
     case "action":
       if (ev.action === "pass") return tn("ev.pass", { name: name(ev.seat) });
       return null;
