@@ -61,7 +61,7 @@ def test_disable_forgets_the_sign_ins_and_refuses_the_accounts_bots_until_enable
         hello(ws)
         done = admin(web, "disable", "ANN_1")
         assert done.exit_code == 0, done.output
-        assert done.stdout.startswith("millebornes: disabled ann_1: 1 sign-ins closed, 0 devices forgotten")
+        assert done.stdout.startswith("millebornes: disabled ann_1: 1 sign-in closed, 0 devices forgotten")
         assert "robo" in done.stdout and len(done.stdout.strip().splitlines()) == 1
         got, code = closed_with(ws)
         assert code == 4403 and got[-1]["type"] == "error" and "disabled" in got[-1]["message"]
@@ -89,7 +89,7 @@ def test_a_disabled_bot_is_closed_and_refused_by_its_own_account(web, quick):
     with bot_socket(c, token) as ws:
         hello(ws)
         done = admin(web, "disable", "robo")
-        assert done.exit_code == 0 and "its connection close" in done.stdout
+        assert done.exit_code == 0 and "its connection closes" in done.stdout
         assert closed_with(ws)[1] == 4403
     with bot_socket(c, token) as ws:
         got, code = closed_with(ws)
@@ -303,7 +303,7 @@ def test_disable_and_revoke_on_postgresql(web, fresh_postgres, quick):
     with bot_socket(c, other) as ws:
         hello(ws)
         done = admin(web, "disable", "ann_pg")
-        assert done.exit_code == 0 and "1 sign-ins closed" in done.stdout
+        assert done.exit_code == 0 and "1 sign-in closed" in done.stdout
         assert closed_with(ws)[1] == 4403
     with bot_socket(c, other) as ws:
         assert closed_with(ws)[1] == 4403

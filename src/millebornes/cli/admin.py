@@ -17,6 +17,10 @@ import typer
 from .database import DATABASE_URL_HELP, _database_refused, _database_url, web_missing
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ..web.admin.repo import Signup
+    from ..web.admin.service import Address
     from ..web.db.database import Database
 
 admin = typer.Typer(
@@ -173,13 +177,13 @@ def signups(
     )
 
 
-def _iso(at) -> str | None:
+def _iso(at: datetime | None) -> str | None:
     return None if at is None else at.isoformat(timespec="seconds") + "Z"
 
 
-def _signup(s) -> dict:
+def _signup(s: Signup) -> dict:
     return {"username": s.username, "created": _iso(s.created), "address": s.address, "disabled": _iso(s.disabled)}
 
 
-def _group(g) -> dict:
+def _group(g: Address) -> dict:
     return {"address": g.address, "signups": g.count, "newest": _iso(g.newest), "usernames": g.usernames}

@@ -63,16 +63,22 @@ def _bot(admin: Admin, name: str) -> Found:
     return found
 
 
+def _some(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def disable(db: Database, username: str) -> str:
     admin = Admin(db)
     found = _account(admin, username)
     done = admin.disable(found.id)
     again = f" (disabled since {done.since:%Y-%m-%d %H:%M} UTC)" if found.disabled is not None else ""
     bots = ""
-    if done.bots:
-        whose = "its connection" if found.owner is not None else f"the connections of its bots ({', '.join(done.bots)})"
-        bots = f"; {whose} close within {CHECK_SECONDS:g} s and cannot reconnect"
-    return f"disabled {found.username}{again}: {done.signins} sign-ins closed, {done.devices} devices forgotten{bots}"
+    if found.owner is not None:
+        bots = f"; its connection closes within {CHECK_SECONDS:g} s and it cannot reconnect"
+    elif done.bots:
+        bots = f"; its bots ({', '.join(done.bots)}) are disconnected within {CHECK_SECONDS:g} s and cannot reconnect"
+    signins, devices = _some(done.signins, "sign-in"), _some(done.devices, "device")
+    return f"disabled {found.username}{again}: {signins} closed, {devices} forgotten{bots}"
 
 
 def enable(db: Database, username: str) -> str:
