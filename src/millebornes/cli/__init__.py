@@ -1,13 +1,14 @@
 """The ``millebornes`` command: thin, it delegates to the modules below it. One module per group of commands:
 :mod:`.research` (rules, simulations, tournaments, bots, self-play), :mod:`.server` and :mod:`.database` (the
-web server and its database), :mod:`.play` (the terminal game, its levels and replays), :mod:`.review` (game
-reviews); :mod:`.words` says what the player-facing commands say, in the player's language."""
+web server and its database), :mod:`.admin` (the operator's tools), :mod:`.play` (the terminal game, its levels and
+replays), :mod:`.review` (game reviews); :mod:`.words` says what the player-facing commands say, in the player's
+language."""
 
 from __future__ import annotations
 
 import typer
 
-from . import database, play, research, review, server
+from . import admin, database, play, research, review, server
 
 app = typer.Typer(
     add_completion=False,
@@ -51,6 +52,7 @@ for command in (
 ):
     app.command()(command)
 app.add_typer(database.db, name="db")
+app.add_typer(admin.admin, name="admin")
 
 
 def main(prog_name: str | None = None) -> None:

@@ -74,7 +74,11 @@ class Unprocessable(Exception):
 
 
 class SharedFile(Exception):
-    """Another process serves this SQLite file."""
+    """Another process serves this SQLite file (or, :class:`NoFile`, there is no file to serve)."""
+
+
+class NoFile(SharedFile):
+    """An SQLite database in memory: no file, so nothing one server could hold or serve."""
 
 
 class SchemaError(Exception):

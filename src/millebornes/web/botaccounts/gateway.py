@@ -67,6 +67,8 @@ CHECK_SECONDS = 5.0
 """How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
 renewal at another server process, or a newer connection there)."""
 AUTH, REPLACED, PROTOCOL_ERROR = 4401, 4409, 4400
+DISABLED = 4403
+"""The close of a bot whose account, or whose owner's, the server's operator disabled (``millebornes admin``)."""
 
 
 @dataclass

@@ -72,6 +72,15 @@ class TooMany(Exception):
     """The owner has as many bots as one person may."""
 
 
+class Disabled(Exception):
+    """The bot's account, or its owner's, was disabled by the server's operator (``millebornes admin disable``):
+    its token opens nothing while it is.  ``owner``: the owner's account is the disabled one."""
+
+    def __init__(self, owner: bool):
+        super().__init__("owner" if owner else "bot")
+        self.owner = owner
+
+
 def new_bot_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
@@ -201,26 +210,40 @@ class Bots:
     # ---------------------------------------------------------------- the bot's connection (web/botaccounts/gateway.py)
     def connect(self, token: str, connection: str) -> Account | None:
         """The bot account the token opens, now connected as ``connection`` (which replaces any other); None for
-        a wrong or revoked token."""
+        a wrong or revoked token; :class:`Disabled` (and not connected) while the bot or its owner is disabled."""
+        owner = aliased(AccountRow)
         with Session(self.engine) as s, s.begin():
             found = s.execute(
-                select(BotRow, AccountRow)
+                select(BotRow, AccountRow, owner.disabled)
                 .join(AccountRow, AccountRow.id == BotRow.account_id)
+                .join(owner, owner.id == BotRow.owner_id)
                 .where(BotRow.token_hash == hash_token(token))
             ).first()
             if found is None:
                 return None
-            row, account = found
+            row, account, owner_disabled = found
+            if account.disabled is not None or owner_disabled is not None:
+                raise Disabled(account.disabled is None)
             row.connection, row.last_connected = connection, now()
             return Account(account.id, account.username, account.created)
 
     def lost(self, account_id: str, token: str, connection: str) -> str | None:
         """Why ``connection`` may no longer play for the bot: ``token`` (revoked, renewed, or the bot deleted),
-        ``replaced`` (a newer connection took over); None while it may."""
+        ``disabled`` (the bot or its owner disabled by the operator), ``replaced`` (a newer connection took over);
+        None while it may."""
+        owner = aliased(AccountRow)
         with Session(self.engine) as s:
-            row = s.get(BotRow, account_id)
-            if row is None or row.token_hash != hash_token(token):
+            found = s.execute(
+                select(BotRow, AccountRow.disabled, owner.disabled)
+                .join(AccountRow, AccountRow.id == BotRow.account_id)
+                .join(owner, owner.id == BotRow.owner_id)
+                .where(BotRow.account_id == account_id)
+            ).first()
+            if found is None or found[0].token_hash != hash_token(token):
                 return "token"
+            row, bot_disabled, owner_disabled = found
+            if bot_disabled is not None or owner_disabled is not None:
+                return "disabled"
             return None if row.connection == connection else "replaced"
 
     def disconnect(self, account_id: str, connection: str) -> None:

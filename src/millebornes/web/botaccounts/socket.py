@@ -18,6 +18,7 @@ from .gateway import (
     AUTH,
     BAD_ANSWERS,
     CHECK_SECONDS,
+    DISABLED,
     HELLO_SECONDS,
     LINE_BYTES,
     MESSAGES_PER_SECOND,
@@ -26,6 +27,7 @@ from .gateway import (
     TABLES_AT_ONCE,
     BotSession,
 )
+from .repo import Disabled
 
 log = logging.getLogger("millebornes.web")
 
@@ -40,11 +42,17 @@ def bearer(ws: WebSocket) -> str | None:
 
 @router.websocket("/ws/bot")
 async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) -> None:
-    """The token is checked before anything else; a wrong one gets an error and the close 4401, nothing more."""
+    """The token is checked before anything else; a wrong one gets an error and the close 4401, nothing more, and
+    the token of a disabled bot (or of a disabled person's bot) an error and the close 4403."""
     await ws.accept()
     token = bearer(ws)
     connection = secrets.token_hex(8)
-    account = None if token is None else await asyncio.to_thread(gateway.bots.connect, token, connection)
+    try:
+        account = None if token is None else await asyncio.to_thread(gateway.bots.connect, token, connection)
+    except Disabled as off:
+        await ws.send_text(json.dumps({"type": "error", "id": None, "message": _disabled(off.owner)}))
+        await ws.close(DISABLED, "disabled")
+        return
     if token is None or account is None:
         message = "send the bot's token in the header Authorization: Bearer <token>"
         if token is not None:
@@ -84,6 +92,12 @@ async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) 
             await ended
         except Exception:
             log.warning("bot %s: its connection could not be marked ended", account.username)
+
+
+def _disabled(owner: bool | None) -> str:
+    """The error before the close 4403: whose account the operator disabled, when the server knows."""
+    whose = {True: "its owner's account", False: "its account", None: "its account or its owner's"}[owner]
+    return f"the server's operator disabled this bot: {whose} is disabled"
 
 
 async def _sit_again(session: BotSession) -> None:
@@ -176,11 +190,14 @@ async def _converse(session: BotSession) -> None:
 
 
 async def _watch(session: BotSession) -> None:
-    """Close the connection once its token no longer opens the bot, or a newer connection replaced it."""
+    """Close the connection once its token no longer opens the bot, the bot or its owner was disabled, or a newer
+    connection replaced it."""
     while not session.closing:
         await asyncio.sleep(CHECK_SECONDS)
         why = await asyncio.to_thread(session.gateway.bots.lost, session.account.id, session.token, session.connection)
         if why == "token":
             session.close(AUTH, "the bot's token was revoked or renewed")
+        elif why == "disabled":
+            session.close(DISABLED, _disabled(None))
         elif why == "replaced":
             session.close(REPLACED, "a newer connection of this bot replaced this one")

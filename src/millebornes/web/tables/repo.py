@@ -700,6 +700,14 @@ class Tables:
             row = s.execute(select(flag, TableRow.status).where(TableRow.id == table_id)).first()
             return None if row is None else (bool(row[0]), row[1])
 
+    def existing(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` that are still tables (an operator may delete one: ``millebornes admin delete-table``)."""
+        found: set[str] = set()
+        for at in range(0, len(ids), EXPIRE_BATCH):
+            with Session(self.engine) as s:
+                found.update(s.scalars(select(TableRow.id).where(TableRow.id.in_(ids[at : at + EXPIRE_BATCH]))))
+        return found
+
     def action_count(self, table_id: str) -> int:
         with Session(self.engine) as s:
             return s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id)) or 0

@@ -7,7 +7,8 @@ has been connected to for ``evict_idle`` seconds, deletes tables whose human sea
 moves deleted, their row kept as long again to tell their links so, then deleted).  It also marks the tables with
 a socket on them as used, so that another server process on the same database never expires them, and rates the
 rated matches a process finished without rating.  It deletes under the hall's loading lock, so a join never loads
-a table being deleted; a room being dropped is closed first, so a join waiting for it starts again.
+a table being deleted; a room being dropped is closed first, so a join waiting for it starts again.  A room whose
+table the operator deleted (``millebornes admin delete-table``) is closed at the next sweep.
 """
 
 from __future__ import annotations
@@ -58,14 +59,16 @@ class Sweeper:
         purged = await asyncio.to_thread(self.repo.purge_expired, self._idle_before())
         await self.rate_unrated()
         evicted = self.evict()
-        if unjoined or idle or purged or evicted:
+        deleted = await self.forget_deleted()
+        if unjoined or idle or purged or evicted or deleted:
             log.info(
                 "sweep: %d unjoined tables deleted, %d idle tables expired, %d expired tables deleted, "
-                "%d idle rooms left memory; %d rooms in memory",
+                "%d idle rooms left memory, %d rooms of tables deleted by the operator closed; %d rooms in memory",
                 len(unjoined),
                 len(idle),
                 purged,
                 len(evicted),
+                len(deleted),
                 len(self.rooms),
             )
 
@@ -131,6 +134,17 @@ class Sweeper:
         for table_id in idle:
             self.rooms.pop(table_id).close()
         return idle
+
+    async def forget_deleted(self) -> list[str]:
+        """Close the rooms whose table is no longer in the database (``millebornes admin delete-table --force``, at
+        any process): their bots and clocks stop, and a join finds no table."""
+        async with self.loading:
+            ids = list(self.rooms)
+            kept = await asyncio.to_thread(self.repo.existing, ids) if ids else set()
+            gone = [i for i in ids if i not in kept and i in self.rooms]
+            for table_id in gone:
+                self.rooms.pop(table_id).close()
+            return gone
 
     async def _sweep_forever(self) -> None:
         while True:
