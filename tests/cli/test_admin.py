@@ -61,7 +61,9 @@ def test_disable_forgets_the_sign_ins_and_refuses_the_accounts_bots_until_enable
         hello(ws)
         done = admin(web, "disable", "ANN_1")
         assert done.exit_code == 0, done.output
-        assert done.stdout.startswith("millebornes: disabled ann_1: 1 sign-in closed, 0 devices forgotten")
+        assert done.stdout.startswith(
+            "millebornes: disabled ann_1: 1 sign-in closed, 1 device forgotten"
+        )  # the sign-up remembered its browser
         assert "robo" in done.stdout and len(done.stdout.strip().splitlines()) == 1
         got, code = closed_with(ws)
         assert code == 4403 and got[-1]["type"] == "error" and "disabled" in got[-1]["message"]
