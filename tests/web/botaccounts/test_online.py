@@ -142,7 +142,7 @@ def test_a_profile_lists_the_persons_bots_and_a_bots_profile_names_its_owner(web
     assert set(me["bots"][0]["ratings"]) == {"dujardin"} and me["bots"][1]["ratings"] == {}
     assert me["bots"][0]["ratings"]["dujardin"]["matches"] == 12
     assert token not in json.dumps(me)
-    assert [b["online"] for b in c.get("/api/players/owner_1").json()["bots"]] == [False, False]
+    until(lambda: [b["online"] for b in c.get("/api/players/owner_1").json()["bots"]] == [False, False], 5, "the end")
     bot = c.get("/api/players/ROBO").json()
     assert (bot["username"], bot["owner"], bot["bots"]) == ("robo", "owner_1", [])
     # a person without bots

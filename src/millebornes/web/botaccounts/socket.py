@@ -5,6 +5,7 @@ while the connection lasts.  What the messages do is the bot's session's (web/bo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -81,17 +82,18 @@ async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) 
             del gateway.sessions[account.id]
         session.leave_all()
         session.tasks.cancel()
-        ended = asyncio.ensure_future(asyncio.to_thread(gateway.bots.disconnect, account.id, connection))
-        if session.closing:
-            try:
-                await asyncio.wait_for(pump, 5)
-            except Exception:
-                pass
-        pump.cancel()
+        ended = gateway.tasks.keep(
+            asyncio.to_thread(gateway.bots.disconnect, account.id, connection),
+            f"bot {account.username}: its connection could not be marked ended",
+        )
         try:
-            await ended
-        except Exception:
-            log.warning("bot %s: its connection could not be marked ended", account.username)
+            if session.closing:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pump, 5)
+        finally:
+            pump.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.shield(ended)  # a cancelled socket (a server shutting down) still marks it ended
 
 
 def _disabled(owner: bool | None) -> str:
