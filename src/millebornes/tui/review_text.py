@@ -136,6 +136,7 @@ class ReviewWords:
                 text.append(" " + self.t("tui.review.chance_change_match", chances=self.chances(move), match=match))
             else:
                 text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
+            text.append(" · " + self.w.catalog.n("tui.review.cost", 5 * round(move["loss"] / 5)))
             text.append(" · " + self.t("tui.review.better", action=self.action(i, move["best"])), style="bold")
         else:
             text.append(" " + self.t("tui.review.chance_after", chance=self.percent(move["chance"])))

@@ -358,6 +358,7 @@ export function setupReview(api) {
           lines.push(el("p", {}, t("review.chance_match", { before: percent(m.best_match_chance), after: percent(m.match_chance) })));
         }
         if (MISTAKES.has(m.class)) {
+          lines.push(el("p", {}, t("review.cost", { n: Math.round(m.loss / 5) * 5 })));
           lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
           lines.push(el("button", { type: "button", id: "show-better", onclick: () => showBetter(m) }, t("review.show_better")));
         }
