@@ -265,6 +265,47 @@ export function reasonText(frame, ctx) {
   return text === key ? String(frame.message ?? "") : text;
 }
 
+// How each parameter of a move's reason is said (millebornes.i18n.words.REASON_PARAMS): a card id by the card's
+// name, a side by its players' names, distances in miles (bornes), a bonus in points.
+const REASON_PARAMS = {
+  card: "card", other_card: "card", safety: "card", hazard: "card", remedy: "card", side: "side",
+  km: "miles", left: "miles", more: "miles", distance: "miles", target: "number", bonus: "points",
+};
+
+// What is at stake, as a reason's params quote it: the points gained, or a chance with the better move (and the other).
+function reasonFigure(p) {
+  if (typeof p.gain_points === "number") return t("reason.figure.points", { n: p.gain_points });
+  for (const [key, other] of [["match", "other_match"], ["chance", "other_chance"]]) {
+    if (typeof p[key] !== "number") continue;
+    return typeof p[other] === "number"
+      ? t(`reason.figure.${key}`, { chance: formatNumber(p[key]), other: formatNumber(p[other]) })
+      : t(`reason.figure.${key}_alone`, { chance: formatNumber(p[key]) });
+  }
+  return "";
+}
+
+// Why a move is better (millebornes.reasons: {code, params}) in one line, as nodes (a side's names in <bdi>);
+// nothing for a reason this page's catalog does not know.
+/** @param {{code: string, params?: Record<string, unknown>} | null | undefined} reason */
+export function reasonNodes(reason, ctx) {
+  if (!reason || typeof reason.code !== "string") return [];
+  const key = `reason.${reason.code}`;
+  if (t(key) === key) return [];
+  const p = reason.params || {};
+  const params = {};
+  for (const [name, value] of Object.entries(p)) {
+    const kind = REASON_PARAMS[name];
+    if (kind === "card") params[name] = cardName(value);
+    else if (kind === "side") params[name] = sideName(ctx || {}, Number(value));
+    else if (kind === "miles") params[name] = t("reason.miles", { n: Number(value) });
+    else if (kind === "points") params[name] = t("reason.points", { n: Number(value) });
+    else if (kind === "number") params[name] = formatNumber(Number(value));
+  }
+  const why = tn(key, params);
+  const figure = reasonFigure(p);
+  return figure ? tn("reason.line", { why, figure }) : why;
+}
+
 export function errorMessage(frame, ctx) {
   const code = frame.code;
   if (code === "illegal") return t("msg.illegal", { reason: reasonText(frame, ctx) });
