@@ -86,9 +86,11 @@ CODES = (
 FIGURES = ("chance", "best_chance", "points", "best_points", "match_chance", "best_match_chance")
 """What :func:`reason` may be told of the two moves: the side's chance of the hand, its expected points margin over
 the hand and its chance of the match, each with ``other`` and (``best_``) with ``better``."""
-FIGURE_PARAMS = ("chance", "other_chance", "match", "other_match", "gain_points")
-"""The parameters that carry the figure quoted (percent, or points): at most one of chance, match or gain_points
-leads."""
+FIGURE_PARAMS = ("chance", "other_chance", "match", "other_match", "gain_points", "figure")
+"""The parameters that carry the figures (whole percent, or points) and ``figure``, the one that tells most:
+``chance``, ``match`` or ``points``."""
+FIGURE_ORDER = ("points", "match", "chance")
+"""Which figure an app quotes when the one that tells most is already on its screen: the first of these not shown."""
 CLEAR = 0.05
 """A gain in the hand's chance this large speaks for itself; a smaller one yields to the points, when given."""
 LATE = 10
@@ -119,25 +121,30 @@ def annotate(moves: Iterable[dict[str, Any]], seen: Mapping[int, Observation]) -
 
 
 def _figure(f: Mapping[str, float], code: str) -> dict[str, Any]:
-    """The figure that tells most: the match's chance where it moved more than the hand's (an extension), a clear
-    gain in the hand's chance, else the points, else whatever chance there is."""
+    """Every figure given (the better move's chance, the other's where it differs, the points gained) and which tells
+    most (``figure``): the match's chance where it moved more than the hand's (an extension), a clear gain in the
+    hand's chance, else the points, else whatever chance there is.  An app that shows one beside the line already
+    quotes the next."""
     pct = lambda x: round(100 * x)  # noqa: E731
-    hand = f["best_chance"] - f["chance"] if "best_chance" in f and "chance" in f else None
-    match = f["best_match_chance"] - f["match_chance"] if "best_match_chance" in f and "match_chance" in f else None
-    points = f["best_points"] - f["points"] if "best_points" in f and "points" in f else None
-    if match is not None and pct(match) > 0 and (hand is None or match > hand or code in ("extend", "end_hand")):
-        return {"match": pct(f["best_match_chance"]), "other_match": pct(f["match_chance"])}
-    if hand is not None and hand >= CLEAR:
-        return {"chance": pct(f["best_chance"]), "other_chance": pct(f["chance"])}
-    if points is not None and round(points) >= 1:
-        return {"gain_points": round(points)}
-    if hand is not None and pct(f["best_chance"]) != pct(f["chance"]) and hand > 0:
-        return {"chance": pct(f["best_chance"]), "other_chance": pct(f["chance"])}
-    if "best_chance" in f:
-        return {"chance": pct(f["best_chance"])}
-    if "best_match_chance" in f:
-        return {"match": pct(f["best_match_chance"])}
-    return {}
+    out: dict[str, Any] = {}
+    for name, other, best in (("chance", "chance", "best_chance"), ("match", "match_chance", "best_match_chance")):
+        if best in f:
+            out[name] = pct(f[best])
+            if other in f and pct(f[other]) != out[name]:
+                out[f"other_{name}"] = pct(f[other])
+    if "best_points" in f and "points" in f and round(f["best_points"] - f["points"]) >= 1:
+        out["gain_points"] = round(f["best_points"] - f["points"])
+    hand = f["best_chance"] - f["chance"] if "other_chance" in out else None
+    match = f["best_match_chance"] - f["match_chance"] if "other_match" in out else None
+    if match is not None and match > 0 and (hand is None or match > hand or code in ("extend", "end_hand")):
+        out["figure"] = "match"
+    elif hand is not None and hand >= CLEAR:
+        out["figure"] = "chance"
+    elif "gain_points" in out:
+        out["figure"] = "points"
+    elif "chance" in out or "match" in out:
+        out["figure"] = "chance" if "chance" in out else "match"
+    return out
 
 
 class _Why:
@@ -392,4 +399,4 @@ class _Why:
         return "draw_stock", {"card": CARD_IDS[top]}
 
 
-__all__ = ["CODES", "FIGURES", "FIGURE_PARAMS", "annotate", "reason"]
+__all__ = ["CODES", "FIGURES", "FIGURE_ORDER", "FIGURE_PARAMS", "annotate", "reason"]

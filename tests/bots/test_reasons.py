@@ -280,8 +280,9 @@ def test_the_extension_either_way():
     assert g.decision == "extension" and g.to_act == 0
     figures = {"chance": 1.0, "best_chance": 0.9, "match_chance": 0.60, "best_match_chance": 0.64}
     assert why(g, "extend", "end-hand", figures) == {
-        "code": "extend",  # the match's chance is the figure: the hand's alone would say otherwise
-        "params": {"distance": 700, "target": 1000, "bonus": 200, "match": 64, "other_match": 60},
+        "code": "extend",  # the match's chance tells most: the hand's alone would say otherwise
+        "params": {"distance": 700, "target": 1000, "bonus": 200, "match": 64, "other_match": 60}
+        | {"chance": 90, "other_chance": 100, "figure": "match"},
     }
     assert code(g, "end-hand", "extend") == "end_hand"
 
@@ -306,15 +307,21 @@ def test_taking_the_discard_or_drawing():
 # ------------------------------------------------------------------ the figure
 def test_the_figure_is_the_one_that_tells_most():
     g = moving(hand=["100", "25"])
-    hand = {"chance": 0.40, "best_chance": 0.62}
-    assert why(g, "play 100", "discard 25", hand)["params"].items() >= {"chance": 62, "other_chance": 40}.items()
+    clear = why(g, "play 100", "discard 25", {"chance": 0.40, "best_chance": 0.62})["params"]
+    assert clear.items() >= {"chance": 62, "other_chance": 40, "figure": "chance"}.items()
     slight = {"chance": 0.60, "best_chance": 0.62, "points": 410.0, "best_points": 530.4}
     said = why(g, "play 100", "discard 25", slight)["params"]
-    assert said["gain_points"] == 120 and "chance" not in said  # 2 points of chance tell less than 120 points
-    assert why(g, "play 100", None, {"best_chance": 0.7})["params"]["chance"] == 70  # a hint's line: its own chance
+    assert said["gain_points"] == 120 and said["figure"] == "points"  # 2 points of chance tell less than 120 points
+    words = TableWords("en", 2, False)
+    assert words.figure(said) == "(about 120 more points for your side in this hand)"
+    assert words.figure(clear, shown=["chance"]) == ""  # nothing else to quote
+    assert words.figure(said | {"figure": "chance"}, shown=["chance"]).startswith("(about 120")  # the next one
+    alone = why(g, "play 100", None, {"best_chance": 0.7})["params"]  # a hint's line: its own chance
+    assert alone.items() >= {"chance": 70, "figure": "chance"}.items() and "other_chance" not in alone
     assert not set(why(g, "play 100", "discard 25")["params"]) & set(FIGURE_PARAMS)  # no figure given, none quoted
     match = {"chance": 0.50, "best_chance": 0.52, "match_chance": 0.40, "best_match_chance": 0.47}
     assert why(g, "play 100", "discard 25", match)["params"].items() >= {"match": 47, "other_match": 40}.items()
+    assert words.figure(why(g, "play 100", "discard 25", match)["params"]).startswith("(chance of winning the match")
 
 
 # ------------------------------------------------------------------ every code, said in both languages

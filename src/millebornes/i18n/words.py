@@ -13,7 +13,7 @@ needs only its own extra.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..actions import IllegalAction
@@ -98,9 +98,12 @@ class Words:
             return "".join(names)
         return ", ".join(names[:-1]) + self.t("and") + names[-1]
 
-    def why(self, reason: Mapping[str, Any], side: Callable[[int], str] | None = None) -> str:
+    def why(
+        self, reason: Mapping[str, Any], side: Callable[[int], str] | None = None, shown: Iterable[str] = ()
+    ) -> str:
         """Why a move is better (:func:`millebornes.reasons.reason`'s ``{"code", "params"}``) in one line, its figure
-        after it: cards by name, distances in miles or bornes, a side by ``side`` (default: its first seat)."""
+        after it: cards by name, distances in miles or bornes, a side by ``side`` (default: its first seat).
+        ``shown``: the figures already beside it ("chance", "match"), left out."""
         params = dict(reason.get("params") or {})
         side = side or self.seat
         values: dict[str, str] = {}
@@ -117,19 +120,23 @@ class Words:
             elif kind == "number":
                 values[name] = self.num(value)
         text = self.t(f"reason.{reason['code']}", **values)
-        figure = self.figure(params)
+        figure = self.figure(params, shown)
         return self.t("reason.line", why=text, figure=figure) if figure else text
 
-    def figure(self, params: Mapping[str, Any]) -> str:
-        """What is at stake, as a reason's params quote it: points gained, or a chance with the better move (and
-        with the other one)."""
-        if "gain_points" in params:
-            return self.n("reason.figure.points", params["gain_points"])
-        for key, other, name in (("match", "other_match", "match"), ("chance", "other_chance", "chance")):
-            if key in params:
-                if other in params:
-                    return self.t(f"reason.figure.{name}", chance=self.num(params[key]), other=self.num(params[other]))
-                return self.t(f"reason.figure.{name}_alone", chance=self.num(params[key]))
+    def figure(self, params: Mapping[str, Any], shown: Iterable[str] = ()) -> str:
+        """What is at stake, as a reason's params quote it: the figure that tells most (``figure``), or when that one
+        is ``shown`` already the next of points gained, the match's chance and the hand's."""
+        hidden = set(shown)
+        for kind in (params.get("figure"), "points", "match", "chance"):
+            if kind is None or kind in hidden:
+                continue
+            if kind == "points" and "gain_points" in params:
+                return self.n("reason.figure.points", params["gain_points"])
+            if kind in ("match", "chance") and kind in params:
+                other = params.get(f"other_{kind}")
+                if other is None:
+                    return self.t(f"reason.figure.{kind}_alone", chance=self.num(params[kind]))
+                return self.t(f"reason.figure.{kind}", chance=self.num(params[kind]), other=self.num(other))
         return ""
 
 

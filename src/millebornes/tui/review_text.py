@@ -120,10 +120,7 @@ class ReviewWords:
         """Why the better move is better, in one line; the hand's chance it may quote is left to the chances shown
         beside it (a figure in points or of the match stays)."""
         given = move.get("reason")
-        if not given:
-            return ""
-        params = {k: v for k, v in given["params"].items() if k not in ("chance", "other_chance")}
-        return self.w.why({"code": given["code"], "params": params}, self.w.side_title)
+        return self.w.why(given, self.w.side_title, shown=("chance",)) if given else ""
 
     def seat_at(self, index: int) -> int:
         """The seat that played action ``index``."""

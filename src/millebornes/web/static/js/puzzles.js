@@ -72,7 +72,7 @@ function draw() {
       ? tn("puzzle.found", { best: words(p.best), chance: percent(p.best_chance) })
       : tn("puzzle.missed", { move: words(P.answer), best: words(p.best), chance: percent(p.best_chance),
         played: words(p.played), lost: percent(p.chance) })));
-    const why = reasonNodes(p.reason, c); // why the better move is better: its own line under the verdict
+    const why = reasonNodes(p.reason, c, ["chance"]); // why the better move is better (the verdict gave the chances)
     if (why.length) result.append(el("span", { class: "puzzle-reason" }, ...why));
     for (const b of $$("#puzzle-moves > *")) b.classList.toggle("best", b.dataset.action === p.best);
   } else {

@@ -18,6 +18,7 @@ import { seatHeaders } from "./mytables.js";
 const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOL = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SHOWN = ["chance", "match"]; // the chances a badge shows: a move's reason quotes its other figures only
 const POLL_MS = 1000;
 const TELL_EVERY = 25; // percent: the progress is said at each quarter
 const TABLE_SEATS = 3; // seats side by side in the summary's table; more get a block each
@@ -344,7 +345,7 @@ export function setupReview(api) {
       const m = S.better;
       const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; S.pendingFocus = "#show-better"; api.go(m.index + 1); } },
         t("review.back_to_move"));
-      const why = reasonNodes(m.reason, c);
+      const why = reasonNodes(m.reason, c, SHOWN);
       box.replaceChildren(el("div", { class: "review-badge better-here" }, el("p", {},
         ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })),
       why.length ? el("p", { class: "reason" }, ...why) : null, back));
@@ -361,7 +362,7 @@ export function setupReview(api) {
         }
         if (MISTAKES.has(m.class)) {
           lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
-          const why = reasonNodes(m.reason, c); // why the better move is better, and what is at stake
+          const why = reasonNodes(m.reason, c, SHOWN); // why the better move is better, and what is at stake
           if (why.length) lines.push(el("p", { class: "reason" }, ...why));
           lines.push(el("button", { type: "button", id: "show-better", onclick: () => showBetter(m) }, t("review.show_better")));
         }
@@ -405,7 +406,7 @@ export function setupReview(api) {
     const nodes = [`${t(`review.class.${m.class}`)}.`];
     if (MISTAKES.has(m.class)) {
       nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
-      const why = reasonNodes(m.reason, c);
+      const why = reasonNodes(m.reason, c, SHOWN);
       if (why.length) nodes.push(" ", ...why);
     }
     return { key: "", nodes };

@@ -272,22 +272,30 @@ const REASON_PARAMS = {
   km: "miles", left: "miles", more: "miles", distance: "miles", target: "number", bonus: "points",
 };
 
-// What is at stake, as a reason's params quote it: the points gained, or a chance with the better move (and the other).
-function reasonFigure(p) {
-  if (typeof p.gain_points === "number") return t("reason.figure.points", { n: p.gain_points });
-  for (const [key, other] of [["match", "other_match"], ["chance", "other_chance"]]) {
-    if (typeof p[key] !== "number") continue;
-    return typeof p[other] === "number"
-      ? t(`reason.figure.${key}`, { chance: formatNumber(p[key]), other: formatNumber(p[other]) })
-      : t(`reason.figure.${key}_alone`, { chance: formatNumber(p[key]) });
+// What is at stake, as a reason's params quote it: the figure that tells most (params.figure), or when that one is
+// shown already the next of points gained, the match's chance and the hand's (millebornes.reasons.FIGURE_ORDER).
+function reasonFigure(p, shown) {
+  for (const kind of [p.figure, "points", "match", "chance"]) {
+    if (!kind || shown.includes(kind)) continue;
+    if (kind === "points" && typeof p.gain_points === "number") return t("reason.figure.points", { n: p.gain_points });
+    if ((kind === "match" || kind === "chance") && typeof p[kind] === "number") {
+      const other = p[`other_${kind}`];
+      return typeof other === "number"
+        ? t(`reason.figure.${kind}`, { chance: formatNumber(p[kind]), other: formatNumber(other) })
+        : t(`reason.figure.${kind}_alone`, { chance: formatNumber(p[kind]) });
+    }
   }
   return "";
 }
 
 // Why a move is better (millebornes.reasons: {code, params}) in one line, as nodes (a side's names in <bdi>);
-// nothing for a reason this page's catalog does not know.
-/** @param {{code: string, params?: Record<string, unknown>} | null | undefined} reason */
-export function reasonNodes(reason, ctx) {
+// nothing for a reason this page's catalog does not know. `shown`: the figures the page shows beside it already
+// ("chance", "match"): the line quotes another, or none.
+/**
+ * @param {{code: string, params?: Record<string, unknown>} | null | undefined} reason
+ * @param {string[]} [shown]
+ */
+export function reasonNodes(reason, ctx, shown = []) {
   if (!reason || typeof reason.code !== "string") return [];
   const key = `reason.${reason.code}`;
   if (t(key) === key) return [];
@@ -302,7 +310,7 @@ export function reasonNodes(reason, ctx) {
     else if (kind === "number") params[name] = formatNumber(Number(value));
   }
   const why = tn(key, params);
-  const figure = reasonFigure(p);
+  const figure = reasonFigure(p, shown);
   return figure ? tn("reason.line", { why, figure }) : why;
 }
 
