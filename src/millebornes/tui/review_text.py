@@ -116,11 +116,11 @@ class ReviewWords:
         """The side's chance of the hand with the best move and with the move played."""
         return f"{self.percent(move['best_chance'])} → {self.percent(move['chance'])}"
 
-    def why(self, move: dict) -> str:
-        """Why the better move is better, in one line; the hand's chance it may quote is left to the chances shown
-        beside it (a figure in points or of the match stays)."""
+    def why(self, move: dict, shown: tuple[str, ...] = ("chance",)) -> str:
+        """Why the better move is better, in one line, quoting a figure other than those ``shown`` beside it (the
+        hand's chance, and the match's where the line gives it)."""
         given = move.get("reason")
-        return self.w.why(given, self.w.side_title, shown=("chance",)) if given else ""
+        return self.w.why(given, self.w.side_title, shown=shown) if given else ""
 
     def seat_at(self, index: int) -> int:
         """The seat that played action ``index``."""
@@ -143,7 +143,7 @@ class ReviewWords:
             else:
                 text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
             text.append(" · " + self.t("tui.review.better", action=self.action(i, move["best"])), style="bold")
-            if why := self.why(move):
+            if why := self.why(move, ("chance", "match")):
                 text.append(" · " + why, style="italic")
         else:
             text.append(" " + self.t("tui.review.chance_after", chance=self.percent(move["chance"])))
