@@ -42,6 +42,7 @@ from .bots.rollout import hand_win_share, play_first
 from .determinize import Determinizer
 from .notation import replay
 from .observation import Observation
+from .reasons import annotate
 from .rules import ruleset
 from .state import Game, new_game
 
@@ -288,6 +289,7 @@ def assemble(
         if judged[index] is None:
             forced[obs["seat"]] += 1
     moves = [move for _, index, _ in todo if (move := judged[index]) is not None]
+    annotate(moves, {index: obs for obs, index, _ in todo})  # why the better move is better (reasons.py)
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
     return {
         "format": REVIEW_FORMAT,

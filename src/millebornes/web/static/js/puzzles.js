@@ -1,11 +1,11 @@
 // @ts-check
 // Puzzles (GET /api/puzzles, or ?table=ID&seat=N for that seat's own mistakes in the table's review): the position
-// as the seat saw it, its legal moves as buttons in words; one answer each: found, or not, and why in the chances
-// of the hand the two moves gave. The streak of puzzles found in a row is kept in this browser
-// (localStorage "millebornes.streak": {now, best}).
+// as the seat saw it, its legal moves as buttons in words; one answer each: found, or not, the chances of the hand
+// the two moves gave, and why the better move is better (the puzzle's reason, said by lib/words.js reasonNodes).
+// The streak of puzzles found in a row is kept in this browser (localStorage "millebornes.streak": {now, best}).
 
 import {
-  t, tn, setupLangSelect, onLangChange, describeAction, percent, editionName, formatNumber,
+  t, tn, setupLangSelect, onLangChange, describeAction, percent, editionName, formatNumber, reasonNodes,
 } from "./lib/words.js";
 import { $, el, $$ } from "./lib/dom.js";
 import { getJSON } from "./lib/http.js";
@@ -72,6 +72,8 @@ function draw() {
       ? tn("puzzle.found", { best: words(p.best), chance: percent(p.best_chance) })
       : tn("puzzle.missed", { move: words(P.answer), best: words(p.best), chance: percent(p.best_chance),
         played: words(p.played), lost: percent(p.chance) })));
+    const why = reasonNodes(p.reason, c, ["chance"]); // why the better move is better (the verdict gave the chances)
+    if (why.length) result.append(el("span", { class: "puzzle-reason" }, ...why));
     for (const b of $$("#puzzle-moves > *")) b.classList.toggle("best", b.dataset.action === p.best);
   } else {
     delete result.dataset.found;

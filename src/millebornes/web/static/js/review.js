@@ -9,7 +9,7 @@
 // A move is shown at step index + 1 (the position after it); the better move is shown at step index (the
 // position where it was decided), its card marked in the seat's hand and its target on the board.
 
-import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent } from "./lib/words.js";
+import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent, reasonNodes } from "./lib/words.js";
 import { $, el, $as, targetOf, focusedElement } from "./lib/dom.js";
 import { getJSON, HttpError } from "./lib/http.js";
 import { evalGraph } from "./evalgraph.js";
@@ -18,6 +18,7 @@ import { seatHeaders } from "./mytables.js";
 const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOL = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SHOWN = ["chance", "match"]; // the chances a badge shows: a move's reason quotes its other figures only
 const POLL_MS = 1000;
 const TELL_EVERY = 25; // percent: the progress is said at each quarter
 const TABLE_SEATS = 3; // seats side by side in the summary's table; more get a block each
@@ -344,8 +345,10 @@ export function setupReview(api) {
       const m = S.better;
       const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; S.pendingFocus = "#show-better"; api.go(m.index + 1); } },
         t("review.back_to_move"));
+      const why = reasonNodes(m.reason, c, SHOWN);
       box.replaceChildren(el("div", { class: "review-badge better-here" }, el("p", {},
-        ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })), back));
+        ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })),
+      why.length ? el("p", { class: "reason" }, ...why) : null, back));
       markBetter(m);
     } else {
       const m = S.byStep.get(d.step);
@@ -360,6 +363,8 @@ export function setupReview(api) {
         if (MISTAKES.has(m.class)) {
           lines.push(el("p", {}, t("review.cost", { n: Math.round(m.loss / 5) * 5 })));
           lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
+          const why = reasonNodes(m.reason, c, SHOWN); // why the better move is better, and what is at stake
+          if (why.length) lines.push(el("p", { class: "reason" }, ...why));
           lines.push(el("button", { type: "button", id: "show-better", onclick: () => showBetter(m) }, t("review.show_better")));
         }
         box.replaceChildren(el("div", { class: `review-badge class-${m.class}`, dataset: { class: m.class } }, ...lines));
@@ -400,7 +405,11 @@ export function setupReview(api) {
     const m = S.byStep.get(d.step);
     if (!m) return { key: "", nodes: [] };
     const nodes = [`${t(`review.class.${m.class}`)}.`];
-    if (MISTAKES.has(m.class)) nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
+    if (MISTAKES.has(m.class)) {
+      nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
+      const why = reasonNodes(m.reason, c, SHOWN);
+      if (why.length) nodes.push(" ", ...why);
+    }
     return { key: "", nodes };
   }
 
