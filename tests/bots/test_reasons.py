@@ -11,7 +11,7 @@ import millebornes as mb
 from millebornes.i18n import catalog, placeholders
 from millebornes.i18n.words import REASON_PARAMS, TableWords
 from millebornes.puzzles import from_review, shipped, with_reasons
-from millebornes.reasons import CODES, FIGURE_PARAMS, annotate, reason
+from millebornes.reasons import CODES, FIGURE_PARAMS, FIGURES, annotate, reason
 from millebornes.review import decisions, review
 from tests.bots.test_review import drive
 
@@ -376,7 +376,7 @@ def test_a_review_gives_every_mistake_and_every_other_better_move_its_reason():
     assert all(("reason" in m) == (m["best"] != m["played"] or m["class"] in MISTAKES) for m in r["moves"])
     m = next(m for m in told if m["best"] != m["played"])
     seen = {i: obs for obs, i, _ in decisions(g.record(), [0])[0]}
-    assert m["reason"] == reason(seen[m["index"]], m["best"], m["played"], {k: m[k] for k in ("chance", "best_chance")})
+    assert m["reason"] == reason(seen[m["index"]], m["best"], m["played"], {k: m.get(k) for k in FIGURES})
     again = [{k: v for k, v in m.items() if k != "reason"} for m in r["moves"]]
     annotate(again, seen)  # the same from the moves and what the seat saw
     assert again == r["moves"]
