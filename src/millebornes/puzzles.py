@@ -84,6 +84,7 @@ def from_review(
                 "stake": m.get("stake", m["best_chance"] - m["chance"]),
                 "class": m["class"],
                 "theme": theme(obs, m["played"], m["best"]),
+                **({"reason": m["reason"]} if "reason" in m else {}),  # why the better move is better, as judged
             }
         )
     return out
