@@ -177,3 +177,7 @@ def test_the_bounds_per_seat_per_game_and_in_all(web):
     left = sorted(p["stake"] for p in grown.public())
     assert left == sorted((p["stake"] for p in stored.values()), reverse=True)[:kept][::-1]
     assert grown.prune(kept) == 0
+    # the operator deleting the table deletes its puzzles
+    from millebornes.web.admin.repo import Admin
+
+    assert Admin(web.app.state.db).delete_table(table["id"])["puzzles"] == kept and grown.count() == 0
