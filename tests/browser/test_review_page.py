@@ -40,7 +40,7 @@ pytestmark = [
 
 WORLDS = 40
 MISTAKES = ("inaccuracy", "mistake", "blunder")
-SHOWN = ("chance", "match")  # the badge shows the chances: the reason line quotes its other figures only
+SHOWN = ("chance", "match", "points")  # the badge shows the chances and the cost: the reason quotes the rest
 WORDS = {"best": "Best", "good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
 
 
@@ -269,6 +269,9 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     expect(badge).to_have_attribute("data-class", m["class"])
     expect(badge.locator(".better")).to_have_text(re.compile(r"^Better for \S.*: \S"))
     expect(page.locator("#announce")).to_contain_text("Better for ")
+    # what it cost, in points of what was at stake (the review's loss, to the nearest 5)
+    cost = f"{5 * round(m['loss'] / 5):,}"
+    expect(badge.locator(".cost")).to_have_text(re.compile(rf"^This move gave away about {cost} points of what"))
     # why, under the better move: the page words the move's reason as the terminal does (reasons.py)
     why = TableWords("en", 2, False).why(m["reason"], ["Ann", "Bot 2 (easy)"].__getitem__, SHOWN)
     expect(badge.locator(".reason")).to_have_text(why)

@@ -144,7 +144,7 @@ class ReviewWords:
                 text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
             text.append(" · " + self.w.catalog.n("tui.review.cost", 5 * round(move["loss"] / 5)))
             text.append(" · " + self.t("tui.review.better", action=self.action(i, move["best"])), style="bold")
-            if why := self.why(move, ("chance", "match")):
+            if why := self.why(move, ("chance", "match", "points")):
                 text.append(" · " + why, style="italic")
         else:
             text.append(" " + self.t("tui.review.chance_after", chance=self.percent(move["chance"])))

@@ -20,7 +20,7 @@ import { seatHeaders } from "./mytables.js";
 const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOL = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
-const SHOWN = ["chance", "match"]; // the chances a badge shows: a move's reason quotes its other figures only
+const SHOWN = ["chance", "match", "points"]; // what a badge shows (the chances, the points given away): a reason quotes the rest
 const POLL_MS = 1000;
 const TELL_EVERY = 25; // percent: the progress is said at each quarter
 const TABLE_SEATS = 3; // seats side by side in the summary's table; more get a block each
@@ -375,7 +375,7 @@ export function setupReview(api) {
           lines.push(el("p", {}, t("review.chance_match", { before: percent(m.best_match_chance), after: percent(m.match_chance) })));
         }
         if (MISTAKES.has(m.class)) {
-          lines.push(el("p", {}, t("review.cost", { n: Math.round(m.loss / 5) * 5 })));
+          lines.push(el("p", { class: "cost" }, t("review.cost", { n: Math.round(m.loss / 5) * 5 })));
           lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
           const why = reasonNodes(m.reason, c, SHOWN); // why the better move is better, and what is at stake
           if (why.length) lines.push(el("p", { class: "reason" }, ...why));
