@@ -9,9 +9,11 @@ import pytest
 pytest.importorskip("textual")
 
 from millebornes.i18n import catalog  # noqa: E402
+from millebornes.i18n.howto import how_to_play  # noqa: E402
 from millebornes.i18n.words import Words  # noqa: E402
+from millebornes.rules import ruleset  # noqa: E402
 from millebornes.tui.learn import LearnApp, LessonEndScreen  # noqa: E402
-from millebornes.tutorial import LEARNER, LESSONS, SCRIPT, scored  # noqa: E402
+from millebornes.tutorial import EDITION, LEARNER, LESSONS, SCRIPT, scored  # noqa: E402
 from tests.tui.test_tui import press_card, run, screen_text, settle  # noqa: E402
 
 
@@ -90,5 +92,8 @@ def test_the_guided_match_says_that_q_only_quits():
             await pilot.press("question_mark")
             await pilot.pause()
             assert words.t("tui.keys_quit_unsaved") in screen_text(app)
+            # the edition's own rules, where a match is several hands, not the guided match's one-hand rules
+            edition = how_to_play(ruleset(EDITION), "en", 2)
+            assert app.screen.guide == edition != how_to_play(app.tutorial.game.ruleset, "en", 2)
 
     run(go())

@@ -32,7 +32,7 @@ from ..events import Event, HandResult
 from ..notation import replay
 from ..observation import Observation
 from ..review import DEFAULT_WORLDS
-from ..rules import RULESETS
+from ..rules import RULESETS, Ruleset
 from ..rules import ruleset as get_ruleset
 from ..state import Game
 from .bindings import localized
@@ -887,9 +887,14 @@ class GameScreen(Screen):
         resume = f"millebornes play --resume --save {shlex.quote(str(path))}"
         return self.w.t("tui.keys_quit", path=path, command=resume)
 
+    @property
+    def rules(self) -> Ruleset:
+        """The rules ``?`` tells: the table's."""
+        return self.game.ruleset
+
     def action_rules(self) -> None:
         """The keys, then how to play this table's edition, over the table (the game waits behind it)."""
-        rules = localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players, self.key_rows())
+        rules = localized(RulesScreen, self.lang)(self.rules, self.lang, self.game.players, self.key_rows())
         self.app.push_screen(rules)
 
     def action_hint(self) -> None:

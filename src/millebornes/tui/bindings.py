@@ -21,7 +21,7 @@ def localized(cls, lang: str):
     for b in cls.BINDINGS:
         label = words.t(b.description) if b.description else ""
         if b.description in YES and b.key != yes:
-            bindings += [Binding(yes, b.action, label, priority=b.priority), Binding(b.key, b.action, show=False)]
+            bindings += [Binding(b.key, b.action, show=False), Binding(yes, b.action, label, priority=b.priority)]
             continue
         bindings.append(Binding(b.key, b.action, label, show=b.show, priority=b.priority))
     return type(cls.__name__, (cls,), {"BINDINGS": bindings})

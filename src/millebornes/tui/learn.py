@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 
 from ..events import HandResult
 from ..observation import Observation
+from ..rules import Ruleset, ruleset
 from ..tutorial import EDITION, GOAL, LEARNER, LESSONS, Tutor, Tutorial, scored
 from .app import GameScreen, MilleBornesApp
 from .bindings import localized
@@ -67,8 +68,8 @@ class LessonEndScreen(Screen):
         self.query_one("#lesson-end").focus()
 
     def action_rules(self) -> None:
-        game = self.tutorial.game
-        self.app.push_screen(localized(RulesScreen, self.lang)(game.ruleset, self.lang, game.players))
+        """The edition's own rules, a match of several hands (the guided match is one)."""
+        self.app.push_screen(localized(RulesScreen, self.lang)(ruleset(EDITION), self.lang, self.tutorial.game.players))
 
 
 class LearnScreen(GameScreen):
@@ -83,6 +84,11 @@ class LearnScreen(GameScreen):
     def __init__(self, tutorial: Tutorial, lang: str = "en", pace: float = 0.6, session: PlaySession | None = None):
         self.tutorial = tutorial
         super().__init__(session or PlaySession(tutorial.game, ["human", Tutor(tutorial)]), lang, pace)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The edition's own rules: a real match goes on hand after hand, as the last lesson says."""
+        return ruleset(EDITION)
 
     def lesson_text(self) -> Text:
         t, w = self.tutorial, self.w
