@@ -4,7 +4,7 @@
 
 import {
   t, tn, describeEvent, describeAction, errorMessage, seatName, sideName, sidesNames, cardName, percent,
-  formatNumber, getLang, editionName,
+  formatNumber, getLang, editionName, reasonNodes,
 } from "../lib/words.js";
 import { $, el, $as, $$, focusedElement } from "../lib/dom.js";
 import { SAFETY_OF } from "../lib/cards.js";
@@ -293,6 +293,7 @@ export function renderHints() {
   if (note.dataset.i18n !== noteKey) { note.dataset.i18n = noteKey; note.textContent = t(noteKey); }
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
+  renderHintReason(S.hints === "wait" ? null : listed);
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!listed) { box.replaceChildren(); return; }
   const pick = listed[0];
@@ -307,6 +308,14 @@ export function renderHints() {
   }));
   // the search's choice on screen wherever its chance ranks it: a phone's sheet shows a few hints at a time
   box.querySelector("li.best")?.scrollIntoView({ block: "nearest" });
+}
+
+// The hints' first line: why the search's choice is the move to play, and what is at stake (its reason).
+function renderHintReason(listed) {
+  const line = $("#hint-reason");
+  const why = listed ? reasonNodes(listed[0]?.reason, ctx()) : [];
+  line.replaceChildren(...why);
+  line.hidden = !why.length;
 }
 
 // the card of the search's choice, marked in the hand while its hint stands

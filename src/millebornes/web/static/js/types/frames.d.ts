@@ -71,10 +71,29 @@ export interface SaidFrame {
   at: string | null;
 }
 
+/**
+ * Why a move is better (millebornes.reasons): a code the page words as ``reason.<code>``, and its params.
+ */
+export interface MoveReason {
+  code: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One action of a hint, with the search's chances; the first, the search's choice, says why (``reason``).
+ */
+export interface HintChoice {
+  action: string;
+  win_chance: number | null;
+  match_chance: number | null;
+  visits: number;
+  reason?: MoveReason;
+}
+
 export interface HintFrame {
   type: "hint";
   seq: number;
-  actions: Record<string, unknown>[];
+  actions: HintChoice[];
 }
 
 export interface RematchFrame {
