@@ -46,7 +46,9 @@ class StateFrame(TypedDict):
     """Whether this seat may take back its last decision now (docs/web-api.md, "Taking back a move"): the page shows
     its button only then.  False for a spectator."""
     lesson: NotRequired[dict]
-    """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on."""
+    """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on; the last one,
+    ``score``, adds ``scored`` (what the learner's points were for: ``[{"item", "points"}]``) and ``goal`` (the
+    points that end a real match of the edition)."""
 
 
 class WelcomeFrame(TypedDict):

@@ -41,7 +41,9 @@ export interface StateFrame {
    */
   undo: boolean;
   /**
-   * In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on.
+   * In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on; the last one,
+   * ``score``, adds ``scored`` (what the learner's points were for: ``[{"item", "points"}]``) and ``goal`` (the
+   * points that end a real match of the edition).
    */
   lesson?: Record<string, unknown>;
 }
