@@ -83,6 +83,7 @@ def from_review(
                 "best": m["best"],
                 "chance": m["chance"],
                 "best_chance": m["best_chance"],
+                **{k: m[k] for k in JUDGED if m.get(k) is not None},
                 "stake": m.get("stake", m["best_chance"] - m["chance"]),
                 "class": m["class"],
                 "theme": theme(obs, m["played"], m["best"]),
@@ -90,6 +91,11 @@ def from_review(
             }
         )
     return out
+
+
+JUDGED = ("value", "best_value", "points", "best_points", "match_chance", "best_match_chance", "loss")
+"""What a puzzle keeps of its reviewed move beside the chances of the hand (those a review of version 3 gives):
+what the two moves were worth in points of what was at stake, and the match's chances."""
 
 
 def puzzle_reason(observation: Mapping[str, Any], move: Mapping[str, Any]) -> dict[str, Any]:
