@@ -17,12 +17,14 @@ import { scoreSheet } from "../sheet.js";
 import { tableId, mySeat, spectator, S, ctx, mine, inWindow } from "./state.js";
 import { help, presence, dialogs, keys, seatAccount, rematch, keepFocus } from "./parts.js";
 import { act } from "./play.js";
+import { renderBrief } from "./brief.js";
 
 export function renderAll() {
   keepFocus(() => {
     renderInfo();
     renderBoard();
     renderHand();
+    renderBrief();
     renderPiles();
     renderTurn();
     renderLog();
@@ -158,7 +160,7 @@ export function showHelp() {
   const hand = S.obs?.hand || [];
   // on a touch screen the focus only follows taps: the card chosen or held says it
   const focused = touchScreen() ? null : /** @type {HTMLElement | null} */ (focusedElement()?.closest?.("#hand .card[data-index]"));
-  const i = [S.pointed, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
+  const i = [S.pointed, S.held, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
   if (S.board && S.pointed == null) { box.textContent = help.line(S.board, undefined, ctx()); return; }
   if (i === undefined) { box.textContent = ""; return; }
   box.textContent = help.line(hand[i], S.refused ? S.refused[i] : undefined, ctx());
