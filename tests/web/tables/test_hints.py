@@ -66,12 +66,12 @@ class Pool:
 
 def start(hints: Hints, seat: int, seq: int) -> None:
     """Ask, and drop the frame's coroutine: the test answers the pool's future itself."""
-    hints.ask(seat, seq, {}, 0).close()  # type: ignore[attr-defined]
+    hints.ask(seat, seq, dict, 0).close()  # type: ignore[attr-defined]
 
 
 def refusal(hints: Hints, seat: int, seq: int) -> Refused:
     with pytest.raises(Refused) as refused:
-        hints.ask(seat, seq, {}, 0)
+        hints.ask(seat, seq, dict, 0)
     return refused.value
 
 

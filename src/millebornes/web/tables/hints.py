@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 from ...observation import Observation
 from ..errors import HintsBusy, Refused
@@ -41,10 +41,11 @@ class Hints:
         self.answered: dict[int, tuple[int, float]] = {}
         """Each seat's last decision answered, and the moment (``time.monotonic``) it may ask on it again."""
 
-    def ask(self, seat: int, seq: int, observation: Observation, seed: int) -> Awaitable[outbound.HintFrame]:
+    def ask(self, seat: int, seq: int, observe: Callable[[], Observation], seed: int) -> Awaitable[outbound.HintFrame]:
         """Start the seat's hint on the state it was shown at ``seq``, or refuse at once: the awaitable is
-        the hint frame.  ``observation`` is what the seat's frame shows, not the engine's view (which still
-        knows the safeties its coup-fourré questions showed it: view.Asked)."""
+        the hint frame.  ``observe()`` gives what the seat's frame shows, not the engine's view (which still
+        knows the safeties its coup-fourré questions showed it: view.Asked); it is asked only for a hint granted,
+        so a flood of refused asks costs the server next to nothing."""
         working = self.working.setdefault(seat, set())
         if seq in working:
             raise Refused("rate", "the hint of this decision is already being worked out: wait for it")
@@ -67,7 +68,7 @@ class Hints:
                 retry_after=retry,
             )
         try:
-            work = self.thinker.hint(hint, observation, self.settings.hint_iterations, self.settings.hint_ms, seed)
+            work = self.thinker.hint(hint, observe(), self.settings.hint_iterations, self.settings.hint_ms, seed)
         except HintsBusy as exc:
             raise Refused("busy", str(exc)) from None
         except Exception:
