@@ -9,17 +9,20 @@ the weaker level gets the lower accuracy (with a 95% Wilson interval), each leve
 its decisions in each class, and the quantiles of its losses (the figures behind review.THRESHOLDS).
 
 ``skill``: every level of ``--levels`` plays ``--matches`` classic matches against each level of ``--against``
-(by default both are random, easy, medium and hard), on the same deals (seeds from ``--seed``), seats alternating,
-and its seat is reviewed; a match between two of them serves both.  For each level, a line of a Markdown table:
-its mean accuracy (with its standard error) and the mean over every judged decision (the accuracy before stakes
-counted, for comparison), its blunders, mistakes and inaccuracies per match, and its decisions that mattered
-per match.  ``--save FILE`` keeps the records played (the data of tests/bots/test_review.py).  The defaults
-(4 matches against each of the four, 100 worlds) took 2.5 to 4 minutes on two cores (4 with another job running);
-``hard`` searches for 30 ms a move, so its matches change a little with the machine's load.
+(by default random, an always-discarding seat, easy, medium and hard, against medium), on the same deals (seeds
+from ``--seed``), seats alternating, and its seat is reviewed; a match between two of them serves both.  For each
+level, a line of a Markdown table: its mean accuracy (with its standard error) and the plain mean over every judged
+decision (for comparison), its blunders, mistakes and inaccuracies per match, and its decisions that mattered per
+match; then whether the review meets its targets (docs/review.md: random and the discarding seat at most 60,
+medium at least 85, hard at least medium, the levels in order with blunders the other way).  ``discard`` is not a
+bot a person meets: it discards whenever it may (its first card), as a player who never plays a card.  ``--save
+FILE`` keeps the records played (the data of tests/bots/test_review.py).  ``hard`` searches for 30 ms a move, so
+its matches change a little with the machine's load.
 
     python bench/review.py speed [--worlds N] [--workers 2] [--repeats 3]
     python bench/review.py levels [--strong medium] [--weak easy] [--matches 50] [--worlds N] [--workers 2]
-    python bench/review.py skill [--levels random,easy,medium,hard] [--against ...] [--matches 4] [--worlds 100]
+    python bench/review.py skill [--levels random,discard,easy,medium,hard] [--against medium] [--matches 6]
+        [--worlds 300]
 """
 
 from __future__ import annotations
@@ -37,10 +40,27 @@ from millebornes.bots import LEVELS, make_bot
 from millebornes.review import CLASSES, DEFAULT_WORLDS, move_accuracy, review
 from millebornes.tournament import wilson
 
+ORDER = ("random", "discard", *LEVELS)
+"""The levels from the weakest, as the review should rank them."""
+
+
+class Discarder:
+    """A seat that never plays a card: it discards its first card whenever it may, else takes the first action
+    that plays nothing (a draw, letting a coup fourré go), else the first."""
+
+    def choose(self, observation, legal: list[str]) -> str:
+        return next((a for a in legal if a.startswith("discard")), None) or next(
+            (a for a in legal if not a.startswith("play") and a != "coup-fourre"), legal[0]
+        )
+
+
+def player(level: str, seed: int):
+    return Discarder() if level == "discard" else make_bot(level, seed=seed)
+
 
 def match(levels: list[str], seed: int) -> dict:
     g = mb.new_game("classic", players=2, seed=seed)
-    bots = [make_bot(level, seed=seed * 2 + s) for s, level in enumerate(levels)]
+    bots = [player(level, seed * 2 + s) for s, level in enumerate(levels)]
     while not g.is_over:
         s = g.to_act
         g.act(bots[s].choose(g.observation(s), g.legal_actions()))
@@ -100,13 +120,12 @@ def levels(args, pool) -> None:
             f"{level}: accuracy mean {statistics.mean(acc[level]):.1f}, median {statistics.median(acc[level]):.1f}; "
             f"{n} judged decisions: {share}"
         )
-        print(f"  losses: median {q[0.5]:.3f}, 90% {q[0.9]:.3f}, 95% {q[0.95]:.3f}, 99% {q[0.99]:.3f}")
+        print(f"  losses (points): median {q[0.5]:.0f}, 90% {q[0.9]:.0f}, 95% {q[0.95]:.0f}, 99% {q[0.99]:.0f}")
 
 
 def skill(args, pool) -> None:
     levels, against = args.levels.split(","), args.against.split(",")
-    order = ["random", *LEVELS]
-    rank = {level: order.index(level) if level in order else len(order) for level in levels + against}
+    rank = {level: ORDER.index(level) if level in ORDER else len(ORDER) for level in levels + against}
     wanted: dict[tuple[str, str, int], set[int]] = {}
     for level in levels:
         for other in against:
@@ -123,7 +142,8 @@ def skill(args, pool) -> None:
         r = review(record, seats=sorted(reviewed), worlds=args.worlds, executor=pool)
         for s in r["summary"]:
             mine = [mv for mv in r["moves"] if mv["seat"] == s["seat"]]
-            rows[seats[s["seat"]]].append(dict(s, every=statistics.mean(move_accuracy(mv["loss"]) for mv in mine)))
+            every = statistics.mean(move_accuracy(mv["loss"], mv["error"]) for mv in mine) if mine else 100.0
+            rows[seats[s["seat"]]].append(dict(s, every=every))
             saved.append(
                 {"level": seats[s["seat"]], "against": seats[1 - s["seat"]], "seat": s["seat"], "record": record}
             )
@@ -134,43 +154,72 @@ def skill(args, pool) -> None:
     )
     head = ("level", "matches", "accuracy", "every decision", "blunders", "mistakes", "inaccuracies", "mattered")
     print("| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
+    means: dict[str, float] = {}
+    blunders: dict[str, float] = {}
     for level in levels:
         got = rows[level]
         n = len(got)
         acc = [x["accuracy"] for x in got if x["accuracy"] is not None]
         error = statistics.stdev(acc) / math.sqrt(len(acc)) if len(acc) > 1 else 0.0
         per_match = {c: sum(x["counts"][c] for x in got) / n for c in ("blunder", "mistake", "inaccuracy")}
+        means[level], blunders[level] = statistics.mean(acc), per_match["blunder"]
         cells = [
             level,
             str(n),
-            f"{statistics.mean(acc):.1f} ± {error:.1f}",
+            f"{means[level]:.1f} ± {error:.1f}",
             f"{statistics.mean(x['every'] for x in got):.1f}",
             *(f"{x:.2f}" for x in per_match.values()),
             f"{sum(x['mattered'] for x in got) / n:.0f} of {sum(x['judged'] for x in got) / n:.0f}",
         ]
         print("| " + " | ".join(cells) + " |")
+    print()
+    for line in targets(means, blunders):
+        print(line)
     if args.save:
         with open(args.save, "w") as f:
             f.write("[\n" + ",\n".join(json.dumps(x, separators=(",", ":")) for x in saved) + "\n]\n")
 
 
+def targets(means: dict[str, float], blunders: dict[str, float]) -> list[str]:
+    """The review's targets (docs/review.md), each met or not, for the levels measured."""
+    out = []
+    for weak in ("random", "discard"):
+        if weak in means:
+            out.append(f"{weak} at most 60: {means[weak]:.1f} {'met' if means[weak] <= 60 else 'MISSED'}")
+    if "medium" in means:
+        out.append(f"medium at least 85: {means['medium']:.1f} {'met' if means['medium'] >= 85 else 'MISSED'}")
+    if "medium" in means and "hard" in means:
+        ok = means["hard"] >= means["medium"]
+        out.append(f"hard at least medium: {means['hard']:.1f} {'met' if ok else 'MISSED'}")
+    ladder = [lv for lv in ("random", "easy", "medium", "hard") if lv in means]
+    up = all(means[a] < means[b] for a, b in zip(ladder, ladder[1:]))
+    down = all(blunders[a] > blunders[b] for a, b in zip(ladder, ladder[1:]))
+    gaps = ", ".join(f"{b} - {a} {means[b] - means[a]:+.1f}" for a, b in zip(ladder, ladder[1:]))
+    out.append(f"levels in order: {'met' if up else 'MISSED'} ({gaps})")
+    out.append(
+        f"blunders the other way: {'met' if down else 'MISSED'} "
+        f"({', '.join(f'{lv} {blunders[lv]:.2f}' for lv in ladder)} a match)"
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("speed", "levels", "skill"))
-    ap.add_argument("--worlds", type=int, default=None, help="default: 1000, and 100 for skill")
+    ap.add_argument("--worlds", type=int, default=None, help="default: 1000, and 300 for skill")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--matches", type=int, default=None, help="default: 50, and 4 for skill")
+    ap.add_argument("--matches", type=int, default=None, help="default: 50, and 6 for skill")
     ap.add_argument("--strong", default="medium")
     ap.add_argument("--weak", default="easy")
-    ap.add_argument("--levels", default="random,easy,medium,hard")
-    ap.add_argument("--against", default="random,easy,medium,hard")
+    ap.add_argument("--levels", default="random,discard,easy,medium,hard")
+    ap.add_argument("--against", default="medium")
     ap.add_argument("--save", default=None)
     ap.add_argument("--seed", type=int, default=100)
     args = ap.parse_args(argv)
     quick = args.what == "skill"
-    args.worlds = args.worlds or (100 if quick else DEFAULT_WORLDS)
-    args.matches = args.matches or (4 if quick else 50)
+    args.worlds = args.worlds or (300 if quick else DEFAULT_WORLDS)
+    args.matches = args.matches or (6 if quick else 50)
     with ProcessPoolExecutor(args.workers) as pool:
         {"speed": speed, "levels": levels, "skill": skill}[args.what](args, pool)
 

@@ -101,14 +101,14 @@ NAMES_EN: Final[tuple[str, ...]] = (
 )
 """The printed English name of each kind."""
 NAMES_FR: Final[tuple[str, ...]] = (
-    "25 bornes",
-    "50 bornes",
-    "75 bornes",
-    "100 bornes",
-    "200 bornes",
+    "25\u00a0bornes",
+    "50\u00a0bornes",
+    "75\u00a0bornes",
+    "100\u00a0bornes",
+    "200\u00a0bornes",
     "Feu rouge",
     "Limitation de vitesse",
-    "Panne d'essence",
+    "Panne d’essence",
     "Crevaison",
     "Accident",
     "Feu vert",
@@ -117,7 +117,7 @@ NAMES_FR: Final[tuple[str, ...]] = (
     "Roue de secours",
     "Réparations",
     "Véhicule prioritaire",
-    "Citerne d'essence",
+    "Citerne d’essence",
     "Increvable",
     "As du volant",
 )

@@ -3,9 +3,10 @@ mistakes" does.
 
 A puzzle is one decision of a finished match where the move played lost chance (an inaccuracy or worse): the
 position as its seat saw it (the observation the review judged it from, so no hidden card), the move played, the
-better one and the chances of the hand each gave.  :func:`from_review` makes them from a review; :func:`build`
-makes a set from reviewed self-play matches, the positions where the choice changed the chance of the hand the
-most, with a theme each (:data:`THEMES`); :func:`solve` says whether an answer finds the better move, and why.
+better one, the chances of the hand each gave and why the better one is better (``reason``, millebornes.reasons).
+:func:`from_review` makes them from a review; :func:`build` makes a set from reviewed self-play matches, the
+positions where the choice changed the chance of the hand the most, with a theme each (:data:`THEMES`);
+:func:`solve` says whether an answer finds the better move, and why.
 
 >>> p = {"observation": {"legal_actions": ["play 75", "discard 75"]}, "best": "play 75", "played": "discard 75",
 ...      "chance": 0.31, "best_chance": 0.58}
@@ -24,6 +25,7 @@ from typing import Any
 
 from .actions import parse
 from .cards import DISTANCE, GROUP, SAFETY
+from .reasons import FIGURES, reason
 from .review import decisions, review
 
 MISTAKES = ("inaccuracy", "mistake", "blunder")
@@ -81,18 +83,41 @@ def from_review(
                 "best": m["best"],
                 "chance": m["chance"],
                 "best_chance": m["best_chance"],
+                **{k: m[k] for k in JUDGED if m.get(k) is not None},
                 "stake": m.get("stake", m["best_chance"] - m["chance"]),
                 "class": m["class"],
                 "theme": theme(obs, m["played"], m["best"]),
+                "reason": puzzle_reason(obs, m),
             }
         )
     return out
 
 
+JUDGED = ("value", "best_value", "points", "best_points", "match_chance", "best_match_chance", "loss")
+"""What a puzzle keeps of its reviewed move beside the chances of the hand (those a review of version 3 gives):
+what the two moves were worth in points of what was at stake, and the match's chances."""
+
+
+def puzzle_reason(observation: Mapping[str, Any], move: Mapping[str, Any]) -> dict[str, Any]:
+    """Why a puzzle's answer is better than the move played (:func:`millebornes.reasons.reason`), worked out from
+    the position the puzzle shows and the figures the reviewed move (or the puzzle) carries."""
+    figures = {k: move.get(k) for k in FIGURES}
+    return reason(observation, move["best"], move["played"], figures)  # type: ignore[arg-type]
+
+
+def with_reasons(puzzle_set: dict[str, Any]) -> dict[str, Any]:
+    """A puzzle set whose every puzzle has its ``reason``, re-derived from its observation and moves (a set made
+    before puzzles carried one; nothing is reviewed again)."""
+    return {
+        **puzzle_set,
+        "puzzles": [{**p, "reason": puzzle_reason(p["observation"], p)} for p in puzzle_set["puzzles"]],
+    }
+
+
 def solve(puzzle: dict[str, Any], action: str) -> dict[str, Any]:
-    """Whether ``action`` finds the better move: ``{"solved", "best", "chance", "best_chance"}`` (the chances of
-    the hand the move played and the better one gave, the reason in numbers); an action that is not one of the
-    position's legal moves raises ``ValueError`` and counts as nothing."""
+    """Whether ``action`` finds the better move: ``{"solved", "best", "chance", "best_chance", "reason"}`` (the
+    chances of the hand the move played and the better one gave, and why the better one is better); an action that
+    is not one of the position's legal moves raises ``ValueError`` and counts as nothing."""
     if action not in puzzle["observation"]["legal_actions"]:
         raise ValueError(f"{action!r} is not a move of this position")
     return {
@@ -100,6 +125,7 @@ def solve(puzzle: dict[str, Any], action: str) -> dict[str, Any]:
         "best": puzzle["best"],
         "chance": puzzle["chance"],
         "best_chance": puzzle["best_chance"],
+        "reason": puzzle.get("reason"),
     }
 
 

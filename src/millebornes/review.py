@@ -2,14 +2,15 @@
 
 For each decision where the seat had a real choice, every legal action is played on the same possible
 worlds (dealt from that seat's observation alone, :class:`~millebornes.determinize.Determinizer`) and
-the hand is played out by the greedy policy.  An action's *chance* is the share of those worlds in which
-its side wins the hand; where the edition plays a match of several hands, its chance of the match is given
-too (each world's end of hand mapped to a chance of the match by :func:`match_chances`).  A decision is
-judged by the hand, as a player judges a move: the loss of the move played is the best action's chance less
-its own, and the class follows from the loss (:data:`THRESHOLDS`); but a move with the best chance of the match
-loses nothing.  A decision's *stake* is the best action's chance less the worst one's: a seat's accuracy counts
-only the decisions with something at stake (:data:`MATTERS`), so that many near-equal choices (which card to
-throw away when none will be needed) do not drown the few that decide the hand.
+the hand is played out by the greedy policy.  An action's *value* is what is still at stake, in points: the
+side's points margin in the hand, plus :data:`WIN_POINTS` times its chance of the match (each world's end of
+hand mapped to a chance of the match by :func:`match_chances`), or of the race where the edition plays no match.
+While the result is open, winning weighs; once it is settled, the points still tell good play from bad.  The
+loss of the move played is the best action's value less its own, and the class follows from the loss
+(:data:`THRESHOLDS`).  A decision's *stake* is the best action's value less the worst one's: a seat's accuracy
+counts only the decisions with something at stake (:data:`MATTERS`), so that many near-equal choices (which card
+to throw away when none will be needed) do not drown the few that decide the hand.  The chance of the hand is
+given beside, as players read it.
 
 Everything a review draws comes from the budget's seed and the decision's index in the record, and the
 search reads the seat's observation only: two records that differ in cards the seat never saw get the
@@ -41,27 +42,33 @@ from .bots.rollout import hand_win_share, play_first
 from .determinize import Determinizer
 from .notation import replay
 from .observation import Observation
+from .reasons import annotate
 from .rules import ruleset
 from .state import Game, new_game
 
-REVIEW_FORMAT = "millebornes-review/2"
-"""The format and version a review names (2: each move's stake, and the accuracy of the decisions that mattered)."""
+REVIEW_FORMAT = "millebornes-review/3"
+"""The format and version a review names (3: decisions judged in points of what is still at stake, the loss and
+the stake in points, each move's expected points; 2 judged them by the chance of the hand alone)."""
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The classes of a decision, best first."""
-THRESHOLDS = {"good": 0.005, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
-"""The least loss (in chance, 0-1) of each class below ``best``; docs/review.md gives the figures behind them."""
+THRESHOLDS = {"good": 5.0, "inaccuracy": 50.0, "mistake": 100.0, "blunder": 200.0}
+"""The least loss (in points) of each class below ``best``; docs/review.md gives the figures behind them."""
 SIGNIFICANCE = 2.0
 """A loss smaller than this many standard errors of the paired difference is at worst ``good``: the
 worlds could not tell the two moves apart."""
+WIN_POINTS = 1000.0
+"""What winning is worth in points, beside the points themselves: the match where the edition plays one, else the
+race.  About what a side scores in a hand, so that the points lead while the result is open, and still tell good
+play from bad once it is settled (a match lost whatever one does)."""
 DEFAULT_WORLDS = 1000
 """The possible worlds each decision is judged on, unless asked otherwise."""
 MAX_WORLDS = 5000
 """The most worlds a review may ask for per decision."""
 KEY_MOMENTS = 3
 """How many key moments a seat's summary lists."""
-ACCURACY_SCALE = 0.045
-"""A decision's accuracy is 100 exp(-ACCURACY_SCALE * loss in percentage points): 80 for a 5-point
-loss, 51 for 15."""
+ACCURACY_SCALE = 120.0
+"""A decision's accuracy is 100 exp(-loss / ACCURACY_SCALE), the loss in points less one standard error (the loss
+the worlds are sure of): 66 for a 50-point loss, 43 for 100, 19 for 200."""
 MATTERS = THRESHOLDS["inaccuracy"]
 """The least stake of a decision that a seat's accuracy counts: one where even the worst action loses less than
 an inaccuracy tells nothing of the player, however many such decisions a match holds (docs/review.md)."""
@@ -73,11 +80,22 @@ def decision_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def margin(world: Game, hand: int, side: int) -> float:
+    """The side's points in hand ``hand`` of a played-out world less the other sides' mean (the distance, if the
+    hand is unfinished)."""
+    n = world.nsides
+    got = world.hand_results[hand]["points"] if len(world.hand_results) > hand else world.distances
+    return got[side] - (sum(got) - got[side]) / (n - 1) if n > 1 else float(got[side])
+
+
 def judge(
     observation: Observation, index: int, played: str, worlds: int = DEFAULT_WORLDS, seed: int = 0
 ) -> dict[str, Any] | None:
     """One decision judged from the seat's observation (``played`` is the action taken), or None when
-    there was nothing to choose: one legal action, or actions that end every world alike."""
+    there was nothing to choose: one legal action, or actions that end every world alike.
+
+    Each action's value in a world is the side's points margin in the hand plus :data:`WIN_POINTS` times its
+    chance of the match (of the race where there is no match): what is still at stake."""
     legal = observation["legal_actions"]
     if len(legal) < 2:
         return None
@@ -91,6 +109,7 @@ def judge(
     unused = random.Random(0)  # the greedy playout draws nothing
     hand_sum = [[0.0] * nsides for _ in codes]
     match_sum = [[0.0] * nsides for _ in codes]
+    points = [0.0] * len(codes)
     values: list[list[float]] = [[] for _ in codes]
     for _ in range(worlds):
         world = det.sample(rng)
@@ -100,18 +119,22 @@ def judge(
             row = hand_sum[i]
             for s in range(nsides):
                 row[s] += hand_win_share(w, hand, s)
-            values[i].append(hand_win_share(w, hand, side))
+            won = hand_win_share(w, hand, side)
             if target is not None:
                 row = match_sum[i]
-                for s, x in enumerate(match_outcome(w, target)):
+                outcome = match_outcome(w, target)
+                for s, x in enumerate(outcome):
                     row[s] += x
-    if all(v == values[0] for v in values[1:]) and all(m == match_sum[0] for m in match_sum[1:]):
+                won = outcome[side]
+            m = margin(w, hand, side)
+            points[i] += m
+            values[i].append(m + WIN_POINTS * won)
+    if all(v == values[0] for v in values[1:]):
         return None
     means = [sum(v) / worlds for v in values]
     p = legal.index(played)
     top = max(means)
-    match_best = target is not None and match_sum[p][side] >= max(row[side] for row in match_sum)
-    b = p if means[p] == top or match_best else means.index(top)  # a move the match prefers loses nothing
+    b = p if means[p] == top else means.index(top)
     diffs = [x - y for x, y in zip(values[b], values[p])]
     loss = means[b] - means[p]
     spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / (worlds - 1)) if worlds > 1 else 0.0
@@ -124,22 +147,26 @@ def judge(
         "played": played,
         "best": legal[b],
         "options": len(legal),
-        "chance": round(means[p], 4),
-        "best_chance": round(means[b], 4),
-        "stake": round(top - min(means), 4),
+        "value": round(means[p], 1),
+        "best_value": round(means[b], 1),
+        "points": round(points[p] / worlds, 1),
+        "best_points": round(points[b] / worlds, 1),
+        "chance": round(hand_sum[p][side] / worlds, 4),
+        "best_chance": round(hand_sum[b][side] / worlds, 4),
+        "stake": round(top - min(means), 1),
         "match_chance": None if target is None else round(match_sum[p][side] / worlds, 4),
         "best_match_chance": None if target is None else round(match_sum[b][side] / worlds, 4),
         "sides": [round(x / worlds, 4) for x in hand_sum[p]],
         "match_sides": None if target is None else [round(x / worlds, 4) for x in match_sum[p]],
-        "loss": round(loss, 4),
-        "error": round(error, 4),
+        "loss": round(loss, 1),
+        "error": round(error, 1),
     }
     move["class"] = classify(loss, error)
     return move
 
 
 def classify(loss: float, error: float = 0.0) -> str:
-    """The class of a decision from its loss in chance and the loss's standard error."""
+    """The class of a decision from its loss in points and the loss's standard error."""
     if loss < THRESHOLDS["good"]:
         return "best"
     if loss < SIGNIFICANCE * error:
@@ -150,9 +177,10 @@ def classify(loss: float, error: float = 0.0) -> str:
     return "good"
 
 
-def move_accuracy(loss: float) -> float:
-    """One decision's accuracy in percent from its loss in chance (0-1): 100 for the best move."""
-    return 100.0 * math.exp(-ACCURACY_SCALE * 100.0 * loss)
+def move_accuracy(loss: float, error: float = 0.0) -> float:
+    """One decision's accuracy in percent from its loss in points and the loss's standard error: 100 for the best
+    move, or for a loss the worlds cannot tell from nothing."""
+    return 100.0 * math.exp(-max(0.0, loss - error) / ACCURACY_SCALE)
 
 
 def mattered(move: dict[str, Any]) -> bool:
@@ -161,12 +189,13 @@ def mattered(move: dict[str, Any]) -> bool:
 
 
 def accuracy(moves: Iterable[dict[str, Any]]) -> float | None:
-    """A seat's accuracy in percent: the mean of :func:`move_accuracy` over its judged moves that mattered
-    (None without any)."""
-    scores = [move_accuracy(m["loss"]) for m in moves if mattered(m)]
-    if not scores:
+    """A seat's accuracy in percent: the mean of :func:`move_accuracy` over its judged moves that mattered, each
+    weighted by its stake, so that a decision counts as much as it could cost (lichess weighs its moves by the
+    volatility around them); None without any."""
+    counted = [(move_accuracy(m["loss"], m.get("error", 0.0)), float(m["stake"])) for m in moves if mattered(m)]
+    if not counted:
         return None
-    return round(sum(scores) / len(scores), 1)
+    return round(sum(a * w for a, w in counted) / sum(w for _, w in counted), 1)
 
 
 def decisions(
@@ -260,6 +289,7 @@ def assemble(
         if judged[index] is None:
             forced[obs["seat"]] += 1
     moves = [move for _, index, _ in todo if (move := judged[index]) is not None]
+    annotate(moves, {index: obs for obs, index, _ in todo})  # why the better move is better (reasons.py)
     rules = ruleset(record["ruleset"], **(record.get("options") or {}))
     return {
         "format": REVIEW_FORMAT,

@@ -3,7 +3,8 @@
 A stacked deck deals the learner (seat 0) and the tutor (seat 1) exactly the cards the lessons need; the tutor plays
 its script, the learner is asked for one move per lesson: a Roll, distance, a remedy to the tutor's Accident, the
 Roll after it, a safety and the extra turn it gives, a coup fourré when the tutor plays a Flat Tire, two more
-distance cards to 700, and the extension choice; the hand's score ends it.  A lesson says what to do and why
+distance cards to 700, and the extension choice; the hand's score is the last lesson, and it ends the match (the
+guided match is one hand: nothing is dealt after it).  A lesson says what to do and why
 (``learn.<lesson>.do`` and ``.why`` in the catalog); any other move is refused with the engine's reason when the
 rules forbid it, or with ``learn.not_this`` when it is legal but not the lesson's, and nothing changes.
 
@@ -23,15 +24,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .actions import IllegalAction
 from .cards import CARD_IDS
-from .rules import ruleset
+from .rules import Ruleset, ruleset
 from .state import Game, new_game
 
 EDITION = "parker"
 """The edition taught first: no hazard on a hazard and no taking the discard leave fewer rules at once."""
+OPTIONS: dict[str, Any] = {"match_target": None}
+"""The edition's options at the guided match: one hand is the match, so its score ends it (a table's options)."""
+GOAL: int = ruleset(EDITION).match_target or 0
+"""The points that end a real match of the edition: the last lesson says so."""
 LEARNER, TUTOR = 0, 1
 LEARNER_HAND = ("roll", "100", "repairs", "extra-tank", "puncture-proof", "200")
 TUTOR_HAND = ("roll", "accident", "flat-tire", "25", "25", "50")
@@ -64,6 +69,11 @@ LESSONS = tuple(lesson for _, _, lesson in SCRIPT if lesson)
 """The lessons in order; after the last one the hand is over and its score is the final lesson, ``score``."""
 
 
+def rules() -> Ruleset:
+    """The guided match's rules: the edition with :data:`OPTIONS`."""
+    return ruleset(EDITION, **OPTIONS)
+
+
 def deck() -> list[str]:
     """The stacked deck: the two hands, then the draws, then every other card of the edition's deck."""
     left = Counter(dict(zip(CARD_IDS, ruleset(EDITION).deck_counts(2))))
@@ -84,6 +94,17 @@ def lesson_of(game: Game) -> str:
 def number_of(lesson: str) -> int:
     """A lesson's number, from 1; the score is the last, ``len(LESSONS) + 1``."""
     return LESSONS.index(lesson) + 1 if lesson != "score" else len(LESSONS) + 1
+
+
+def scored(game: Game) -> list[tuple[str, int]]:
+    """What the learner's points were for, once the hand is over: each item of its score that brought points
+    (``distance``, ``safeties``, ``coups_fourres``...), with them, in the score sheet's order (the last lesson's
+    lines, ``learn.scored.<item>``)."""
+    results = game.hand_results
+    if not results:
+        return []
+    mine = cast(dict[str, int], results[0]["breakdown"][game.side_of(LEARNER)])
+    return [(item, points) for item, points in mine.items() if points > 0]
 
 
 def tutor_move(game: Game) -> str | None:
@@ -116,7 +137,7 @@ class Tutorial:
     """The guided hand as it goes: the game, the lesson the learner is on, the tutor's moves played at once."""
 
     def __init__(self) -> None:
-        self.game: Game = new_game(EDITION, players=2, deck=deck(), seed=0)
+        self.game: Game = new_game(rules(), players=2, deck=deck(), seed=0)
 
     @property
     def at(self) -> int:

@@ -9,7 +9,7 @@ import pytest
 import millebornes as mb
 from millebornes.bots import make_bot
 from millebornes.puzzles import MISTAKES, PUZZLE_FORMAT, THEMES, build, from_review, shipped, solve, theme
-from millebornes.review import decisions, review
+from millebornes.review import THRESHOLDS, decisions, review
 
 
 def match(seed: int) -> dict:
@@ -50,7 +50,8 @@ def test_the_shipped_set_is_sound():
     for p in data["puzzles"]:
         legal = p["observation"]["legal_actions"]
         assert p["best"] in legal and p["played"] in legal and p["best"] != p["played"]
-        assert p["best_chance"] >= p["chance"] and p["class"] in MISTAKES
+        assert p["best_value"] - p["value"] == pytest.approx(p["loss"], abs=0.2) and p["class"] in MISTAKES
+        assert p["loss"] >= THRESHOLDS["inaccuracy"] and p["stake"] >= p["loss"]
         assert p["theme"] == theme(p["observation"], p["played"], p["best"])
         assert p["observation"]["to_act"] in (p["seat"], None) and p["observation"]["seat"] == p["seat"]
     assert len({p["theme"] for p in data["puzzles"]}) >= 4

@@ -1,6 +1,6 @@
-"""The puzzles page (/puzzles): a puzzle missed, then one found, the streak counted and kept in this browser; the
-words are the catalog's in both languages, axe-core finds nothing serious, it fits a 360 px phone, and an answer is
-given by the keyboard alone."""
+"""The puzzles page (/puzzles): a puzzle missed, then one found, each with why the better move is better, the streak
+counted and kept in this browser; the words are the catalog's in both languages, axe-core finds nothing serious, it
+fits a 360 px phone, and an answer is given by the keyboard alone."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
 from millebornes.i18n import catalog  # noqa: E402
+from millebornes.i18n.words import TableWords  # noqa: E402
 from millebornes.puzzles import shipped  # noqa: E402
 from tests.browser.test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
 from tests.browser.test_phone import check_fits  # noqa: E402
@@ -46,6 +47,8 @@ def test_a_puzzle_missed_then_one_found_by_clicks_and_keys(server, pages, axe_so
     expect(result).to_have_attribute("data-found", "0")
     expect(result).to_contain_text("Not this one: ")
     expect(page.locator(".puzzle-move.best")).to_have_attribute("data-action", first["best"])
+    why = page.locator("#puzzle-result .puzzle-reason")  # why the better move is better, in the catalog's words
+    expect(why).to_have_text(TableWords("en", 2, False).why(first["reason"], shown=["chance"]))
     expect(page.locator(".puzzle-move").first).to_be_disabled()  # one answer a puzzle
     expect(page.locator("#puzzle-next")).to_be_focused()
     audit(page, "puzzles, missed")
@@ -61,9 +64,11 @@ def test_a_puzzle_missed_then_one_found_by_clicks_and_keys(server, pages, axe_so
     expect(moves.nth(index)).to_be_focused()
     page.keyboard.press("Enter")
     expect(result).to_have_attribute("data-found", "1")
+    expect(why).to_have_text(TableWords("en", 2, False).why(second["reason"], shown=["chance"]))
     expect(page.locator("#puzzle-streak")).to_have_text(EN.t("puzzle.streak", n="1", best="1"))
     set_lang(page, "fr")
     expect(page.locator("#puzzle-streak")).to_have_text(catalog("fr").t("puzzle.streak", n="1", best="1"))
+    expect(why).to_have_text(TableWords("fr", 2, False).why(second["reason"], shown=["chance"]))
     audit(page, "puzzles, found (fr)")
     page.reload()  # the streak is this browser's
     page.wait_for_selector("body[data-ready='1']")

@@ -1,6 +1,6 @@
 """The game review on the replay page, in Chromium: a short match played to its end on a test server, its replay
 opened, Review clicked; the progress bar, then the evaluation graph and its table, the badge of each judged move,
-the better move on the board, next / previous mistake by buttons and keys, the per-seat summary and its key
+the better move on the board and why it is better, next / previous mistake by buttons and keys, the per-seat summary and its key
 moments; axe-core finds nothing serious with the review open (English and French, the better move shown, the
 table open), the words are the catalog's, and the page fits a 360 px phone. A classic match of several hands
 (added to the server's database as its bots played it) shows each side's chance of the match and the hands.
@@ -26,6 +26,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
 import millebornes as mb  # noqa: E402
+from millebornes.i18n.words import TableWords  # noqa: E402
 from tests.browser.test_axe import Audit, axe_source, set_lang  # noqa: E402,F401
 from tests.browser.test_phone import check_fits  # noqa: E402
 from tests.browser.test_wording import Reader  # noqa: E402
@@ -39,6 +40,7 @@ pytestmark = [
 
 WORLDS = 40
 MISTAKES = ("inaccuracy", "mistake", "blunder")
+SHOWN = ("chance", "match", "points")  # the badge shows the chances and the cost: the reason quotes the rest
 WORDS = {"best": "Best", "good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
 
 
@@ -267,6 +269,13 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     expect(badge).to_have_attribute("data-class", m["class"])
     expect(badge.locator(".better")).to_have_text(re.compile(r"^Better for \S.*: \S"))
     expect(page.locator("#announce")).to_contain_text("Better for ")
+    # what it cost, in points of what was at stake (the review's loss, to the nearest 5)
+    cost = f"{5 * round(m['loss'] / 5):,}"
+    expect(badge.locator(".cost")).to_have_text(re.compile(rf"^This move gave away about {cost} points of what"))
+    # why, under the better move: the page words the move's reason as the terminal does (reasons.py)
+    why = TableWords("en", 2, False).why(m["reason"], ["Ann", "Bot 2 (easy)"].__getitem__, SHOWN)
+    expect(badge.locator(".reason")).to_have_text(why)
+    expect(page.locator("#announce")).to_contain_text(why)
 
     # the better move on the board: the position before the move, its card and target marked; and back
     page.click("#show-better")
@@ -274,8 +283,9 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     expect(page.locator("#back-to-move")).to_be_focused()
     expect(page.locator("#move-review")).to_contain_text("The better move here for ")
     expect(page.locator("#move-review")).to_contain_text(", marked on the board: ")
+    expect(page.locator("#move-review .reason")).to_have_text(why)
     # "This move" says the better move looked at, not the move played before this position
-    better = page.locator("#move-review p").text_content().split(", marked on the board: ", 1)[1].rstrip(".")
+    better = page.locator("#move-review p").first.text_content().split(", marked on the board: ", 1)[1].rstrip(".")
     expect(page.locator("#move")).to_have_text(
         re.compile(rf": {re.escape(better)} \(the better move, not the one played\)$")
     )
@@ -333,6 +343,11 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
 
     set_lang(page, "fr")
     expect(page.locator("#review-title")).to_have_text("Analyse de la partie")
+    page.click("#first")
+    page.keyboard.press("n")
+    wait_step(page, mistakes[0])
+    fr_why = TableWords("fr", 2, False).why(m["reason"], ["Ann", "Robot 2 (facile)"].__getitem__, SHOWN)
+    expect(badge.locator(".reason")).to_have_text(fr_why)
     expect(page.locator("#next-mistake")).to_have_text("Erreur suivante")
     audit(page, "replay, the review open (fr)")
     reader = Reader()

@@ -84,6 +84,8 @@ def test_by_keyboard_alone_and_on_a_phone(server, pages):
     desk.keyboard.press("Tab")  # the brand
     desk.keyboard.press("Tab")  # the language
     desk.keyboard.press("Tab")
+    expect(desk.locator("#rules-learn")).to_be_focused()  # the guided match, for one who would rather play
+    desk.keyboard.press("Tab")
     expect(desk.locator("#rules-edition")).to_be_focused()
     desk.keyboard.press("ArrowDown")  # classic -> parker
     expect(desk.locator("#rules-edition")).to_have_value("parker")
@@ -103,12 +105,18 @@ def test_by_keyboard_alone_and_on_a_phone(server, pages):
 
 
 def test_reached_from_home_a_table_and_a_replay(server, pages):
+    """How to play is a link away from every page, and leads to the guided match in its turn."""
     page = pages.new()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.click("a.nav-link")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url.endswith("/rules?edition=classic&players=2")
+    expect(page.locator(".rules-learn code")).to_have_text("millebornes learn")
+    page.click("#rules-learn")  # and back to the guided match, offered at /learn
+    page.wait_for_url("**/learn")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#learn-panel")).to_be_visible()
 
     made = create_table(
         server, {"ruleset": "parker", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}

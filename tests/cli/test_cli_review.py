@@ -76,6 +76,10 @@ def test_the_table_names_every_marked_move_in_words(match):
             said(record, m["index"], m["best"])
         )
         assert f"{round(100 * m['best_chance'])}% → {round(100 * m['chance'])}%" in line
+    why = " ".join(out.split("Why the better move is better")[1].split("Key moments")[0].split())
+    for m in marked:  # why each better move is better, by move number, the chances left to the table above
+        reason = Words("en", 2, False, None).why(m["reason"], shown=("chance",))
+        assert f"{m['index'] + 1} {' '.join(reason.split())}" in why, (reason, why)
     moments = out.split("Key moments")[1].splitlines()[2:]
     key = sorted((k["index"], s["seat"]) for s in expected["summary"] for k in s["key_moments"])
     assert [line.split()[:3] for line in moments] == [[str(i + 1), "Seat", str(seat + 1)] for i, seat in key]

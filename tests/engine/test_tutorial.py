@@ -1,12 +1,13 @@
 """The guided first match (tutorial.py): played lesson by lesson, each asks for the one move it teaches, refuses any
-other with a reason and changes nothing, and its words are in the catalog in both languages."""
+other with a reason and changes nothing, its score is what ends the match, and its words are in the catalog in both
+languages."""
 
 from __future__ import annotations
 
 import random
 
 from millebornes.i18n import catalog
-from millebornes.tutorial import LEARNER, LESSONS, Tutorial
+from millebornes.tutorial import GOAL, LEARNER, LESSONS, Tutorial, scored
 
 
 def test_the_guided_hand_teaches_each_idea_in_order_and_refuses_every_other_move():
@@ -43,11 +44,23 @@ def test_the_guided_hand_teaches_each_idea_in_order_and_refuses_every_other_move
     assert result["distance"][LEARNER] == 700 and result["winners"] == [0]
     assert result["breakdown"][LEARNER]["coups_fourres"] > 0 and result["breakdown"][LEARNER]["trip"] > 0
     assert not t.attempt("play 25").done
+    # the hand is the match: nothing is dealt after it, nobody is to move
+    assert t.game.is_over and t.game.to_act is None and t.game.hand_number == 0 and t.game.winners == [LEARNER]
+    assert scored(t.game) == [(k, v) for k, v in result["breakdown"][LEARNER].items() if v > 0]
+    assert dict(scored(t.game)) == {"distance": 700, "safeties": 200, "coups_fourres": 300, "trip": 400, "shutout": 500}
+    assert sum(v for _, v in scored(t.game)) == result["points"][LEARNER]
 
 
 def test_every_lesson_is_worded_in_both_languages():
+    t = Tutorial()
+    while not t.over:
+        t.attempt(t.expected)
+    items = t.game.hand_results[0]["breakdown"][LEARNER]  # every item the edition's score sheet has
     for lang in ("en", "fr"):
         words = catalog(lang)
         for lesson in (*LESSONS, "score"):
-            assert words.t(f"learn.{lesson}.do") and words.t(f"learn.{lesson}.why")
+            assert words.t(f"learn.{lesson}.do") and words.t(f"learn.{lesson}.why", goal=GOAL)
         assert words.t("learn.step", n=1, total=len(LESSONS) + 1)
+        assert str(GOAL) in words.t("learn.score.why", goal=GOAL)
+        for item in items:
+            assert "700" in words.t(f"learn.scored.{item}", points=700), item

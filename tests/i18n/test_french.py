@@ -2,7 +2,7 @@
 
 - A no-break space (U+00A0) before ":" and inside « »; a narrow no-break space (U+202F) before ";", "!" and "?";
   a no-break space between a number and its unit ("{s} s", "{n} cartes") and before "%".
-- French quotes « » and apostrophes ’ (no straight " or '; the card names are those of docs/rules.md §1, as the
+- French quotes « » and apostrophes ’ (no straight " or ', the card names too: those of docs/rules.md §1, as the
   engine writes them in millebornes.cards.NAMES_FR, which the terminal's test compares), "…" rather than "...", no
   space before "," or ".", no double space, numbers of five digits or more grouped (the pages format the numbers
   they fill in).
@@ -73,20 +73,19 @@ def faults(key: str, text: str) -> list[str]:
         for m in re.finditer(pattern, where, flags):
             found.append(f"{what}: …{where[max(0, m.start() - 15) : m.end() + 15]!r}…")
 
-    bad("a no-break space (U+00A0) goes before ':'", r"(?<!\u00a0):")
-    bad("a narrow no-break space (U+202F) goes before ';', '!' and '?'", r"(?<![\u202f!?]);|(?<![\u202f!?])[!?]")
+    prose = re.sub(r"\{[^{}]*\}|https?://\S+", "X", text)  # a placeholder's format and an address keep their : and '
+    bad("a no-break space (U+00A0) goes before ':'", r"(?<!\u00a0):", prose)
+    bad("a narrow no-break space (U+202F) goes before ';', '!' and '?'", r"(?<![\u202f!?]);|(?<![\u202f!?])[!?]", prose)
     bad("« is followed by a no-break space", r"«(?!\u00a0)")
     bad("» follows a no-break space", r"(?<!\u00a0)»")
     bad("French quotes « », not straight double quotes", r'"')
-    if not key.startswith("card."):
-        bad("the apostrophe is ’ (U+2019)", r"'")
+    bad("the apostrophe is ’ (U+2019)", r"'", prose)
     bad("… rather than three dots", r"\.\.\.")
     bad("no space before ',' or '.'", r"[ \u00a0\u202f][,.](?!\.)")
     if not key.startswith("tui."):  # the terminal's key lines lay out columns with spaces
         bad("no double space", r"  ")
     bad("no space at either end", r"^\s|\s$") if key not in ("and", "list.sep") else None  # joined between names
-    if not key.startswith("card."):
-        bad("a no-break space between a number and its unit", r"(?:\d|\})[ ]" + UNITS + r"(?![\w’])")
+    bad("a no-break space between a number and its unit", r"(?:\d|\})[ ]" + UNITS + r"(?![\w’])")
     bad("a no-break space before %", r"(?<![\u00a0\u202f])%")
     bad(
         "group the digits of large numbers (1\u202f000)",
@@ -155,7 +154,17 @@ def test_french_and_english_have_the_same_messages_and_placeholders():
         "Prêt ?",
         "la Crevaison de {attacker}",
         "Main de {name}",
+        "Panne d'essence",
+        "Délai\u00a0: {s}\u00a0s ; ensuite",
+        "200 bornes",
     ],
 )
 def test_the_checks_catch_what_they_look_for(text):
     assert faults("x", text.replace(" :", "\u00a0:") if "Interdit" in text else text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Adresse\u00a0: https://exemple.fr/t/abc", "Total\u00a0: {points:,}", "Le coup {action!r} est refusé."]
+)
+def test_the_checks_leave_a_placeholders_format_and_an_address_alone(text):
+    assert not faults("x", text)

@@ -20,7 +20,7 @@ LAYERS = [
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),
     ("the guided first match", {"millebornes.tutorial"}),
     ("bots", {"millebornes.bots"}),
-    ("game review", {"millebornes.review"}),
+    ("game review", {"millebornes.reasons", "millebornes.review"}),
     ("puzzles", {"millebornes.puzzles"}),
     ("message catalog", {"millebornes.i18n"}),
     (

@@ -1,5 +1,6 @@
-"""The README is the first page a newcomer reads: its example must run as written, and every link in it must
-lead to a file of this repository (nothing outside it but the web)."""
+"""The README is the first page a newcomer reads: its first screen shows the ways in for someone who never played,
+its example must run as written, and every link in it must lead to a file of this repository (nothing outside it but
+the web)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,15 @@ def test_every_link_leads_to_a_file_of_the_repository():
     missing = [t for t in local if not (README.parent / t.split("#")[0]).exists()]
     assert not missing, f"links to nothing: {missing}"
     assert not [t for t in local if t.startswith("..")], "a link out of the repository"
+
+
+def test_the_first_screen_shows_a_newcomer_the_ways_in():
+    """Before any install detail: the guided match in the browser and in the terminal, and the rules; the install
+    says how long the first run takes."""
+    text = README.read_text(encoding="utf-8")
+    first = text.split("\n## ", 1)[0]
+    assert len(first.splitlines()) <= 30, "the ways in fit the first screen"
+    for way in ("http://127.0.0.1:8000/learn", "http://127.0.0.1:8000/rules", "docs/rules.md", "`millebornes learn`"):
+        assert way in first, way
+    play = text.split("\n## Play\n", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"The first run takes [^.]*minute", play) and re.search(r"\d+ s compiling the engine", play)

@@ -25,8 +25,10 @@ pytest.importorskip("textual")
 
 import millebornes as mb  # noqa: E402
 from millebornes.cards import CARD_IDS, NAMES_EN, NAMES_FR  # noqa: E402
+from millebornes.i18n import catalog  # noqa: E402
 from millebornes.tui import PlaySession, Words, card_label  # noqa: E402
 from millebornes.tui.app import GameScreen, HandView, MilleBornesApp, PassScreen, QuestionScreen, ReplayApp  # noqa: E402
+from millebornes.tui.keepsave import UnfinishedScreen, unfinished  # noqa: E402
 from millebornes.tui.render import hand_text  # noqa: E402
 
 BIN = Path(sys.executable).parent / "millebornes"
@@ -175,7 +177,7 @@ def test_a_one_race_match_ends_with_its_breakdown():
             text = screen_text(app)
             assert "Match over" in text and "Distance" in text and "Points this hand" in text
             assert "Trip completed" not in text  # dujardin counts distance only
-            assert "q: save and quit" in text
+            assert "q: save the match to watch it again, and quit" in text
             # one race, one result line, and it says it is the match's
             assert text.count("The match: ") == 1 and "This hand: " not in text
             await pilot.press("enter")
@@ -377,6 +379,54 @@ def test_save_on_quit_and_resume(tmp_path):
         PlaySession.load(tmp_path / "missing.json")
 
 
+def test_a_new_match_asks_before_replacing_an_unfinished_save(tmp_path):
+    """Every move is saved as it is made: a new match's first move would overwrite the saved one, so the app asks
+    first, by a key: go on with it, replace it, or quit and keep it (Escape keeps it too)."""
+    path = tmp_path / "save.json"
+    saved = PlaySession.new("classic", players=2, bots=["medium"], seed=9, save_path=path)
+    saved.game.act(saved.game.legal_actions()[0])
+    saved.save()
+    before = path.read_text()
+    assert unfinished(tmp_path / "missing.json") is None
+    assert unfinished(path).game.history == saved.game.history
+
+    def app_for(lang: str = "en") -> MilleBornesApp:
+        new = PlaySession.new("parker", players=2, bots=["easy"], seed=3, save_path=path)
+        return MilleBornesApp(new, lang=lang, pace=0, save_path=path, unfinished=unfinished(path))
+
+    async def answer(app, key: str, lang: str = "en") -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, UnfinishedScreen)
+            text = screen_text(app)
+            words = catalog(lang)
+            assert words.t("tui.save_ask_title") in text and words.t("tui.key.replace") in text
+            await pilot.press(key)
+            await pilot.pause()
+            if app.table is None:  # quit at the question
+                return ""
+            await settle(pilot, app)
+            text = screen_text(app)
+            await pilot.press("q")
+            await pilot.pause()
+            return text
+
+    for key in ("q", "escape"):  # quit, keeping it: nothing is written
+        app = app_for()
+        run(answer(app, key))
+        assert app.kept and app.return_value is None and path.read_text() == before
+
+    app = app_for("fr")  # o (oui) goes on with it, in French
+    run(answer(app, "o", "fr"))
+    assert not app.kept and app.session.game.ruleset.name == "classic"
+    assert app.session.game.history[: len(saved.game.history)] == saved.game.history
+
+    app = app_for()  # n replaces it: the new match is what the file holds from then on
+    text = run(answer(app, "n"))
+    assert "Parker Brothers" in text
+    assert json.loads(path.read_text())["ruleset"] == "parker"
+
+
 def test_replay_steps_forward_and_back():
     game = mb.new_game("classic", players=2, seed=21)
     while len(game.history) < 30:
@@ -492,7 +542,7 @@ def test_play_command_under_tmux(tmp_path, size):
     _tmux(sock, "new-session", "-d", "-s", "mb", "-x", str(width), "-y", str(height), cmd, env=env)
     try:
         _capture_until(sock, "Your turn")
-        screen = _capture_until(sock, "q Save & quit")  # the footer may come a frame after the table
+        screen = _capture_until(sock, "q Save match & quit")  # the footer may come a frame after the table
         lines = screen.splitlines()
         assert len(lines) <= height and all(len(line) <= width for line in lines)
         hand = mb.new_game("classic", players=2, seed=1).hand(0)  # seat 0 starts: nothing moved yet
@@ -502,7 +552,7 @@ def test_play_command_under_tmux(tmp_path, size):
             assert title in screen
         assert screen.count("Battle:") == 2 and screen.count("Safeties:") == 2
         assert screen.count("0/700") == 2
-        assert "q Save & quit" in screen
+        assert "q Save match & quit" in screen
         if width == 80:
             # Save on quit, then --resume shows the same table.
             _tmux(sock, "send-keys", "-t", "mb", "1", "d")

@@ -232,3 +232,17 @@ def test_a_marked_move_of_a_match_gives_the_match_s_chance_too(match):
     assert "(chances de la manche 100\u202f% → 57\u202f%, de la partie 47\u202f% → 37\u202f%)" in line
     move["match_chance"] = None  # an edition of one race
     assert "of the match" not in ReviewWords(record, rv).move_line(move).plain
+
+
+def test_a_marked_move_says_why_its_better_move_is_better(match):
+    """The verdict line ends with the reason, in words, without the chances the line gives already."""
+    from millebornes.tui.review_text import ReviewWords
+
+    record, rv = match
+    move = next(m for m in rv["moves"] if m["class"] in MARKED)
+    words = ReviewWords(record, rv)
+    line = words.move_line(move).plain
+    why = words.w.why(move["reason"], words.w.side_title, shown=("chance", "match"))
+    assert why and line.endswith(f" · {why}") and "chance of winning" not in why
+    french = ReviewWords(record, rv, "fr")
+    assert french.move_line(move).plain.endswith(french.w.why(move["reason"], french.w.side_title, ("chance", "match")))

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 import millebornes as mb  # noqa: E402
+from millebornes.reasons import CODES  # noqa: E402
 from millebornes.web.settings import Limits  # noqa: E402
 from tests.conftest import Closed, token_of  # noqa: E402
 from tests.util import stacked_deck  # noqa: E402
@@ -411,8 +412,12 @@ def test_hint_lists_every_legal_action(web):
     hint = a.expect("hint", timeout=30)
     assert hint["seq"] == a.state["seq"]
     assert sorted(h["action"] for h in hint["actions"]) == sorted(a.obs["legal_actions"])
-    assert all(set(h) == {"action", "win_chance", "match_chance", "visits"} for h in hint["actions"])
+    assert all(set(h) - {"reason"} == {"action", "win_chance", "match_chance", "visits"} for h in hint["actions"])
     assert all(0 <= h["match_chance"] <= 1 for h in hint["actions"])  # classic plays a match to 5,000
+    first = hint["actions"][0]  # the search's choice says why, with the search's chance of it (reasons.py)
+    assert first["reason"]["code"] in CODES and all("reason" not in h for h in hint["actions"][1:])
+    said = first["reason"]["params"]
+    assert said.get("match") == round(100 * first["match_chance"]) or said["chance"] == round(100 * first["win_chance"])
 
 
 def test_history_and_replay_of_a_finished_table(web):

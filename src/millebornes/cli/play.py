@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -96,13 +97,15 @@ def play(
     words = Words(lang_option(lang))
     try:
         from ..tui.app import MilleBornesApp
+        from ..tui.keepsave import unfinished
         from ..tui.session import PlaySession, default_save_path
     except ImportError as exc:
         tui_missing(exc, words)
 
-    path = save or default_save_path()
+    path = Path(save) if save else default_save_path()
     session: PlaySession | None = None
     saved: dict = {}
+    resume_command = "millebornes play --resume" + (f" --save {shlex.quote(save)}" if save else "")
     if resume:
         load_record(words, str(path), save=True)
         try:
@@ -125,20 +128,17 @@ def play(
         pace=pace if pace is not None else saved.get("pace", 1.0),
         seed=seed,
         save_path=path,
+        unfinished=None if resume else unfinished(path),
     )
     tui.run()
-    if tui.saved_to and tui.session and tui.session.game.is_over:  # nothing to go on with: the replay shows it
+    if tui.kept:
+        typer.echo(words.t("cli.kept", path=path, command=resume_command))
+    elif tui.saved_to and tui.session and tui.session.game.is_over:  # nothing to go on with: the replay shows it
         typer.echo(
             words.t("cli.saved_over", path=tui.saved_to, command=f"millebornes replay {shlex.quote(str(tui.saved_to))}")
         )
     elif tui.saved_to:
-        typer.echo(
-            words.t(
-                "cli.saved",
-                path=tui.saved_to,
-                command="millebornes play --resume" + (f" --save {save}" if save else ""),
-            )
-        )
+        typer.echo(words.t("cli.saved", path=tui.saved_to, command=resume_command))
 
 
 def learn(

@@ -307,6 +307,9 @@ def puzzles(
     per_theme: int = typer.Option(6, "--per-theme", min=1, max=100, help="puzzles kept per theme"),
     seed: int = typer.Option(0, "--seed"),
     workers: int = typer.Option(2, "--workers", min=1, max=64, help="processes the reviews run on"),
+    reasons: bool = typer.Option(
+        False, "--reasons", help="give the set already in OUT its puzzles' reasons, reviewing nothing again"
+    ),
 ) -> None:
     """Build a puzzle set from reviewed self-play: classic matches of each level against medium, their
     inaccuracies and worse, the positions where the choice changed the chance of the hand the most."""
@@ -314,7 +317,16 @@ def puzzles(
     from concurrent.futures import ProcessPoolExecutor
 
     from ..bots import make_bot
-    from ..puzzles import build
+    from ..puzzles import build, with_reasons
+
+    if reasons:
+        with open(out, encoding="utf-8") as f:
+            given = with_reasons(json.load(f))
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(given, f, indent=1, sort_keys=True)
+            f.write("\n")
+        typer.echo(f"{len(given['puzzles'])} puzzles of {out} given their reasons")
+        return
 
     levels = ["random", "easy", "medium"]
 

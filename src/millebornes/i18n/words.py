@@ -13,6 +13,9 @@ needs only its own extra.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
 from ..actions import IllegalAction
 from ..bots.ladder import measured_at, offered_levels, standing
 from . import catalog, lang_of
@@ -94,6 +97,65 @@ class Words:
         if len(names) <= 1:
             return "".join(names)
         return ", ".join(names[:-1]) + self.t("and") + names[-1]
+
+    def why(
+        self, reason: Mapping[str, Any], side: Callable[[int], str] | None = None, shown: Iterable[str] = ()
+    ) -> str:
+        """Why a move is better (:func:`millebornes.reasons.reason`'s ``{"code", "params"}``) in one line, its figure
+        after it: cards by name, distances in miles or bornes, a side by ``side`` (default: its first seat).
+        ``shown``: the figures already beside it ("chance", "match"), left out."""
+        params = dict(reason.get("params") or {})
+        side = side or self.seat
+        values: dict[str, str] = {}
+        for name, value in params.items():
+            kind = REASON_PARAMS.get(name)
+            if kind == "card":
+                values[name] = self.card(value)
+            elif kind == "side":
+                values[name] = side(value)
+            elif kind == "miles":
+                values[name] = self.n("reason.miles", value)
+            elif kind == "points":
+                values[name] = self.n("reason.points", value)
+            elif kind == "number":
+                values[name] = self.num(value)
+        text = self.t(f"reason.{reason['code']}", **values)
+        figure = self.figure(params, shown)
+        return self.t("reason.line", why=text, figure=figure) if figure else text
+
+    def figure(self, params: Mapping[str, Any], shown: Iterable[str] = ()) -> str:
+        """What is at stake, as a reason's params quote it: the figure that tells most (``figure``), or when that one
+        is ``shown`` already the next of points gained, the match's chance and the hand's."""
+        hidden = set(shown)
+        for kind in (params.get("figure"), "points", "match", "chance"):
+            if kind is None or kind in hidden:
+                continue
+            if kind == "points" and "gain_points" in params:
+                return self.n("reason.figure.points", params["gain_points"])
+            if kind in ("match", "chance") and kind in params:
+                other = params.get(f"other_{kind}")
+                if other is None:
+                    return self.t(f"reason.figure.{kind}_alone", chance=self.num(params[kind]))
+                return self.t(f"reason.figure.{kind}", chance=self.num(params[kind]), other=self.num(other))
+        return ""
+
+
+REASON_PARAMS = {
+    "card": "card",
+    "other_card": "card",
+    "safety": "card",
+    "hazard": "card",
+    "remedy": "card",
+    "side": "side",
+    "km": "miles",
+    "left": "miles",
+    "more": "miles",
+    "distance": "miles",
+    "target": "number",
+    "bonus": "points",
+}
+"""How each parameter of a move's reason is said (the figure's own are said by :meth:`Words.figure`); the pages
+say them alike (``REASON_PARAMS`` in js/lib/words.js)."""
 
 
 class TableWords(Words):

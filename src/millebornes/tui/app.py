@@ -10,6 +10,7 @@ applied on the app's thread after ``pace`` seconds, so the screen never freezes.
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from collections import Counter, deque
 from pathlib import Path
@@ -31,10 +32,11 @@ from ..events import Event, HandResult
 from ..notation import replay
 from ..observation import Observation
 from ..review import DEFAULT_WORLDS
-from ..rules import RULESETS
+from ..rules import RULESETS, Ruleset
 from ..rules import ruleset as get_ruleset
 from ..state import Game
 from .bindings import localized
+from .keepsave import REPLACE, RESUME, UnfinishedScreen
 from .render import breakdown_table, hand_text, tableau_text
 from .reviewing import Reviewing, prepare_processes
 from .rules import RulesScreen
@@ -870,16 +872,29 @@ class GameScreen(Screen):
             ("d", w.t("keys.discard")),
             ("s", w.t("keys.draw")),
             ("t", w.t("keys.take")),
-            ("y / n", w.t("keys.answer")),
+            (f"{w.t('tui.yes_key')} / n", w.t("keys.answer")),
             ("h", w.t("keys.hint")),
             (w.t("keys.esc_name"), w.t("tui.keys_back")),
             ("?", w.t("tui.keys_help")),
-            ("q", w.t("tui.keys_quit")),
+            ("q", self.quit_words()),
         ]
+
+    def quit_words(self) -> str:
+        """What ``q`` does here: saves the match, and where, or nothing when there is nowhere to save it."""
+        path = self.session.save_path
+        if path is None:
+            return self.w.t("tui.keys_quit_unsaved")
+        resume = f"millebornes play --resume --save {shlex.quote(str(path))}"
+        return self.w.t("tui.keys_quit", path=path, command=resume)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rules ``?`` tells: the table's."""
+        return self.game.ruleset
 
     def action_rules(self) -> None:
         """The keys, then how to play this table's edition, over the table (the game waits behind it)."""
-        rules = localized(RulesScreen, self.lang)(self.game.ruleset, self.lang, self.game.players, self.key_rows())
+        rules = localized(RulesScreen, self.lang)(self.rules, self.lang, self.game.players, self.key_rows())
         self.app.push_screen(rules)
 
     def action_hint(self) -> None:
@@ -945,6 +960,7 @@ class MilleBornesApp(App):
         save_path=None,
         setup: dict | None = None,
         hint_ms: int = HINT_MS,
+        unfinished: PlaySession | None = None,
     ):
         super().__init__()
         self.session = session
@@ -955,8 +971,33 @@ class MilleBornesApp(App):
         self.setup = setup or {}
         self.hint_ms = hint_ms
         self.saved_to: Path | None = None
+        self.unfinished = unfinished
+        """The unfinished match at ``save_path`` that a new one would replace: asked about first."""
+        self.kept = False
+        """The player quit at that question, keeping the saved match."""
 
     def on_mount(self) -> None:
+        if self.unfinished is not None and self.save_path is not None:
+            ask = localized(UnfinishedScreen, self.lang)(self.unfinished, Path(self.save_path), self.lang)
+            self.push_screen(ask, callback=self.answered)
+        else:
+            self.begin()
+
+    def answered(self, choice: str | None) -> None:
+        """The unfinished match goes on, is replaced by the new one, or stays as it is while the app quits."""
+        saved, self.unfinished = self.unfinished, None
+        if choice == RESUME:
+            self.session = saved
+            self.start()
+        elif choice == REPLACE:
+            self.begin()
+        else:
+            self.kept = True
+            self.session = None  # nothing was played: nothing is saved over it
+            self.exit(None)
+
+    def begin(self) -> None:
+        """The new match: the table given, or the setup screen first."""
         if self.session is not None:
             self.start()
         else:

@@ -116,6 +116,12 @@ class ReviewWords:
         """The side's chance of the hand with the best move and with the move played."""
         return f"{self.percent(move['best_chance'])} → {self.percent(move['chance'])}"
 
+    def why(self, move: dict, shown: tuple[str, ...] = ("chance",)) -> str:
+        """Why the better move is better, in one line, quoting a figure other than those ``shown`` beside it (the
+        hand's chance, and the match's where the line gives it)."""
+        given = move.get("reason")
+        return self.w.why(given, self.w.side_title, shown=shown) if given else ""
+
     def seat_at(self, index: int) -> int:
         """The seat that played action ``index``."""
         return self.seats[index]
@@ -136,7 +142,10 @@ class ReviewWords:
                 text.append(" " + self.t("tui.review.chance_change_match", chances=self.chances(move), match=match))
             else:
                 text.append(" " + self.t("tui.review.chance_change", chances=self.chances(move)))
+            text.append(" · " + self.w.catalog.n("tui.review.cost", 5 * round(move["loss"] / 5)))
             text.append(" · " + self.t("tui.review.better", action=self.action(i, move["best"])), style="bold")
+            if why := self.why(move, ("chance", "match", "points")):
+                text.append(" · " + why, style="italic")
         else:
             text.append(" " + self.t("tui.review.chance_after", chance=self.percent(move["chance"])))
         return text
@@ -197,7 +206,7 @@ class ReviewWords:
 
     def marked_table(self) -> Table | Text:
         """Every inaccuracy, mistake and blunder: when, who, what, how much it cost (the chance of the hand with
-        the best move, then with the move played), what was better."""
+        the best move, then with the move played), what was better and why."""
         marked = self.marked()
         if not marked:
             return Text(self.t("tui.review.none_marked"), style="italic")
@@ -206,6 +215,19 @@ class ReviewWords:
         for m in marked:
             table.add_row(*self.move_cells(m, m["best_chance"]), self.action(m["index"], m["best"]))
         return _unbroken(table)
+
+    def why_table(self) -> Table | None:
+        """Why each better move of :meth:`marked_table` is better, by move number, in lines as wide as the
+        terminal (None when no marked move has a reason)."""
+        rows = [(m, why) for m in self.marked() if (why := self.why(m))]
+        if not rows:
+            return None
+        table = _table()
+        table.add_column(self.t("tui.review.col.move"), justify="right", no_wrap=True)
+        table.add_column(self.t("tui.review.col.why"), ratio=1)
+        for m, why in rows:
+            table.add_row(str(m["index"] + 1), why)
+        return table
 
     def key_moments(self) -> list[tuple[dict, float]]:
         """The seats' key moments in the order played: (the move, its side's chance of the hand after the
@@ -244,7 +266,8 @@ def _longest_word(label: str) -> int:
 
 
 def review_text(record: dict, review: dict, lang: str = "en", width: int = 100, color: bool = False) -> str:
-    """What ``millebornes review`` prints: the title, the seats' summary, the marked moves, the key moments."""
+    """What ``millebornes review`` prints: the title, the seats' summary, the marked moves and why their better
+    moves are better, the key moments."""
     words = ReviewWords(record, review, lang)
     out = io.StringIO()
     console = Console(
@@ -263,6 +286,10 @@ def review_text(record: dict, review: dict, lang: str = "en", width: int = 100, 
     console.print(Text(words.t("tui.review.marked_title"), style="bold underline"))
     console.print(words.marked_table())
     console.print()
+    if (why := words.why_table()) is not None:
+        console.print(Text(words.t("tui.review.why_title"), style="bold underline"))
+        console.print(why)
+        console.print()
     console.print(Text(words.t("tui.review.key_title"), style="bold underline"))
     console.print(words.key_table())
     return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").splitlines())

@@ -37,6 +37,7 @@ from .db.database import Database
 from .pages import routes as page_routes
 from .ratings import routes as rating_routes
 from .reviews import routes as review_routes
+from .reviews.puzzle_repo import Grown
 from .reviews.repo import Reviews
 from .reviews.service import Reviewer
 from .settings import Settings
@@ -67,8 +68,9 @@ async def lifespan(app: FastAPI):
     await hall.start(challenged=gateway.heard)
     app.state.db, app.state.tables, app.state.thinker, app.state.hall = db, tables, thinker, hall
     app.state.archive = Archive(db)
+    app.state.grown = grown = Grown(db)
     app.state.reviewer = reviewer = Reviewer(
-        tables, Reviews(db), thinker, settings.review_worlds, settings.limits.reviews_at_once
+        tables, Reviews(db), thinker, settings.review_worlds, settings.limits.reviews_at_once, grown
     )
     app.state.throttle = throttle = CreationThrottle(settings.limits.tables_per_minute)
     app.state.gateway, app.state.creation = gateway, Creation(settings, tables, hall, throttle, gateway)

@@ -18,6 +18,7 @@ from .accounts.repo import Accounts
 from .archive.repo import Archive
 from .botaccounts.gateway import Gateway
 from .db.database import Database
+from .reviews.puzzle_repo import Grown
 from .reviews.service import Reviewer
 from .settings import Settings
 from .tables.drain import Sockets
@@ -63,6 +64,10 @@ def get_reviewer(conn: HTTPConnection) -> Reviewer:
     return conn.app.state.reviewer
 
 
+def get_grown(conn: HTTPConnection) -> Grown:
+    return conn.app.state.grown
+
+
 def get_throttle(conn: HTTPConnection) -> CreationThrottle:
     return conn.app.state.throttle
 
@@ -92,6 +97,7 @@ HallDep = Annotated[Hall, Depends(get_hall)]
 CreationDep = Annotated[Creation, Depends(get_creation)]
 GatewayDep = Annotated[Gateway, Depends(get_gateway)]
 ReviewerDep = Annotated[Reviewer, Depends(get_reviewer)]
+GrownDep = Annotated[Grown, Depends(get_grown)]
 ThrottleDep = Annotated[CreationThrottle, Depends(get_throttle)]
 ClaimThrottleDep = Annotated[CreationThrottle, Depends(get_claim_throttle)]
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]

@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import analyse, make_bot
 from ..observation import Observation
+from ..reasons import reason
 from .errors import HintsBusy
 from .settings import Limits
 
@@ -57,12 +58,28 @@ def choose(level: str, seed: int, observation: Observation, legal: list[str]) ->
 
 def hint(observation: Observation, iterations: int, ms: float, seed: int) -> list[dict]:
     """Every legal action of the seat with its chance to win the hand (and the match, where one is played), the
-    search's choice first; thought out from the observation the seat's frame showed, never from the game (whose
-    observation still knows a safety a coup-fourré window showed the engine alone)."""
-    return [
+    search's choice first with its ``reason`` (:func:`hint_reason`); thought out from the observation the seat's
+    frame showed, never from the game (whose observation still knows a safety a coup-fourré window showed the
+    engine alone)."""
+    actions = [
         {"action": a["action"], "win_chance": a["win_chance"], "match_chance": a["match_chance"], "visits": a["visits"]}
         for a in analyse(observation, iterations=iterations, ms=ms, seed=seed)
     ]
+    if actions:
+        actions[0]["reason"] = hint_reason(observation, actions)
+    return actions
+
+
+def hint_reason(observation: Observation, actions: list[dict]) -> dict:
+    """Why the search's choice (``actions[0]``) beats the next best of the others (by the match's chance where
+    there is one, else the hand's), with the search's chances of both as the figure."""
+    first, rest = actions[0], [a for a in actions[1:] if a["win_chance"] is not None]
+    by = "match_chance" if first["match_chance"] is not None else "win_chance"
+    second = max(rest, key=lambda a: (a[by] or 0.0, a["win_chance"])) if rest else None
+    figures = {"best_chance": first["win_chance"], "best_match_chance": first["match_chance"]}
+    if second is not None:
+        figures |= {"chance": second["win_chance"], "match_chance": second["match_chance"]}
+    return reason(observation, first["action"], second["action"] if second else None, figures)
 
 
 def start_worker(niceness: int, idle: bool = False) -> None:

@@ -87,7 +87,12 @@ def test_unknown_and_live_tables_are_never_reviewed(web, monkeypatch):
         r = c.post(f"/api/tables/{table['id']}/review")
         assert r.status_code == 409 and r.json()["code"] == "not-finished", r.text
         assert "is not finished: a game is reviewed once it is over" in r.json()["detail"]
-        assert c.get(f"/api/tables/{table['id']}/review").json() == {"state": "none", "done": 0, "total": 0}
+        assert c.get(f"/api/tables/{table['id']}/review").json() == {
+            "state": "none",
+            "done": 0,
+            "total": 0,
+            "yours": [],
+        }
         assert web.app.state.reviewer.reviews.get(table["id"]) is None
     assert web.app.state.reviewer.jobs == {}
 
@@ -100,10 +105,10 @@ def test_progress_then_done_then_kept_across_a_restart(web, gate, monkeypatch):
     r = c.post(f"/api/tables/{tid}/review")
     assert r.status_code == 202, r.text
     total = r.json()["total"]
-    assert r.json() == {"state": "running", "done": 0, "total": total} and total > 2 * BATCH
+    assert r.json() == {"state": "running", "done": 0, "total": total, "yours": []} and total > 2 * BATCH
     gate.release()
     state = wait_state(web, tid, lambda s: s["done"] > 0)
-    assert state == {"state": "running", "done": BATCH, "total": total}
+    assert state == {"state": "running", "done": BATCH, "total": total, "yours": []}
     assert c.post(f"/api/tables/{tid}/review").json()["state"] == "running"  # joins the running one
     gate.release(10_000)
     done = wait_state(web, tid, lambda s: s["state"] == "done")
@@ -164,7 +169,12 @@ def test_a_failed_review_says_so_and_may_be_asked_again(web, monkeypatch):
 
     monkeypatch.setattr(R, "_judge_many", broken)
     assert web.client.post(f"/api/tables/{tid}/review").status_code == 202
-    assert wait_state(web, tid, lambda s: s["state"] != "running") == {"state": "failed", "done": 0, "total": 0}
+    assert wait_state(web, tid, lambda s: s["state"] != "running") == {
+        "state": "failed",
+        "done": 0,
+        "total": 0,
+        "yours": [],
+    }
     assert web.app.state.reviewer.reviews.get(tid) is None
     monkeypatch.setattr(R, "_judge_many", judge)
     assert web.client.post(f"/api/tables/{tid}/review").status_code == 202

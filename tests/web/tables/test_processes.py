@@ -311,7 +311,9 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
         held_by_a = owner()
         deadline = time.monotonic() + 60
         while (seen := httpx.get(b.base + review, timeout=10).json())["done"] == 0:
-            assert seen == {"state": "running", "done": 0, "total": total} and time.monotonic() < deadline, seen
+            assert (
+                seen == {"state": "running", "done": 0, "total": total, "yours": []} and time.monotonic() < deadline
+            ), seen
             time.sleep(0.1)
         assert seen["state"] == "running" and 0 < seen["done"] < total, seen  # a's progress, told by b
         joined = httpx.post(b.base + review, timeout=10)
@@ -321,7 +323,7 @@ def test_a_review_is_followed_on_any_process_and_survives_its_own(postgres_url, 
         while (seen := httpx.get(b.base + review, timeout=10).json())["state"] == "running":
             assert time.monotonic() < deadline + 30, seen  # a's claim falls silent
             time.sleep(0.2)
-        assert seen == {"state": "none", "done": 0, "total": 0}
+        assert seen == {"state": "none", "done": 0, "total": 0, "yours": []}
         assert httpx.post(b.base + review, timeout=10).status_code == 202 and owner() not in (None, held_by_a)
         redo = time.monotonic() + 300  # the whole review again, on a machine other tests load
         while (seen := httpx.get(b.base + review, timeout=10).json())["state"] == "running":

@@ -1,5 +1,6 @@
 """The guided first match on the web (POST /api/tutorial): a private table of the learner and the tutor where only
-the lesson's move is taken, the lesson told in the learner's frames, the tutor playing its script."""
+the lesson's move is taken, the lesson told in the learner's frames, the tutor playing its script, and the hand's score the last lesson and the
+end of the match."""
 
 from __future__ import annotations
 
@@ -41,9 +42,20 @@ def test_the_guided_match_over_the_socket(web):
         ann.state_after(seq, timeout=30)
     while ann.state["observation"]["hand_results"] == []:
         ann.expect("state", timeout=30)
-    assert ann.state["lesson"]["key"] == "score"
+    lesson = ann.state["lesson"]
+    assert lesson["key"] == "score" and lesson["n"] == lesson["total"] == len(LESSONS) + 1
     result = ann.state["observation"]["hand_results"][0]
     assert result["distance"][LEARNER] == 700 and result["breakdown"][LEARNER]["coups_fourres"] == 300
+    assert lesson["scored"] == [
+        {"item": item, "points": points} for item, points in result["breakdown"][LEARNER].items() if points
+    ]
+    assert lesson["goal"] == 5000
+    # the hand was the match: it is over, no second hand is dealt, and the table is finished
+    obs = ann.state["observation"]
+    assert obs["is_over"] and obs["hand_number"] == 0 and obs["to_act"] is None and not obs["legal_actions"]
+    assert web.client.get(f"/api/tables/{made['id']}").json()["status"] == "finished"
+    ann.act("play 25")
+    assert ann.expect("error")["code"] == "finished"
 
 
 def test_other_tables_have_no_lesson(web):

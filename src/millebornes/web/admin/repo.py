@@ -20,10 +20,11 @@ from ..db.database import Database
 from ..db.notices import Kind
 from ..ratings import repo as _ratings
 from ..ratings import stats_repo as _stats
+from ..reviews import puzzle_repo as _puzzles
 from ..reviews import repo as _reviews
 from ..tables.rows import TableRow
 
-MODELS = (_ratings, _stats, _reviews)
+MODELS = (_ratings, _stats, _reviews, _puzzles)
 """Every model module with rows of a table: imported so that :data:`Base`'s metadata knows them all."""
 
 
@@ -141,10 +142,10 @@ class Admin:
             return None if row is None else (row[0], bool(row[1]))
 
     def delete_table(self, table_id: str) -> dict[str, int]:
-        """The table and every row of it (its seats, actions, notes, review, rating history lines, per-seat counts),
-        and the rematch links to it, in one transaction; on PostgreSQL the server processes hear that it expired
-        (a room nobody is connected to leaves memory at once).  The rows deleted, by table; empty when there was no
-        such table."""
+        """The table and every row of it (its seats, actions, notes, review, puzzles, rating history lines, per-seat
+        counts), and the rematch links to it, in one transaction; on PostgreSQL the server processes hear that it
+        expired (a room nobody is connected to leaves memory at once).  The rows deleted, by table; empty when there
+        was no such table."""
         gone: dict[str, int] = {}
         with Session(self.engine) as s, s.begin():
             if s.get(TableRow, table_id, with_for_update=True) is None:

@@ -36,6 +36,7 @@ def page(name: str):
 
 ADDRESSES = {
     "/": "home",
+    "/learn": "home",
     "/t/{table_id}": "table",
     "/replay/{table_id}": "replay",
     "/rules": "rules",

@@ -3,7 +3,9 @@
 ``POST /api/tables/{id}/review`` starts it (or joins the one running, or gives the one done) and
 ``GET`` tells where it is: ``{"state": "none"|"running"|"done"|"failed", "done", "total"}``, with the review
 once done.  A review holds nothing a finished replay does not show (every hand is open then), and is
-shown to whoever may see the replay: anybody for a public table, its players for a private one.
+shown to whoever may see the replay: anybody for a public table, its players for a private one.  Both answers say
+``yours``: the seats the request is known to hold (their link's token, or the account that held them), which the
+page words as "your mistakes".
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ async def review_state(table_id: str, request: Request, reviewer: ReviewerDep, t
     if (no := await privacy.refused(tables, table_id, request)) is not None:
         return no
     try:
-        return await reviewer.state(table_id)
+        state = await reviewer.state(table_id)
     except NoTable:
         return no_table(table_id)
+    return {**state, "yours": await privacy.held_seats(tables, table_id, request)}
 
 
 @router.post("/api/tables/{table_id}/review")
@@ -52,4 +55,5 @@ async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, t
         return JSONResponse(
             {"detail": str(exc), "code": "busy"}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)}
         )
-    return JSONResponse(state, status_code=200 if state["state"] == "done" else 202)
+    yours = await privacy.held_seats(tables, table_id, request)
+    return JSONResponse({**state, "yours": yours}, status_code=200 if state["state"] == "done" else 202)

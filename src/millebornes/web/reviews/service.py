@@ -12,7 +12,8 @@ most ``reviews_at_once`` on each process (one more: :class:`ReviewsBusy`), and o
 :class:`NotFinished`).  The process working a review out holds its claim in the database (``review_jobs``) and
 writes its progress there every :data:`BEAT` seconds, so a page polling another process follows it; a claim
 silent for :data:`SILENT` seconds is a dead process's and is taken over.  The review itself is saved in the
-database once done.
+database once done, and its inaccuracies and worse join the puzzles that grow from real games (:mod:`.puzzle_repo`;
+not the guided match's, whose deck is stacked).
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from ... import puzzles as P
 from ... import review as R
 from ...notation import replay
 from ...observation import Observation
+from ...tutorial import TUTOR_LEVEL
 from .. import metrics
 from ..errors import NoTable, NotFinished, ReviewsBusy
 from ..tables.repo import Tables
 from ..tables.rows import FINISHED
 from ..tables.view import Asked
 from ..thinking import Thinker
+from .puzzle_repo import Grown
 from .repo import Reviews
 
 log = logging.getLogger("millebornes.web")
@@ -85,8 +89,10 @@ def done_state(review: dict) -> dict:
 class Reviewer:
     """Starts, runs and reports the reviews of one server process."""
 
-    def __init__(self, tables: Tables, reviews: Reviews, thinker: Thinker, worlds: int, at_once: int):
-        self.tables, self.reviews, self.thinker = tables, reviews, thinker
+    def __init__(
+        self, tables: Tables, reviews: Reviews, thinker: Thinker, worlds: int, at_once: int, grown: Grown | None = None
+    ):
+        self.tables, self.reviews, self.thinker, self.grown = tables, reviews, thinker, grown
         self.worlds, self.at_once = worlds, at_once
         self.ahead = AHEAD * max(1, thinker.review_slots)
         self.jobs: dict[str, Job] = {}
@@ -148,11 +154,14 @@ class Reviewer:
             if other is not None:  # another process claimed it meanwhile
                 return {"state": "running", "done": other.done, "total": other.total}
             job = self.jobs[table_id] = Job(table_id, len(todo))
-            job.task = asyncio.create_task(self._run(job, record, todo, forced), name=f"review-{table_id}")
+            # the guided match's deck is stacked for its lessons: its positions teach nothing of a real game
+            grows = None if any(s.level == TUTOR_LEVEL for s in table.seats) else table.public
+            job.task = asyncio.create_task(self._run(job, record, todo, forced, grows), name=f"review-{table_id}")
             metrics.reviewed("started")
             return job.state()
 
-    async def _run(self, job: Job, record: dict, todo: list, forced: dict) -> None:
+    async def _run(self, job: Job, record: dict, todo: list, forced: dict, grows: bool | None = None) -> None:
+        """``grows``: whether the table is public (its puzzles join the public set), None to keep none."""
         beating = asyncio.create_task(self._beat(job), name=f"review-beat-{job.table_id}")
         try:
             judged = await self._judge(job, todo)
@@ -161,6 +170,8 @@ class Reviewer:
             job.saving = True
             await asyncio.to_thread(self.reviews.save, job.table_id, review)
             metrics.reviewed("done")
+            if grows is not None:
+                await self._grow(job.table_id, grows, record, review, todo)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -170,6 +181,18 @@ class Reviewer:
         finally:
             beating.cancel()
             self.jobs.pop(job.table_id, None)
+
+    async def _grow(self, table_id: str, public: bool, record: dict, review: dict, todo: list) -> None:
+        """Keep the review's puzzles, each position as the seat's frames showed it; a failure here loses
+        puzzles, never the review saved."""
+        if self.grown is None:
+            return
+        seen = {index: obs for obs, index, _ in todo}
+        try:
+            made = P.from_review(record, review, None, seen)
+            await asyncio.to_thread(self.grown.add, table_id, public, made)
+        except Exception:
+            log.warning("table %s: its puzzles could not be kept", table_id, exc_info=True)
 
     async def _beat(self, job: Job) -> None:
         """Write the job's progress to its claim every BEAT seconds; a claim taken over (this process was

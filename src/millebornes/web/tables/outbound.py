@@ -6,7 +6,7 @@ frame's required and optional keys at run time.)
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NotRequired
+from typing import Any, Literal, NotRequired, cast
 
 from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict  # pydantic validates this one on Python 3.11 (the tests do)
@@ -46,7 +46,9 @@ class StateFrame(TypedDict):
     """Whether this seat may take back its last decision now (docs/web-api.md, "Taking back a move"): the page shows
     its button only then.  False for a spectator."""
     lesson: NotRequired[dict]
-    """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on."""
+    """In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on; the last one,
+    ``score``, adds ``scored`` (what the learner's points were for: ``[{"item", "points"}]``) and ``goal`` (the
+    points that end a real match of the edition)."""
 
 
 class WelcomeFrame(TypedDict):
@@ -72,10 +74,27 @@ class SaidFrame(TypedDict):
     at: str | None
 
 
+class MoveReason(TypedDict):
+    """Why a move is better (millebornes.reasons): a code the page words as ``reason.<code>``, and its params."""
+
+    code: str
+    params: dict
+
+
+class HintChoice(TypedDict):
+    """One action of a hint, with the search's chances; the first, the search's choice, says why (``reason``)."""
+
+    action: str
+    win_chance: float | None
+    match_chance: float | None
+    visits: int
+    reason: NotRequired[MoveReason]
+
+
 class HintFrame(TypedDict):
     type: Literal["hint"]
     seq: int
-    actions: list[dict]
+    actions: list[HintChoice]
 
 
 class RematchFrame(TypedDict):
@@ -180,7 +199,8 @@ def said(seat: int, key: str, at: str | None) -> SaidFrame:
 
 
 def hint(seq: int, actions: list[dict]) -> HintFrame:
-    return {"type": "hint", "seq": seq, "actions": actions}
+    """``actions`` as web.thinking.hint works them out (a worker's answer: plain dicts of a HintChoice's keys)."""
+    return {"type": "hint", "seq": seq, "actions": cast(list[HintChoice], actions)}
 
 
 def rematch(table: str | None, seats: list[dict]) -> RematchFrame:

@@ -51,6 +51,23 @@ async def held_by_signed_in(request: Request, table_id: str) -> bool:
     return session is not None and await asyncio.to_thread(accounts.holds, session.account.id, table_id)
 
 
+async def held_seats(tables: Tables, table_id: str, request: Request) -> list[int]:
+    """The seats of the table the request is known to hold: its ``Authorization: Bearer`` token opens the seat
+    (the seat's link), or it is signed in to the account that held it.  Every seat's hash is compared."""
+    holders = await asyncio.to_thread(tables.holders, table_id)
+    token = bearer(request)
+    account = None
+    if session_token(request) is not None and any(a is not None for _, _, a in holders):
+        session = await signed_in(request, request.app.state.accounts, request.app.state.settings.limits)
+        account = None if session is None else session.account.id
+    held = []
+    for seat, token_hash, holder in holders:
+        opened = token is not None and token_opens(token_hash, token)
+        if opened or (account is not None and holder == account):
+            held.append(seat)
+    return held
+
+
 def private() -> JSONResponse:
     """The answer to a look at a private table without one of its seats' tokens."""
     return JSONResponse(

@@ -603,6 +603,17 @@ class Tables:
                 )
             )
 
+    def holders(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
+        """Each human seat of the table: (seat, its token's hash, the account that holds it), to tell whether
+        a request is that seat's player (web/tables/privacy.py)."""
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(SeatRow.seat, SeatRow.token_hash, SeatRow.account_id)
+                .where(SeatRow.table_id == table_id, SeatRow.kind == "human")
+                .order_by(SeatRow.seat)
+            ).all()
+            return [(r[0], r[1], r[2]) for r in rows]
+
     def join_facts(self, table_id: str, seat: int) -> tuple[str, str | None] | None:
         """The table's status and the stored hash of the human seat's token (None for a bot's seat or no such
         seat); None when there is no such table.  One small query, so a join is checked without loading."""

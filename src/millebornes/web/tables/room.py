@@ -458,7 +458,11 @@ class Room:
         if seat != tutorial.LEARNER or not self.teaches:
             return None
         lesson = tutorial.lesson_of(self.game)
-        return {"key": lesson, "n": tutorial.number_of(lesson), "total": len(tutorial.LESSONS) + 1}
+        frame: dict = {"key": lesson, "n": tutorial.number_of(lesson), "total": len(tutorial.LESSONS) + 1}
+        if lesson == "score":
+            frame["scored"] = [{"item": item, "points": points} for item, points in tutorial.scored(self.game)]
+            frame["goal"] = tutorial.GOAL
+        return frame
 
     def check_person(self, seat: int) -> None:
         if self.table.seats[seat].stood_in:

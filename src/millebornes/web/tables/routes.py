@@ -134,7 +134,7 @@ async def create_tutorial(
     request: Request, settings: SettingsDep, tables: TablesDep, hall: HallDep, throttle: ThrottleDep
 ):
     """The guided first match (millebornes.tutorial): a private table of the learner and the tutor, on the
-    lessons' stacked deck, with the longest coup-fourré window a table may have."""
+    lessons' stacked deck, one hand long, with the longest coup-fourré window a table may have."""
     wait = throttle.take(request.client.host if request.client else "")
     if wait is not None:
         return rate_limited(wait, throttle.per_minute, "new tables")
@@ -142,7 +142,7 @@ async def create_tutorial(
     saved = SavedTable(
         id=new_table_id(),
         ruleset=tutorial.EDITION,
-        options={},
+        options=dict(tutorial.OPTIONS),
         players=2,
         teams=False,
         seed=0,

@@ -163,7 +163,7 @@ export function keyboard(page) {
     if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
     const top = page.dialogs.top();
     if (e.key === "Escape") {
-      if (top && (top.id === "hand-over" || top.id === "match-over")) { e.preventDefault(); page.dialogs.close(top); return; }
+      if (top && (top.id === "hand-over" || top.id === "match-over" || top.id === "learn-over")) { e.preventDefault(); page.dialogs.close(top); return; }
       if (top) return;
       if (!$("#keys-help").hidden) {
         const inside = $("#keys-help").contains(document.activeElement);

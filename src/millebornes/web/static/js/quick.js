@@ -109,4 +109,5 @@ export function setupQuick(editions, classic) {
   $("#quick-ruleset").addEventListener("change", renderLevels);
   $("#quick-level").addEventListener("change", renderNote);
   $as("#quick-start", HTMLButtonElement).disabled = !editions.length || !(classic?.levels || []).length;
+  if (location.hash === "#quick") $("#quick-title").focus(); // the guided match's "Play a real match"
 }

@@ -4,12 +4,14 @@
 // the evaluation graph (evalgraph.js) and its text equivalent (a table per hand), a badge on every judged move
 // (its class in colour and in words, the chance before and after, the better move and a button that shows it on
 // the board), "previous / next mistake" (an inaccuracy, a mistake or a blunder; keys P and N, which the replay's
-// own keys leave free) and each seat's summary: accuracy, how many decisions of each class, key moments.
+// own keys leave free) and each seat's summary: accuracy, how many decisions of each class, key moments; and a link
+// to each seat's mistakes as puzzles, "your mistakes" for the seats the server says are this browser's (`yours`: the
+// seat's link, or the signed-in account that held it), the others' by their names.
 //
 // A move is shown at step index + 1 (the position after it); the better move is shown at step index (the
 // position where it was decided), its card marked in the seat's hand and its target on the board.
 
-import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent } from "./lib/words.js";
+import { t, tn, onLangChange, describeAction, seatName, sideName, formatNumber, percent, reasonNodes } from "./lib/words.js";
 import { $, el, $as, targetOf, focusedElement } from "./lib/dom.js";
 import { getJSON, HttpError } from "./lib/http.js";
 import { evalGraph } from "./evalgraph.js";
@@ -18,13 +20,16 @@ import { seatHeaders } from "./mytables.js";
 const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const MISTAKES = new Set(["inaccuracy", "mistake", "blunder"]);
 const SYMBOL = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SHOWN = ["chance", "match", "points"]; // what a badge shows (the chances, the points given away): a reason quotes the rest
 const POLL_MS = 1000;
 const TELL_EVERY = 25; // percent: the progress is said at each quarter
 const TABLE_SEATS = 3; // seats side by side in the summary's table; more get a block each
 
 // api: {tableId, ctx(), go(step), step(), total(), redraw()}
 export function setupReview(api) {
-  const S = { state: "idle", done: 0, total: 0, review: null, byStep: new Map(), better: null, graph: null, told: 0, poll: null };
+  const S = {
+    state: "idle", done: 0, total: 0, review: null, byStep: new Map(), better: null, graph: null, told: 0, poll: null, yours: [],
+  };
   const url = `/api/tables/${encodeURIComponent(api.tableId)}/review`;
   const body = $("#review-body");
   const status = $("#review-status");
@@ -75,6 +80,7 @@ export function setupReview(api) {
     S.state = data.state;
     S.done = data.done;
     S.total = data.total;
+    if (Array.isArray(data.yours)) S.yours = data.yours;
     clearTimeout(S.poll);
     if (data.state === "running") {
       const pct = S.total ? Math.floor((100 * S.done) / S.total) : 0;
@@ -165,13 +171,22 @@ export function setupReview(api) {
     const nav = el("div", { class: "review-nav", role: "group", "aria-label": t("review.nav") },
       el("button", { type: "button", id: "prev-mistake", "aria-keyshortcuts": "P", onclick: () => jump(-1) }, t("review.prev_mistake")),
       el("button", { type: "button", id: "next-mistake", "aria-keyshortcuts": "N", onclick: () => jump(1) }, t("review.next_mistake")));
-    // learn from the mistakes: each seat with an inaccuracy or worse, its mistakes as puzzles
-    const learn = el("ul", { class: "learn-links" }, ...seats.filter((s) => MISTAKES_OF(s) > 0).map((s) => el("li", {},
+    // learn from the mistakes: each seat with an inaccuracy or worse, its mistakes as puzzles (this browser's first)
+    const erred = seats.filter((s) => MISTAKES_OF(s) > 0);
+    const learn = el("ul", { class: "learn-links" }, ...[...erred.filter((s) => S.yours.includes(s.seat)),
+      ...erred.filter((s) => !S.yours.includes(s.seat))].map((s) => el("li", {},
       el("a", { href: `/puzzles?table=${encodeURIComponent(api.tableId)}&seat=${s.seat}`, class: "learn-link",
-        dataset: { seat: String(s.seat) } }, ...tn("puzzle.learn", { name: seatName(c, s.seat) })))));
+        dataset: { seat: String(s.seat), yours: S.yours.includes(s.seat) ? "1" : "0" } }, ...learnWords(s.seat, c)))));
     return [nav, el("p", { class: "muted small keys" }, t("review.keys")), table, learn,
       el("h3", {}, t("review.key_moments")), list,
       el("p", { class: "muted small" }, t("review.budget", { n: formatNumber(r.budget.worlds) }))];
+  }
+
+  // "your mistakes" to the seat's holder only; anyone else reads the player's name (a bot's as the bot)
+  function learnWords(seat, c) {
+    if (S.yours.includes(seat)) return [t("puzzle.learn_yours")];
+    const bot = c.seats?.find((x) => x.seat === seat)?.kind === "bot";
+    return tn(bot ? "puzzle.learn_bot" : "puzzle.learn_of", { name: seatName(c, seat) });
   }
 
   function MISTAKES_OF(s) {
@@ -344,8 +359,10 @@ export function setupReview(api) {
       const m = S.better;
       const back = el("button", { type: "button", id: "back-to-move", onclick: () => { S.better = null; S.pendingFocus = "#show-better"; api.go(m.index + 1); } },
         t("review.back_to_move"));
+      const why = reasonNodes(m.reason, c, SHOWN);
       box.replaceChildren(el("div", { class: "review-badge better-here" }, el("p", {},
-        ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })), back));
+        ...tn("review.better_here", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })),
+      why.length ? el("p", { class: "reason" }, ...why) : null, back));
       markBetter(m);
     } else {
       const m = S.byStep.get(d.step);
@@ -358,7 +375,10 @@ export function setupReview(api) {
           lines.push(el("p", {}, t("review.chance_match", { before: percent(m.best_match_chance), after: percent(m.match_chance) })));
         }
         if (MISTAKES.has(m.class)) {
+          lines.push(el("p", { class: "cost" }, t("review.cost", { n: Math.round(m.loss / 5) * 5 })));
           lines.push(el("p", { class: "better" }, ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) })));
+          const why = reasonNodes(m.reason, c, SHOWN); // why the better move is better, and what is at stake
+          if (why.length) lines.push(el("p", { class: "reason" }, ...why));
           lines.push(el("button", { type: "button", id: "show-better", onclick: () => showBetter(m) }, t("review.show_better")));
         }
         box.replaceChildren(el("div", { class: `review-badge class-${m.class}`, dataset: { class: m.class } }, ...lines));
@@ -399,7 +419,11 @@ export function setupReview(api) {
     const m = S.byStep.get(d.step);
     if (!m) return { key: "", nodes: [] };
     const nodes = [`${t(`review.class.${m.class}`)}.`];
-    if (MISTAKES.has(m.class)) nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
+    if (MISTAKES.has(m.class)) {
+      nodes.push(" ", ...tn("review.better", { name: seatName(c, m.seat), move: actionWords(m.best, c, d.state) }), ".");
+      const why = reasonNodes(m.reason, c, SHOWN);
+      if (why.length) nodes.push(" ", ...why);
+    }
     return { key: "", nodes };
   }
 

@@ -26,6 +26,7 @@ import {
   takeBack, askHint, act, onHandClick, onHandPointerDown, onHandKey, onBoardClick, onDiscardClick, onStockClick, keyActivate,
 } from "./table/play.js";
 import { goodNickname, showJoinError, startJoin, renderJoinInfo } from "./table/join.js";
+import { fillLessonEnd, setupLessonEnd } from "./table/lessonend.js";
 
 setInterval(() => send({ type: "ping" }), 25000);
 $("#take-back").addEventListener("click", () => { if (!send({ type: "back" })) say({ key: "msg.offline" }, true); });
@@ -44,6 +45,7 @@ async function main() {
     renderJoinInfo();
     renderAll();
     if (!$("#hand-over").hidden && S.handOver) fillHandOver(S.handOver);
+    if (!$("#learn-over").hidden) fillLessonEnd();
   });
   const cards = loadCards();
   // the join form is open from the start: a modal dialog like the others
@@ -105,6 +107,7 @@ async function main() {
   }).observe($("#hand-over"), { attributes: true, attributeFilter: ["hidden"] });
   $("#match-over-close").addEventListener("click", () => dialogs.close($("#match-over")));
   $("#match-result").addEventListener("click", openMatchOver);
+  setupLessonEnd();
   $("#last-hand").addEventListener("click", () => {
     if (!S.lastResult) return;
     fillHandOver(S.lastResult);

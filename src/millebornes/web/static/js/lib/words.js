@@ -265,6 +265,55 @@ export function reasonText(frame, ctx) {
   return text === key ? String(frame.message ?? "") : text;
 }
 
+// How each parameter of a move's reason is said (millebornes.i18n.words.REASON_PARAMS): a card id by the card's
+// name, a side by its players' names, distances in miles (bornes), a bonus in points.
+const REASON_PARAMS = {
+  card: "card", other_card: "card", safety: "card", hazard: "card", remedy: "card", side: "side",
+  km: "miles", left: "miles", more: "miles", distance: "miles", target: "number", bonus: "points",
+};
+
+// What is at stake, as a reason's params quote it: the figure that tells most (params.figure), or when that one is
+// shown already the next of points gained, the match's chance and the hand's (millebornes.reasons.FIGURE_ORDER).
+function reasonFigure(p, shown) {
+  for (const kind of [p.figure, "points", "match", "chance"]) {
+    if (!kind || shown.includes(kind)) continue;
+    if (kind === "points" && typeof p.gain_points === "number") return t("reason.figure.points", { n: p.gain_points });
+    if ((kind === "match" || kind === "chance") && typeof p[kind] === "number") {
+      const other = p[`other_${kind}`];
+      return typeof other === "number"
+        ? t(`reason.figure.${kind}`, { chance: formatNumber(p[kind]), other: formatNumber(other) })
+        : t(`reason.figure.${kind}_alone`, { chance: formatNumber(p[kind]) });
+    }
+  }
+  return "";
+}
+
+// Why a move is better (millebornes.reasons: {code, params}) in one line, as nodes (a side's names in <bdi>);
+// nothing for a reason this page's catalog does not know. `shown`: the figures the page shows beside it already
+// ("chance", "match"): the line quotes another, or none.
+/**
+ * @param {{code: string, params?: Record<string, unknown>} | null | undefined} reason
+ * @param {string[]} [shown]
+ */
+export function reasonNodes(reason, ctx, shown = []) {
+  if (!reason || typeof reason.code !== "string") return [];
+  const key = `reason.${reason.code}`;
+  if (t(key) === key) return [];
+  const p = reason.params || {};
+  const params = {};
+  for (const [name, value] of Object.entries(p)) {
+    const kind = REASON_PARAMS[name];
+    if (kind === "card") params[name] = cardName(value);
+    else if (kind === "side") params[name] = sideName(ctx || {}, Number(value));
+    else if (kind === "miles") params[name] = t("reason.miles", { n: Number(value) });
+    else if (kind === "points") params[name] = t("reason.points", { n: Number(value) });
+    else if (kind === "number") params[name] = formatNumber(Number(value));
+  }
+  const why = tn(key, params);
+  const figure = reasonFigure(p, shown);
+  return figure ? tn("reason.line", { why, figure }) : why;
+}
+
 export function errorMessage(frame, ctx) {
   const code = frame.code;
   if (code === "illegal") return t("msg.illegal", { reason: reasonText(frame, ctx) });

@@ -4,7 +4,7 @@
 
 import {
   t, tn, describeEvent, describeAction, errorMessage, seatName, sideName, sidesNames, cardName, percent,
-  formatNumber, getLang, editionName,
+  formatNumber, getLang, editionName, reasonNodes,
 } from "../lib/words.js";
 import { $, el, $as, $$, focusedElement } from "../lib/dom.js";
 import { SAFETY_OF } from "../lib/cards.js";
@@ -13,6 +13,7 @@ import { tableauElement, breakdownTable, winnersText } from "../board.js";
 import { textOf, announce, alertSR } from "../telling.js";
 import { touchScreen } from "../keys.js";
 import { renderLesson } from "../learn.js";
+import { openLessonEnd } from "./lessonend.js";
 import { scoreSheet } from "../sheet.js";
 import { tableId, mySeat, spectator, S, ctx, mine, inWindow } from "./state.js";
 import { help, presence, dialogs, keys, seatAccount, rematch, keepFocus } from "./parts.js";
@@ -227,7 +228,7 @@ function renderTurn() {
   const d = obs.decision;
   const key = { play: "play", draw: "draw", "coup-fourre": "cf", extension: "ext" }[d] || "play";
   if (mine()) {
-    setTurn(t(`turn.yours_${key}`));
+    setTurn(t(S.lesson && key === "cf" ? "turn.lesson_cf" : `turn.yours_${key}`)); // a lesson's window waits
     turn.classList.add("yours");
   } else if (inWindow()) {
     setTurn(windowText());
@@ -295,6 +296,7 @@ export function renderHints() {
   if (note.dataset.i18n !== noteKey) { note.dataset.i18n = noteKey; note.textContent = t(noteKey); }
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
+  renderHintReason(S.hints === "wait" ? null : listed);
   if (S.hints === "wait") { box.replaceChildren(el("li", { class: "muted" }, t("table.hint_wait"))); return; }
   if (!listed) { box.replaceChildren(); return; }
   const pick = listed[0];
@@ -309,6 +311,14 @@ export function renderHints() {
   }));
   // a phone's sheet shows a few lines at a time, maybe scrolled down by the last hint: the recommended move in view
   box.querySelector("li.best")?.scrollIntoView({ block: "nearest" });
+}
+
+// The hints' first line: why the search's choice is the move to play, and what is at stake (its reason).
+function renderHintReason(listed) {
+  const line = $("#hint-reason");
+  const why = listed ? reasonNodes(listed[0]?.reason, ctx()) : [];
+  line.replaceChildren(...why);
+  line.hidden = !why.length;
 }
 
 // the card of the search's choice, marked in the hand while its hint stands
@@ -338,6 +348,8 @@ function renderDialogs() {
       attacker: seatName(ctx(), pa.attacker), hazard: cardName(pa.hazard), side: sideName(ctx(), pa.side),
       safety: cardName(SAFETY_OF[pa.hazard]),
     }));
+    $("#cf-clock").hidden = Boolean(S.lesson); // a lesson waits: its window has no countdown to show
+    $("#cf-lesson").hidden = !S.lesson;
     tickCountdown();
   }
   dialogs.set(cf, myCf, "#cf-yes"); // the window is seconds long: its primary button has the focus at once
@@ -371,14 +383,16 @@ function renderDialogs() {
 }
 
 // The match's end: its sheet, the rematch offer and the replay; the focus on the rematch where one is offered.
+// The guided match ends on its last lesson instead.
 export function openMatchOver() {
+  if (S.lesson) { openLessonEnd(); return; }
   const offered = !$("#rematch").hidden && !$("#rematch-yes").hidden;
   dialogs.open($("#match-over"), offered ? "#rematch-yes" : "#match-replay");
 }
 
 export function tickCountdown() {
   const cd = $("#cf-countdown");
-  if (S.cfDeadline === null) { cd.textContent = ""; $("#cf-bar").style.width = "100%"; return; }
+  if (S.cfDeadline === null || S.lesson) { cd.textContent = ""; $("#cf-bar").style.width = "100%"; return; }
   const left = Math.max(0, (S.cfDeadline - performance.now()) / 1000);
   cd.textContent = t("cf.seconds", { s: Math.ceil(left) });
   const total = S.cfTotal || S.table?.cf_timeout || 10;

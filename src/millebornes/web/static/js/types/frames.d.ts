@@ -41,7 +41,9 @@ export interface StateFrame {
    */
   undo: boolean;
   /**
-   * In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on.
+   * In the guided first match, to the learner: ``{"key", "n", "total"}``, the lesson it is on; the last one,
+   * ``score``, adds ``scored`` (what the learner's points were for: ``[{"item", "points"}]``) and ``goal`` (the
+   * points that end a real match of the edition).
    */
   lesson?: Record<string, unknown>;
 }
@@ -69,10 +71,29 @@ export interface SaidFrame {
   at: string | null;
 }
 
+/**
+ * Why a move is better (millebornes.reasons): a code the page words as ``reason.<code>``, and its params.
+ */
+export interface MoveReason {
+  code: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One action of a hint, with the search's chances; the first, the search's choice, says why (``reason``).
+ */
+export interface HintChoice {
+  action: string;
+  win_chance: number | null;
+  match_chance: number | null;
+  visits: number;
+  reason?: MoveReason;
+}
+
 export interface HintFrame {
   type: "hint";
   seq: number;
-  actions: Record<string, unknown>[];
+  actions: HintChoice[];
 }
 
 export interface RematchFrame {

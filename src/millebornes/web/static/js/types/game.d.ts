@@ -104,6 +104,8 @@ export type HintAction = {
   action: string;
   win_chance?: number;
   match_chance?: number;
+  /** Why it is the move to play (the search's choice only): millebornes.reasons' code and params. */
+  reason?: { code: string; params?: Record<string, unknown> };
   [key: string]: unknown;
 };
 
