@@ -102,6 +102,16 @@ async def bot_moves(ws_url: str, token: str, moves: int, bot_delay: float, seed:
     raise SystemExit("the server closed the timed seat's socket")
 
 
+async def first_join(ws_url: str, token: str) -> str:
+    """Take the seat once: its first join replaces the link's token, and the flooding sockets join with the new one."""
+    async with connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "join", "seat": HUMAN, "token": token, "nickname": "flood"}))
+        while (frame := json.loads(await ws.recv()))["type"] != "welcome":
+            if frame["type"] == "error":
+                raise SystemExit(f"a flooding seat was refused: {frame}")
+        return frame.get("token", token)
+
+
 async def ask_hints(ws_url: str, token: str, retry: float, tally: Counter) -> None:
     """One socket asking for hints as fast as the server lets it, until cancelled."""
     async with connect(ws_url) as ws:
@@ -135,6 +145,7 @@ async def run(args, base: str, proc: subprocess.Popen) -> None:
     flooders = []
     for n in range(args.tables):
         flood_id, flood_token = await asyncio.to_thread(table, base, waiting, 1000 + n)
+        flood_token = await first_join(ws_base + flood_id, flood_token)
         flooders += [
             asyncio.create_task(ask_hints(ws_base + flood_id, flood_token, args.retry, tally))
             for _ in range(args.sockets)
@@ -196,6 +207,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         options = ["--test-mode", "--workers", str(args.workers), "--tables-per-minute", str(args.tables + 10)]
+        # every flooding socket is let in: as many on one seat, and from this one address, as the flood opens
+        options += [
+            "--sockets-per-seat",
+            str(args.sockets),
+            "--sockets-per-address",
+            str(args.tables * args.sockets + 4),
+        ]
         if args.hint_workers is not None:
             options += ["--hint-workers", str(args.hint_workers)]
         db = os.path.join(tmp, "flood.db")

@@ -1,6 +1,7 @@
 """A table that forgives: browsing the hand by number keys never plays a card, a hazard goes to a side only
 through its own step (a, then the side's number), a refusal goes once the position moves on, and from 1,024 px
-the top bar keeps one row of one height whatever appears in it.
+the top bar keeps one row of one height whatever appears in it; the turn clock keeps to two lines inside the bar
+at every width.
 
 Skipped where Playwright or /usr/bin/chromium is missing.
 """
@@ -17,13 +18,17 @@ from playwright.sync_api import expect  # noqa: E402
 
 from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
+    CLASSIC_HEAD,
     against_bots,
     browser,
     create_table,
+    join,
     mine_again,
     pages,
+    play,
     seq,
     server,
+    stacked,
     wait_turn,
 )
 
@@ -190,3 +195,39 @@ def test_the_top_bar_keeps_one_row(server, pages, width, lang):
     )
     assert max(buttons) <= 40, buttons  # none wraps its words
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_turn_clock_keeps_to_two_lines_inside_the_top_bar(server, pages):
+    """Another's turn at every width, in both languages: "Wolfgang Amadeus Mozartt is thinking: 0:02 · 1:58 left"
+    stays inside the top bar on two lines at most (it took four at 1,024 px, and spilled out), none of it hidden."""
+    made = create_table(
+        server,
+        {
+            "ruleset": "classic",
+            "players": 2,
+            "seats": [{"kind": "human"}] * 2,
+            "deck": stacked("classic", 2, CLASSIC_HEAD),
+        },
+    )
+    ann, bob = pages.new(), pages.new()
+    join(ann, server + made["seats"][0]["url"], "Ann")
+    join(bob, server + made["seats"][1]["url"], "Wolfgang Amadeus Mozartt")
+    play(ann, "roll")
+    expect(ann.locator("#clock")).to_contain_text("is thinking: 0:")
+    for lang in ("en", "fr"):
+        ann.select_option("#lang", lang)
+        for width in (360, 640, 800, 1024, 1100, 1280, 1366):
+            ann.set_viewport_size({"width": width, "height": 800})
+            ann.evaluate("window.scrollTo(0, 0)")
+            got = ann.evaluate(
+                """() => { const c = document.querySelector('#clock'), bar = document.querySelector('.topbar');
+                     const r = c.getBoundingClientRect(), b = bar.getBoundingClientRect();
+                     const line = parseFloat(getComputedStyle(c).lineHeight) || 1.2 * parseFloat(getComputedStyle(c).fontSize);
+                     return { text: c.textContent, top: r.top - b.top, bottom: b.bottom - r.bottom, lines: r.height / line,
+                              hidden: c.scrollHeight > c.clientHeight + 1 || c.scrollWidth > c.clientWidth + 1,
+                              wide: document.documentElement.scrollWidth - innerWidth }; }"""
+            )
+            what = (lang, width, got)
+            assert "Wolfgang" in got["text"] and len(re.findall(r"\d:\d\d", got["text"])) == 2, what  # both times
+            assert got["top"] >= 0 and got["bottom"] >= 0 and got["lines"] <= 2.05 and not got["hidden"], what
+            assert got["wide"] <= 0, what

@@ -207,18 +207,21 @@ def test_a_whole_hand_by_keyboard(server, pages):
     a.keyboard.press("s")
     focus_kept(a)
 
-    # a hint by h: the search's choice first, and what its percentages mean (classic plays a match to 5,000)
+    # a hint by h: the recommended move (the search's choice) first, marked; the others by the chance they show; and
+    # what its percentages mean (classic plays a match to 5,000)
     ann.turn("play")
     a.keyboard.press("h")
     expect(a.locator("#hints li[data-rank='1']")).to_be_visible(timeout=20_000)
     expect(a.locator("#hints-note")).to_contain_text("chances to win the hand and the match, by the search")
     hints = a.evaluate("window.millebornes.state().hints.actions")
-    shown = sorted(range(len(hints)), key=lambda i: (-hints[i]["match_chance"], i))  # by the chance they show
+    others = sorted(range(1, len(hints)), key=lambda i: (-hints[i]["match_chance"], i))
     assert a.locator("#hints li").evaluate_all("ls => ls.map(l => l.dataset.action)") == [
-        hints[i]["action"] for i in shown
+        hints[i]["action"] for i in [0, *others]
     ]
+    expect(a.locator("#hints li").first).to_have_class("best")
     expect(a.locator("#hints li.best")).to_have_attribute("data-action", hints[0]["action"])  # the search's choice
-    expect(a.locator("#hints li.best .hint-mark")).to_have_text(" (the search’s choice)")
+    expect(a.locator("#hints li.best .hint-mark")).to_have_text("Recommended:")
+    expect(a.locator(".hint-mark")).to_have_count(1)
     verb, *rest = hints[0]["action"].split(" ")
     if verb in ("play", "discard"):
         expect(a.locator(f"#hand .card.hinted[data-card='{rest[0]}'] .hint-tag")).to_have_text("Hint")

@@ -16,11 +16,14 @@ from playwright.sync_api import expect  # noqa: E402
 
 from tests.browsing import (  # noqa: E402,F401
     CHROMIUM,
+    DUJARDIN_WIN,
     against_bots,
     browser,
     classic_hand_by_clicks,
+    dujardin_against_a_bot,
     mine_again,
     pages,
+    play,
     seq,
     server,
     wait_turn,
@@ -42,7 +45,8 @@ RECORD = """() => {
         if (n.classList?.contains("flying")) {
           const r = n.getBoundingClientRect();
           seen.flights.push({ card: n.dataset.card || null, through: document.elementFromPoint(r.x + r.width / 2,
-            r.y + r.height / 2) !== n, moving: n.getAnimations().length > 0 });
+            r.y + r.height / 2) !== n, moving: n.getAnimations().length > 0,
+            dialog: Boolean(document.querySelector(".overlay:not([hidden])")) });
         }
         if (n.classList?.contains("moment")) {
           seen.moments.push({ kind: n.className, text: n.textContent, side: n.closest(".tableau")?.dataset.side });
@@ -134,6 +138,26 @@ def test_bots_moves_fly_unless_motion_is_reduced(server, pages, reduced):
         cards = [f["card"] for f in flights]
         assert "roll" in cards
         assert len([c for c in cards if c in ("25", "50", "75")]) >= 2, cards  # each bot's card flew too
+
+
+def test_no_card_flies_over_a_dialog(server, pages):
+    """The move that ends the match opens its dialog: that move does not fly over it, and a flight under way
+    passes under every dialog."""
+    page, _ = dujardin_against_a_bot(server, pages)
+    page.evaluate(RECORD)
+    for card in DUJARDIN_WIN:
+        play(page, card)
+    expect(page.locator("#match-over")).to_be_visible()
+    flights = seen(page)["flights"]
+    assert "100" in [f["card"] for f in flights] and not any(f["dialog"] for f in flights), flights
+    layers = page.evaluate(
+        """() => { const ghost = document.createElement("div"); ghost.className = "card flying"; document.body.append(ghost);
+             const z = (n) => Number(getComputedStyle(n).zIndex);
+             const out = { flying: z(ghost), overlay: z(document.querySelector("#match-over")),
+                           float: z(document.querySelector("#cf-dialog")) };
+             ghost.remove(); return out; }"""
+    )
+    assert layers["flying"] < min(layers["overlay"], layers["float"]), layers
 
 
 SPY = """() => {

@@ -22,9 +22,11 @@ from tests.browsing import (  # noqa: E402,F401
     DUJARDIN_HEAD,
     DUJARDIN_WIN,
     LAST,
+    against_bots,
     browser,
     create_table,
     join_by_socket,
+    mine_again,
     pages,
     play,
     seq,
@@ -287,3 +289,95 @@ def check_replay_buttons(page, viewport: dict) -> None:
     for button in ("#first", "#prev", "#next", "#last", "#step-range"):
         b = page.locator(button).bounding_box()
         assert b["x"] >= 0 and b["x"] + b["width"] <= viewport["width"], (button, b)
+
+
+# ---------------------------------------------------------------- choosing a card: my tableau in sight, a held finger
+# Classic for three: Ann holds Roll and distance; the bots hold distance only and cannot stop her.
+ANN = ["roll", "200", "25", "50", "100", "75"]
+BOT = ["25", "50", "75", "25", "50", "75"]
+HEAD = ANN + BOT + BOT + ["75", "25", "50", "25", "75", "50", "25", "75", "50"]
+
+
+def against_bots_on_a_phone(server, pages):
+    page = phone(pages, SIZES[0])
+    against_bots(server, page, HEAD)
+    return page
+
+
+def test_my_tableau_shows_above_the_hand_while_i_choose(server, pages):
+    """The hand's sheet covers my tableau while I choose: its battle and speed piles, distance and safeties show in
+    small above the hand, inside the sheet; on a wider screen the tableau itself is in sight and the strip is not."""
+    page = against_bots_on_a_phone(server, pages)
+    brief = page.locator("#me-brief")
+    expect(brief).to_be_visible()
+    expect(brief.locator(".brief-km")).to_have_text("0 / 700")
+    before = seq(page)
+    play(page, "roll", tap=True)
+    mine_again(page, before)
+    expect(brief.locator(".brief-pile").first.locator(".card[data-card='roll']")).to_have_count(1)
+    if page.get_attribute("#turn", "data-decision") == "draw":
+        tap(page, "#stock")
+        wait_turn(page, "play", seq(page))
+    tap(page, "#hand .card[data-card='200']")
+    expect(page.locator("#moves button").first).to_be_visible()
+    box, hand, sheet = (page.locator(s).bounding_box() for s in ("#me-brief", "#hand", ".hand-box"))
+    assert sheet["y"] <= box["y"] and box["y"] + box["height"] <= hand["y"] + 1, (box, hand, sheet)
+    check_table(page, SIZES[0], "choosing, my tableau above the hand")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    expect(brief).to_be_hidden()
+
+
+def test_a_finger_held_on_a_card_shows_its_help_and_chooses_nothing(server, pages):
+    page = against_bots_on_a_phone(server, pages)
+    card = page.locator("#hand .card[data-card='200']").first
+    b = card.bounding_box()
+    touch = page.context.new_cdp_session(page)
+    touch.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": b["x"] + 20, "y": b["y"] + 30}]}
+    )
+    expect(page.locator("#card-help")).to_contain_text("200 miles:")
+    page.wait_for_timeout(700)  # a long press: longer than a tap by its nature
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#card-help")).to_contain_text("200 miles:")  # its help stays to be read
+    page.wait_for_timeout(300)  # the click a browser sends after the lift, if any, has come
+    expect(page.locator("#hand .card.selected")).to_have_count(0)
+    tap(page, "#hand .card[data-card='200']")  # a tap chooses
+    expect(page.locator("#hand .card.selected[data-card='200']")).to_have_count(1)
+
+
+def test_a_name_on_the_phone_score_sheet_breaks_between_words_only(server, pages):
+    """The match's score sheet on a phone: a name of several words wraps between them; a single long word is cut
+    short on screen, its whole text kept for a screen reader; no heading breaks inside a word ("Manch/e")."""
+    page = phone(pages, SIZES[0])
+    for nickname, lang in (("Maximiliansternwolkenxyz", "fr"), ("Wilhelmina Wolkenstein W", "en")):
+        made = create_table(
+            server,
+            {
+                "ruleset": "dujardin",
+                "players": 2,
+                "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                "deck": stacked("dujardin", 2, DUJARDIN_HEAD),
+            },
+        )
+        LAST.pop(id(page), None)  # a new table: its steps count from 0 again
+        join_by_taps(page, server + made["seats"][0]["url"], nickname, SIZES[0])
+        page.select_option("#lang", lang)
+        for card in DUJARDIN_WIN:
+            play(page, card, tap=True)
+        expect(page.locator("#match-over")).to_be_visible()
+        broken = page.evaluate(
+            """() => [...document.querySelectorAll('#match-over th')].flatMap((th) => {
+                 const words = [], walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+                 for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                   for (const m of n.textContent.matchAll(/\\S+/g)) {
+                     const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+                     const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+                     if (lines.size > 1) words.push(m[0]);
+                   }
+                 }
+                 return words; })"""
+        )
+        assert broken == [], (nickname, broken)
+        head = page.locator("#match-over thead th .side-head").first
+        expect(head).to_have_text(nickname)  # all of it, for a screen reader
+        check_fits(page, SIZES[0], f"the score sheet of {nickname}")

@@ -284,6 +284,12 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     expect(page.locator("#move-review")).to_contain_text("The better move here for ")
     expect(page.locator("#move-review")).to_contain_text(", marked on the board: ")
     expect(page.locator("#move-review .reason")).to_have_text(why)
+    # "This move" says the better move looked at, not the move played before this position
+    better = page.locator("#move-review p").first.text_content().split(", marked on the board: ", 1)[1].rstrip(".")
+    expect(page.locator("#move")).to_have_text(
+        re.compile(rf": {re.escape(better)} \(the better move, not the one played\)$")
+    )
+    expect(page.locator("#move-events li")).to_have_count(0)
     verb, *rest = m["best"].split(" ")
     if verb in ("play", "discard"):
         card = page.locator(f"#hands .seat-hand[data-seat='{m['seat']}'] .card.better-card")
@@ -297,6 +303,7 @@ def test_the_review_of_a_race_in_the_replay(served, pages, axe_source):  # noqa:
     wait_step(page, mistakes[0])
     expect(page.locator("#show-better")).to_be_focused()
     expect(page.locator(".better-card, .better-target")).to_have_count(0)
+    expect(page.locator("#move")).not_to_contain_text("the better move")
 
     # the graph: a slider over the judged moves; its keys, a click
     graph = page.get_by_role("slider", name="Each side’s chance of winning the hand, move by move")

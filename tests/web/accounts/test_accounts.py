@@ -103,6 +103,18 @@ def test_sign_in_and_out(web):
     assert c.get("/api/account").status_code == 401
 
 
+def test_who_is_signed_in_is_an_answer_even_signed_out(web):
+    """GET /api/me: what a page asks without knowing; signed out is a 200, never the 401 a console logs."""
+    c = web.start()
+    r = c.get("/api/me")
+    assert (r.status_code, r.json(), r.headers["cache-control"]) == (200, {"signed_in": False}, "no-store")
+    sign_up(c)
+    me, account = c.get("/api/me").json(), c.get("/api/account").json()
+    assert me == {"signed_in": True, **account} and me["username"] == "ann_1"
+    c.post("/api/account/signout", json={}, headers=csrf(c))
+    assert c.get("/api/me").json() == {"signed_in": False}
+
+
 def test_a_sign_in_survives_a_restart(web):
     c = web.start()
     sign_up(c)
@@ -208,6 +220,13 @@ def test_an_expired_sign_in_opens_nothing(web):
         conn.execute(text("UPDATE account_sessions SET expires = '2000-01-01 00:00:00'"))
     db.dispose()
     assert c.get("/api/account").status_code == 401
+    sign_up(c, "bea_2")
+    db = create_engine(web.url)
+    with db.begin() as conn:
+        conn.execute(text("UPDATE account_sessions SET expires = '2000-01-01 00:00:00'"))
+    db.dispose()
+    r = c.get("/api/me")  # signed out, and the ended sign-in's cookie goes
+    assert r.json() == {"signed_in": False} and 'mb_session=""' in r.headers["set-cookie"]
 
 
 def test_accounts_on_postgresql_with_two_sign_ups_of_one_name_at_once(web, fresh_postgres):

@@ -24,6 +24,7 @@ from ..db.base import now
 from ..deps import AccountsDep, HallDep, SettingsDep, SignInGuardDep
 from ..ratings.repo import Ratings
 from ..ratings.skill import Rating
+from ..settings import Settings
 from ..tables.facts import iso
 from . import device_routes, passkey_routes
 from .guard import Key, SignInGuard
@@ -251,6 +252,22 @@ async def sign_out(body: Empty, request: Request, accounts: AccountsDep, setting
     return response
 
 
+async def _account_body(session: SignedIn, accounts: Accounts, settings: Settings) -> dict:
+    seats, passkeys, ratings = await asyncio.gather(
+        asyncio.to_thread(accounts.seats, session.account.id, settings.limits.account_seats),
+        asyncio.to_thread(Passkeys(accounts.db).listed, session.account.id),
+        asyncio.to_thread(Ratings(accounts.db).of, session.account.id),
+    )
+    return {
+        "username": session.account.username,
+        "created": iso(session.account.created),
+        "csrf": session.csrf,
+        "seats": [seat_entry(h) for h in seats],
+        "passkeys": [passkey_entry(p) for p in passkeys],
+        "ratings": ratings_entry(ratings),
+    }
+
+
 @router.get("/api/account")
 async def account(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Who is signed in, the CSRF token their page sends with every change, the seats the account holds and its
@@ -258,21 +275,19 @@ async def account(request: Request, accounts: AccountsDep, settings: SettingsDep
     session = await session_of(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
         return _no_store(session)
-    seats, passkeys, ratings = await asyncio.gather(
-        asyncio.to_thread(accounts.seats, session.account.id, settings.limits.account_seats),
-        asyncio.to_thread(Passkeys(accounts.db).listed, session.account.id),
-        asyncio.to_thread(Ratings(accounts.db).of, session.account.id),
-    )
-    return answer(
-        {
-            "username": session.account.username,
-            "created": iso(session.account.created),
-            "csrf": session.csrf,
-            "seats": [seat_entry(h) for h in seats],
-            "passkeys": [passkey_entry(p) for p in passkeys],
-            "ratings": ratings_entry(ratings),
-        }
-    )
+    return answer(await _account_body(session, accounts, settings))
+
+
+@router.get("/api/me")
+async def me(request: Request, accounts: AccountsDep, settings: SettingsDep):
+    """GET /api/account for a page that does not know whether anyone is signed in: signed out is an answer here
+    (200, ``signed_in`` false), not a refusal a browser's console logs as an error on every signed-out page."""
+    session = await session_of(request, accounts, settings, change=False)
+    if isinstance(session, JSONResponse):
+        signed_out = answer({"signed_in": False})
+        clear_cookie(signed_out, request)  # as the refusal would: a sign-in that ended takes its cookie along
+        return signed_out
+    return answer({"signed_in": True, **await _account_body(session, accounts, settings)})
 
 
 @router.post("/api/account/claim")

@@ -55,7 +55,8 @@ class Client:
         self.out: asyncio.Queue = asyncio.Queue()
         self.rate = MovingWindow(limits.frames_per_second)
         self.closing = False
-        self.hint_task: asyncio.Task | None = None
+        self.hint_tasks: set[asyncio.Task] = set()
+        """The hints asked on this socket not answered yet (the room's :class:`.hints.Hints` rations them)."""
 
     def send(self, frame: outbound.ServerFrame) -> None:
         if self.closing:

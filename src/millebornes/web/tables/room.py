@@ -593,7 +593,7 @@ class Room:
         self.check_person(seat)
         self.check_turn(seat, None)
         seed = bot_seed(self.table.seed, self.view.shown_actions)
-        return self.hints.ask(seat, self.seq, self.view.observation(seat), seed)
+        return self.hints.ask(seat, self.seq, lambda: self.view.observation(seat), seed)
 
     # ---------------------------------------------------------------- taking back a move (.takebacks)
     async def undo(self, seat: int, seq: int) -> None:

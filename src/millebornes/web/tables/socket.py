@@ -66,8 +66,8 @@ async def table_socket(
     finally:
         if client.room is not None:
             client.room.leave(client)
-        if client.hint_task is not None:
-            client.hint_task.cancel()
+        for task in client.hint_tasks:
+            task.cancel()
         if client.closing:
             with suppress(Exception):
                 await asyncio.wait_for(pump, 5)
@@ -187,15 +187,14 @@ async def dispatch(client: Client, room: Room, frame: ClientFrame) -> None:
         except Refused as r:
             client.error(r.code, r.message, **r.extra)
     elif isinstance(frame, HintFrame):
-        if client.hint_task is not None and not client.hint_task.done():
-            client.error("rate", "a hint is already being worked out")
-            return
         try:
             answer = room.hint(client.seat)
         except Refused as r:
             client.error(r.code, r.message, **r.extra)
             return
-        client.hint_task = asyncio.create_task(send_hint(client, room, answer))
+        task = asyncio.create_task(send_hint(client, room, answer))
+        client.hint_tasks.add(task)
+        task.add_done_callback(client.hint_tasks.discard)
     else:
         client.error("malformed", "already joined")
 

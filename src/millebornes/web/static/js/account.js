@@ -12,6 +12,7 @@ import { $, el, Name, $as } from "./lib/dom.js";
 import { myTables, seatLinks } from "./mytables.js";
 import { setupSecurity, loadSecurity, drawSecurity } from "./account/security.js";
 import { setupPasskeys, drawPasskeys } from "./account/passkeys.js";
+import { whoIsSignedIn } from "./lib/me.js";
 
 // me: GET /api/account's answer (null: signed out); note: the status line's messages, each [key, params], said
 // again in a new language; errors: each form's refusal as {message: [key, params], field}
@@ -274,11 +275,10 @@ function draw() {
 // Who is signed in, or null; false when the server could not be asked.
 async function load() {
   try {
-    const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
-    if (r.status === 401) { A.me = null; return true; }
-    if (!r.ok) return false;
-    A.me = await r.json();
-    await loadSecurity();
+    const me = await whoIsSignedIn();
+    if (me === undefined) return false;
+    A.me = me;
+    if (me) await loadSecurity();
     return true;
   } catch (x) {
     return false;

@@ -1,9 +1,10 @@
 // @ts-check
 // The header's way to the account page: "Sign in", or the signed-in username. Who is signed in is asked once
-// (GET /api/account: 401 when nobody is); the link says it again in each language.
+// (lib/me.js); the link says it again in each language.
 
 import { t, tn } from "./lib/words.js";
 import { $, Name } from "./lib/dom.js";
+import { whoIsSignedIn } from "./lib/me.js";
 
 let username = null;
 let seats = [];
@@ -18,14 +19,9 @@ export function renderAccountLink() {
 // The username signed in, or null: what the page's other choices (a rated match) depend on too.
 export async function setupAccountLink() {
   renderAccountLink();
-  try {
-    const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
-    const data = await r.json().catch(() => null); // read even a refusal's body: unread, it keeps the request open
-    username = r.ok && typeof data?.username === "string" ? data.username : null;
-    seats = username && Array.isArray(data?.seats) ? data.seats : [];
-  } catch (x) {
-    username = null;
-  }
+  const data = await whoIsSignedIn();
+  username = typeof data?.username === "string" ? data.username : null;
+  seats = username && Array.isArray(data?.seats) ? data.seats : [];
   renderAccountLink();
   $("#account-link")?.setAttribute("data-ready", "1");
   return username;

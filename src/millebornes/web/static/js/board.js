@@ -167,6 +167,13 @@ export function pileOf(id) {
     : id === "speed-limit" || id === "end-of-limit" ? "speed" : "battle";
 }
 
+// A side's name heading a column of scores: on a phone it wraps between words only, and a word too long for the
+// column is cut short on screen (the stylesheet's .head-word), its whole text still read by a screen reader.
+export function sideHead(ctx, side) {
+  const words = String(sideName(ctx, side)).split(/\s+/).filter(Boolean);
+  return el("bdi", { class: "side-head" }, ...words.flatMap((w, i) => [i ? " " : null, el("span", { class: "head-word" }, w)]));
+}
+
 // The breakdown table of one finished hand: rows are the scoring items, columns the sides (with a caption, for
 // a screen reader, when one is given).
 // `explain`: what each item means in this edition (js/cardhelp.js items()), told in one line under its name.
@@ -176,7 +183,7 @@ export function breakdownTable(result, ctx, matchScores, caption, explain = {}) 
   for (const b of result.breakdown) for (const k of Object.keys(b)) if (!items.includes(k)) items.push(k);
   const head = el("tr", {}, el("th", { scope: "col" }, t("over.item")),
     ...Array.from({ length: nsides }, (_, s) => el("th", { scope: "col", class: result.winners.includes(s) ? "won" : "" },
-      sideName(ctx, s))));
+      sideHead(ctx, s))));
   const body = items.map((item) => el("tr", { dataset: { item } }, el("th", { scope: "row" }, itemName(item),
     explain[item] ? el("span", { class: "item-help" }, explain[item]) : null),
     ...result.breakdown.map((b) => el("td", { class: "num" }, item in b ? formatNumber(b[item]) : "–"))));

@@ -5,6 +5,7 @@
 
 import { t, tn, setupLangSelect, onLangChange, formatDate } from "./lib/words.js";
 import { $, el, Name, $as } from "./lib/dom.js";
+import { whoIsSignedIn } from "./lib/me.js";
 
 // bots: the owner's bots as GET /api/account/bots lists them (null: signed out); token: the one to show
 // once, with its bot's name; note: the status line, [key, params]; doomed: the bot the dialog asks about
@@ -87,15 +88,15 @@ function draw() {
 }
 
 async function load() {
-  const r = await fetch("/api/account/bots", { headers: { Accept: "application/json" } }).catch(() => null);
+  const me = await whoIsSignedIn(); // signed out, the bots are not asked for: no refusal in the console
+  const r = me ? await fetch("/api/account/bots", { headers: { Accept: "application/json" } }).catch(() => null) : null;
   if (!r || !r.ok) {
     B.bots = null;
     draw();
     return;
   }
   B.bots = (await r.json()).bots;
-  const me = await fetch("/api/account", { headers: { Accept: "application/json" } }).catch(() => null);
-  B.csrf = me && me.ok ? (await me.json()).csrf : null;
+  B.csrf = me.csrf;
   draw();
 }
 

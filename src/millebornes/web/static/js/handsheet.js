@@ -1,8 +1,8 @@
 // @ts-check
 // On a phone the table is a page that scrolls, and what a player needs at their turn would fall below the fold.
 // So there the hand becomes a bottom sheet, always on screen: the last refusal, two tabs that open the hints or
-// the last moves of the log, what the chosen card does and its moves, and the hand at the very bottom, under the
-// thumb. Whatever grows (a card's help, a panel opened) grows upwards: the hand never moves under the finger.
+// the last moves of the log, what the chosen card does and its moves, the player's own tableau in small
+// (table/brief.js: the sheet covers the real one) and the hand at the very bottom, under the thumb. Whatever grows (a card's help, a panel opened) grows upwards: the hand never moves under the finger.
 // The panels are the page's own (#hints, #log keep their ids and their drawing): the sheet moves them in on a
 // phone, in the order it shows them (so the focus follows the eye), and back on a wider screen; the page's
 // bottom makes room for the sheet.
@@ -19,7 +19,7 @@ export function handSheet() {
   const panels = { hints: $(".hints-panel"), log: $(".log-panel") };
   const buttons = { hints: $("#sheet-hints"), log: $("#sheet-log") };
   const message = $("#message");
-  const [title, hand, help, moves] = ["#hand-title", "#hand", "#card-help", "#moves"].map((sel) => $(sel));
+  const [title, brief, hand, help, moves] = ["#hand-title", "#me-brief", "#hand", "#card-help", "#moves"].map((sel) => $(sel));
   // where each moved node lives on a wider screen: a marker left in its place
   const homes = new Map();
   for (const node of [panels.hints, panels.log, message]) {
@@ -46,11 +46,11 @@ export function handSheet() {
   function place() {
     if (query.matches) {
       panelBox.append(panels.hints, panels.log);
-      box.append(message, panelBox, tabs, help, moves, title, hand);
+      box.append(message, panelBox, tabs, help, moves, title, brief, hand);
       tabs.hidden = false;
     } else {
       for (const [node, mark] of homes) mark.after(node);
-      box.append(title, hand, help, moves, tabs, panelBox);
+      box.append(title, brief, hand, help, moves, tabs, panelBox);
       tabs.hidden = true;
     }
     show(open);

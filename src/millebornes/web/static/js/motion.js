@@ -5,7 +5,9 @@
 // tableau it hit; a coup fourré and a completed trip get a moment of their own.
 // Motion is only a picture of what the state already shows: the board is drawn first, a flying copy passes over
 // it and lets every click through, so it never delays input. With prefers-reduced-motion nothing moves: the card
-// that landed stays highlighted (board.js) and the moments show still.
+// that landed stays highlighted (board.js) and the moments show still. A dialog comes first: nothing flies while
+// one is open (the end of a hand or of the match opens with the move that ended it), and a flight under way passes
+// under any that opens (the stylesheet's z-index).
 
 import { t } from "./lib/words.js";
 import { el, $$ } from "./lib/dom.js";
@@ -97,7 +99,7 @@ function moment(side, key, cls, delay) {
 // events: the live events of one state, already drawn; before: snapshot() from before the drawing;
 // page: {mySeat, sideOf(seat), obs, sound(kind)}.
 export function animate(events, before, page) {
-  const still = reducedMotion();
+  const still = reducedMotion() || Boolean(document.querySelector(".overlay:not([hidden])"));
   let delay = 0;
   let mine = [...before.hand];
   const takeMine = (card) => {

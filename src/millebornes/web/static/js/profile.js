@@ -8,6 +8,7 @@
 
 import { t, tn, setupLangSelect, onLangChange, editionName, formatNumber, getLang } from "./lib/words.js";
 import { $, el, svgEl, Name, $as, $$ } from "./lib/dom.js";
+import { whoIsSignedIn } from "./lib/me.js";
 
 const TOTALS = ["games", "won", "coups_fourres", "safe_trips", "shutouts", "extensions_taken", "extensions_made", "hands"];
 const HEIGHT = 150;
@@ -201,8 +202,7 @@ async function more() {
 // account page to sign in.
 async function whoAmI() {
   try {
-    const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
-    const me = r.ok ? await r.json() : null;
+    const me = await whoIsSignedIn();
     if (typeof me?.username !== "string") return false;
     username = me.username;
     history.replaceState(null, "", `/players/${encodeURIComponent(username)}`);

@@ -8,6 +8,7 @@
 import { t, editionName, formatNumber, getLang, ratingText } from "./lib/words.js";
 import { $, el } from "./lib/dom.js";
 import { getJSON } from "./lib/http.js";
+import { whoIsSignedIn } from "./lib/me.js";
 
 // ms between looks at the account once the match is over: the server rates it as it ends, but a process busy
 // elsewhere (or the hall's sweep) may take a moment
@@ -24,14 +25,7 @@ export function ratedSeat({ tableId, seat, spectator, token, byAccount, say, now
   const R = { me: undefined, claimed: false, before: undefined, result: null, asking: null, ended: false };
 
   async function account() {
-    try {
-      const r = await fetch("/api/account", { headers: { Accept: "application/json" } });
-      const data = await r.json().catch(() => null); // read even a refusal's body: unread, it keeps the request open
-      if (r.status === 401) return null;
-      return r.ok && data ? data : undefined;
-    } catch (x) {
-      return undefined;
-    }
+    return whoIsSignedIn();
   }
 
   async function claim(me) {

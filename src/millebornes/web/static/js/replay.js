@@ -149,9 +149,11 @@ function render() {
     return cardElement(id, { class: "mini", role: "listitem" });
   })))));
 
-  $("#move").replaceChildren(...(d.action ? playedWords(d, c) : [t("replay.start")]));
-  $("#move-events").replaceChildren(...(d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
-    .map((text) => el("li", {}, text)));
+  // "This move": the one played at this step, or the better move the review shows here in its place
+  const better = review?.betterShown(d);
+  $("#move").replaceChildren(...(better || (d.action ? playedWords(d, c) : [t("replay.start")])));
+  $("#move-events").replaceChildren(...(better ? [] : (d.events || []).map((ev) => describeEvent(ev, c)).filter(Boolean)
+    .map((text) => el("li", {}, text))));
 
   review?.render(d);
   announce(d, c);

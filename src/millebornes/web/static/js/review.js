@@ -445,5 +445,12 @@ export function setupReview(api) {
   drawPanel();
   load();
 
-  return { render, words: wordsFor };
+  // the better move the step shows instead of the move played there, in words (the replay's "This move"), or null
+  function betterShown(d) {
+    if (!S.review || !S.better || d.step !== S.better.index) return null;
+    const c = api.ctx();
+    return tn("review.better_shown", { name: seatName(c, S.better.seat), move: actionWords(S.better.best, c, d.state) });
+  }
+
+  return { render, words: wordsFor, betterShown };
 }

@@ -4,9 +4,9 @@
 // winners marked in words, and each hand's breakdown behind a disclosure. Each table scrolls inside its own
 // wrapper on a narrow screen, never the page.
 
-import { t, formatNumber, sideName } from "./lib/words.js";
+import { t, formatNumber } from "./lib/words.js";
 import { el } from "./lib/dom.js";
-import { breakdownTable } from "./board.js";
+import { breakdownTable, sideHead } from "./board.js";
 
 let made = 0;
 
@@ -43,7 +43,7 @@ export function scoreSheet(m) {
   const caption = el("caption", {}, t("sheet.title"));
   const table = el("table", { class: "breakdown sheet-table" }, caption,
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("sheet.hand")),
-      ...sides.map((s) => el("th", { scope: "col", class: winners.has(s) ? "won" : "" }, sideName(m.ctx, s))))),
+      ...sides.map((s) => el("th", { scope: "col", class: winners.has(s) ? "won" : "" }, sideHead(m.ctx, s))))),
     el("tbody", {}, ...rows),
     el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row" }, t("sheet.final")),
       ...sides.map((s) => el("td", { class: `num${winners.has(s) ? " won" : ""}`, dataset: { side: String(s) } },

@@ -23,7 +23,7 @@ import {
   renderAll, fitArena, showHelp, fillHandOver, openMatchOver, tickCountdown, setTurn, windowText, say,
 } from "./table/render.js";
 import {
-  takeBack, askHint, act, onHandClick, onHandKey, onBoardClick, onDiscardClick, onStockClick, keyActivate,
+  takeBack, askHint, act, onHandClick, onHandPointerDown, onHandKey, onBoardClick, onDiscardClick, onStockClick, keyActivate,
 } from "./table/play.js";
 import { goodNickname, showJoinError, startJoin, renderJoinInfo } from "./table/join.js";
 import { fillLessonEnd, setupLessonEnd } from "./table/lessonend.js";
@@ -50,6 +50,7 @@ async function main() {
   const cards = loadCards();
   // the join form is open from the start: a modal dialog like the others
   if (!$("#join-overlay").hidden) dialogs.adopt($("#join-overlay"));
+  $("#hand").addEventListener("pointerdown", onHandPointerDown);
   $("#hand").addEventListener("click", onHandClick);
   $("#hand").addEventListener("keydown", onHandKey);
   $("#hand").addEventListener("focusin", (e) => {

@@ -10,7 +10,7 @@ import { textOf, tellChosen } from "../telling.js";
 import { mySeat, spectator, S, ctx, mine } from "./state.js";
 import { sheet, keys, keepFocus } from "./parts.js";
 import { send } from "./socket.js";
-import { renderHand, renderHints, renderTargets, setMessage, say } from "./render.js";
+import { renderHand, renderHints, renderTargets, setMessage, say, showHelp } from "./render.js";
 
 export function act(action) {
   if (spectator) { say({ key: "msg.spectator" }, true); return; }
@@ -25,6 +25,7 @@ export function act(action) {
 // Choose the hand card i (a click or Enter toggles it; a number key chooses it), and say what it can do.
 export function choose(i, toggle, focus = false) {
   S.selected = toggle && S.selected === i ? null : i;
+  S.held = null;
   keys.endAim();
   S.focusIndex = i;
   if (S.message && !S.message.isError) setMessage(null);
@@ -64,9 +65,22 @@ export function askHint() {
 }
 
 // ------------------------------------------------------------------ clicks
+// A finger held on a card shows its help (its pointer is over the card while it is down): lifting it then leaves
+// the help on screen and chooses nothing; only a tap chooses.
+const LONG_PRESS_MS = 450;
+let press = { card: /** @type {Element | null} */ (null), at: 0 };
+
+export function onHandPointerDown(e) {
+  press = e.pointerType === "mouse" ? { card: null, at: 0 } : { card: e.target.closest(".card[data-index]"), at: e.timeStamp };
+}
+
 export function onHandClick(e) {
   const card = e.target.closest(".card[data-index]");
   if (!card) return;
+  const held = press.card === card && e.timeStamp - press.at >= LONG_PRESS_MS;
+  press = { card: null, at: 0 };
+  S.held = held ? Number(card.dataset.index) : null;
+  if (held) { showHelp(); return; }
   choose(Number(card.dataset.index), true);
 }
 

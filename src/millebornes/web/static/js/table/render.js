@@ -18,12 +18,14 @@ import { scoreSheet } from "../sheet.js";
 import { tableId, mySeat, spectator, S, ctx, mine, inWindow } from "./state.js";
 import { help, presence, dialogs, keys, seatAccount, rematch, keepFocus } from "./parts.js";
 import { act } from "./play.js";
+import { renderBrief } from "./brief.js";
 
 export function renderAll() {
   keepFocus(() => {
     renderInfo();
     renderBoard();
     renderHand();
+    renderBrief();
     renderPiles();
     renderTurn();
     renderLog();
@@ -159,7 +161,7 @@ export function showHelp() {
   const hand = S.obs?.hand || [];
   // on a touch screen the focus only follows taps: the card chosen or held says it
   const focused = touchScreen() ? null : /** @type {HTMLElement | null} */ (focusedElement()?.closest?.("#hand .card[data-index]"));
-  const i = [S.pointed, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
+  const i = [S.pointed, S.held, focused ? Number(focused.dataset.index) : null, S.selected].find((x) => x != null && x < hand.length);
   if (S.board && S.pointed == null) { box.textContent = help.line(S.board, undefined, ctx()); return; }
   if (i === undefined) { box.textContent = ""; return; }
   box.textContent = help.line(hand[i], S.refused ? S.refused[i] : undefined, ctx());
@@ -273,12 +275,13 @@ function chancesText(h) {
     : chanceText(h.win_chance);
 }
 
-// The hints in the order of what they show: the chance of the match where the edition plays one, else of the
-// hand (the search's order between equal chances); the search's own choice, which weighs the points too, keeps
-// its mark wherever it falls, and its card is marked in the hand. Each is a button that plays it.
+// The hints: first the recommended move (the search's choice, which weighs the points too; its card is marked in
+// the hand), then the others by the chance they show, the match's where the edition plays one, else the hand's (the
+// search's order between equal chances). Each is a button that plays it.
 function shownOrder(actions) {
-  const key = (h) => (typeof h.match_chance === "number" ? h.match_chance : h.win_chance);
-  return actions.map((h, i) => ({ h, i })).sort((a, b) => key(b.h) - key(a.h) || a.i - b.i).map((x) => x.h);
+  const key = (h) => (typeof h.match_chance === "number" ? h.match_chance : h.win_chance) ?? -1;
+  const others = actions.slice(1).map((h, i) => ({ h, i })).sort((a, b) => key(b.h) - key(a.h) || a.i - b.i).map((x) => x.h);
+  return actions.length ? [actions[0], ...others] : [];
 }
 
 export function renderHints() {
@@ -303,10 +306,10 @@ export function renderHints() {
     const rank = listed.indexOf(h) + 1;
     return el("li", { class: h === pick ? "best" : "", dataset: { action: h.action, rank: String(rank) } },
       el("button", { type: "button", class: "hint-pick", onclick: () => act(h.action) },
-        el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance),
-        h === pick ? el("span", { class: "hint-mark" }, " ", t("hints.pick")) : null));
+        ...(h === pick ? [el("span", { class: "hint-mark" }, t("hints.pick")), " "] : []),
+        el("span", { class: "hint-action" }, words), " ", el("span", { class: "hint-chance" }, chance)));
   }));
-  // the search's choice on screen wherever its chance ranks it: a phone's sheet shows a few hints at a time
+  // a phone's sheet shows a few lines at a time, maybe scrolled down by the last hint: the recommended move in view
   box.querySelector("li.best")?.scrollIntoView({ block: "nearest" });
 }
 

@@ -123,7 +123,7 @@ function onState(f) {
     starts: paused ? Date.now() + paused : null } : null;
   S.cfTotal = f.cf_deadline ?? null;
   S.cfDeadline = f.cf_deadline == null ? null : performance.now() + f.cf_deadline * 1000;
-  if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; keys.endAim(); }
+  if (S.obs.hand.join(",") !== oldHand.join(",")) { S.selected = null; S.held = null; keys.endAim(); }
   if (prevSeq !== f.seq) S.hints = null;
   const events = /** @type {GameEvent[]} */ (f.events || []);
   const live = !S.fresh && prevSeq !== null && f.seq !== prevSeq;

@@ -117,6 +117,7 @@ export const JOINED_KEY = `millebornes.joined.${tableId}.${mySeat}`;
  * @property {UndoneFrame | null} [undone] moves taken back, told once the position is drawn again
  * @property {HandResult | null} [handOver] the hand #hand-over shows
  * @property {number | null} [pointed] the hand card under the pointer
+ * @property {number | null} [held] the hand card a finger held down: its help stays when the finger lifts
  * @property {string | null} [board] the card under the pointer on a tableau or the discard pile
  */
 
