@@ -285,6 +285,11 @@ def test_one_race_in_french_by_keyboard(server, pages):
     expect(page.locator("#table-info")).to_contain_text("Objectif 1\u202f000")
     expect(page.locator("#table-info")).not_to_contain_text("Partie en")
     expect(page.locator("#hand .card[data-card='roll']")).to_have_accessible_name("Feu vert, parade")
+    # French answers oui with o: the keys panel says so
+    page.click("#keys-button")
+    expect(page.locator("#keys-list")).to_contain_text("o / n")
+    expect(page.locator("#cf-yes kbd")).to_have_text("o")
+    page.click("#keys-button")
     expect(page.locator(".tableau[data-side='1']")).to_have_attribute(
         "aria-label",
         re.compile(

@@ -96,7 +96,7 @@ export function keyboard(page) {
   // may be taken back at all (a person alone with bots, at a table that is not rated).
   function renderKeys(sides, cards, undo) {
     const rows = [[`1–${cards}`, "keys.cards"], ["p", "keys.play"], [sides > 2 ? `a, 1–${sides}` : "a", sides > 2 ? "keys.attack_aim" : "keys.attack"], ["d", "keys.discard"],
-      ["s", "keys.draw"], ["t", "keys.take"], ["y / n", "keys.answer"], ["h", "keys.hint"], ...(undo ? [["u", "keys.undo"]] : []),
+      ["s", "keys.draw"], ["t", "keys.take"], [t("keys.yes_no"), "keys.answer"], ["h", "keys.hint"], ...(undo ? [["u", "keys.undo"]] : []),
       [t("keys.esc_name"), "keys.back"], ["?", "keys.help"]];
     const list = $("#keys-list");
     const sig = `${getLang()}|${sides}|${cards}|${undo}`;
@@ -178,9 +178,10 @@ export function keyboard(page) {
     if (!joined || !obs) return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (top) {
-      if ((top.id === "cf-dialog" || top.id === "ext-dialog") && (k === "y" || k === "n")) {
+      const yes = k === "y" || k === "o"; // o for oui: each language's own key, y kept for every one
+      if ((top.id === "cf-dialog" || top.id === "ext-dialog") && (yes || k === "n")) {
         e.preventDefault();
-        (k === "y" ? top.querySelector("button.primary") : top.querySelector("button:not(.primary)")).click();
+        (yes ? top.querySelector("button.primary") : top.querySelector("button:not(.primary)")).click();
       }
       return;
     }
