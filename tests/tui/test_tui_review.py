@@ -242,7 +242,9 @@ def test_a_marked_move_says_why_its_better_move_is_better(match):
     move = next(m for m in rv["moves"] if m["class"] in MARKED)
     words = ReviewWords(record, rv)
     line = words.move_line(move).plain
-    why = words.w.why(move["reason"], words.w.side_title, shown=("chance", "match"))
+    why = words.w.why(move["reason"], words.w.side_title, shown=("chance", "match", "points"))
     assert why and line.endswith(f" · {why}") and "chance of winning" not in why
     french = ReviewWords(record, rv, "fr")
-    assert french.move_line(move).plain.endswith(french.w.why(move["reason"], french.w.side_title, ("chance", "match")))
+    assert french.move_line(move).plain.endswith(
+        french.w.why(move["reason"], french.w.side_title, ("chance", "match", "points"))
+    )
