@@ -76,6 +76,18 @@ def test_python_dash_m_is_the_command():
     assert bad.returncode != 0 and "no ruleset 'monopoly'" in bad.stderr + bad.stdout
 
 
+def test_the_version_says_when_the_engine_is_pure(monkeypatch):
+    """The compiled engine adds nothing to the version line; a pure one a second line: which, and how to get the
+    compiled one."""
+    monkeypatch.setattr(mb, "compiled", lambda: True)
+    assert runner.invoke(app, ["--version"]).output == f"millebornes {mb.__version__}\n"
+    monkeypatch.setattr(mb, "compiled", lambda: False)
+    lines = runner.invoke(app, ["--version"]).output.splitlines()
+    assert lines[0] == f"millebornes {mb.__version__}" and len(lines) == 2
+    assert lines[1].startswith("engine: pure Python (slower); for the compiled engine, ")
+    assert mb._pure_advice() in lines[1]
+
+
 def test_the_version_has_one_home():
     """pyproject.toml reads the version from the package, so the two cannot disagree."""
     from importlib.metadata import version
