@@ -16,7 +16,7 @@ TSC := node_modules/.bin/tsc
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test test-fast test-web lint types docs run bench build lock clean
+.PHONY: test test-fast test-web lint types docs run bench build dist lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with; --no-compile leaves
 # each installed module's bytecode to its first import, so modules nobody imports cost nothing.
@@ -99,6 +99,12 @@ test-fast: $(FULL) $(BUILT)
 # A file goes to a worker whole, as in make test: its tests share its module's fixtures.
 test-web: $(FULL) $(BUILT)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not server and not slow" tests/web
+
+# The release's files, into dist/ (emptied first): the sdist, a manylinux wheel of the compiled engine for each of
+# Python 3.11, 3.12 and 3.13 found here (PATH or pyenv), and the pure-Python wheel for every other platform;
+# twine checks them all (tools/dist.py, CONTRIBUTING.md).
+dist: $(FULL)
+	$(PY) tools/dist.py
 
 # Resolve every dependency afresh (newest versions in the ranges) into a new constraints.txt.
 lock:
