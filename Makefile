@@ -100,6 +100,7 @@ docs: $(FULL)
 TEST_WORKERS ?= 4
 IN_NOX := tests/research/test_learn_example.py
 test: lint types docs $(FULL) $(BUILT) $(NPM)
+	@$(PY) --version
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 --ignore=$(IN_NOX); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
