@@ -355,7 +355,7 @@ def test_cli_table_json_csv_and_plot(tmp_path):
     csv_file, png = tmp_path / "t.csv", tmp_path / "t.png"
     result = runner.invoke(app, args + ["--csv", str(csv_file), "--plot", str(png), "--quiet"])
     assert result.exit_code == 0, result.output
-    rows = list(csv.DictReader(csv_file.open()))
+    rows = list(csv.DictReader(csv_file.open(encoding="utf-8", newline="")))
     assert [r["bot"] for r in rows] == ["heuristic", "random"]
     assert float(rows[0]["wins"]) == data["table"][0]["wins"]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
