@@ -25,9 +25,13 @@ SUITE = "tests/short_suite.txt"
 
 
 def suite_settings() -> dict:
-    """The extras and requirements the wheels' tests install ([tool.cibuildwheel])."""
+    """The extras and requirements the wheels' tests install, and the environment they run in ([tool.cibuildwheel])."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["cibuildwheel"]
-    return {"extras": list(config["test-extras"]), "requires": list(config["test-requires"])}
+    return {
+        "extras": list(config["test-extras"]),
+        "requires": list(config["test-requires"]),
+        "environment": dict(config.get("test-environment", {})),
+    }
 
 
 def is_pure(wheel: Path) -> bool:
@@ -58,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     wheel = args.wheel.resolve()
     if wheel.suffix != ".whl" or not wheel.is_file():
         parser.error(f"{args.wheel} is not a wheel file")
-    env = {k: v for k, v in os.environ.items() if k != "MILLEBORNES_PURE"}
+    env = {k: v for k, v in os.environ.items() if k != "MILLEBORNES_PURE"} | suite_settings()["environment"]
     if is_pure(wheel):
         env["MILLEBORNES_PURE"] = "1"  # tests/engine/test_compiled.py then expects the pure engine
     for command in commands(wheel):

@@ -152,9 +152,43 @@ def test_the_workflow_pins_the_cibuildwheel_of_the_dev_extra():
     assert wanted.specifier.contains(pinned)
 
 
-def test_no_wheel_ships_without_its_compiled_engine():
-    assert CIBW["environment"]["MILLEBORNES_REQUIRE_COMPILED"] == "1"
-    assert "sys.exit(not millebornes.compiled())" in CIBW["test-command"][0]
+def build_options(platform: str, identifier: str):
+    """cibuildwheel's options for one wheel, overrides applied (its own reader, as a build uses it)."""
+    options = pytest.importorskip("cibuildwheel.options", reason="cibuildwheel is not installed: install the dev extra")
+    arguments = options.CommandLineArguments.defaults()
+    arguments.package_dir = ROOT
+    return options.compute_options(platform, arguments, env={}).build_options(identifier)
+
+
+@pytest.mark.parametrize("platform", ["linux", "macos", "windows"])
+def test_every_wheel_is_built_compiled_and_tested_with_the_short_suite_where_no_test_skips(platform):
+    for identifier in identifiers(platform):
+        wheel = build_options(platform, identifier)
+        assert wheel.environment.as_dictionary({}) == {"MILLEBORNES_REQUIRE_COMPILED": "1"}
+        assert wheel.test_command == " && ".join(CIBW["test-command"])
+        assert "sys.exit(not millebornes.compiled())" in wheel.test_command
+        assert wheel.test_sources == CIBW["test-sources"]
+        if identifier.endswith("-musllinux_aarch64"):  # no matplotlib wheel there: no plot extra, its tests skip
+            assert (wheel.test_extras, wheel.test_environment.as_dictionary({})) == ("[cli,rl]", {})
+        else:
+            assert wheel.test_extras == "[cli,rl,plot]"
+            assert wheel.test_environment.as_dictionary({}) == {"MILLEBORNES_NO_SKIP": "1"}
+
+
+def test_only_the_tests_that_draw_need_matplotlib_and_they_skip_without_it():
+    """The musllinux aarch64 wheels are tested without the plot extra: every test of the suite that draws (a plot
+    function or the --plot option) skips without matplotlib, and nothing else of the suite imports it."""
+    drawing = []
+    for name in suite_lines()[2:]:
+        source = (ROOT / name).read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(import|from) matplotlib", source, re.M), name
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                body = ast.get_source_segment(source, node) or ""
+                if "plot" in body.replace(node.name, ""):
+                    drawing.append(node.name)
+                    assert 'pytest.importorskip("matplotlib")' in body, node.name
+    assert sorted(drawing) == ["test_cli_table_json_csv_and_plot", "test_plot_of_a_clean_sweep"]
 
 
 # ---------------------------------------------------------------------------------------- the short suite
