@@ -121,8 +121,8 @@ test-fast: $(FULL) $(BUILT)
 test-web: $(FULL) $(BUILT)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not server and not slow" tests/web
 
-# The release's files, into dist/ (emptied first): the sdist, a manylinux wheel of the compiled engine for each of
-# Python 3.11, 3.12 and 3.13 found here (PATH or pyenv), and the pure-Python wheel for every other platform;
+# This machine's share of a release, into dist/ (emptied first): the sdist, a manylinux wheel of the compiled engine
+# for each of Python 3.11 to 3.14 found here (PATH or pyenv), and the pure-Python wheel for every other platform;
 # twine checks them all (tools/dist.py, CONTRIBUTING.md).
 dist: $(FULL)
 	$(PY) tools/dist.py

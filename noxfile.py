@@ -26,28 +26,9 @@ LEARN_PYTHON = "3.11"
 LEARN_TESTS = ["tests/research/test_learn_example.py"]
 ROOT = Path(__file__).parent
 CONSTRAINTS = str(ROOT / "constraints.txt")
-SHORT_SUITE = [
-    "tests/engine/test_actions.py",
-    "tests/engine/test_rules.py",
-    "tests/engine/test_scoring.py",
-    "tests/engine/test_edge_cases.py",
-    "tests/engine/test_properties.py",
-    "tests/engine/test_determinize.py",
-    "tests/engine/test_compiled.py",
-    "tests/bots/test_bots.py",
-    "tests/bots/test_heuristic.py",
-    "tests/bots/test_rollout.py",
-    "tests/bots/test_neural.py",
-    "tests/bots/test_review.py",
-    "tests/research/test_env.py",
-    "tests/research/test_encode.py",
-    "tests/research/test_env_registry.py",
-    "tests/research/test_tournament.py",
-    "tests/research/test_protocol.py",
-    "tests/engine/test_golden.py",
-    "tests/engine/test_events.py",
-    "tests/engine/test_event_schema.py",
-]
+SHORT_SUITE = "@tests/short_suite.txt"
+"""The public API's tests and their markers: pytest's arguments file (paths from the checkout, where nox runs), which
+the release workflow's wheel tests read too ([tool.cibuildwheel] in pyproject.toml, tools/wheel_test.py)."""
 EXTRAS = "cli,rl,plot"
 NOT_BUILT = (".git", ".venv", ".nox", "node_modules", "site", "build", "dist", "*.egg-info", "*.so", "__pycache__")
 NOT_BUILT += (".*_cache", ".hypothesis")
@@ -108,13 +89,11 @@ def api(session: nox.Session) -> None:
         "python",
         "-m",
         "pytest",
-        "-m",
-        "not slow and not ray",
         "-p",
         "no:cacheprovider",
         "-n",
         "2",
-        *SHORT_SUITE,
+        SHORT_SUITE,
         *(LEARN_TESTS if learn else []),
         *session.posargs,
     )

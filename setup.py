@@ -20,6 +20,7 @@ import re
 import sys
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
+from copy import copy
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -130,14 +131,26 @@ class CompiledBuildExt(build_ext):
             vars(ext).update(vars(made[ext.name]))
 
     def build_extension(self, ext):
-        one_by_one = self.compiler.compile
+        """Compiles the C files side by side with the compilers known to allow it: gcc and clang (setuptools'
+        unix compiler, Linux and macOS) and MSVC. MSVC sets itself up (vcvarsall) inside its first compile and
+        refuses a second set-up, so threads racing there would fail the build: it is set up here, once, first.
+        Any other compiler (mingw, for one) compiles one file after another, as setuptools does."""
+        compiler = self.compiler
+        if compiler.compiler_type == "msvc" and not compiler.initialized:
+            compiler.initialize(self.plat_name)
+        if compiler.compiler_type not in ("unix", "msvc"):
+            super().build_extension(ext)
+            return
+        one_by_one = compiler.compile
 
         def side_by_side(sources, *args, **kwargs):
-            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-                done = pool.map(lambda source: one_by_one([source], *args, **kwargs), sources)
-                return [obj for objects in done for obj in objects]
+            def one(source):  # lists of its own for each call: a compiler may extend the options it is given
+                return one_by_one([source], *[copy(a) for a in args], **{k: copy(v) for k, v in kwargs.items()})
 
-        self.compiler.compile = side_by_side
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                return [obj for objects in pool.map(one, sources) for obj in objects]
+
+        compiler.compile = side_by_side
         try:
             super().build_extension(ext)
         finally:

@@ -1,7 +1,7 @@
 """Build the files a release uploads (``make dist``) into dist/, emptied first, and check them.
 
 - the sdist, from this checkout;
-- for each CPython among 3.11, 3.12 and 3.13 found here (on PATH as ``python3.X``, else in pyenv's versions, as
+- for each CPython among 3.11 to 3.14 found here (on PATH as ``python3.X``, else in pyenv's versions, as
   noxfile.py finds them), a wheel with the compiled engine, built from that sdist (so the sdist is proven to build)
   with MILLEBORNES_REQUIRE_COMPILED=1 (a failed compile is an error, never a pure wheel under a platform's tag),
   then made a manylinux wheel by ``auditwheel repair`` (PyPI refuses a plain ``linux_*`` tag);
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSIONS = ("3.11", "3.12", "3.13")
+VERSIONS = ("3.11", "3.12", "3.13", "3.14")
 PURE_TAG = "py3-none-any"
 NOT_INHERITED = ("PYTHONPATH", "VIRTUAL_ENV", "MILLEBORNES_PURE", "MILLEBORNES_REQUIRE_COMPILED")
 """What a build leaves out of this process's environment: what points at a checkout or venv, and the build's own

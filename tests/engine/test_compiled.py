@@ -77,7 +77,7 @@ def test_doctests_of_the_compiled_modules_pass_from_their_sources():
     sources = [Path(p) for p in mb._compiled_sources()]
     assert bool(sources) is mb.compiled()
     for path in sources:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
         if ">>> " not in text:
             continue
         package = ".".join(path.relative_to(SRC.parent).parent.parts)
