@@ -114,7 +114,8 @@ def test_the_pure_engine_warns_once_on_import_unless_chosen(tmp_path):
     assert installed.count("PureEngineWarning") == 1, installed
     assert installed.startswith("<string>:3: PureEngineWarning: millebornes runs its pure Python engine"), installed
     assert "pip install --force-reinstall" in installed and "make build" not in installed
-    (tmp_path / "setup.py").write_text("")
-    checkout = run().stderr
-    assert checkout.count("PureEngineWarning") == 1 and "run `make build`" in checkout, checkout
+    checkout = "setup.py"  # beside src/, as in a clone (a name, not the checkout's own file)
+    (tmp_path / checkout).write_text("")
+    cloned = run().stderr
+    assert cloned.count("PureEngineWarning") == 1 and "run `make build`" in cloned, cloned
     assert run(MILLEBORNES_PURE="1").stderr == ""
