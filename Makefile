@@ -111,9 +111,9 @@ test: lint types docs $(FULL) $(BUILT) $(NPM) bytecode
 	echo "nox (both Pythons at once) took $$(( $$(date +%s) - start )) s"; [ $$first -eq 0 ] && [ $$second -eq 0 ]
 
 # The tests start hundreds of processes (servers, the command line, bots), each importing the web stack. Where
-# PYTHONDONTWRITEBYTECODE is set (as on this project's machines) none of them writes the bytecode it compiles, so each compiled it all
-# again: 3.7 s of CPU a server instead of 1.5. Compiled once here (a second run only looks), except the large
-# packages no such process imports; a third-party file that does not compile (test data) is left alone.
+# PYTHONDONTWRITEBYTECODE is set (as on this project's machines) none of them writes the bytecode it compiles, so
+# each compiled it all again: 3.7 s of CPU a server instead of 1.5. Compiled once here (a second run only looks),
+# except the large packages no such process imports; a third-party file that does not compile (test data) is left.
 NOT_COMPILED := /(torch|ray|open_spiel|scipy|matplotlib|playwright|mypy|mypyc|pip|setuptools|sympy|pygments/lexers)/
 bytecode: $(FULL)
 	-@$(PY) -m compileall -qq -j 0 -x '$(NOT_COMPILED)' $(VENV)/lib
