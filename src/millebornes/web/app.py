@@ -13,7 +13,7 @@ hands every table socket over (:mod:`.tables.drain`), then stops the sweep, the
 rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY`` bytes, counted as they
 arrive (413 past it), and every HTTP response gets the security headers.  The pages' files are read once, when
 the app is made (:mod:`.pages.assets`), and the lifespan records their build in the database, for the other
-processes to serve (:mod:`.pages.repo`).
+processes to serve (:mod:`.pages.repo`).  Every request and socket gets its request id (:mod:`.requestids`).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from .pages.assets import snapshot
 from .pages.repo import Builds
 from .pages.shelf import Shelf
 from .ratings import routes as rating_routes
+from .requestids import RequestIds
 from .reviews import routes as review_routes
 from .reviews.puzzle_repo import Grown
 from .reviews.repo import Reviews
@@ -162,6 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.csp = CSP.format(scripts=pages.script_hash)
     app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
+    app.add_middleware(RequestIds)  # added last, so outside the guard: its records and the access log carry the id
     # one router per package; the bots' socket /ws/bot before the tables' /ws/{table_id}, which would take it
     for routes in (
         page_routes,
