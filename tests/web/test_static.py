@@ -188,3 +188,23 @@ def test_only_the_builds_started_last_are_kept(tmp_path):
     assert len(builds.ids()) == repo.KEEP
     assert builds.load(made[0].id).files["js/a.js"].body == b"export const a = 0;\n"
     db.close()
+
+
+@pytest.mark.postgres
+def test_processes_of_one_build_starting_together_on_postgresql_record_it_once(fresh_postgres):
+    """Every process records its build at start; several of one build at once: one row, no failure."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = fresh_postgres()
+    own = snapshot(STATIC)
+    dbs = [Database(url, "NORMAL") for _ in range(4)]
+    try:
+        for _ in range(3):
+            with ThreadPoolExecutor(len(dbs)) as pool:
+                list(pool.map(lambda db: Builds(db).record(own), dbs))
+        assert Builds(dbs[0]).ids() == {own.id}
+        loaded = Builds(dbs[1]).load(own.id)
+        assert loaded is not None and loaded.files == own.files
+    finally:
+        for db in dbs:
+            db.close()
