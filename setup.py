@@ -13,7 +13,9 @@ files of the one extension are compiled side by side, one compiler per core.
 """
 
 import os
+import re
 import sys
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import Extension, setup
@@ -94,6 +96,42 @@ class CompiledBuildExt(build_ext):
             del self.compiler.compile
 
 
+def pypi_description() -> str:
+    """README.md with every relative link made absolute: PyPI shows it away from the repository. A page of docs/
+    goes to the hosted documentation site, any other file (and the README's own headings) to the forge, at the
+    release's tag (main for a .dev)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "pyproject.toml"), "rb") as file:
+        urls = tomllib.load(file)["project"]["urls"]
+    with open(os.path.join(here, "src", "millebornes", "__init__.py")) as file:
+        version = re.search(r'^__version__ = "([^"]+)"$', file.read(), re.M).group(1)
+    ref = "main" if ".dev" in version else f"v{version}"
+    site, forge = urls["Documentation"].rstrip("/"), urls["Source"].rstrip("/")
+
+    def absolute(match: re.Match) -> str:
+        target = match.group(2)
+        if re.match(r"[a-z]+:", target):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        path = path or "README.md"  # PyPI gives the description's headings no anchors: the forge's page has them
+        if path.startswith("docs/") and path.endswith(".md"):
+            page = path[len("docs/") : -len(".md")]
+            url = site + "/" + ("" if page == "index" else page + "/")
+        elif path.startswith("docs/"):
+            url = f"{site}/{path[len('docs/') :]}"
+        else:
+            url = f"{forge}/blob/{ref}/{path}"
+        return f"{match.group(1)}({url}{'#' + anchor if anchor else ''})"
+
+    with open(os.path.join(here, "README.md"), encoding="utf-8") as file:
+        return re.sub(r"(!?\[[^\]]*\])\(([^)\s]+)\)", absolute, file.read())
+
+
 PURE = bool(os.environ.get("MILLEBORNES_PURE"))
 
-setup(ext_modules=[] if PURE else placeholders(), cmdclass={"build_ext": CompiledBuildExt})
+setup(
+    ext_modules=[] if PURE else placeholders(),
+    cmdclass={"build_ext": CompiledBuildExt},
+    long_description=pypi_description(),
+    long_description_content_type="text/markdown",
+)

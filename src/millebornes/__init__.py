@@ -29,8 +29,9 @@ from .observation import Observation
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
 
-__version__ = "1.0.0"
-"""The package's version (semantic: a 1.x engine reads every 1.x record)."""
+__version__ = "1.1.0.dev0"
+"""The package's version (semantic: a 1.x engine reads every 1.x record). Between releases main names the next one
+with ``.dev0``; tools/release.py cuts a release and checks its tag."""
 
 
 def compiled() -> bool:
