@@ -29,6 +29,7 @@ import pytest
 import millebornes
 from millebornes.__main__ import EXTRA_OF
 from millebornes.web.db.schema import HEAD
+from millebornes.web.pages.assets import snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -264,6 +265,8 @@ def test_the_manylinux_wheel_carries_the_compiled_engine_and_everything_it_serve
                 assert server.poll() is None and time.monotonic() < deadline, "the installed server did not start"
                 time.sleep(0.2)
         assert status == 200 and b"<html" in page.lower()
+        build = snapshot(Path(millebornes.__file__).parent / "web" / "static").id
+        assert f'src="/static/{build}/js/home.js"'.encode() in page  # the wheel's files make the checkout's build
         for path in ("/static/js/table.js", "/static/js/cards.js", "/static/css/app.css", "/t/abc", "/replay/abc"):
             assert get(base + path)[0] == 200, path
         assert [e["name"] for e in json.loads(get(base + "/api/editions")[1])["editions"]] == list(millebornes.RULESETS)
