@@ -25,7 +25,7 @@ TSC := node_modules/.bin/tsc
 # the modules setup.py compiles, read from its list
 COMPILED := $(shell sed -n 's/^    "\(src\/.*\.py\)",$$/\1/p' setup.py)
 
-.PHONY: test test-fast test-web bytecode lint types docs run bench build learn lock clean
+.PHONY: test test-fast test-web bytecode lint types docs run bench build learn dist lock clean
 
 # A newer pip resolves and installs about twice as fast as the one a venv starts with (and reads dependency
 # groups); --no-compile leaves each installed module's bytecode to its first import, so modules nobody imports cost
@@ -129,6 +129,12 @@ test-fast: $(FULL) $(BUILT) bytecode
 # A file goes to a worker whole, as in make test: its tests share its module's fixtures.
 test-web: $(FULL) $(BUILT) bytecode
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not server and not slow" tests/web
+
+# This machine's share of a release, into dist/ (emptied first): the sdist, a manylinux wheel of the compiled engine
+# for each of Python 3.11 to 3.14 found here (PATH or pyenv), and the pure-Python wheel for every other platform;
+# twine checks them all (tools/dist.py, CONTRIBUTING.md).
+dist: $(FULL)
+	$(PY) tools/dist.py
 
 # Resolve every dependency afresh (the newest versions in the ranges, for every supported Python and platform) into
 # uv.lock, and export constraints.txt from it (tools/lock.py; tests/project/test_lock.py fails when either is stale).
