@@ -69,9 +69,10 @@ lint: $(FULL) $(NPM)
 types: $(FULL)
 	$(VENV)/bin/mypy
 
-# The documentation site (mkdocs.yml) into site/: a broken link or reference, or any other warning, fails it.
+# The documentation site (zensical.toml) into site/, with Zensical: a broken link or reference, or any other
+# warning, fails it (tools/build_docs.py).
 docs: $(FULL)
-	$(VENV)/bin/mkdocs build --strict
+	$(PY) tools/build_docs.py
 
 # The whole suite on this Python, then the short suite against a wheel built on each other Python (noxfile.py), the
 # two Pythons at once (each builds from a copy of its own).
@@ -117,6 +118,6 @@ bench: $(BUILT)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules .nox site .pytest_cache .hypothesis build dist src/*.egg-info
+	rm -rf $(VENV) node_modules .nox site .cache .pytest_cache .hypothesis build dist src/*.egg-info
 	find src -name '*.so' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
