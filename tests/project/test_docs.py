@@ -5,6 +5,7 @@ the API reference has a docstring, and the examples of its pages run as shown.""
 from __future__ import annotations
 
 import doctest
+import html
 import importlib.util
 import os
 import re
@@ -274,6 +275,27 @@ def test_every_link_inside_the_site_leads_to_a_page_and_heading_there(site):
     base = urlsplit(tomllib.loads(CONFIG.read_text(encoding="utf-8"))["project"]["site_url"]).path
     assert base.endswith("/")
     assert not _broken_links(site, base), "\n".join(_broken_links(site, base))
+
+
+_HEADING = re.compile(r'<h[1-6] id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
+
+
+@pytest.mark.slow
+def test_the_package_makes_each_heading_s_anchor_as_the_site_does(site):
+    """The command line's addresses of the documentation (millebornes.documentation) name a heading by its text:
+    each guide's headings get from ``slug`` the anchor the built site gives them (a repeated one's aside)."""
+    from millebornes.documentation import slug
+
+    anchors = []
+    for page in [site / "index.html", *site.glob("*/index.html")]:
+        anchors += _HEADING.findall(page.read_text(encoding="utf-8"))
+    assert len(anchors) > 150
+    wrong = [
+        (anchor, text)
+        for anchor, text in anchors
+        if not re.search(r"_\d+$", anchor) and slug(html.unescape(re.sub(r"<[^>]+>", "", text))) != anchor
+    ]
+    assert not wrong, wrong
 
 
 def test_the_link_check_finds_a_missing_page_and_heading(tmp_path):
