@@ -27,6 +27,7 @@ CONFIG = ROOT / "zensical.toml"
 EXTERNAL_LINKS = {
     "https://babel.pocoo.org": "i18n.md names the library the message catalog is read with",
     "https://github.com/millebornes/millebornes": "the footer's link to the source (zensical.toml, extra.social)",
+    "https://github.com/millebornes/millebornes/blob/main/CITATION.cff": "researchers.md, Cite: the citation file",
 }
 
 # The theme's script names a few URLs, each fetched only on a condition: what a built page would hold to meet it,
