@@ -407,6 +407,34 @@ def test_every_public_name_of_the_api_reference_has_a_docstring():
     assert not missing, f"{len(missing)} public names without a docstring:\n" + "\n".join(missing)
 
 
+def _left_out(page: Path) -> set[str]:
+    """The names a reference page's filters leave out by name (``"!^(a|b)$"``), beyond the _-named."""
+    names: set[str] = set()
+    for alternatives in re.findall(r'"!\^\(([\w|]+)\)\$"', page.read_text(encoding="utf-8")):
+        names.update(alternatives.split("|"))
+    return names
+
+
+def test_the_game_reference_leaves_out_only_the_inner_door_the_engine_guide_lists():
+    griffe = pytest.importorskip("griffe")
+    left_out = _left_out(DOCS / "api" / "state.md")
+    game = griffe.load("millebornes", search_paths=[str(ROOT / "src")], allow_inspection=False)["state.Game"]
+    assert not left_out - set(game.members), "a name left out of the reference that Game no longer has"
+    guide = (DOCS / "engine.md").read_text(encoding="utf-8")
+    door = re.split(r"^#", guide.split("\n### The inner door\n", 1)[1], flags=re.M)[0]
+    assert left_out <= set(re.findall(r"`(\w+)`", door)), "the engine guide's inner door lists what the reference hides"
+    assert len(left_out) >= 15 and {"act", "legal_actions", "tableau", "apply_legal"}.isdisjoint(left_out)
+
+
+def test_the_package_page_lists_each_name_the_package_exports_once():
+    """docs/api/millebornes.md lists ``millebornes.__all__`` in a table, each name linked to where it is defined
+    (the site's link check follows the links), rather than every class and its members a second time."""
+    import millebornes
+
+    listed = re.findall(r"^\| \[`(\w+)`\]\(", (DOCS / "api" / "millebornes.md").read_text(encoding="utf-8"), re.M)
+    assert sorted(listed) == sorted(millebornes.__all__) and len(set(listed)) == len(listed)
+
+
 def test_the_docstring_check_reads_attributes_sections():
     griffe = pytest.importorskip("griffe")
     code = '''

@@ -338,7 +338,7 @@ def puzzles(
             bots.reverse()
         while (seat := g.to_act) is not None:
             g.act(bots[seat].choose(g.observation(seat), g.legal_actions()))
-        return g.record()
+        return dict(g.record())
 
     with ProcessPoolExecutor(workers) as pool:
         made = build((match(k) for k in range(matches)), worlds=worlds, seed=seed, per_theme=per_theme, executor=pool)
