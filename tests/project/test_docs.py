@@ -82,6 +82,11 @@ def site(tmp_path_factory) -> Path:
     return project / "site"
 
 
+def test_the_build_counts_every_line_but_its_progress_as_a_fault():
+    result = doctest.testmod(_tool())
+    assert result.attempted and not result.failed
+
+
 def _nav_pages(entries) -> list[str]:
     """The Markdown pages the config's nav lists, in order."""
     pages = []
