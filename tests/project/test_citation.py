@@ -1,6 +1,6 @@
 """CITATION.cff says how to cite the project (Citation File Format 1.2.0): it parses, has the keys the format
-requires, names the package's version, license and addresses, and the README and the researchers' guide show the
-same citation in BibTeX."""
+requires, names the newest release (tools/release.py writes its version and date), the license and the addresses,
+and the README and the researchers' guide show the same citation in BibTeX."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = {"cff-version", "message", "title", "authors"}
 """The keys CFF 1.2.0 requires."""
 _PRERELEASE = re.compile(r"(\.dev\d*|(a|b|rc)\d+)$")
-"""A development or pre-release version (PEP 440): not released, so no release date."""
+"""A development or pre-release version (PEP 440): not a release a citation names."""
 
 
 def _cff() -> dict:
@@ -37,20 +37,29 @@ def test_the_citation_file_has_what_the_format_requires():
     assert cff["keywords"] and all(isinstance(word, str) for word in cff["keywords"])
 
 
-def test_the_citation_names_this_version_license_and_addresses():
+def _released() -> tuple[str, str]:
+    """The newest release the changelog dates: its version and day (``## [1.0.0] - 2026-12-04``)."""
+    found = re.search(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert found, "CHANGELOG.md dates no release"
+    return found.group(1), found.group(2)
+
+
+def test_the_citation_names_the_newest_release_its_license_and_addresses():
+    """Between releases the package's version is the next one's .dev (tools/release.py); a citation names the
+    newest release, as the changelog dates it, which is the package's version itself once it is cut."""
     cff, project = _cff(), _project()
-    assert isinstance(cff["version"], str) and cff["version"] == millebornes.__version__
+    version, day = _released()
+    assert isinstance(cff["version"], str) and cff["version"] == version
+    assert str(cff["date-released"]) == day and datetime.date.fromisoformat(str(cff["date-released"]))
+    if not _PRERELEASE.search(millebornes.__version__):
+        assert cff["version"] == millebornes.__version__
     assert cff["license"] == project["license"]
     assert cff["repository-code"] == project["urls"]["Source"]
     assert cff["url"] == project["urls"]["Documentation"]
 
 
-def test_only_a_released_version_has_a_release_date():
+def test_the_version_check_tells_a_development_version():
     assert [bool(_PRERELEASE.search(v)) for v in ("1.0.0", "1.1.0.dev3", "1.1.0rc1", "2.0.0b2")] == [0, 1, 1, 1]
-    cff = _cff()
-    if "date-released" in cff:
-        assert isinstance(cff["date-released"], datetime.date)
-        assert not _PRERELEASE.search(cff["version"]), "an unreleased version has no date-released"
 
 
 def test_the_readme_and_the_researchers_guide_cite_it_in_bibtex():
