@@ -1,9 +1,12 @@
-"""The other Pythons: on each, the wheel is built and installed into a fresh environment, and the public API's
+"""The older Pythons: on each, the wheel is built and installed into a fresh environment, and the public API's
 tests (the engine, bots, notation, tournaments, environments, the bot protocol) run against that installed
-wheel: the short suite (``-m "not slow and not ray"``; the one Ray test runs on the default Python).
+wheel: the short suite (``-m "not slow and not ray"``; the one Ray test runs on the default Python, the newest).
 ``make test`` runs these after the full suite on the default Python.
 
-Interpreters are found on PATH as ``python3.12``/``python3.13``, or else in pyenv's versions (whose shims do not
+3.11's session also runs the learning example's test (MaskablePPO, the learn extra): the CPU build of torch that
+this machine keeps is for 3.11 alone, and any other Python would download a CUDA build of several GB.
+
+Interpreters are found on PATH as ``python3.11``/``python3.12``, or else in pyenv's versions (whose shims do not
 run a version that is not selected), so ``nox`` works on a machine where only pyenv has them.
 """
 
@@ -18,31 +21,14 @@ from pathlib import Path
 
 import nox
 
-PYTHONS = ["3.12", "3.13"]
+PYTHONS = ["3.11", "3.12"]
+LEARN_PYTHON = "3.11"
+LEARN_TESTS = ["tests/research/test_learn_example.py"]
 ROOT = Path(__file__).parent
 CONSTRAINTS = str(ROOT / "constraints.txt")
-SHORT_SUITE = [
-    "tests/engine/test_actions.py",
-    "tests/engine/test_rules.py",
-    "tests/engine/test_scoring.py",
-    "tests/engine/test_edge_cases.py",
-    "tests/engine/test_properties.py",
-    "tests/engine/test_determinize.py",
-    "tests/engine/test_compiled.py",
-    "tests/bots/test_bots.py",
-    "tests/bots/test_heuristic.py",
-    "tests/bots/test_rollout.py",
-    "tests/bots/test_neural.py",
-    "tests/bots/test_review.py",
-    "tests/research/test_env.py",
-    "tests/research/test_encode.py",
-    "tests/research/test_env_registry.py",
-    "tests/research/test_tournament.py",
-    "tests/research/test_protocol.py",
-    "tests/engine/test_golden.py",
-    "tests/engine/test_events.py",
-    "tests/engine/test_event_schema.py",
-]
+SHORT_SUITE = "@tests/short_suite.txt"
+"""The public API's tests and their markers: pytest's arguments file (paths from the checkout, where nox runs), which
+the release workflow's wheel tests read too ([tool.cibuildwheel] in pyproject.toml, tools/wheel_test.py)."""
 EXTRAS = "cli,rl,plot"
 NOT_BUILT = (".git", ".venv", ".nox", "node_modules", "site", "build", "dist", "*.egg-info", "*.so", "__pycache__")
 NOT_BUILT += (".*_cache", ".hypothesis")
@@ -92,19 +78,22 @@ def api(session: nox.Session) -> None:
     session.install("-c", CONSTRAINTS, "build", "setuptools", "mypy")
     session.run("python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source))
     (wheel,) = dist.glob("millebornes-*.whl")
-    session.install("-c", CONSTRAINTS, f"{wheel}[{EXTRAS}]", "pytest", "pytest-xdist", "hypothesis")
+    learn = session.python == LEARN_PYTHON
+    if learn:
+        session.install("-c", CONSTRAINTS, "torch==2.13.0")
+    extras = f"{EXTRAS},learn" if learn else EXTRAS
+    session.install("-c", CONSTRAINTS, f"{wheel}[{extras}]", "pytest", "pytest-xdist", "hypothesis")
     # the tests import the installed wheel, not src/: confirm it is the compiled one before trusting them
     session.run("python", "-c", "import millebornes as mb, sys; sys.exit(0 if mb.compiled() else 'not compiled')")
     session.run(
         "python",
         "-m",
         "pytest",
-        "-m",
-        "not slow and not ray",
         "-p",
         "no:cacheprovider",
         "-n",
         "2",
-        *SHORT_SUITE,
+        SHORT_SUITE,
+        *(LEARN_TESTS if learn else []),
         *session.posargs,
     )

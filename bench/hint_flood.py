@@ -38,7 +38,7 @@ from millebornes.bots import make_bot  # noqa: E402
 try:
     from websockets.asyncio.client import connect
 except ImportError:  # pragma: no cover
-    sys.exit("bench/hint_flood.py needs the websockets package: pip install -e '.[dev,web]'")
+    sys.exit("bench/hint_flood.py needs the websockets package: pip install -e '.[web]' --group dev")
 
 HUMAN, BOT = 0, 1
 WARM_UP = 2

@@ -34,7 +34,7 @@ try:
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 except ImportError:  # pragma: no cover
-    sys.exit("bench/sockets.py needs the websockets package: pip install -e '.[dev,web]'")
+    sys.exit("bench/sockets.py needs the websockets package: pip install -e '.[web]' --group dev")
 
 
 def poll_health(base: str, stopped, out, every: float = 0.05) -> None:

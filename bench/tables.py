@@ -30,7 +30,7 @@ from served import free_port, http_json, start_server, stop_server  # noqa: E402
 try:
     from websockets.asyncio.client import connect
 except ImportError:  # pragma: no cover
-    sys.exit("bench/tables.py needs the websockets package: pip install -e '.[dev,web]'")
+    sys.exit("bench/tables.py needs the websockets package: pip install -e '.[web]' --group dev")
 
 
 def rss_mib(pid: int) -> float:

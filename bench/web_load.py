@@ -43,7 +43,7 @@ from millebornes.bots import make_bot  # noqa: E402
 try:
     from websockets.asyncio.client import connect
 except ImportError:  # pragma: no cover
-    sys.exit("bench/web_load.py needs the websockets package: pip install -e '.[dev,web]'")
+    sys.exit("bench/web_load.py needs the websockets package: pip install -e '.[web]' --group dev")
 
 
 class Stats:

@@ -14,7 +14,6 @@ import functools
 import glob
 import json
 import os
-import pwd
 import shutil
 import socket
 import subprocess
@@ -302,6 +301,8 @@ def postgres_url():
     as_user: list[str] = []
     home = tempfile.mkdtemp(prefix="millebornes-pg-", dir="/tmp")
     if os.geteuid() == 0:
+        import pwd  # POSIX only, as the server binaries are: the suite's other tests run on Windows too
+
         try:
             pg = pwd.getpwnam("postgres")
         except KeyError:

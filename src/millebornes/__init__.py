@@ -18,6 +18,7 @@ millebornes.actions.IllegalAction: seat 1 has no 200 in hand
 
 import importlib.machinery as _machinery
 import os as _os
+import sys as _sys
 import warnings as _warnings
 
 from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
@@ -29,8 +30,9 @@ from .observation import Observation
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
 
-__version__ = "1.0.0"
-"""The package's version (semantic: a 1.x engine reads every 1.x record)."""
+__version__ = "1.1.0.dev0"
+"""The package's version (semantic: a 1.x engine reads every 1.x record). Between releases main names the next one
+with ``.dev0``; tools/release.py cuts a release and checks its tag."""
 
 
 def compiled() -> bool:
@@ -38,6 +40,49 @@ def compiled() -> bool:
     from . import state
 
     return state.__file__.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
+
+
+class PureEngineWarning(UserWarning):
+    """Warned once, on import, when the engine runs as pure Python (:func:`compiled` is false) and nobody asked for
+    it: the same games, only slower. Not warned under ``MILLEBORNES_PURE=1``; silence it like any warning,
+    ``warnings.simplefilter("ignore", millebornes.PureEngineWarning)``."""
+
+
+def _pure_advice() -> str:
+    """How to get the compiled engine, said by the warning and by ``millebornes --version``."""
+    here = _os.path.dirname(__file__)
+    if _os.path.exists(_os.path.join(_os.path.dirname(_os.path.dirname(here)), "setup.py")):
+        return "in this checkout, run `make build` (it needs a C compiler)"
+    return (
+        "install a wheel made for your platform, or build from source with a C compiler: "
+        "pip install --force-reinstall --no-deps --no-cache-dir --no-binary millebornes millebornes"
+    )
+
+
+def _importer() -> tuple[str, int]:
+    """Where millebornes was imported from: the first frame outside the package, the import machinery and the
+    warnings module (which imports a category named by ``-W``), so the warning names the user's line."""
+    frame = _sys._getframe(1)
+    while frame.f_back is not None:
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.partition(".")[0] not in ("millebornes", "importlib", "_frozen_importlib", "warnings"):
+            break
+        frame = frame.f_back
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+def _warn_if_pure() -> None:
+    """Run once per process (the package's import): a pure engine nobody chose is worth one line, not one per game."""
+    if compiled() or _os.environ.get("MILLEBORNES_PURE"):
+        return
+    filename, lineno = _importer()
+    _warnings.warn_explicit(
+        "millebornes runs its pure Python engine, slower than the compiled one; for the compiled engine, "
+        f"{_pure_advice()}. MILLEBORNES_PURE=1 chooses pure Python without this warning.",
+        PureEngineWarning,
+        filename,
+        lineno,
+    )
 
 
 def _compiled_sources() -> list[str]:
@@ -76,6 +121,7 @@ def _warn_if_stale() -> None:
 
 
 _warn_if_stale()
+_warn_if_pure()
 
 __all__ = [
     "ACTION_CODES",
@@ -86,6 +132,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Observation",
+    "PureEngineWarning",
     "RECORD_FORMAT",
     "RULESETS",
     "Record",

@@ -12,6 +12,7 @@ function and the items picklable.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Generic, Self, TypeVar
 
@@ -65,7 +66,8 @@ def _call(fn: Callable[[_T], _R], item: _T) -> _R:
 class LocalExecutor(Executor):
     """A pool of ``workers`` processes on this machine; ``workers=1`` runs in this process, no pool.
 
-    The pool forks where the platform can (cheap start, no re-import), and is started on first use.
+    The pool forks on Linux (cheap start, no re-import) and spawns elsewhere, as Python does by default: macOS's
+    system libraries are not safe across a fork, and Windows cannot fork. It is started on first use.
     """
 
     def __init__(self, workers: int | None = None):
@@ -77,8 +79,7 @@ class LocalExecutor(Executor):
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         return self._pool
 

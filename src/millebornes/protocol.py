@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import selectors
 import shlex
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from typing import IO, Any, Literal, NoReturn, TextIO, TypedDict, TypeGuard, cast
@@ -56,6 +58,10 @@ MAX_LINE = 1 << 20
 
 STDERR_TAIL = 2000
 """How many characters of a failed bot's error output go into its BotError message."""
+
+_SELECTABLE_PIPES = os.name != "nt"
+"""Whether a process's pipes can wait in a selector: not on Windows, whose select() takes sockets only; there a
+thread reads the bot's answers and each request is written by a thread of its own (see :class:`ExternalBot`)."""
 
 
 # ---------------------------------------------------------------------------------------- messages
@@ -340,7 +346,8 @@ def serve_stdio(bot: BotSource, seed: int = 0) -> int:
 class ExternalBot:
     """A bot played by another process through the protocol; use it like any built-in bot.
 
-    ``command`` is a command line (split with :func:`shlex.split`) or an argument list.  The
+    ``command`` is a command line (split with :func:`shlex.split`; on Windows passed whole to the system,
+    which splits it as Windows programs do, backslashes in paths kept) or an argument list.  The
     process is started and greeted at once; ``name`` is the name it gives in its hello.  Each
     ``choose`` waits at most ``timeout`` seconds for the answer (the hello at most
     ``hello_timeout``, as starting an interpreter takes time).  Anything going wrong raises
@@ -348,7 +355,10 @@ class ExternalBot:
 
     ``stderr="capture"`` (the default) keeps the bot's error output in a temporary file and puts
     its end into BotError messages; ``stderr="inherit"`` passes it through.  No thread is used:
-    answers are read with a selector, so an ExternalBot is safe inside worker processes.
+    answers are read with a selector, so an ExternalBot is safe inside worker processes.  Windows
+    cannot select pipes: there a thread reads the answers and another writes each request (Windows
+    starts worker processes afresh, never by fork, so the threads are safe there).  A line may end
+    with CRLF, as a Windows program's text output does.
     ``close()`` (or ``with ExternalBot(...) as bot:``) says bye and ends the process.
     """
 
@@ -364,10 +374,15 @@ class ExternalBot:
     ):
         if stderr not in ("capture", "inherit"):
             raise ValueError(f"stderr must be 'capture' or 'inherit', not {stderr!r}")
-        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        argv: str | list[str]
+        if isinstance(command, str):
+            argv = command.strip() if os.name == "nt" else shlex.split(command)
+        else:
+            argv = [str(a) for a in command]
+            command = shlex.join(argv)
         if not argv:
             raise ValueError("the bot command is empty")
-        self.command = command if isinstance(command, str) else shlex.join(argv)
+        self.command = command
         """The command line that started the process."""
         self.name = self.command
         """The name the bot gave in its hello (the command until then)."""
@@ -384,6 +399,7 @@ class ExternalBot:
         self.returncode: int | None = None
         """The process's exit status once closed (negative: killed by a signal), else None."""
         self._selector: selectors.BaseSelector | None = None
+        self._chunks: queue.Queue[bytes] | None = None
         self._errfile = tempfile.TemporaryFile() if stderr == "capture" else None
         try:
             self._proc = proc = subprocess.Popen(
@@ -400,9 +416,13 @@ class ExternalBot:
         assert proc.stdin is not None and proc.stdout is not None  # both are pipes
         self._stdin: IO[bytes] = proc.stdin
         self._stdout: IO[bytes] = proc.stdout
-        os.set_blocking(self._stdin.fileno(), False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._stdout, selectors.EVENT_READ)
+        if _SELECTABLE_PIPES:
+            os.set_blocking(self._stdin.fileno(), False)
+            self._selector = selectors.DefaultSelector()
+            self._selector.register(self._stdout, selectors.EVENT_READ)
+        else:
+            self._chunks = queue.Queue()
+            threading.Thread(target=_pump, args=(self._stdout, self._chunks), name="bot-answers", daemon=True).start()
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
@@ -443,8 +463,11 @@ class ExternalBot:
         if proc is not None:
             self._proc = None
             try:
+                said_bye = False
                 if proc.poll() is None and grace > 0:
-                    _write(self._stdin, b'{"type":"bye"}\n', time.monotonic() + min(grace, 0.5))
+                    said_bye = _write(self._stdin, b'{"type":"bye"}\n', time.monotonic() + min(grace, 0.5))
+                if not said_bye and not _SELECTABLE_PIPES and proc.poll() is None:
+                    proc.kill()  # a request may still be blocked writing into the pipe; closing it would wait for that
                 try:
                     self._stdin.close()
                 except OSError:
@@ -511,25 +534,35 @@ class ExternalBot:
 
     def _read_line(self, timeout: float, what: str) -> bytes:
         deadline = time.monotonic() + timeout
-        fd = self._stdout.fileno()
-        selector = self._selector
-        assert selector is not None  # open while the process runs, and the caller checked it does
         while True:
             while b"\n" in self._buffer:
                 line, _, self._buffer = self._buffer.partition(b"\n")
                 if line.strip():
-                    return line
+                    return line.removesuffix(b"\r")
             if len(self._buffer) > MAX_LINE:
                 self._fail(f"answered {what} with a line longer than {MAX_LINE} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
                 self._fail(f"did not answer {what} within {timeout:g} s")
-            if not selector.select(left):
+            chunk = self._next_chunk(left)
+            if chunk is None:
                 continue
-            chunk = os.read(fd, 65536)
             if not chunk:
                 self._fail(f"closed its output before answering {what}: {self._exit_words()}")
             self._buffer += chunk
+
+    def _next_chunk(self, timeout: float) -> bytes | None:
+        """The bot's next output (empty at its end), or None if it wrote nothing within ``timeout`` seconds."""
+        if self._chunks is not None:
+            try:
+                return self._chunks.get(timeout=timeout)
+            except queue.Empty:
+                return None
+        selector = self._selector
+        assert selector is not None  # open while the process runs, and the caller checked it does
+        if not selector.select(timeout):
+            return None
+        return os.read(self._stdout.fileno(), 65536)
 
     def _exit_words(self) -> str:
         proc = self._proc
@@ -578,6 +611,8 @@ class ExternalBot:
 def _write(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
     """Write to the process's stdin without blocking past the deadline (a bot that stops reading
     fills the pipe); False if that failed."""
+    if not _SELECTABLE_PIPES:
+        return _write_in_thread(stdin, data, deadline)
     try:
         fd = stdin.fileno()
         with selectors.DefaultSelector() as sel:
@@ -595,6 +630,36 @@ def _write(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
     except (OSError, ValueError):
         return False
     return True
+
+
+def _write_in_thread(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
+    """:func:`_write` where pipes cannot be selected: a thread writes, blocking, while the caller waits until the
+    deadline. A write still blocked then fails the bot, whose process is killed, which ends the write."""
+    written: list[bool] = []
+
+    def write() -> None:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[stdin.write(view) or 0 :]
+            written.append(True)
+        except (OSError, ValueError):
+            written.append(False)
+
+    writer = threading.Thread(target=write, name="bot-request", daemon=True)
+    writer.start()
+    writer.join(max(0.0, deadline - time.monotonic()))
+    return written == [True]
+
+
+def _pump(stdout: IO[bytes], chunks: queue.Queue[bytes]) -> None:
+    """Pass the bot's output on as it comes, then an empty chunk at its end (or when its pipe is closed)."""
+    try:
+        while chunk := os.read(stdout.fileno(), 65536):
+            chunks.put(chunk)
+    except (OSError, ValueError):
+        pass
+    chunks.put(b"")
 
 
 def _clip(data: bytes, size: int = 200) -> str:

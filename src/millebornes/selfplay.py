@@ -131,7 +131,7 @@ def write_selfplay(stream: IO[str], games: int, bots: Sequence[str], **kwargs: A
 
 def read_records(path: str) -> Iterator[dict[str, Any]]:
     """The lines of a self-play file, one dict each."""
-    with open(path) as f:
+    with open(path, encoding="utf-8") as f:
         for text in f:
             if text.strip():
                 yield json.loads(text)

@@ -126,7 +126,7 @@ def test_selfplay_command_writes_jsonl(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 3 and lines[1]["bots"] == ["random", "greedy"]
     for line in lines:
         game = mb.replay(line["record"])

@@ -298,7 +298,7 @@ def test_accuracy_orders_the_levels_with_clear_gaps_and_blunders_the_other_way()
     by_level: dict[str, list[dict]] = defaultdict(list)
     per_deal: dict[str, dict[int, float]] = defaultdict(dict)
     blunders: Counter[str] = Counter()
-    for x in json.loads(SKILL.read_text()):
+    for x in json.loads(SKILL.read_text(encoding="utf-8")):
         r = review(x["record"], seats=[x["seat"]], worlds=70)
         by_level[x["level"]] += r["moves"]
         per_deal[x["level"]][x["record"]["seed"]] = r["summary"][0]["accuracy"]

@@ -299,7 +299,7 @@ def guest_table(base: str, page) -> str:
     made = create_table(base, {"ruleset": "classic", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
     join_by_socket(base, made, 0, "Léa").close()
     page.evaluate(
-        """([id, url]) => import('/static/js/mytables.js')
+        """([id, url]) => import(new URL('mytables.js', document.querySelector('script[type=module]').src).href)
              .then((m) => m.remember({ id, ruleset: 'classic', seat: 0, url }))""",
         [made["id"], made["seats"][0]["url"]],
     )

@@ -227,7 +227,7 @@ def test_my_tables_are_bounded_and_a_gone_table_says_so(server, pages):
     page = pages.new()
     home(page, server)
     kept = page.evaluate("""async () => {
-        const m = await import('/static/js/mytables.js');
+        const m = await import(new URL('mytables.js', document.querySelector('script[type=module]').src).href);
         for (let i = 0; i < m.MAX + 1; i++) {
             m.remember({ id: `t${i}`, ruleset: 'classic', seat: 0, url: `/t/t${i}#seat=0&token=x${i}` });
         }

@@ -302,8 +302,9 @@ def test_sides_in_a_tie_and_the_extension_read_right(server, pages):
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
     said = page.evaluate("""async () => {
-        const c = await import('/static/js/lib/words.js');
-        const b = await import('/static/js/board.js');
+        const here = document.querySelector('script[type=module]').src;  // the page's own build of its modules
+        const c = await import(new URL('lib/words.js', here).href);
+        const b = await import(new URL('board.js', here).href);
         const teams = { seats: [{ seat: 0, nickname: 'Ann' }, { seat: 1, nickname: 'Bob' }, { seat: 2, nickname: 'Cy' },
                                 { seat: 3, nickname: 'Dee' }], sides: [[0, 2], [1, 3]] };
         const solo = { seats: teams.seats.slice(0, 2), sides: [[0], [1]] };

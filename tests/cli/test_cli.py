@@ -76,13 +76,27 @@ def test_python_dash_m_is_the_command():
     assert bad.returncode != 0 and "no ruleset 'monopoly'" in bad.stderr + bad.stdout
 
 
+def test_the_version_says_when_the_engine_is_pure(monkeypatch):
+    """The compiled engine adds nothing to the version line; a pure one a second line: which, and how to get the
+    compiled one."""
+    monkeypatch.setattr(mb, "compiled", lambda: True)
+    assert runner.invoke(app, ["--version"]).output == f"millebornes {mb.__version__}\n"
+    monkeypatch.setattr(mb, "compiled", lambda: False)
+    lines = runner.invoke(app, ["--version"]).output.splitlines()
+    assert lines[0] == f"millebornes {mb.__version__}" and len(lines) == 2
+    assert lines[1].startswith("engine: pure Python (slower); for the compiled engine, ")
+    assert mb._pure_advice() in lines[1]
+
+
 def test_the_version_has_one_home():
     """pyproject.toml reads the version from the package, so the two cannot disagree."""
+    import tomllib
     from importlib.metadata import version
     from pathlib import Path
 
-    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
-    assert 'dynamic = ["version"]' in pyproject and 'attr = "millebornes.__version__"' in pyproject
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert "version" in pyproject["project"]["dynamic"] and "version" not in pyproject["project"]
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "millebornes.__version__"}
     assert version("millebornes") == mb.__version__
 
 

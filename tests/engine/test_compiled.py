@@ -50,8 +50,8 @@ json.dump(out, sys.stdout)
 
 def _run(pythonpath: Path | None) -> dict:
     env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
+    if pythonpath is not None:  # the pure copy, chosen: MILLEBORNES_PURE keeps its warning out
+        env.update(PYTHONPATH=str(pythonpath), MILLEBORNES_PURE="1")
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -77,7 +77,7 @@ def test_doctests_of_the_compiled_modules_pass_from_their_sources():
     sources = [Path(p) for p in mb._compiled_sources()]
     assert bool(sources) is mb.compiled()
     for path in sources:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
         if ">>> " not in text:
             continue
         package = ".".join(path.relative_to(SRC.parent).parent.parts)
@@ -86,3 +86,36 @@ def test_doctests_of_the_compiled_modules_pass_from_their_sources():
         spec.loader.exec_module(module)
         failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert (path.name, failed, attempted) == (path.name, 0, text.count(">>> "))
+
+
+WARNED = """import warnings
+warnings.simplefilter("always")
+import millebornes as mb
+import millebornes.bots, millebornes.state
+print(mb.compiled())
+"""
+
+
+def test_the_pure_engine_warns_once_on_import_unless_chosen(tmp_path):
+    """Where the engine is pure and nobody asked for it, one warning, naming the line that imported millebornes and
+    how to get the compiled engine: pip's way for an install, make's in a checkout (a setup.py beside src/)."""
+    shutil.copytree(
+        SRC, tmp_path / "src" / "millebornes", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MILLEBORNES_PURE"}
+    env["PYTHONPATH"] = str(tmp_path / "src")
+
+    def run(**extra: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-c", WARNED], capture_output=True, text=True, env={**env, **extra})
+        assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
+        return done
+
+    installed = run().stderr
+    assert installed.count("PureEngineWarning") == 1, installed
+    assert installed.startswith("<string>:3: PureEngineWarning: millebornes runs its pure Python engine"), installed
+    assert "pip install --force-reinstall" in installed and "make build" not in installed
+    checkout = "setup.py"  # beside src/, as in a clone (a name, not the checkout's own file)
+    (tmp_path / checkout).write_text("")
+    cloned = run().stderr
+    assert cloned.count("PureEngineWarning") == 1 and "run `make build`" in cloned, cloned
+    assert run(MILLEBORNES_PURE="1").stderr == ""

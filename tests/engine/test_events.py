@@ -164,7 +164,9 @@ def test_the_types_name_the_keys_of_the_json_schema():
     from millebornes.observation import ObservedTableau, PendingAttack
     from millebornes.rules import RuleOptions, ScoringTable
 
-    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "observation.schema.json").read_text())
+    schema = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs" / "observation.schema.json").read_text(encoding="utf-8")
+    )
     defs = schema["$defs"]
     for typed, part in [
         (Observation, schema),

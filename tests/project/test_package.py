@@ -1,15 +1,19 @@
 """The package as people install it: ``python -m build`` makes an sdist and a wheel from this checkout,
-and each is installed into a fresh virtual environment outside the repository and used from there.
+and each is installed into a fresh virtual environment outside the repository and used from there; so are the
+wheels ``make dist`` makes (tools/dist.py): the compiled one made manylinux by auditwheel, for this Python only,
+and the pure-Python one, built from the sdist.
 
 This is what catches a file the package needs but does not carry (the pages' static files, the
-network's weights), since the tests proper run on the source tree.  Slow (a build, two installs
+network's weights), since the tests proper run on the source tree.  Slow (builds, installs
 from the package registry), so marked ``slow``; CI runs it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,11 +29,24 @@ import pytest
 import millebornes
 from millebornes.__main__ import EXTRA_OF
 from millebornes.web.db.schema import HEAD
+from millebornes.web.pages.assets import snapshot
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 CONSTRAINTS = REPO / "constraints.txt"
+
+
+def _dist_tool():
+    """tools/dist.py, the script of ``make dist``: the tests build and check wheels as it does."""
+    spec = importlib.util.spec_from_file_location("millebornes_dist_tool", REPO / "tools" / "dist.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+tools = _dist_tool()
 
 
 def run(*cmd, cwd: Path, env: dict | None = None, timeout: float = 600) -> str:
@@ -48,7 +65,7 @@ def fresh_venv(where: Path) -> Path:
 
 def clean_env(**extra) -> dict:
     """The test run's environment without what points at this checkout; installs take the locked versions."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MILLEBORNES_PURE")}
+    env = {k: v for k, v in os.environ.items() if k not in tools.NOT_INHERITED}
     env["PIP_CONSTRAINT"] = str(CONSTRAINTS)
     env.update(extra)
     return env
@@ -56,9 +73,16 @@ def clean_env(**extra) -> dict:
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
+    """The sdist, and the wheel built from it, which must hold the compiled engine (a failed compile fails)."""
     out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--outdir", out, REPO, cwd=out, env=clean_env())
+    run(sys.executable, "-m", "build", "--outdir", out, REPO, cwd=out, env=clean_env(MILLEBORNES_REQUIRE_COMPILED="1"))
     return out
+
+
+@pytest.fixture(scope="module")
+def manylinux(dist, tmp_path_factory) -> Path:
+    """The wheel made a manylinux one as make dist makes it (auditwheel): what PyPI gets for this platform."""
+    return tools.repair(only(dist, "millebornes-*.whl"), tmp_path_factory.mktemp("manylinux"))
 
 
 def only(folder: Path, pattern: str) -> Path:
@@ -128,10 +152,13 @@ def test_the_bare_wheel_plays_a_match_and_pulls_in_no_extra(dist, tmp_path):
     assert "pip install 'millebornes[cli]'" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
-def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tmp_path):
-    wheel = only(dist, "millebornes-*.whl")
+def test_the_manylinux_wheel_carries_the_compiled_engine_and_everything_it_serves(manylinux, tmp_path):
+    wheel = manylinux
     assert wheel.name.startswith(f"millebornes-{millebornes.__version__}-")
-    assert "none-any" not in wheel.name, "the wheel must be built for this platform: it holds the compiled engine"
+    found = tools.inspect(wheel)
+    abi = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    assert found.tag.startswith(f"{abi}-{abi}-") and "manylinux" in found.tag, found.tag
+    assert found.extensions == tools.engine_modules(), "every module setup.py compiles, compiled"
     names = zipfile.ZipFile(wheel).namelist()
     for needed in (
         "millebornes/py.typed",
@@ -238,6 +265,8 @@ def test_the_wheel_carries_the_compiled_engine_and_everything_it_serves(dist, tm
                 assert server.poll() is None and time.monotonic() < deadline, "the installed server did not start"
                 time.sleep(0.2)
         assert status == 200 and b"<html" in page.lower()
+        build = snapshot(Path(millebornes.__file__).parent / "web" / "static").id
+        assert f'src="/static/{build}/js/home.js"'.encode() in page  # the wheel's files make the checkout's build
         for path in ("/static/js/table.js", "/static/js/cards.js", "/static/css/app.css", "/t/abc", "/replay/abc"):
             assert get(base + path)[0] == 200, path
         assert [e["name"] for e in json.loads(get(base + "/api/editions")[1])["editions"]] == list(millebornes.RULESETS)
@@ -269,13 +298,90 @@ def test_the_sdist_installs_pure_python_where_no_compiler_works(dist, tmp_path):
     assert not [m for m in members if m.endswith((".so", ".c"))], "built files in the sdist"
 
     bin_ = fresh_venv(tmp_path / "venv")
-    # a compiler that always fails: the build must fall back to pure Python, not fail
-    run(bin_ / "python", "-m", "pip", "install", "-q", f"{sdist}[cli]", cwd=tmp_path, env=clean_env(CC="false"))
-    assert (
-        run(
-            bin_ / "python", "-c", "import millebornes as mb; print(mb.compiled())", cwd=tmp_path, env=clean_env()
-        ).strip()
-        == "False"
+    # a compiler that always fails: the build must fall back to pure Python, not fail, and say so in its log
+    build = subprocess.run(
+        [bin_ / "python", "-m", "pip", "install", "-v", f"{sdist}[cli]"],
+        cwd=tmp_path,
+        env=clean_env(CC="false"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
     )
+    assert build.returncode == 0, build.stdout[-3000:]
+    assert "millebornes: WARNING: the engine was not compiled" in build.stdout, build.stdout[-3000:]
+    installed = "import millebornes as mb, importlib.metadata as m; print(mb.compiled(), m.distribution('millebornes').read_text('WHEEL'))"
+    out = run(bin_ / "python", "-c", installed, cwd=tmp_path, env=clean_env())
+    assert out.split()[0] == "False"
+    assert "Tag: py3-none-any" in out and "Root-Is-Purelib: true" in out, "the fallback wheel is as pure as it is"
     summary = json.loads(run(bin_ / "millebornes", "simulate", "--games", "3", "--json", cwd=tmp_path, env=clean_env()))
     assert summary["games"] == 3
+
+
+def test_a_required_compile_that_fails_fails_the_build(dist, tmp_path):
+    """What make dist and the release's wheel builds set: no compiler, no wheel (never a pure one tagged for a
+    platform)."""
+    source = tools.unpack(only(dist, "millebornes-*.tar.gz"), tmp_path)
+    env = clean_env(CC="false", MILLEBORNES_REQUIRE_COMPILED="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", tmp_path / "out", source],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode != 0
+    assert "the engine did not compile (MILLEBORNES_REQUIRE_COMPILED)" in done.stdout + done.stderr
+    assert not list((tmp_path / "out").glob("*.whl"))
+
+
+# the pure engine, its warning counted over the whole process (shown every time it is warned), then a match
+PURE_MATCH = """
+import json, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import millebornes as mb
+    import millebornes.bots, millebornes.cli, millebornes.state
+    from millebornes.bots import make_bot
+
+    game = mb.new_game("classic", players=2, seed=11)
+    bots = [make_bot("heuristic", seed=1), make_bot("random", seed=2)]
+    while not game.is_over:
+        seat = game.to_act
+        game.act(bots[seat].choose(game.observation(seat), game.legal_actions()))
+pure = [str(w.message) for w in caught if w.category is mb.PureEngineWarning]
+print(json.dumps({"compiled": mb.compiled(), "winners": game.winners, "warned": pure}))
+"""
+
+
+def test_the_pure_wheel_plays_without_a_compiler_and_says_it_is_pure(dist, tmp_path):
+    (tmp_path / "wheel").mkdir()
+    wheel = tools.build_wheel(only(dist, "millebornes-*.tar.gz"), tmp_path / "wheel", tmp_path, pure=True)
+    found = tools.inspect(wheel)
+    assert found.tag == "py3-none-any" and not found.extensions
+
+    bin_ = fresh_venv(tmp_path / "venv")
+    # nothing to compile with: a compiler that fails and a PATH with no gcc or cc
+    no_compiler = clean_env(CC="/bin/false", PATH=str(bin_))
+    assert shutil.which("gcc", path=str(bin_)) is None and shutil.which("cc", path=str(bin_)) is None
+    run(bin_ / "python", "-m", "pip", "install", "-q", f"{wheel}[cli]", cwd=tmp_path, env=no_compiler)
+
+    played = json.loads(run(bin_ / "python", "-c", PURE_MATCH, cwd=tmp_path, env=no_compiler))
+    assert played["compiled"] is False and played["winners"]
+    assert len(played["warned"]) == 1, played["warned"]
+    assert "pure Python engine" in played["warned"][0] and "C compiler" in played["warned"][0]
+    # asked for deliberately: no warning
+    chosen = json.loads(
+        run(bin_ / "python", "-c", PURE_MATCH, cwd=tmp_path, env={**no_compiler, "MILLEBORNES_PURE": "1"})
+    )
+    assert chosen["compiled"] is False and chosen["warned"] == []
+
+    done = subprocess.run(
+        [bin_ / "millebornes", "--version"], cwd=tmp_path, env=no_compiler, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first == f"millebornes {millebornes.__version__}"
+    assert second.startswith("engine: pure Python") and "C compiler" in second and "pip install" in second
+    assert done.stderr.count("PureEngineWarning") == 1, done.stderr

@@ -9,6 +9,7 @@ import random
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,16 @@ def decide(rid, game: mb.Game | None = None, **changes) -> dict:
     }
     request.update(changes)
     return {k: v for k, v in request.items() if v is not ...}
+
+
+@pytest.fixture(params=["selector", "threads"])
+def pipes(request, monkeypatch) -> str:
+    """Both ways the host talks to a bot process: a selector (POSIX), and threads (Windows, whose select() takes
+    sockets only), the latter tried here on any system."""
+    if request.param == "threads":
+        monkeypatch.setattr(P, "_SELECTABLE_PIPES", False)
+        monkeypatch.setattr(P.selectors, "DefaultSelector", None)  # any use of a selector fails the test
+    return request.param
 
 
 # ---------------------------------------------------------------------------------- handshake
@@ -168,7 +179,7 @@ def test_a_whole_match_through_the_cli_bot_is_legal_and_uses_the_hosts_seed():
     assert again.history == g.history
 
 
-def test_the_example_external_bot_plays_full_matches_against_an_in_process_bot():
+def test_the_example_external_bot_plays_full_matches_against_an_in_process_bot(pipes):
     with ExternalBot([sys.executable, str(EXAMPLE)], seed=1) as example:
         assert example.name == "example-external"
         g = mb.new_game("classic", players=2, seed=21)
@@ -183,7 +194,7 @@ def test_the_example_external_bot_plays_full_matches_against_an_in_process_bot()
 
 
 def test_the_example_bot_does_not_import_millebornes():
-    source = EXAMPLE.read_text()
+    source = EXAMPLE.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from)\s+millebornes", source, re.M)
     imports = set(re.findall(r"^(?:import|from)\s+(\w+)", source, re.M))
     assert imports <= set(sys.stdlib_module_names), imports
@@ -307,7 +318,7 @@ GARBAGE_CASES = [
 
 
 @pytest.mark.parametrize("mode, words", GARBAGE_CASES)
-def test_a_garbage_bot_raises_bot_error_with_a_clear_message(mode, words):
+def test_a_garbage_bot_raises_bot_error_with_a_clear_message(mode, words, pipes):
     bot = ExternalBot([sys.executable, str(GARBAGE), mode], timeout=0.5)
     assert bot.name == f"garbage-{mode}"
     g = mb.new_game("classic", seed=1)
@@ -332,6 +343,51 @@ def test_a_bot_that_exits_before_the_hello_or_cannot_start_raises_bot_error():
         ExternalBot([sys.executable, str(GARBAGE), "nohello"])
     with pytest.raises(BotError, match="could not start bot command"):
         ExternalBot("./there-is-no-such-bot --fast")
+
+
+def test_a_bot_that_stops_reading_is_failed_when_the_request_cannot_be_written(pipes):
+    """A request larger than the pipe holds, to a bot that never reads again: the write gives up at the timeout and
+    the bot's process is killed, whichever way the host writes (on Windows a blocked write would otherwise hold the
+    pipe, and the host with it, until the bot exits)."""
+    script = (
+        "import json, sys, time\n"
+        "m = json.loads(sys.stdin.readline())\n"
+        "print(json.dumps({'type': 'hello', 'protocol': m['protocol'], 'name': 'deaf'}), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    bot = ExternalBot([sys.executable, "-c", script], timeout=1.0)
+    g = mb.new_game("classic", seed=1)
+    observation = dict(g.observation(0), padding="x" * (4 << 20))  # ExternalBot sends any JSON it is given
+    start = time.monotonic()
+    with pytest.raises(BotError, match="'deaf' did not read request 1: the process is still running"):
+        bot.choose(observation, g.legal_actions())
+    assert time.monotonic() - start < 10
+    assert bot.returncode is not None
+
+
+def test_answers_may_end_lines_with_crlf_as_windows_text_output_does(pipes):
+    """The hello and an action end with CRLF and are read; a line that is not JSON is quoted without its CR."""
+    script = (
+        "import json, sys\n"
+        "def send(text):\n"
+        "    sys.stdout.buffer.write(text.encode() + b'\\r\\n')\n"
+        "    sys.stdout.buffer.flush()\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        send(json.dumps({'type': 'hello', 'protocol': m['protocol'], 'name': 'crlf'}))\n"
+        "    elif m['id'] == 1:\n"
+        "        send(json.dumps({'type': 'action', 'id': 1, 'action': m['legal_actions'][0]}))\n"
+        "    else:\n"
+        "        send('vroom')\n"
+    )
+    bot = ExternalBot([sys.executable, "-c", script])
+    assert bot.name == "crlf"
+    g = mb.new_game("classic", seed=2)
+    assert bot.choose(g.observation(0), g.legal_actions()) == g.legal_actions()[0]
+    with pytest.raises(BotError) as caught:
+        bot.choose(g.observation(0), g.legal_actions())
+    assert str(caught.value).endswith("answered request 2 with something that is not JSON: 'vroom'")
 
 
 def test_a_bot_that_exits_in_the_middle_of_a_match_raises_bot_error():

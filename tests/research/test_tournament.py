@@ -214,6 +214,7 @@ def test_the_head_to_head_interval_paired_by_deal():
 
 
 def test_plot_of_a_clean_sweep(tmp_path):
+    pytest.importorskip("matplotlib")  # the plot extra (a wheel's tests where matplotlib has no wheel go without)
     s = T.summarize([made([0, 1], [0], index=i) for i in range(50)], ["A", "B"])
     assert [row["win_rate"] for row in s["table"]] == [1.0, 0.0]
     T.plot_win_rates(s, str(tmp_path / "sweep.png"))
@@ -327,6 +328,7 @@ def test_hands_mode_plays_one_hand_and_scores_its_points():
 
 # ------------------------------------------------------------------------------------------ command
 def test_cli_table_json_csv_and_plot(tmp_path):
+    pytest.importorskip("matplotlib")
     args = [
         "tournament",
         "--bots",
@@ -355,7 +357,7 @@ def test_cli_table_json_csv_and_plot(tmp_path):
     csv_file, png = tmp_path / "t.csv", tmp_path / "t.png"
     result = runner.invoke(app, args + ["--csv", str(csv_file), "--plot", str(png), "--quiet"])
     assert result.exit_code == 0, result.output
-    rows = list(csv.DictReader(csv_file.open()))
+    rows = list(csv.DictReader(csv_file.open(encoding="utf-8", newline="")))
     assert [r["bot"] for r in rows] == ["heuristic", "random"]
     assert float(rows[0]["wins"]) == data["table"][0]["wins"]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000

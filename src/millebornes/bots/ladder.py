@@ -49,7 +49,7 @@ def ladder() -> list[dict[str, Any]]:
     measure).  ``MILLEBORNES_LADDER`` names another file: a ladder measured elsewhere, or a test's.  A file of
     one table (the format before tables, a single object) is read as a list of it."""
     try:
-        with open(os.environ.get("MILLEBORNES_LADDER") or LADDER_FILE) as f:
+        with open(os.environ.get("MILLEBORNES_LADDER") or LADDER_FILE, encoding="utf-8") as f:
             measured = json.load(f)
     except FileNotFoundError:
         return []

@@ -20,10 +20,14 @@ app = typer.Typer(
 
 
 def _version(value: bool) -> None:
+    """The version, and a second line when the engine runs as pure Python: which engine, and how to get the
+    compiled one (English, as the rest of the command's options and help)."""
     if value:
-        from .. import __version__
+        from .. import __version__, _pure_advice, compiled
 
         typer.echo(f"millebornes {__version__}")
+        if not compiled():
+            typer.echo(f"engine: pure Python (slower); for the compiled engine, {_pure_advice()}")
         raise typer.Exit()
 
 

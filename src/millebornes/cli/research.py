@@ -228,7 +228,7 @@ def tournament(
             progress=progress,
         )
     if csv_path and csv_path != "-":
-        with open(csv_path, "w", newline="") as f:
+        with open(csv_path, "w", encoding="utf-8", newline="") as f:
             T.write_csv(summary, f)
     if plot:
         T.plot_win_rates(summary, plot)
@@ -277,7 +277,7 @@ def selfplay(
     except RuntimeError as exc:
         raise typer.BadParameter(str(exc), param_hint="--backend") from None
     start = time.perf_counter()
-    stream = sys.stdout if out == "-" else open(out, "w")
+    stream = sys.stdout if out == "-" else open(out, "w", encoding="utf-8")
     try:
         with executor:
             n = S.write_selfplay(

@@ -63,7 +63,7 @@ def tui_missing(exc: ImportError, words: Words) -> NoReturn:
 def read_json(words: Words, path: str, save: bool = False, not_json: str = "cli.not_record"):
     """A JSON file's content, or the command stopped with the reason in words."""
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             return json.load(f)
     except FileNotFoundError as exc:
         if save:

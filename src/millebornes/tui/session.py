@@ -102,7 +102,7 @@ class PlaySession:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(self.to_json(), f)
         os.replace(tmp, path)
         return path
@@ -112,7 +112,7 @@ class PlaySession:
         """Rebuild a saved table; (session, the saved 'tui' settings)."""
         path = Path(path)
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ValueError(f"no saved game at {path}") from None
         except json.JSONDecodeError as exc:

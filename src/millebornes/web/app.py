@@ -11,17 +11,20 @@ nobody used, replays the unfinished tables used lately (a restart resumes each e
 countdowns included; the others load when asked for: :mod:`.tables.hall`) and starts the hall's sweep; at the end it
 hands every table socket over (:mod:`.tables.drain`), then stops the sweep, the
 rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY`` bytes, counted as they
-arrive (413 past it), and every HTTP response gets the security headers.
+arrive (413 past it), and every HTTP response gets the security headers.  The pages' files are read once, when
+the app is made (:mod:`.pages.assets`), and the lifespan records their build in the database, for the other
+processes to serve (:mod:`.pages.repo`).  Every request and socket gets its request id (:mod:`.requestids`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from . import health, metrics
 from .accounts import routes as account_routes
@@ -35,7 +38,12 @@ from .botaccounts.gateway import Gateway
 from .db import onefile
 from .db.database import Database
 from .pages import routes as page_routes
+from .pages import static as static_routes
+from .pages.assets import snapshot
+from .pages.repo import Builds
+from .pages.shelf import Shelf
 from .ratings import routes as rating_routes
+from .requestids import RequestIds
 from .reviews import routes as review_routes
 from .reviews.puzzle_repo import Grown
 from .reviews.repo import Reviews
@@ -50,6 +58,8 @@ from .thinking import Thinker
 from .throttle import CreationThrottle, SignInThrottles
 
 MAX_BODY = 64 * 1024
+
+log = logging.getLogger("millebornes.web")
 
 
 @asynccontextmanager
@@ -82,6 +92,13 @@ async def lifespan(app: FastAPI):
     app.state.signin_guard = SignInGuard(
         db, limits.failures_per_address, limits.failures_per_name, limits.failure_wait_max
     )
+    shelf: Shelf = app.state.shelf
+    shelf.builds = Builds(db)
+    try:
+        await asyncio.to_thread(shelf.builds.record, shelf.own)
+        log.info("the pages' files are build %s, recorded for the other processes", shelf.own.id)
+    except Exception:  # the pages still work from this process; the others do not have its build
+        log.warning("this build of the pages' files (%s) could not be recorded", shelf.own.id, exc_info=True)
     metrics.watch(app)
     try:
         yield
@@ -103,9 +120,10 @@ async def invalid_request(request: Request, exc: RequestValidationError) -> JSON
     return unprocessable(field, f"{'.'.join(loc[1:]) + ': ' if loc[1:] else ''}{e.get('msg')}")
 
 
-# Pages load scripts, styles and data from this server only, inline nothing, and are framed by nobody.
+# Pages load scripts, styles and data from this server only, inline nothing but the script whose hash is named
+# (web/static/js/recover.js), and are framed by nobody.
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'none'; script-src 'self' {scripts}; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
@@ -123,7 +141,7 @@ async def guard(request: Request, call_next):
     response = await call_next(request)
     metrics.responded(response.status_code)
     if response.headers.get("content-type", "").startswith("text/html"):
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", request.app.state.csp)
     if holds_a_token(request):
         response.headers["Cache-Control"] = "no-store"
     response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -139,11 +157,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings or Settings()
     app.state.sockets = Sockets()
+    build = snapshot(page_routes.STATIC)
+    app.state.shelf = Shelf(build)
+    app.state.pages = pages = page_routes.Pages(page_routes.STATIC, build)
+    app.state.csp = CSP.format(scripts=pages.script_hash)
     app.exception_handler(RequestValidationError)(invalid_request)
     app.middleware("http")(guard)
+    app.add_middleware(RequestIds)  # added last, so outside the guard: its records and the access log carry the id
     # one router per package; the bots' socket /ws/bot before the tables' /ws/{table_id}, which would take it
     for routes in (
         page_routes,
+        static_routes,
         health,
         botaccount_routes,
         table_routes,
@@ -153,6 +177,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         archive_routes,
     ):
         app.include_router(routes.router)
-    if page_routes.STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=page_routes.STATIC), name="static")
     return app

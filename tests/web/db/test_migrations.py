@@ -18,6 +18,7 @@ import millebornes.web.accounts.guard_repo  # noqa: F401
 import millebornes.web.accounts.passkey_repo  # noqa: F401
 import millebornes.web.accounts.repo  # noqa: F401  (its models join Base)
 import millebornes.web.botaccounts.repo  # noqa: F401
+import millebornes.web.pages.repo  # noqa: F401
 import millebornes.web.ratings.repo  # noqa: F401
 import millebornes.web.ratings.stats_repo  # noqa: F401
 import millebornes.web.reviews.puzzle_repo  # noqa: F401
@@ -215,9 +216,9 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Database(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0010"  # HEAD is the last
+    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0011"  # HEAD is the last
     assert diffs(migrated) == []
-    assert shape(migrated) == shape(made) and len(shape(made)) == 17
+    assert shape(migrated) == shape(made) and len(shape(made)) == 18
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
 
 
@@ -228,7 +229,7 @@ def test_the_revisions_make_the_models_schema_on_postgresql(fresh_postgres):
     made_by_create_all(made)
     assert revision(migrated) == schema.head()
     assert diffs(migrated) == []
-    assert shape(migrated) == shape(made) and len(shape(made)) == 17
+    assert shape(migrated) == shape(made) and len(shape(made)) == 18
 
 
 def adopted(url: str, ddl: str) -> None:
@@ -284,7 +285,7 @@ def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fr
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
-    with pytest.raises(schema.SchemaError, match="needs 0010: run `millebornes db upgrade`"):
+    with pytest.raises(schema.SchemaError, match="needs 0011: run `millebornes db upgrade`"):
         Tables(Database(url, "NORMAL", migrate=False))
     assert revision(url) is None and shape(url) == {}  # nothing made
     Database(url, "NORMAL").close()
@@ -307,15 +308,15 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     made_by_old_code(url, FIRST_RELEASE)
     monkeypatch.setenv("DATABASE_URL", url)
     before = runner.invoke(app, ["db", "current"])
-    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0010: millebornes db upgrade)"
+    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0011: millebornes db upgrade)"
     refused = runner.invoke(app, ["serve", "--no-migrate"])
-    assert refused.exit_code == 2 and "needs 0010: run `millebornes db upgrade`" in refused.output
+    assert refused.exit_code == 2 and "needs 0011: run `millebornes db upgrade`" in refused.output
     assert revision(url) is None
     up = runner.invoke(app, ["db", "upgrade"])
-    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0010"
+    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0011"
     again = runner.invoke(app, ["db", "upgrade", "--database-url", url])
-    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0010"
-    assert runner.invoke(app, ["db", "current"]).output.strip() == "0010 (head)"
+    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0011"
+    assert runner.invoke(app, ["db", "current"]).output.strip() == "0011 (head)"
     assert diffs(url) == []
 
 
@@ -335,8 +336,8 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
         ]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
-        assert said == [f"millebornes: {url} is at revision 0010"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0010"
+        assert said == [f"millebornes: {url} is at revision 0011"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0011"
         ], said
         assert diffs(url) == []
 

@@ -324,7 +324,7 @@ class BotSession:
                 "clock": table.clock,
             }
         )
-        self.gateway.later(self._settle(request, found))
+        self.gateway.later(self._settle(request, found), found.table_id)
 
     async def _settle(self, request: int, found: Challenge) -> None:
         """The bot's answer, or none in time: a decline; the seat then goes to a built-in bot."""
@@ -452,8 +452,9 @@ class Gateway:
         self.tasks = Tasks()
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
 
-    def later(self, work: Coroutine[Any, Any, Any]) -> None:
-        self.tasks.keep(work, "bots: a challenge could not be settled")
+    def later(self, work: Coroutine[Any, Any, Any], table_id: str | None = None) -> None:
+        """``table_id``: the table the challenge seats a bot at."""
+        self.tasks.keep(work, "bots: a challenge could not be settled", table_id)
 
     def named(self, username: str) -> BotSession | None:
         key = username.casefold()
@@ -540,7 +541,7 @@ class Gateway:
                 await asyncio.to_thread(
                     self.tables.notify, table.id, Kind.CHALLENGE, *challenge_args(seat, bot.account_id)
                 )
-            self.later(self._overdue(table.id, seat, bot.account_id))
+            self.later(self._overdue(table.id, seat, bot.account_id), table.id)
 
     async def _overdue(self, table_id: str, seat: int, account_id: str) -> None:
         await asyncio.sleep(self.challenge_seconds + self.challenge_margin)
@@ -553,7 +554,7 @@ class Gateway:
         here."""
         session = self.sessions.get(account_id)
         if session is not None and not session.closing:
-            self.later(self._asked_here(session, table_id, seat))
+            self.later(self._asked_here(session, table_id, seat), table_id)
 
     async def _asked_here(self, session: BotSession, table_id: str, seat: int) -> None:
         """The challenge, if this is still the bot's live connection (a newer one elsewhere is asked there) and

@@ -29,6 +29,7 @@ from ...observation import Observation
 from ...tutorial import TUTOR_LEVEL
 from .. import metrics
 from ..errors import NoTable, NotFinished, ReviewsBusy
+from ..logfields import at_table
 from ..tables.repo import Tables
 from ..tables.rows import FINISHED
 from ..tables.view import Asked
@@ -156,7 +157,9 @@ class Reviewer:
             job = self.jobs[table_id] = Job(table_id, len(todo))
             # the guided match's deck is stacked for its lessons: its positions teach nothing of a real game
             grows = None if any(s.level == TUTOR_LEVEL for s in table.seats) else table.public
-            job.task = asyncio.create_task(self._run(job, record, todo, forced, grows), name=f"review-{table_id}")
+            job.task = asyncio.create_task(
+                self._run(job, record, todo, forced, grows), name=f"review-{table_id}", context=at_table(table_id)
+            )
             metrics.reviewed("started")
             return job.state()
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from ...state import Game
 from ..db.base import now
 from ..errors import Refused
+from ..logfields import at_table
 from .host import Host
 from .pacing import BotMoves, PersonDecides, WindowEnds, next_wait
 from .rows import BROKEN, PLAYING
@@ -41,6 +42,11 @@ class Clock:
     def __init__(self, room: Host):
         self.room = room
 
+    def _start(self, step: Coroutine[Any, Any, None]) -> asyncio.Task:
+        """The room's one task, in its table's context: by whatever request it was started, its records carry
+        the table's id and no request's."""
+        return asyncio.create_task(step, context=at_table(self.room.id))
+
     def schedule(self, events: Sequence[Mapping[str, Any]], caller: asyncio.Task | None = None) -> None:
         """Start what the new state waits for (:func:`.pacing.next_wait`) as the room's one task.
 
@@ -57,9 +63,9 @@ class Clock:
         someone = any(self.room.connected().values())
         match next_wait(self.room.view, self.room.bots, self.room.settings, events, someone, self.room.leads):
             case WindowEnds(deadline):
-                self.room.task = asyncio.create_task(self._window_ends(self.room.seq, deadline))
+                self.room.task = self._start(self._window_ends(self.room.seq, deadline))
             case BotMoves(seat, delay):
-                self.room.task = asyncio.create_task(self._bot_move(seat, self.room.seq, delay))
+                self.room.task = self._start(self._bot_move(seat, self.room.seq, delay))
             case PersonDecides(seat):
                 self._start_clock(seat, events)
 
@@ -150,9 +156,7 @@ class Clock:
             self.room.table.clock_at, self.room.table.clock_deadline = self.room.actions, deadline
         self.room.turn.ends = time.monotonic() + (deadline - wall).total_seconds()
         self.room.turn.starts = self.room.turn.ends - self.room.table.clock if seat in self.room.reading else None
-        self.room.task = asyncio.create_task(
-            self._turn_clock(self.room.seq, self.room.actions, deadline if fresh else None)
-        )
+        self.room.task = self._start(self._turn_clock(self.room.seq, self.room.actions, deadline if fresh else None))
 
     async def _turn_clock(self, seq: int, at: int, store: datetime | None) -> None:
         try:

@@ -23,6 +23,7 @@ from ..db.base import now
 from ..db.listener import LISTEN_TIMEOUT, Listener
 from ..db.notices import NO_TABLE, Kind, Notice, action_row, challenge_of, presence_of, said_of, undo_of
 from ..errors import Gone, Refused, expired
+from ..logfields import about_table
 from ..settings import Settings
 from ..tasks import Tasks
 from ..thinking import Thinker
@@ -98,9 +99,9 @@ class Hall:
                 room = None if saved is None else self._open(saved)
                 if room is not None and self.listener is not None:
                     # what another process wrote between the read and now: its notices found no room here
-                    self._later(room.catch_up())
-                    self._later(room.refresh_seats())
-                    self._later(asyncio.to_thread(self.repo.notify, table_id, Kind.WHO))
+                    self._later(room.catch_up(), table_id)
+                    self._later(room.refresh_seats(), table_id)
+                    self._later(asyncio.to_thread(self.repo.notify, table_id, Kind.WHO), table_id)
             return room
 
     def heard(self, notice: Notice) -> None:
@@ -115,12 +116,18 @@ class Hall:
         room = self.rooms.get(notice.table_id)
         if room is None:
             return
+        with about_table(room.id):
+            self._follow(room, notice)
+
+    def _follow(self, room: Room, notice: Notice) -> None:
+        """What ``room`` does with a notice of its table."""
+        kind, args = notice.kind, notice.args
         if kind == Kind.ACTION:
-            self._later(room.adopt(*action_row(args)))
+            self._later(room.adopt(*action_row(args)), room.id)
         elif kind == Kind.SEATS:
-            self._later(room.refresh_seats())
+            self._later(room.refresh_seats(), room.id)
         elif kind == Kind.UNDO:
-            self._later(room.reload(*undo_of(args)))
+            self._later(room.reload(*undo_of(args)), room.id)
         elif kind == Kind.PRESENCE:
             room.remote_presence(notice.origin, *presence_of(args))
         elif kind == Kind.WHO:
@@ -128,17 +135,17 @@ class Hall:
         elif kind == Kind.SAID:
             room.hear(*said_of(args))
         elif kind == Kind.REMATCH:
-            self._later(room.rematch_moved())
+            self._later(room.rematch_moved(), room.id)
         elif kind == Kind.FORFEIT:
-            self._later(room.forfeit_heard())
+            self._later(room.forfeit_heard(), room.id)
         elif kind == Kind.EXPIRED and not room.in_use:  # expired by another process's sweep
             self.rooms.pop(notice.table_id).close()
 
     async def missed(self) -> None:
         """The notices were lost for a while: every room looks for what it missed."""
         for room in list(self.rooms.values()):
-            self._later(room.recover())
-            self._later(room.refresh_seats())
+            self._later(room.recover(), room.id)
+            self._later(room.refresh_seats(), room.id)
 
     async def _beat_forever(self) -> None:
         """Tell the other processes this one is alive, and forget the seats of those gone silent (killed)."""
@@ -155,8 +162,8 @@ class Hall:
                     room.process_gone(origin)
             await asyncio.sleep(HEARTBEAT)
 
-    def _later(self, work) -> None:
-        self.tasks.keep(work, "a table could not follow another server process")
+    def _later(self, work, table_id: str) -> None:
+        self.tasks.keep(work, f"table {table_id}: it could not follow another server process", table_id)
 
     def _open(self, saved: SavedTable) -> Room | None:
         """The table's room, replayed from its record and going on where it was; None (and a log line)
@@ -164,7 +171,7 @@ class Hall:
         try:
             room = Room(saved, self.repo, self.settings, self.thinker)
         except (ValueError, IllegalAction):
-            log.exception("table %s cannot be replayed; it stays closed", saved.id)
+            log.exception("table %s cannot be replayed; it stays closed", saved.id, extra={"table_id": saved.id})
             return None
         self.rooms[saved.id] = room
         room.schedule(room.last_events)

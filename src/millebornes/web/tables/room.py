@@ -96,7 +96,7 @@ class Room:
         """Memory only: a restart forgets the last lines and the seats' counts."""
         self.notes = len(saved.notes)
         """The log's notes this copy knows (another server process may write more: refresh_seats)."""
-        self.tasks = Tasks()
+        self.tasks = Tasks(saved.id)
         self.closed = False
         self.presence = Presence((s.seat for s in saved.seats), self.humans | stood_in(saved))
         self.away_tasks: dict[int, asyncio.Task] = {}

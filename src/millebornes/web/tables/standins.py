@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Refused
+from ..logfields import at_table
 from .clock import until
 from .host import Host
 from .rows import PLAYING, SavedTable
@@ -64,7 +65,7 @@ class StandIns:
         ):
             return
         left = self.room.table.grace - (time.monotonic() - self.room.presence.away_since[seat])
-        self.room.away_tasks[seat] = asyncio.create_task(self._absent(seat, left))
+        self.room.away_tasks[seat] = asyncio.create_task(self._absent(seat, left), context=at_table(self.room.id))
 
     async def _absent(self, seat: int, delay: float) -> None:
         try:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..db.base import now
+from ..logfields import about_table
 from ..ratings.repo import Ratings
 from ..settings import Settings
 from .repo import Tables
@@ -76,10 +77,11 @@ class Sweeper:
         """Rate the rated matches of the last day that a process finished without rating (it died in between)."""
         ratings = Ratings(self.repo.db)
         for table_id in await asyncio.to_thread(ratings.unrated, now() - timedelta(days=1)):
-            try:
-                await asyncio.to_thread(ratings.rate, table_id, self.settings.limits)
-            except Exception:
-                log.exception("table %s: the rated match could not be rated", table_id)
+            with about_table(table_id):
+                try:
+                    await asyncio.to_thread(ratings.rate, table_id, self.settings.limits)
+                except Exception:
+                    log.exception("table %s: the rated match could not be rated", table_id)
 
     async def touch(self) -> None:
         """Mark the tables with a socket on them as used now (Tables.touch), so that no process expires them: a
