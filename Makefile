@@ -87,9 +87,10 @@ lint: $(FULL) $(NPM)
 types: $(FULL)
 	$(VENV)/bin/mypy
 
-# The documentation site (mkdocs.yml) into site/: a broken link or reference, or any other warning, fails it.
+# The documentation site (zensical.toml) into site/, with Zensical: a broken link or reference, or any other
+# warning, fails it (tools/build_docs.py).
 docs: $(FULL)
-	$(VENV)/bin/mkdocs build --strict
+	$(PY) tools/build_docs.py
 
 # The whole suite on this Python (the newest here), then the short suite against a wheel built on each older Python
 # (noxfile.py; 3.11's session also runs the learning example, whose torch build this machine keeps for 3.11 alone),
@@ -149,6 +150,6 @@ bench: $(BUILT)
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) node_modules .nox site .pytest_cache .hypothesis build dist src/*.egg-info
+	rm -rf $(VENV) node_modules .nox site .cache .pytest_cache .hypothesis build dist src/*.egg-info
 	find src -name '*.so' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -2,7 +2,7 @@
 bare ``>>>`` sessions and reST roles, which Markdown would render as text and links.
 
 Before a docstring is parsed, each session becomes a fenced ``pycon`` block and ``:role:`name``` becomes
-``name`` in code. The sources stay as they are (mkdocs.yml loads this file; it is not a page of the site).
+``name`` in code. The sources stay as they are (zensical.toml loads this file; it is not a page of the site).
 """
 
 from __future__ import annotations

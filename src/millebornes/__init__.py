@@ -25,7 +25,7 @@ from .actions import ACTION_CODES, ACTION_NAMES, IllegalAction, action_code
 from .cards import CARD_IDS, card_name
 from .determinize import Determinizer, determinize
 from .events import Event
-from .notation import RECORD_FORMAT, replay
+from .notation import RECORD_FORMAT, Record, replay
 from .observation import Observation
 from .rules import RULESETS, Ruleset, Scoring, ruleset
 from .state import Game, new_game
@@ -135,6 +135,7 @@ __all__ = [
     "PureEngineWarning",
     "RECORD_FORMAT",
     "RULESETS",
+    "Record",
     "Ruleset",
     "Scoring",
     "action_code",

@@ -13,17 +13,22 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .actions import IllegalAction
+from .record import Record
 from .rules import ruleset
-from .state import RECORD_FORMAT as RECORD_FORMAT
-from .state import Game, new_game
+from .state import RECORD_FORMAT, Game, new_game
+
+__all__ = ["RECORD_FORMAT", "Record", "replay"]
 
 
-def replay(record: dict[str, Any], upto: int | None = None) -> Game:
-    """Rebuild a game from its record, applying the first ``upto`` actions (all by default)."""
-    if not isinstance(record, dict):
+def replay(record: Record | Mapping[str, Any], upto: int | None = None) -> Game:
+    """Rebuild a game from its record (:meth:`Game.record`, or the same read from JSON), applying the first
+    ``upto`` actions (all by default).  A record that is not one is refused: ValueError for its shape, and
+    IllegalAction, with the index of the action as its ``move``, for an action that is not legal there."""
+    if not isinstance(record, Mapping):
         raise ValueError("a record is a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
@@ -40,6 +45,8 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
         actions = actions[:upto]
     for i, action in enumerate(actions):
         try:
+            if not isinstance(action, str):
+                raise IllegalAction(f"an action of a record is a string in notation, not {action!r}", "action_not_text")
             game.act(action)
         except IllegalAction as exc:
             refused = IllegalAction(f"record action {i} ({action!r}) is illegal: {exc}", exc.reason, **exc.params)

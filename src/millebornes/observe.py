@@ -23,8 +23,9 @@ OBSERVATION_FORMAT = "millebornes-observation/1"
 
 
 class Table(Protocol):
-    """What an observation reads of a game: the public state and one hand.  A protocol, so that this
-    module sits below the state machine (``Game.observation`` calls it) and imports nothing of it."""
+    """What an observation reads of a game: the public state and one hand, each member as :class:`Game`
+    has it.  A protocol, so that this module sits below the state machine (``Game.observation`` calls it)
+    and imports nothing of it."""
 
     @property
     def ruleset(self) -> Ruleset:

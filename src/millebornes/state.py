@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from . import cards as C
 from .actions import (
@@ -52,6 +52,7 @@ from .events import (
 )
 from .observation import Observation, PendingAttack, Tableau
 from .observe import observation as _observation
+from .record import Record
 from .rules import Ruleset
 from .rules import ruleset as _ruleset
 
@@ -115,7 +116,8 @@ class Game:
 
     The public lists, counts and masks (``distances``, ``hand_counts``, ``own_masks``...) are the
     engine's live state, public so that compiled search reads them at the speed of a slot: read
-    them, never write them.  Search plays through :meth:`apply_legal` and deals worlds through
+    them, never write them (the engine guide's "The inner door" lists them; the API reference
+    leaves them out).  Search plays through :meth:`apply_legal` and deals worlds through
     :meth:`from_observation` and :meth:`redealt`."""
 
     __slots__ = (
@@ -512,10 +514,12 @@ class Game:
         return [_NAME_OF[c] for c in self.legal_codes()]
 
     # ---------------------------------------------------------------- acting
-    def act(self, action: object, seat: object = None) -> list[Event]:
-        """Apply one action for the seat to act; returns the public events it caused.
+    def act(self, action: str | int, seat: int | None = None) -> list[Event]:
+        """Apply one action, in notation or as its code (:data:`millebornes.ACTION_CODES`), for the seat to act
+        (``seat``, when given, must be it); returns the public events it caused.
 
-        IllegalAction (with the reason) leaves the game exactly as it was.
+        IllegalAction (with the reason) leaves the game exactly as it was; so does TypeError, for an action that
+        is neither a string nor a whole number, or a seat that is no whole number.
 
         >>> g = new_game("classic", players=2, seed=7)
         >>> g.act("play 200")
@@ -526,20 +530,33 @@ class Game:
         [{'type': 'discard', 'seat': 0, 'card': '50'}]
         >>> g.to_act, g.decision, g.legal_actions()
         (1, 'draw', ['draw', 'take-discard'])
+        >>> g.act(g.legal_codes()[0])  # the code of 'draw'
+        [{'type': 'draw', 'seat': 1, 'stock': 87}]
         """
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise TypeError(f"a seat is a whole number, not {type(seat).__name__}")
         if self._over:
             raise IllegalAction("the match is over", "match_over")
         if seat is not None and seat != self._to_act:
             raise IllegalAction(
                 f"it is not seat {seat}'s decision: seat {self._to_act} must {self._decision_words()}",
                 "not_your_decision",
-                seat=seat if type(seat) is int else None,
+                seat=seat,
                 to_act=self._to_act,
                 decision=self.decision,
             )
-        code = ACTION_CODES.get(action) if isinstance(action, str) else None
-        if code is None:
-            code = action_code(action)
+        if isinstance(action, str):
+            code = ACTION_CODES.get(action)
+            if code is None:
+                code = action_code(action)
+        elif isinstance(action, bool):  # an int to Python, no action
+            raise IllegalAction(f"an action is a string such as 'play 75' or a code, not {action!r}", "action_not_text")
+        elif isinstance(action, int):
+            if action not in ACTION_NAMES:
+                raise IllegalAction(f"there is no action code {action}", "unknown_action")
+            code = action
+        else:
+            raise TypeError(f"an action is a string or an action code, not {type(action).__name__}")
         if code not in self.legal_codes():
             raise self.refusal(code)
         events: list[Event] = []
@@ -1207,7 +1224,7 @@ class Game:
         """All that one seat may see as JSON-ready data (see :mod:`millebornes.observe`)."""
         return _observation(self, seat)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """Everything needed to rebuild this game: ruleset, players, teams, seed, deck, actions."""
         return {
             "format": RECORD_FORMAT,

@@ -105,7 +105,7 @@ def test_the_help_shows_the_defaults():
         default = _params()[option].default
         if default is not None and not isinstance(default, bool):
             assert f"[default: {default}]" in shown, option
-    for said in ("(default 24 h)", "(default 7 days)", "(0 to 600)", "(0 to 5)", "(2 to 5000;", "(1 to 10000)"):
+    for said in ("(default 24 h)", "(default 7 days)", "(0 to 600)", "(0 to 5)", "(2 to 5000)", "(1 to 10000)"):
         assert said in shown, said
     assert shown.count("(1 to 100000)") == 3 and f"(default: {DEFAULT_DATABASE_URL})" in shown
 

@@ -3,7 +3,7 @@
 import pytest
 
 import millebornes as mb
-from millebornes.actions import ACTION_CODES, ACTION_NAMES, action_code, decode
+from millebornes.actions import ACTION_CODES, ACTION_NAMES, DRAW, action_code, decode
 
 
 def test_every_code_has_one_name_and_back():
@@ -37,13 +37,38 @@ def test_malformed_actions_are_explained(text, words):
         action_code(text)
 
 
-def test_non_string_action_is_refused_without_change():
+def test_an_action_code_acts_as_its_notation_does():
+    by_name, by_code = mb.new_game("classic", players=2, seed=1), mb.new_game("classic", players=2, seed=1)
+    for _ in range(12):
+        name = by_name.legal_actions()[-1]
+        assert by_code.act(ACTION_CODES[name]) == by_name.act(name)
+    assert by_code.record() == by_name.record()
+
+
+def test_a_bad_action_is_refused_without_change():
     g = mb.new_game("classic", players=2, seed=1)
     before = g.record()
-    for bad in (None, 3, ["play", "75"], b"play 75"):
-        with pytest.raises(mb.IllegalAction):
+    refusals = ((True, "action_not_text"), (999, "unknown_action"), (-1, "unknown_action"), (DRAW, "already_drawn"))
+    for bad, reason in refusals:
+        with pytest.raises(mb.IllegalAction) as refused:
             g.act(bad)
+        assert refused.value.reason == reason, bad
+    for bad in (None, 3.0, ["play", "75"], b"play 75"):  # neither a string nor a code: a type error, compiled or not
+        with pytest.raises(TypeError):
+            g.act(bad)  # type: ignore[arg-type]
+    for seat in ("0", True, 0.0):
+        with pytest.raises(TypeError):
+            g.act("draw", seat)  # type: ignore[arg-type]
     assert g.record() == before
+
+
+def test_a_record_s_actions_are_notation():
+    g = mb.new_game("classic", players=2, seed=1)
+    record = g.record()
+    record["actions"] = [g.legal_actions()[0], DRAW]  # a legal draw then, but as a code: no notation
+    with pytest.raises(mb.IllegalAction, match="record action 1") as refused:
+        mb.replay(record)
+    assert (refused.value.reason, refused.value.move) == ("action_not_text", 1)
 
 
 def test_illegal_action_is_a_value_error():

@@ -181,9 +181,9 @@ def test_every_legal_action_is_accepted(config):
 
 
 # ------------------------------------------------------------------------------------ refused actions
-def assert_refused(g, action, seat=None):
+def assert_refused(g, action, seat=None, error=mb.IllegalAction):
     before = snapshot(g)
-    with pytest.raises(mb.IllegalAction):
+    with pytest.raises(error):
         g.act(action, seat=seat)
     assert snapshot(g) == before, f"refused {action!r} changed the game"
 
@@ -247,11 +247,16 @@ def test_random_strings_are_refused_or_legal(config, seed, steps, junk):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_non_string_actions_are_refused(config):
+def test_an_action_is_its_notation_or_its_code_and_nothing_else(config):
     name, players, teams = config
     g = advance(mb.new_game(name, players=players, teams=teams, seed=5), random.Random(5), 20)
-    for junk in (None, 3, 3.5, b"play 25", ["play", "25"], {"play": "25"}):
+    for junk in (None, 3.5, b"play 25", ["play", "25"], {"play": "25"}):
+        assert_refused(g, junk, error=TypeError)
+    for junk in (True, False, -1, 999, *[code for code in mb.ACTION_NAMES if code not in g.legal_codes()][:20]):
         assert_refused(g, junk)
+    for code in g.legal_codes():
+        by_code, by_name = g.clone(), g.clone()
+        assert by_code.act(code) == by_name.act(mb.ACTION_NAMES[code]) and by_code.record() == by_name.record()
 
 
 # ------------------------------------------------------------------------------------ observations

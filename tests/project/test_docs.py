@@ -1,38 +1,53 @@
-"""The documentation site (mkdocs.yml): it builds with --strict, a page loads nothing from the internet, every
-public name of the API reference has a docstring, and the examples of its pages run as shown."""
+"""The documentation site (zensical.toml, built by tools/build_docs.py): it builds strictly with every page, a link
+inside it leads to a page and heading that are there, a page loads nothing from the internet, every public name of
+the API reference has a docstring, and the examples of its pages run as shown."""
 
 from __future__ import annotations
 
 import doctest
+import html
 import importlib.util
 import os
 import re
-import subprocess
+import shutil
 import sys
 import textwrap
+import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+CONFIG = ROOT / "zensical.toml"
 
 # A link (not a load: nothing is fetched until a reader follows it) out of the site is kept only with its reason.
 EXTERNAL_LINKS = {
     "https://babel.pocoo.org": "i18n.md names the library the message catalog is read with",
+    "https://github.com/millebornes/millebornes": "the footer's link to the source (zensical.toml, extra.social)",
+    "https://github.com/millebornes/millebornes/blob/main/CITATION.cff": "researchers.md, Cite: the citation file",
 }
 
 # The theme's script names a few URLs, each fetched only on a condition: what a built page would hold to meet it,
 # which no page may hold (None: the condition is the browser's, not the site's).
 _SOURCE = re.compile(r'data-md-component="source"')  # the repository's stars and forks, with repo_url set
+_PYODIDE = re.compile(r'class="[^"]*\bpyodide\b')  # a runnable Python block: its editor and Python in the page
 THEME_FETCHES = {
     "https://unpkg.com/mermaid": re.compile(r'<pre[^>]*class="[^"]*\bmermaid\b'),  # a Mermaid diagram
+    "https://unpkg.com/glightbox": re.compile(r'class="[^"]*\bglightbox\b'),  # an image that opens in a lightbox
+    "https://unpkg.com/ace-builds": _PYODIDE,
+    "https://unpkg.com/pyodide": _PYODIDE,
+    "https://cdn.jsdelivr.net/pyodide": _PYODIDE,
     "https://api.github.com/": _SOURCE,
     "https://${": _SOURCE,  # the same from a GitLab host
     # only a browser without ResizeObserver (none since 2020) asks for the polyfill
     "https://unpkg.com/resize-observer-polyfill": None,
 }
+
+# <link rel=...> that names an address without the browser fetching it: the page's address on the hosted site
+_NOT_FETCHED = {"canonical"}
 
 _REMOTE = re.compile(r"\s*(https?:)?//", re.I)
 _CSS_LOADS = re.compile(r"""url\(\s*['"]?\s*((?:https?:)?//[^'")\s]*)|@import\s+['"]\s*((?:https?:)?//[^'"]*)""", re.I)
@@ -40,30 +55,107 @@ _JS_URLS = re.compile(r"""["'`](https?://[^"'`\s]*)""")
 _NAMESPACES = ("http://www.w3.org/",)
 
 
-def _build(target: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+def _tool():
+    """tools/build_docs.py, the build `make docs` runs."""
+    spec = importlib.util.spec_from_file_location("build_docs", ROOT / "tools" / "build_docs.py")
+    assert spec and spec.loader
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def _project(target: Path) -> Path:
+    """A copy of the site's sources to build in (Zensical writes site/ and its cache beside its config): the
+    config and docs/, and the package's sources linked, so the build leaves this checkout alone."""
+    shutil.copy(CONFIG, target / CONFIG.name)
+    shutil.copytree(DOCS, target / "docs")
+    (target / "src").symlink_to(ROOT / "src", target_is_directory=True)
+    return target
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    pytest.importorskip("mkdocs")
-    target = tmp_path_factory.mktemp("site")
-    built = _build(target)
-    assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stderr[-4000:]}"
-    return target
+    pytest.importorskip("zensical")
+    project = _project(tmp_path_factory.mktemp("docs"))
+    output, faults = _tool().build(project)
+    assert not faults, "the strict build failed:\n" + "\n".join(faults) + "\n" + output[-4000:]
+    return project / "site"
+
+
+def test_the_build_counts_every_line_but_its_progress_as_a_fault():
+    result = doctest.testmod(_tool())
+    assert result.attempted and not result.failed
+
+
+def _nav_pages(entries) -> list[str]:
+    """The Markdown pages the config's nav lists, in order."""
+    pages = []
+    for entry in entries:
+        for value in entry.values():
+            pages += _nav_pages(value) if isinstance(value, list) else [value]
+    return pages
 
 
 @pytest.mark.slow
 def test_the_site_builds_strictly_with_every_page(site):
-    for page in ("index", "players", "library", "researchers", "operators", "rules", "api/millebornes"):
-        assert (site / page / "index.html" if page != "index" else site / "index.html").is_file(), page
+    pages = _nav_pages(tomllib.loads(CONFIG.read_text(encoding="utf-8"))["project"]["nav"])
+    assert len(pages) >= 28 and "api/state.md" in pages
+    for page in pages:
+        built = site / ("index.html" if page == "index.md" else page.removesuffix(".md") + "/index.html")
+        assert built.is_file(), page
+    assert not [page.name for page in DOCS.glob("*.md") if page.relative_to(DOCS).as_posix() not in pages]
     assert "Game" in (site / "api" / "millebornes" / "index.html").read_text(encoding="utf-8")
 
 
+_SMALL_SITE = {
+    "zensical.toml": """
+        [project]
+        site_name = "small"
+        nav = [{ "Home" = "index.md" }]
+        [project.plugins.mkdocstrings.handlers.python]
+        paths = ["src"]
+        options = { docstring_style = "google", allow_inspection = false }
+    """,
+    "src/pkg/__init__.py": '''
+        """A package."""
+
+
+        def double(x: int) -> int:
+            """Twice x.
+
+            Args:
+                y: a parameter it does not have.
+            """
+            return 2 * x
+    ''',
+}
+
+
+def _small_site(root: Path, page: str) -> Path:
+    for name, text in {**_SMALL_SITE, "docs/index.md": page}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return root
+
+
+@pytest.mark.slow
+def test_the_strict_build_fails_on_a_broken_link_a_warning_or_a_bad_reference(tmp_path):
+    pytest.importorskip("zensical")
+    tool = _tool()
+    good = _small_site(tmp_path / "good", "# Home\n\n## Usage\n\n[usage](#usage)\n\n::: pkg\n")
+    (good / "src" / "pkg" / "__init__.py").write_text('"""A package."""\n', encoding="utf-8")
+    assert tool.build(good)[1] == []
+    broken = _small_site(tmp_path / "broken", "# Home\n\n[a page](gone.md), [a heading](#gone)\n\n::: pkg\n")
+    found = "\n".join(tool.build(broken)[1])
+    for fault in ("page does not exist", "anchor does not exist", "Parameter 'y' does not appear in the function"):
+        assert fault in found, found
+    missing = _small_site(tmp_path / "missing", "# Home\n\n::: pkg.nothing\n")
+    assert "pkg.nothing" in "\n".join(tool.build(missing)[1])
+
+
 class _Page(HTMLParser):
-    """What a page makes the browser fetch (src, srcset, link href, CSS and script in it) and where it links."""
+    """What a page makes the browser fetch (src, srcset, link href, CSS and script in it), where it links, and the
+    ids a link may point at."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -71,12 +163,18 @@ class _Page(HTMLParser):
         self.links: list[str] = []
         self.styles: list[str] = []
         self.scripts: list[str] = []
+        self.ids: set[str] = set()
         self._inside: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        rel = set((dict(attrs).get("rel") or "").split())
         for name, value in attrs:
             value = value or ""
-            if name in ("src", "poster", "data", "background") or (name == "href" and tag in ("link", "use", "image")):
+            if name == "id":
+                self.ids.add(value)
+            elif name in ("src", "poster", "data", "background") or (name == "href" and tag in ("use", "image")):
+                self.loads.append(value)
+            elif name == "href" and tag == "link" and not rel & _NOT_FETCHED:
                 self.loads.append(value)
             elif name == "srcset":
                 self.loads += [part.split()[0] for part in value.split(",") if part.strip()]
@@ -138,9 +236,96 @@ def test_no_page_loads_anything_from_the_internet(site):
     assert not unexplained, f"links out of the site without a reason (EXTERNAL_LINKS): {unexplained}"
 
 
+def _target(site: Path, base: str, page: Path, href: str) -> tuple[Path, str] | None:
+    """The built file and the fragment a link inside the site leads to; None for a link out of it. ``base`` is
+    the site's path on its host (the 404 page links from there: it is served at any depth)."""
+    url = urlsplit(href)
+    if url.scheme or url.netloc or href.startswith(("mailto:", "javascript:")):
+        return None
+    path = unquote(url.path)
+    if not path:
+        return page, unquote(url.fragment)
+    if path.startswith("/") and not path.startswith(base):
+        return site.parent / path.lstrip("/"), ""  # above the site's folder: none of its files
+    target = Path(os.path.normpath(site / path.removeprefix(base) if path.startswith("/") else page.parent / path))
+    if target.is_dir() or path.endswith("/"):
+        target = target / "index.html"
+    return target, unquote(url.fragment)
+
+
+def _broken_links(site: Path, base: str = "/") -> list[str]:
+    """Each link of a built page to a file that is not in the site, or to an id its page does not have."""
+    pages: dict[Path, _Page] = {}
+    for path in sorted(site.rglob("*.html")):
+        pages[path] = _Page()
+        pages[path].feed(path.read_text(encoding="utf-8"))
+    broken = []
+    for path, page in pages.items():
+        for href in page.links:
+            found = _target(site, base, path, href)
+            if found is None:
+                continue
+            target, fragment = found
+            where = f"{path.relative_to(site)}: {href}"
+            if not target.is_relative_to(site) or not target.is_file():
+                broken.append(f"{where} (no such file)")
+            elif fragment and target in pages and fragment not in pages[target].ids:
+                broken.append(f"{where} (no such heading)")
+    return broken
+
+
+@pytest.mark.slow
+def test_every_link_inside_the_site_leads_to_a_page_and_heading_there(site):
+    """Zensical checks the links written in the pages; this checks the built site's, the navigation's and the API
+    reference's included."""
+    base = urlsplit(tomllib.loads(CONFIG.read_text(encoding="utf-8"))["project"]["site_url"]).path
+    assert base.endswith("/")
+    assert not _broken_links(site, base), "\n".join(_broken_links(site, base))
+
+
+_HEADING = re.compile(r'<h[1-6] id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
+
+
+@pytest.mark.slow
+def test_the_package_makes_each_heading_s_anchor_as_the_site_does(site):
+    """The command line's addresses of the documentation (millebornes.documentation) name a heading by its text:
+    each guide's headings get from ``slug`` the anchor the built site gives them (a repeated one's aside)."""
+    from millebornes.documentation import slug
+
+    anchors = []
+    for page in [site / "index.html", *site.glob("*/index.html")]:
+        anchors += _HEADING.findall(page.read_text(encoding="utf-8"))
+    assert len(anchors) > 150
+    wrong = [
+        (anchor, text)
+        for anchor, text in anchors
+        if not re.search(r"_\d+$", anchor) and slug(html.unescape(re.sub(r"<[^>]+>", "", text))) != anchor
+    ]
+    assert not wrong, wrong
+
+
+def test_the_link_check_finds_a_missing_page_and_heading(tmp_path):
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<h1 id="top">x</h1><a href="guide/">ok</a><a href="#top">ok</a><a href="guide/#setup">ok</a>'
+        '<a href="gone/">x</a><a href="guide/#gone">x</a><a href="#nowhere">x</a><a href="https://x.example/">out</a>'
+    )
+    (tmp_path / "guide" / "index.html").write_text(
+        '<h2 id="setup">x</h2><a href="../index.html#top">ok</a><a href="/site/guide/#setup">ok</a>'
+        '<a href="/elsewhere/">x</a>'
+    )
+    assert _broken_links(tmp_path, "/site/") == [
+        "guide/index.html: /elsewhere/ (no such file)",
+        "index.html: gone/ (no such file)",
+        "index.html: guide/#gone (no such heading)",
+        "index.html: #nowhere (no such heading)",
+    ]
+
+
 def test_the_checks_catch_what_they_look_for():
     page = _Page()
     page.feed(
+        '<link rel="canonical" href="https://example.org/page/">'
         '<link rel="stylesheet" href="https://fonts.example/css"><img srcset="a.png 1x, //cdn.example/b.png 2x">'
         '<a href="https://example.org">x</a><style>@import "https://cdn.example/x.css";</style>'
         "<script>fetch('https://api.example/v1')</script>"
@@ -225,6 +410,34 @@ def test_every_public_name_of_the_api_reference_has_a_docstring():
                 missing += _undocumented(target)
     missing = list(dict.fromkeys(missing))  # a name the package re-exports is told once, where it is defined
     assert not missing, f"{len(missing)} public names without a docstring:\n" + "\n".join(missing)
+
+
+def _left_out(page: Path) -> set[str]:
+    """The names a reference page's filters leave out by name (``"!^(a|b)$"``), beyond the _-named."""
+    names: set[str] = set()
+    for alternatives in re.findall(r'"!\^\(([\w|]+)\)\$"', page.read_text(encoding="utf-8")):
+        names.update(alternatives.split("|"))
+    return names
+
+
+def test_the_game_reference_leaves_out_only_the_inner_door_the_engine_guide_lists():
+    griffe = pytest.importorskip("griffe")
+    left_out = _left_out(DOCS / "api" / "state.md")
+    game = griffe.load("millebornes", search_paths=[str(ROOT / "src")], allow_inspection=False)["state.Game"]
+    assert not left_out - set(game.members), "a name left out of the reference that Game no longer has"
+    guide = (DOCS / "engine.md").read_text(encoding="utf-8")
+    door = re.split(r"^#", guide.split("\n### The inner door\n", 1)[1], flags=re.M)[0]
+    assert left_out <= set(re.findall(r"`(\w+)`", door)), "the engine guide's inner door lists what the reference hides"
+    assert len(left_out) >= 15 and {"act", "legal_actions", "tableau", "apply_legal"}.isdisjoint(left_out)
+
+
+def test_the_package_page_lists_each_name_the_package_exports_once():
+    """docs/api/millebornes.md lists ``millebornes.__all__`` in a table, each name linked to where it is defined
+    (the site's link check follows the links), rather than every class and its members a second time."""
+    import millebornes
+
+    listed = re.findall(r"^\| \[`(\w+)`\]\(", (DOCS / "api" / "millebornes.md").read_text(encoding="utf-8"), re.M)
+    assert sorted(listed) == sorted(millebornes.__all__) and len(set(listed)) == len(listed)
 
 
 def test_the_docstring_check_reads_attributes_sections():

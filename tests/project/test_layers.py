@@ -14,7 +14,7 @@ ROOT = Path(millebornes.__file__).parent
 LAYERS = [
     ("cards", {"millebornes.cards"}),
     ("rules and actions", {"millebornes.rules", "millebornes.actions"}),
-    ("events and observations", {"millebornes.events", "millebornes.observation"}),
+    ("events, observations and records", {"millebornes.events", "millebornes.observation", "millebornes.record"}),
     ("observations", {"millebornes.observe"}),
     ("state machine", {"millebornes.state"}),
     ("records and worlds", {"millebornes.notation", "millebornes.determinize", "millebornes"}),
@@ -31,6 +31,7 @@ LAYERS = [
             "millebornes.protocol",
             "millebornes.selfplay",
             "millebornes.cli",
+            "millebornes.documentation",
             "millebornes.__main__",
             "millebornes.tui",
             "millebornes.web",

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import typer
 
+from ..documentation import address
 from . import admin, database, play, research, review, server
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="The open Mille Bornes system: rules for every edition, simulation and play.",
+    epilog=f"Documentation: {address('index.md')}",
 )
 
 
@@ -38,23 +40,23 @@ def _options(
     """Options that come before any command (the command's help is the app's)."""
 
 
-# in the order `millebornes --help` lists them
-for command in (
-    research.rules,
-    research.simulate,
-    research.bot,
-    research.tournament,
-    server.serve,
-    database.backup,
-    play.play,
-    play.learn,
-    play.levels,
-    play.replay,
-    review.review,
-    research.selfplay,
-    research.puzzles,
+# in the order `millebornes --help` lists them, with what the command's help ends with: where it is documented
+for command, epilog in (
+    (research.rules, f"The rules of each edition: {address('rules.md')}"),
+    (research.simulate, f"Researchers: {address('researchers.md')}"),
+    (research.bot, f"The bot protocol: {address('protocol.md')}"),
+    (research.tournament, f"Bot strength: {address('strength.md')}"),
+    (server.serve, server.SERVE_EPILOG),
+    (database.backup, f"Backups: {address('deploy.md', '6. Backup and restore')}"),
+    (play.play, f"Playing: {address('players.md')}"),
+    (play.learn, f"Playing: {address('players.md')}"),
+    (play.levels, f"Bot strength: {address('strength.md')}"),
+    (play.replay, f"Playing: {address('players.md')}"),
+    (review.review, review.REVIEW_EPILOG),
+    (research.selfplay, f"Researchers: {address('researchers.md')}"),
+    (research.puzzles, f"Puzzles: {address('review.md', 'Learn from your mistakes: puzzles')}"),
 ):
-    app.command()(command)
+    app.command(epilog=epilog)(command)
 app.add_typer(database.db, name="db")
 app.add_typer(admin.admin, name="admin")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
+from ..documentation import address
 from .database import DATABASE_URL_HELP, _database_refused, _database_url, web_missing
 
 if TYPE_CHECKING:
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
 
 admin = typer.Typer(
     no_args_is_help=True,
-    help="The operator's tools: disable an account, revoke or issue a bot's token, delete a table, list the "
-    "sign-ups (docs/operators.md).",
+    help="The operator's tools: disable an account, revoke or issue a bot's token, delete a table, list the sign-ups.",
+    epilog=f"Operators' tools: {address('operators.md', 'Operators' + chr(39) + ' tools')}",
 )
 
 DatabaseUrl = typer.Option(None, "--database-url", help=DATABASE_URL_HELP)

@@ -7,6 +7,7 @@ from typing import NoReturn
 
 import typer
 
+from ..documentation import address
 from ..web.settings import DEFAULT_DATABASE_URL  # no web extra needed: the default is said in the help
 
 
@@ -53,7 +54,8 @@ def _database_refused(exc: Exception) -> NoReturn:
 DATABASE_URL_HELP = f"SQLAlchemy URL (default: $DATABASE_URL, else {DEFAULT_DATABASE_URL})"
 db = typer.Typer(
     no_args_is_help=True,
-    help="The web server's database: its schema's revision and its upgrade (docs/deploy.md, 'Schema migrations').",
+    help="The web server's database: its schema's revision and its upgrade.",
+    epilog=f"Schema migrations: {address('deploy.md', '5. Schema migrations')}",
 )
 
 
@@ -108,7 +110,7 @@ def backup(
     target: str = typer.Argument(..., help="the copy's file; it must not exist yet"),
     database_url: str | None = typer.Option(None, "--database-url", help=DATABASE_URL_HELP),
 ) -> None:
-    """Copy a served SQLite database while the server runs (PostgreSQL: pg_dump; docs/deploy.md)."""
+    """Copy a served SQLite database while the server runs (PostgreSQL: pg_dump)."""
     try:
         from ..web.db.backup import BackupRefused
         from ..web.db.backup import backup as copy

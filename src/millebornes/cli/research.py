@@ -140,7 +140,7 @@ def bot(
     name: str = typer.Argument(..., help="a bot spec: random, heuristic, ismcts, easy..expert, 'ismcts:ms=50'"),
     seed: int = typer.Option(0, "--seed", "-s", help="the bot's seed until the host's hello brings one"),
 ) -> None:
-    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout (docs/protocol.md)."""
+    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout."""
     from ..bots import make_bot
     from ..protocol import serve_stdio
 
@@ -338,7 +338,7 @@ def puzzles(
             bots.reverse()
         while (seat := g.to_act) is not None:
             g.act(bots[seat].choose(g.observation(seat), g.legal_actions()))
-        return g.record()
+        return dict(g.record())
 
     with ProcessPoolExecutor(workers) as pool:
         made = build((match(k) for k in range(matches)), worlds=worlds, seed=seed, per_theme=per_theme, executor=pool)

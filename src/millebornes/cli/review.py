@@ -9,10 +9,16 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from ..documentation import address
+
 if TYPE_CHECKING:
     from typer._click._termui_impl import ProgressBar
 
     from .words import Words
+
+
+REVIEW_EPILOG = f"The game review: {address('review.md')}\n\nIts JSON (--json): {address('review.md', 'The format')}"
+"""Where ``review`` is documented: the end of its help."""
 
 
 def review(
@@ -26,7 +32,7 @@ def review(
         None, "--budget", help="worlds a decision, 2 to 5000 (default 1000): more is steadier and slower"
     ),
     seed: int = typer.Option(0, "--seed", "-s", help="picks the worlds: the same seed gives the same review"),
-    as_json: bool = typer.Option(False, "--json", help="print the review as JSON (docs/review.md)"),
+    as_json: bool = typer.Option(False, "--json", help="print the review as JSON (its format: below)"),
     workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="processes (default: all cores)"),
     lang: str | None = typer.Option(None, "--lang", help="en or fr (default: from LC_ALL/LANG, else en)"),
 ) -> None:

@@ -11,10 +11,19 @@ from typing import Any
 
 import typer
 
+from ..documentation import address
 from ..web.settings import DEFAULT_DATABASE_URL, Limits, Range, Settings, default_of, range_of
 from .database import ready_schema, web_missing
 
 PORTS: dict[str, Any] = {"min": 1, "max": 65535}
+SERVE_EPILOG = "\n\n".join(
+    (
+        f"The web app: {address('web.md')}",
+        f"Its options as environment variables: {address('deploy.md', 'Configuration')}",
+        f"The game review's budget: {address('review.md', 'The budget and its time')}",
+    )
+)
+"""Where ``serve`` is documented: the end of its help, a line each."""
 
 
 def _env(option: str) -> str:
@@ -101,7 +110,7 @@ def serve(
     ),
     review_worlds: int = _setting(
         "review_worlds",
-        f"the game review's budget: possible worlds dealt for each decision ({_span('review_worlds')}; docs/review.md)",
+        f"the game review's budget: possible worlds dealt for each decision ({_span('review_worlds')})",
     ),
     reviews_at_once: int = _setting(
         "reviews_at_once", "game reviews worked out at once; more are refused", bounded=True
@@ -199,8 +208,8 @@ def serve(
         False, "--log-json", envvar=_env("log_json"), help="log JSON lines (time, level, logger, message, exception)"
     ),
 ) -> None:
-    """Serve the browser game: tables, invitations, bots, history, replays and game reviews (docs/web.md).
-    Every option may come from its environment variable instead (docs/deploy.md, "Configuration")."""
+    """Serve the browser game: tables, invitations, bots, history, replays and game reviews.
+    Every option may come from its environment variable instead."""
     try:
         import logging.config
 

@@ -92,9 +92,7 @@ class PlaySession:
 
     # -- saving ------------------------------------------------------------------------
     def to_json(self) -> dict:
-        record = self.game.record()
-        record["tui"] = {"format": SAVE_FORMAT, "seats": list(self.kinds), **self.settings}
-        return record
+        return {**self.game.record(), "tui": {"format": SAVE_FORMAT, "seats": list(self.kinds), **self.settings}}
 
     def save(self, path: str | Path | None = None) -> Path | None:
         """Write the record (atomically, readable by the owner only); the path written, or None."""

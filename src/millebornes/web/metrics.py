@@ -32,6 +32,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
+from ..documentation import address
+
 disable_created_metrics()  # a *_created series beside every counter says only when the process started
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
@@ -56,7 +58,10 @@ MOVE_SECONDS = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 REFUSALS = Counter(
-    "millebornes_refusals", "Error frames sent on table sockets, by code (docs/web.md)", ["code"], registry=REGISTRY
+    "millebornes_refusals",
+    f"Error frames sent on table sockets, by code ({address('web.md')})",
+    ["code"],
+    registry=REGISTRY,
 )
 HTTP = Counter("millebornes_http_responses", "HTTP responses of the app, by status code", ["status"], registry=REGISTRY)
 LOGGED_ERRORS = Counter(

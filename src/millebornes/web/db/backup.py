@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from ...documentation import address
 from ..errors import BackupRefused
 from ..settings import normalize_database_url
 from .onefile import sqlite_path
@@ -34,7 +35,8 @@ def backup(url: str, target: str | Path) -> Copied:
     """Copy the SQLite database of ``url`` to ``target``, a file that must not exist yet."""
     if make_url(normalize_database_url(url)).get_backend_name() != "sqlite":
         raise BackupRefused(
-            "backup copies an SQLite database; back up PostgreSQL with pg_dump (docs/deploy.md, 'Backup and restore')"
+            "backup copies an SQLite database; back up PostgreSQL with pg_dump "
+            f"({address('deploy.md', '6. Backup and restore')})"
         )
     source = sqlite_path(url)
     if source is None:

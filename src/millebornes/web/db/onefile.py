@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
+from ...documentation import address
 from ..errors import NoFile, SharedFile
 from ..settings import normalize_database_url
 
@@ -112,7 +113,7 @@ def hold(url: str) -> Held | None:
             raise SharedFile(
                 f"another millebornes server serves {path}: an SQLite database is served by one "
                 "process; several processes share a PostgreSQL database (--database-url "
-                "postgresql://..., docs/web.md)"
+                f"postgresql://..., {address('web.md')})"
             ) from None
         _held[key] = [fd, 1]
         return key
