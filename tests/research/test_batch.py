@@ -118,6 +118,27 @@ def test_gymnasium_vector_env_from_a_registered_id():
     envs.close()
 
 
+@pytest.mark.parametrize("players, teams", [(2, False), (4, True)])
+def test_a_naive_random_policy_plays_through_many_resets(players, teams):
+    """A policy that picks one of the mask's legal actions, as most first scripts do: a row whose match just ended
+    (next-step autoreset) allows every action, which is ignored, so the policy never meets an empty mask."""
+    from millebornes.env.vector import MilleBornesVectorEnv
+
+    envs = MilleBornesVectorEnv(4, opponents="random", players=players, teams=teams)
+    obs, _ = envs.reset(seed=8)
+    rng = np.random.default_rng(5)
+    finished = 0
+    ended = np.zeros(4, dtype=bool)
+    for _ in range(3000):
+        assert obs["action_mask"].any(axis=1).all()
+        assert obs["action_mask"][ended].all()
+        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in obs["action_mask"]]
+        obs, rewards, ended, _, _ = envs.step(actions)
+        finished += int(ended.sum())
+    assert finished >= 8, finished
+    envs.close()
+
+
 def test_a_bad_table_or_batch_is_refused():
     with pytest.raises(ValueError):
         GameBatch(0)

@@ -3,8 +3,10 @@ stepped as one batch by :class:`~millebornes.env.batch.GameBatch`, in this proce
 
 Spaces are the single environment's, batched: ``{"observation": float32 (num_envs, 258), "action_mask": int8
 (num_envs, 206)}`` and ``MultiDiscrete([206] * num_envs)``.  Autoreset is Gymnasium's default, *next step*
-(``metadata["autoreset_mode"]``).  ``gymnasium.make_vec("millebornes/Classic-2p-v0", num_envs=64,
-vectorization_mode="vector_entry_point", opponents="random")`` builds one for any registered id.
+(``metadata["autoreset_mode"]``): a row whose match just ended is dealt again at the next step, whatever action it
+is sent, so its mask allows every action (a policy that samples the mask's legal actions never meets an empty row).
+``gymnasium.make_vec("millebornes/Classic-2p-v0", num_envs=64, vectorization_mode="vector_entry_point",
+opponents="random")`` builds one for any registered id.
 
 >>> envs = MilleBornesVectorEnv(3, opponents="random")
 >>> obs, infos = envs.reset(seed=1)
@@ -82,12 +84,14 @@ class MilleBornesVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision of the learner in every match (ignored where the last step ended the match: it is dealt
-        again), then the bots' up to its next decision."""
+        again, and its mask allowed every action), then the bots' up to its next decision."""
         batch = self.batch
         batch.step(actions)
         rewards = batch.rewards[self._rows, batch.seats].astype(np.float64)
         terminated = batch.terminated.copy()
-        return self._observations(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), {}
+        observations = self._observations()
+        observations["action_mask"][terminated] = 1
+        return observations, rewards, terminated, np.zeros(self.num_envs, dtype=bool), {}
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the worker processes, if any."""
