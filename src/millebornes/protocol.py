@@ -422,7 +422,9 @@ class ExternalBot:
             self._selector.register(self._stdout, selectors.EVENT_READ)
         else:
             self._chunks = queue.Queue()
-            threading.Thread(target=_pump, args=(self._stdout, self._chunks), name="bot-answers", daemon=True).start()
+            threading.Thread(
+                target=_pump, args=(os.dup(self._stdout.fileno()), self._chunks), name="bot-answers", daemon=True
+            ).start()
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
@@ -634,17 +636,26 @@ def _write(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
 
 def _write_in_thread(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
     """:func:`_write` where pipes cannot be selected: a thread writes, blocking, while the caller waits until the
-    deadline. A write still blocked then fails the bot, whose process is killed, which ends the write."""
+    deadline. A write still blocked then fails the bot, whose process is killed, which ends the write.
+
+    The thread writes through a duplicate of the pipe's descriptor that it closes itself: a thread still
+    writing after the bot was closed must not find the number reused by the next bot's pipe."""
     written: list[bool] = []
+    try:
+        fd = os.dup(stdin.fileno())
+    except (OSError, ValueError):
+        return False
 
     def write() -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[stdin.write(view) or 0 :]
+                view = view[os.write(fd, view) :]
             written.append(True)
-        except (OSError, ValueError):
+        except OSError:
             written.append(False)
+        finally:
+            os.close(fd)
 
     writer = threading.Thread(target=write, name="bot-request", daemon=True)
     writer.start()
@@ -652,13 +663,16 @@ def _write_in_thread(stdin: IO[bytes], data: bytes, deadline: float) -> bool:
     return written == [True]
 
 
-def _pump(stdout: IO[bytes], chunks: queue.Queue[bytes]) -> None:
-    """Pass the bot's output on as it comes, then an empty chunk at its end (or when its pipe is closed)."""
+def _pump(fd: int, chunks: queue.Queue[bytes]) -> None:
+    """Pass the bot's output on as it comes, then an empty chunk at its end; ``fd`` is this thread's own
+    duplicate of the pipe's descriptor, closed here (see :func:`_write_in_thread` for why)."""
     try:
-        while chunk := os.read(stdout.fileno(), 65536):
+        while chunk := os.read(fd, 65536):
             chunks.put(chunk)
-    except (OSError, ValueError):
+    except OSError:
         pass
+    finally:
+        os.close(fd)
     chunks.put(b"")
 
 
