@@ -89,6 +89,24 @@ def pipes(request, monkeypatch) -> str:
 
 
 # ---------------------------------------------------------------------------------- handshake
+def test_a_closed_bots_reader_thread_never_reads_the_next_bots_pipe(monkeypatch):
+    """Where threads read the answers, a reader still running after its bot closed holds a descriptor of its own:
+    preempted just before a read, it must not find the number reused by the next bot's pipe and take its hello."""
+    monkeypatch.setattr(P, "_SELECTABLE_PIPES", False)
+    real_read = P.os.read
+
+    def preempted_read(fd: int, size: int) -> bytes:
+        if threading.current_thread().name == "bot-answers":
+            time.sleep(0.2)
+        return real_read(fd, size)
+
+    monkeypatch.setattr(P.os, "read", preempted_read)
+    for _ in range(4):
+        bot = ExternalBot([sys.executable, str(GARBAGE), "error"], hello_timeout=5)
+        assert bot.name == "garbage-error"
+        bot.close()
+
+
 def test_handshake_names_the_bot_and_bye_ends_the_process_cleanly():
     threads = threading.active_count()
     bot = ExternalBot([sys.executable, "-m", "millebornes.protocol", "heuristic"], seed=4)
