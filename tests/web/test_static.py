@@ -19,7 +19,7 @@ from millebornes.web.db.database import Database  # noqa: E402
 from millebornes.web.pages import repo, routes  # noqa: E402
 from millebornes.web.pages.assets import BUILD, build_of, is_asset, snapshot  # noqa: E402
 from millebornes.web.pages.repo import BuildRow, Builds, packed  # noqa: E402
-from millebornes.web.pages.shelf import REFRESH  # noqa: E402
+from millebornes.web.pages.shelf import REFRESH, Shelf  # noqa: E402
 
 STATIC = routes.STATIC
 ASSET = re.compile(r'\b(?:src|href)="(/static/[^"]*)"')
@@ -187,6 +187,47 @@ def test_only_the_builds_started_last_are_kept(tmp_path):
     assert made[-repo.KEEP].id in builds.ids() and made[0].id in builds.ids()
     assert len(builds.ids()) == repo.KEEP
     assert builds.load(made[0].id).files["js/a.js"].body == b"export const a = 0;\n"
+    db.close()
+
+
+def test_a_build_with_files_this_version_does_not_serve_is_read_back_whole_with_their_types(tmp_path):
+    """A later version may ship a kind of file this one does not know: its build still hashes to its id here, and
+    each file keeps the type that version served it with."""
+    db = Database(f"sqlite:///{tmp_path}/mb.db", "NORMAL")
+    later = build_of({"js/a.js": b"export const a = 1;\n", "img/b.png": b"\x89PNG"}, {"img/b.png": "image/png"})
+    Builds(db).record(later)
+    loaded = Builds(db).load(later.id)
+    assert loaded is not None and loaded.id == later.id
+    assert loaded.files["img/b.png"].media_type == "image/png"
+    assert loaded.files["js/a.js"] == later.files["js/a.js"]
+    db.close()
+
+
+def test_every_other_recorded_build_is_read_from_the_database_once(tmp_path):
+    """A client asking for the other recorded builds in turn must not make each request load one again."""
+    import asyncio
+
+    db = Database(f"sqlite:///{tmp_path}/mb.db", "NORMAL")
+    made = [build_of({"js/a.js": f"export const a = {i};\n".encode()}) for i in range(repo.KEEP)]
+    loads: list[str] = []
+
+    class Counted(Builds):
+        def load(self, build_id):
+            loads.append(build_id)
+            return super().load(build_id)
+
+    builds = Counted(db)
+    for b in made:
+        builds.record(b)
+    shelf = Shelf(made[-1], builds)
+
+    async def ask_in_turn() -> None:
+        for _ in range(5):
+            for b in made[:-1]:
+                assert (await shelf.find(b.id, "js/a.js")) == b.files["js/a.js"]
+
+    asyncio.run(ask_in_turn())
+    assert sorted(loads) == sorted(b.id for b in made[:-1])
     db.close()
 
 

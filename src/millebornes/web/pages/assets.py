@@ -49,15 +49,21 @@ def build_id(files: dict[str, bytes]) -> str:
     return digest.hexdigest()[:12]
 
 
+def is_safe(path: str) -> bool:
+    """Whether ``path`` (relative, ``/``-separated) may name a file under a build: no part empty or hidden (an
+    editor's lock file is not one, nor ``..``)."""
+    return not any(p.startswith(".") or not p for p in path.split("/"))
+
+
 def is_asset(path: str) -> bool:
-    """Whether ``path`` (relative, ``/``-separated) names a file served under a build: an asset's suffix, and no
-    part hidden (an editor's lock file is not one)."""
-    parts = path.split("/")
-    return Path(path).suffix in SUFFIXES and not any(p.startswith(".") or not p for p in parts)
+    """Whether ``path`` names a file this version serves under its build: a safe path with an asset's suffix."""
+    return Path(path).suffix in SUFFIXES and is_safe(path)
 
 
 def media_type(path: str) -> str:
-    return SUFFIXES[Path(path).suffix]
+    """The type an asset is served with; a suffix this version does not know (another version's build may have one)
+    is served as bytes."""
+    return SUFFIXES.get(Path(path).suffix, "application/octet-stream")
 
 
 def etag(body: bytes) -> str:
@@ -65,9 +71,14 @@ def etag(body: bytes) -> str:
     return f'"{hashlib.sha256(body).hexdigest()[:16]}"'
 
 
-def build_of(files: dict[str, bytes]) -> Build:
-    """The build made of ``files`` (path: bytes), each with its type and validator."""
-    return Build(build_id(files), {path: Asset(body, media_type(path), etag(body)) for path, body in files.items()})
+def build_of(files: dict[str, bytes], types: dict[str, str] | None = None) -> Build:
+    """The build made of ``files`` (path: bytes), each with its validator and its type: from ``types`` (path: type,
+    as the version that made the build served it) where given, else from its suffix."""
+    types = types or {}
+    return Build(
+        build_id(files),
+        {path: Asset(body, types.get(path) or media_type(path), etag(body)) for path, body in files.items()},
+    )
 
 
 def snapshot(root: Path) -> Build:

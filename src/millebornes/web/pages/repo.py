@@ -20,7 +20,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..db.base import Base, now, rowcount
 from ..db.database import Database
-from .assets import Build, build_of, is_asset
+from .assets import Build, build_of, is_safe
 
 log = logging.getLogger("millebornes.web")
 
@@ -41,16 +41,24 @@ class BuildRow(Base):
 
 
 def packed(build: Build) -> bytes:
+    """The build's files in a zip, each with its media type as its comment."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         for path in sorted(build.files):
-            z.writestr(zipfile.ZipInfo(path), build.files[path].body, zipfile.ZIP_DEFLATED)
+            info = zipfile.ZipInfo(path)
+            info.comment = build.files[path].media_type.encode()
+            z.writestr(info, build.files[path].body, zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
 def unpacked(data: bytes) -> Build:
+    """A packed build read back whole, whatever version packed it: every file but an unsafe path (a suffix this
+    version does not serve is still part of the build's id), each with the type its version served it with."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        return build_of({name: z.read(name) for name in z.namelist() if is_asset(name)})
+        infos = [i for i in z.infolist() if not i.is_dir() and is_safe(i.filename)]
+        files = {i.filename: z.read(i) for i in infos}
+        types = {i.filename: i.comment.decode("ascii", "replace") for i in infos if i.comment}
+    return build_of(files, types)
 
 
 class Builds:
@@ -60,18 +68,23 @@ class Builds:
         self.engine = db.engine
 
     def record(self, build: Build) -> None:
-        """Keep ``build`` (or renew its time), then let go of all but the :data:`KEEP` started last."""
-        with Session(self.engine) as s, s.begin():
-            renewed = rowcount(s.execute(update(BuildRow).where(BuildRow.id == build.id).values(recorded=now())))
-        if not renewed:
-            try:
-                with Session(self.engine) as s, s.begin():
-                    s.add(BuildRow(id=build.id, recorded=now(), files=packed(build)))
-            except IntegrityError:  # another process of this build recorded it meanwhile
-                pass
-        with Session(self.engine) as s, s.begin():
-            kept = select(BuildRow.id).order_by(BuildRow.recorded.desc(), BuildRow.id).limit(KEEP)
-            s.execute(delete(BuildRow).where(BuildRow.id.not_in(kept.scalar_subquery())))
+        """Keep ``build`` (or renew its time), then let go of all but the :data:`KEEP` started last; a process never
+        lets go of its own build, and records it again once if another's cut (on a list read before this renewal)
+        took it."""
+        for _ in range(2):
+            with Session(self.engine) as s, s.begin():
+                renewed = rowcount(s.execute(update(BuildRow).where(BuildRow.id == build.id).values(recorded=now())))
+            if not renewed:
+                try:
+                    with Session(self.engine) as s, s.begin():
+                        s.add(BuildRow(id=build.id, recorded=now(), files=packed(build)))
+                except IntegrityError:  # another process of this build recorded it meanwhile
+                    pass
+            with Session(self.engine) as s, s.begin():
+                kept = select(BuildRow.id).order_by(BuildRow.recorded.desc(), BuildRow.id).limit(KEEP)
+                s.execute(delete(BuildRow).where(BuildRow.id.not_in(kept.scalar_subquery()), BuildRow.id != build.id))
+            if build.id in self.ids():
+                return
 
     def ids(self) -> set[str]:
         with Session(self.engine) as s:

@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 
 from . import reference
 from .assets import Build, etag
+from .static import unchanged
 
 STATIC = Path(__file__).parent.parent / "static"
 PAGES = {
@@ -84,7 +85,7 @@ def page(request: Request, name: str) -> Response:
     if found is None:
         return JSONResponse({"detail": f"{PAGES[name]} is missing from the package"}, status_code=404)
     headers = {"Cache-Control": "no-cache", "ETag": found.etag}
-    if found.etag in request.headers.get("if-none-match", ""):
+    if unchanged(request, found.etag):
         return Response(status_code=304, headers=headers)
     return Response(found.body, media_type="text/html", headers=headers)
 

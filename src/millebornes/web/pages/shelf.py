@@ -13,14 +13,15 @@ import time
 from collections import OrderedDict
 
 from .assets import Asset, Build
-from .repo import Builds
+from .repo import KEEP, Builds
 
 log = logging.getLogger("millebornes.web")
 
 REFRESH = 1.0
 """Seconds before the list of recorded builds is read again for a build it does not name."""
-OTHERS = 2
-"""Other builds held in memory at once (some 450 KB each), the last asked for."""
+OTHERS = KEEP - 1
+"""Other builds held in memory at once (some 450 KB each): every other one recorded, so that a client asking for
+them in turn does not make each request read one back from the database."""
 
 
 class Shelf:

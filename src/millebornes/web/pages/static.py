@@ -13,7 +13,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 
-from .assets import BUILD, Asset
+from .assets import BUILD
 from .shelf import Shelf
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -25,10 +25,10 @@ def not_found(detail: str) -> Response:
     return JSONResponse({"detail": detail}, status_code=404, headers={"Cache-Control": "no-store"})
 
 
-def unchanged(request: Request, asset: Asset) -> bool:
-    """Whether the client's ``If-None-Match`` names the file it would get."""
+def unchanged(request: Request, etag: str) -> bool:
+    """Whether the client's ``If-None-Match`` names the version ``etag`` it would get."""
     asked = request.headers.get("if-none-match", "")
-    return any(tag.strip().removeprefix("W/") in (asset.etag, "*") for tag in asked.split(",") if tag.strip())
+    return any(tag.strip().removeprefix("W/") in (etag, "*") for tag in asked.split(",") if tag.strip())
 
 
 @router.api_route("/static/{path:path}", methods=["GET", "HEAD"])
@@ -40,7 +40,7 @@ async def static(request: Request, path: str) -> Response:
         if asset is None:
             return not_found(f"no file {inner!r} in build {build} here")
         headers = {"Cache-Control": IMMUTABLE, "ETag": asset.etag}
-        if unchanged(request, asset):
+        if unchanged(request, asset.etag):
             return Response(status_code=304, headers=headers)
         return Response(asset.body, media_type=asset.media_type, headers=headers)
     if path in shelf.own.files:
