@@ -45,7 +45,7 @@ def flag(name: str) -> bool:
     return value == "1"
 
 
-PURE = bool(os.environ.get("MILLEBORNES_PURE"))
+PURE = flag("MILLEBORNES_PURE")
 REQUIRE_COMPILED = flag("MILLEBORNES_REQUIRE_COMPILED")
 if PURE and REQUIRE_COMPILED:
     sys.exit("millebornes: MILLEBORNES_PURE and MILLEBORNES_REQUIRE_COMPILED ask for opposite builds: unset one")

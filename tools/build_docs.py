@@ -43,9 +43,17 @@ def faults(output: str, returncode: int) -> list[str]:
 def build(project: Path = ROOT) -> tuple[str, list[str]]:
     """Build the site of ``project`` (its zensical.toml) into its site/: what the build printed, and its faults."""
     command = [sys.executable, "-m", "zensical", "build", "--strict", "--clean"]
-    done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=TIMEOUT)
+    try:
+        done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as stuck:
+        output = _COLOUR.sub("", _text(stuck.stdout) + _text(stuck.stderr))
+        return output, [*faults(output, 0), f"the build did not end within {TIMEOUT} s"]
     output = _COLOUR.sub("", done.stdout + done.stderr)
     return output, faults(output, done.returncode)
+
+
+def _text(captured: bytes | str | None) -> str:
+    return captured.decode("utf-8", "replace") if isinstance(captured, bytes) else captured or ""
 
 
 def main(argv: list[str]) -> int:

@@ -136,6 +136,18 @@ def _only_new(folder: Path, before: set[Path], pattern: str) -> Path:
     return made[0]
 
 
+def clear(out: Path) -> None:
+    """Empty ``out`` of a previous run's artefacts, making it if need be; a folder holding anything else is refused
+    (``--out .`` must not delete a checkout)."""
+    out.mkdir(parents=True, exist_ok=True)
+    others = [p.name for p in out.iterdir() if not (p.is_file() and p.name.endswith((".whl", ".tar.gz")))]
+    if others:
+        named = ", ".join(sorted(others)[:3])
+        raise DistError(f"{out} holds more than wheels and sdists ({named}): choose another --out")
+    for artefact in out.iterdir():
+        artefact.unlink()
+
+
 def build_sdist(out: Path) -> Path:
     """The sdist of this checkout, into ``out``."""
     before = set(out.glob("*.tar.gz"))
@@ -256,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             raise DistError(f"none of Python {', '.join(VERSIONS)} is here (PATH, pyenv): no compiled wheel")
         for name in ("auditwheel", "twine"):
             tool(name)
-        shutil.rmtree(args.out, ignore_errors=True)
-        args.out.mkdir(parents=True)
+        clear(args.out)
         with tempfile.TemporaryDirectory(prefix="millebornes-dist-") as tmp:
             work = Path(tmp)
             step("the sdist")

@@ -4,7 +4,8 @@ The version lives in ``src/millebornes/__init__.py`` (``__version__``, which the
 says what comes next with a ``.dev0`` suffix (``1.1.0.dev0``), so a build from main never passes for a release.
 
     python tools/release.py cut 1.1.0        the release: __version__, the changelog's Unreleased section dated
-                                             and renamed, CITATION.cff's version and date; then commit, tag v1.1.0
+                                             and renamed, CITATION.cff's version and date; you commit and
+                                             tag v1.1.0 yourself (CONTRIBUTING.md)
     python tools/release.py dev 1.2.0        after the tag: main says 1.2.0.dev0
     python tools/release.py check v1.1.0     what the release workflow asks before publishing: the tag is the
                                              version, a release (no .dev), with a dated changelog section and the

@@ -73,7 +73,7 @@ def _importer() -> tuple[str, int]:
 
 def _warn_if_pure() -> None:
     """Run once per process (the package's import): a pure engine nobody chose is worth one line, not one per game."""
-    if compiled() or _os.environ.get("MILLEBORNES_PURE"):
+    if compiled() or _os.environ.get("MILLEBORNES_PURE", "0") not in ("", "0"):
         return
     filename, lineno = _importer()
     _warnings.warn_explicit(

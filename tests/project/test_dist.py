@@ -89,3 +89,16 @@ def test_each_fault_of_the_set_is_named(dist, tmp_path):
     ]
     # a Python not here is not asked for: its wheel would be the one not expected
     assert dist.problems([sdist, pure, w311, w313], ["3.11", "3.13"], MODULES) == []
+
+
+def test_the_output_folder_is_emptied_of_artefacts_only(dist, tmp_path):
+    out = tmp_path / "dist"
+    dist.clear(out)
+    (out / "millebornes-1.0-py3-none-any.whl").write_bytes(b"old")
+    (out / "millebornes-1.0.tar.gz").write_bytes(b"old")
+    dist.clear(out)
+    assert list(out.iterdir()) == []
+    (tmp_path / "README.md").write_text("a checkout")
+    with pytest.raises(dist.DistError, match="holds more than wheels and sdists"):
+        dist.clear(tmp_path)
+    assert (tmp_path / "README.md").exists() and out.exists()

@@ -87,6 +87,18 @@ def test_the_build_counts_every_line_but_its_progress_as_a_fault():
     assert result.attempted and not result.failed
 
 
+def test_a_build_that_does_not_end_is_a_fault_not_a_traceback(monkeypatch, tmp_path):
+    tool = _tool()
+
+    def stuck(command, **kwargs):
+        raise tool.subprocess.TimeoutExpired(command, kwargs["timeout"], output=b"Build started\n", stderr=None)
+
+    monkeypatch.setattr(tool.subprocess, "run", stuck)
+    output, found = tool.build(tmp_path)
+    assert output == "Build started\n"
+    assert found == [f"the build did not end within {tool.TIMEOUT} s"]
+
+
 def _nav_pages(entries) -> list[str]:
     """The Markdown pages the config's nav lists, in order."""
     pages = []
