@@ -73,6 +73,8 @@ class Client:
     async def run(self) -> int:
         """Connect, and again after each drop, until a stopping close (1) or a signal (0)."""
         sweep = asyncio.create_task(self.bridge.sweep())
+        if self.engines.shared is not None:
+            self.bridge.later(self.engines.shared.warm())
         wait = self.first_wait
         try:
             while True:

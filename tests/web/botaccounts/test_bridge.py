@@ -1,0 +1,355 @@
+"""The online bridge (docs/protocol.md, "The bridge"): ``millebornes bot cmd:PROGRAM --server URL`` plays a stdio bot
+program as a bot account of a real server: a whole match of the JavaScript example against another bot, the
+challenges its settings exclude declined, a server restart survived, a wrong token ending it with a clear word, one
+process per table (or one for all), and a program that breaks the protocol started afresh."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("websockets")
+
+from millebornes.online import ConfigError, build, read_file, read_token  # noqa: E402
+from millebornes.online.challenges import accepts, refusal  # noqa: E402
+from millebornes.online.config import Challenges  # noqa: E402
+from tests.serving import MILLEBORNES, Account, Seat, Server, bot_seat, until  # noqa: E402
+from tests.web.botaccounts.test_processes import Bot, person_plays  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+JS_BOT = "cmd:node examples/external_bot.js"
+HUMAN = {"kind": "human"}
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="the JavaScript bot needs Node.js")
+
+
+class Bridge:
+    """``millebornes bot ... --server`` as a process, its stderr kept in a file."""
+
+    def __init__(self, tmp_path: Path, server: Server | None, token: str, *args: str, name: str = "bridge"):
+        self.err = tmp_path / f"{name}.err"
+        self.logs = tmp_path / f"{name}-logs"
+        where = ["--server", server.base] if server is not None else []
+        self.proc = subprocess.Popen(
+            [str(MILLEBORNES), "bot", *args, *where, "--log-dir", str(self.logs)],
+            cwd=ROOT,
+            env={**os.environ, "MILLEBORNES_BOT_TOKEN": token},
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.err, "wb"),
+        )
+
+    @property
+    def said(self) -> str:
+        return self.err.read_text(encoding="utf-8", errors="replace")
+
+    def table_log(self, table: str) -> str:
+        path = self.logs / f"{table}.log"
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+
+    def decisions(self, table: str) -> int:
+        return self.table_log(table).count(" decide ")
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bridge")
+    s = Server(path / "mb.db", path / "server.log", 0.0)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def owner(server, request):
+    return Account(server, f"own_{abs(hash(request.node.name)) % 10**8}")
+
+
+def facts(server: Server, table_id: str) -> dict:
+    return httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+
+
+def dare(opponent: str, **changes) -> dict:
+    """A bot's challenge to the bridge's bot (one owner: casual)."""
+    return {
+        "type": "challenge",
+        "id": 1,
+        "opponent": opponent,
+        "edition": "dujardin",
+        "players": 2,
+        "rated": False,
+        "clock": 0,
+        "cf_timeout": 0.3,
+    } | changes
+
+
+# --------------------------------------------------------------------------------------- settings
+def test_the_settings_come_from_the_file_and_the_options_override_them(tmp_path, monkeypatch):
+    monkeypatch.delenv("MILLEBORNES_BOT_TOKEN", raising=False)
+    (tmp_path / "bot.token").write_text("mbb_fromfile\n")
+    path = tmp_path / "bridge.toml"
+    path.write_text(
+        textwrap.dedent(
+            """
+            server = "https://mb.example.org"
+            token_file = "bot.token"
+            program = "cmd:node examples/external_bot.js"
+            processes = "shared"
+            margin = 0.5
+            [challenges]
+            editions = ["classic", "dujardin"]
+            players = [2, 3]
+            rated = false
+            max_clock = 60
+            tables = 3
+            """
+        )
+    )
+    config = build(read_file(path))
+    assert (config.server, config.processes, config.margin, config.socket_url) == (
+        "https://mb.example.org",
+        "shared",
+        0.5,
+        "wss://mb.example.org/ws/bot",
+    )
+    assert config.command == "node examples/external_bot.js"
+    assert config.challenges == Challenges(("classic", "dujardin"), (2, 3), False, True, True, 0.0, 60.0, 3)
+    assert read_token(config) == "mbb_fromfile"
+    over = build(read_file(path), server="http://127.0.0.1:9", program="heuristic", processes="per-table", tables=1)
+    assert (over.socket_url, over.processes, over.challenges.tables) == ("ws://127.0.0.1:9/ws/bot", "per-table", 1)
+    assert over.command == [sys.executable, "-m", "millebornes.protocol", "heuristic"]
+    assert over.challenges.editions == ("classic", "dujardin")  # the file's, where no option says otherwise
+
+
+@pytest.mark.parametrize(
+    "line, key",
+    [
+        ('processes = "many"', "processes"),
+        ("margin = -1", "margin"),
+        ("speed = 3", "speed"),
+        ('program = "superbot"', "program"),
+        ('server = "ftp://x"', "server"),
+        ("[challenges]\ntables = 20", "challenges.tables"),
+        ('[challenges]\neditions = ["chess"]', "challenges.editions"),
+        ("[challenges]\nplayers = [1]", "challenges.players"),
+        ('[challenges]\nrated = "yes"', "challenges.rated"),
+        ("[challenges]\nmin_clock = 30\nmax_clock = 10", "challenges.max_clock"),
+        ("[challenges]\nmax_clock = 1e9", "challenges.max_clock"),
+        ("[challenges]\nrated = false\ncasual = false", "challenges.rated"),
+        ("[challenges]\nclock = 5", "challenges.clock"),
+    ],
+)
+def test_an_absurd_setting_is_refused_naming_its_key(tmp_path, line, key):
+    path = tmp_path / "bridge.toml"
+    head = [f"{k} = {v!r}" for k, v in (("server", "http://127.0.0.1:9"), ("program", "random")) if k != key]
+    path.write_text("\n".join([*head, line]) + "\n")
+    with pytest.raises(ConfigError) as refused:
+        build(read_file(path))
+    assert key in str(refused.value)
+
+
+def test_the_token_comes_from_the_environment_or_a_file_never_an_option(tmp_path, monkeypatch):
+    config = build({}, server="http://127.0.0.1:9", program="random")
+    monkeypatch.delenv("MILLEBORNES_BOT_TOKEN", raising=False)
+    with pytest.raises(ConfigError, match="MILLEBORNES_BOT_TOKEN"):
+        read_token(config)
+    monkeypatch.setenv("MILLEBORNES_BOT_TOKEN", "mbb_env")
+    assert read_token(config) == "mbb_env"
+    (tmp_path / "t").write_text("mbb_file\n")
+    assert read_token(config, tmp_path / "t") == "mbb_file"  # --token-file wins over the environment
+    (tmp_path / "two").write_text("mbb_a mbb_b")
+    with pytest.raises(ConfigError, match="holds no token"):
+        read_token(config, tmp_path / "two")
+    done = subprocess.run(
+        [str(MILLEBORNES), "bot", "random", "--server", "http://127.0.0.1:9", "--token", "mbb_x"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "--token" in done.stderr
+    done = subprocess.run([str(MILLEBORNES), "bot", JS_BOT], capture_output=True, text=True)
+    assert done.returncode == 2 and "online only" in done.stderr
+
+
+def test_the_filter_declares_what_it_accepts_and_refuses_the_rest():
+    c = Challenges(editions=("classic",), players=(2,), rated=False, untimed=False, min_clock=10, max_clock=60)
+    assert accepts(c) == {"rated": False, "casual": True, "editions": ["classic"], "players": [2]}
+    assert accepts(Challenges()) == {"rated": True, "casual": True}
+    ok = {"edition": "classic", "players": 2, "rated": False, "clock": 30}
+    assert refusal(c, ok, 0) is None
+    for change, words in [
+        ({"edition": "parker"}, "edition"),
+        ({"players": 3}, "players"),
+        ({"rated": True}, "rated"),
+        ({"clock": 0}, "without a turn clock"),
+        ({"clock": 5}, "below"),
+        ({"clock": 120}, "above"),
+    ]:
+        assert words in refusal(c, ok | change, 0), change
+    assert "tables already" in refusal(Challenges(tables=2), ok, 2)
+
+
+# --------------------------------------------------------------------------------------- online
+@needs_node
+def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner, tmp_path):
+    bridge = Bridge(tmp_path, server, owner.bot("js_bridged"), JS_BOT)
+    try:
+        until(lambda: owner.connected("js_bridged"), 30, "the bridge's connection")
+        rival = Bot(server, owner.bot("js_rival"))
+        rival.send(dare("js_bridged"))
+        table = rival.got("challenged")["table"]
+        over = rival.got("over", table, seconds=60)
+        until(lambda: "over:" in bridge.table_log(table), 10, "the bridge's over")
+        log = bridge.table_log(table)
+        assert "challenge to table" in log and "accepted" in log
+        assert bridge.decisions(table) > 3 and f"winners {json.dumps(over['winners'])}" in log
+        seats = until(lambda: (f := facts(server, table))["status"] == "finished" and f["seats"], 10)
+        assert [s["nickname"] for s in seats] == ["js_rival", "js_bridged"]
+        assert not any(s["standin"] for s in seats)  # the program answered every decision in time
+        until(lambda: "ended the program of table" in bridge.table_log(table), 10, "the end of its process")
+        rival.close()
+    finally:
+        assert bridge.stop() == 0
+    said = bridge.said
+    assert "playing as js_bridged with js-example" in said and "mbb_" not in said
+    assert not any("mbb_" in p.read_text() for p in bridge.logs.iterdir())
+
+
+def test_a_challenge_the_settings_exclude_is_declined(server, owner, tmp_path):
+    config = tmp_path / "bridge.toml"
+    config.write_text('program = "random"\n[challenges]\nmax_clock = 60\neditions = ["dujardin", "classic"]\n')
+    bridge = Bridge(tmp_path, server, owner.bot("picky"), "--config", str(config))
+    try:
+        until(lambda: owner.connected("picky"), 30, "the bridge's connection")
+        rival = Bot(server, owner.bot("picky_rival"))
+        rival.send(dare("picky", clock=120))
+        table = rival.got("challenged")["table"]
+        until(lambda: facts(server, table)["seats"][1]["kind"] == "bot", 10, "the declined seat")
+        until(lambda: "declined" in bridge.said, 5, "the bridge's word")
+        assert "120 s a decision is above the most accepted, 60 s" in bridge.said
+        assert not bridge.table_log(table)  # a declined table gets no log of its own
+        rival.close()
+    finally:
+        assert bridge.stop() == 0
+
+
+def test_a_wrong_token_ends_the_bridge_with_a_clear_word(server, tmp_path):
+    bridge = Bridge(tmp_path, server, "mbb_not_a_token_at_all", "random")
+    assert bridge.proc.wait(30) == 1
+    said = bridge.said
+    assert "stopped: the token opens no bot" in said and "4401" in said
+    assert "mbb_not_a_token_at_all" not in said
+    assert said.count("connected to") == 1  # not one attempt more
+
+
+def test_each_table_gets_its_own_process_or_one_process_plays_them_all(server, owner, tmp_path):
+    for processes, name in (("per-table", "many_procs"), ("shared", "one_proc")):
+        bridge = Bridge(tmp_path, server, owner.bot(name), "random", "--processes", processes, name=name)
+        try:
+            until(lambda n=name: owner.connected(n), 30, "the bridge's connection")
+            tables = [
+                server.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat(name)], clock=0)["id"]
+                for _ in range(2)
+            ]
+            until(lambda b=bridge: b.said.count("accepted") == 2, 15, "both challenges")
+            started = until(
+                lambda b=bridge: b.said.count("started the program") >= (2 if processes == "per-table" else 1)
+            )
+            time.sleep(0.5)  # a second process of a shared bridge would show by now
+            pids = [
+                int(line.rsplit("process ", 1)[1].rstrip(")"))
+                for line in bridge.said.splitlines()
+                if "started the program" in line
+            ]
+            if processes == "per-table":
+                assert len(set(pids)) == 2 and all(_alive(p) for p in pids), bridge.said
+                assert all(f"for table {t}" in bridge.said for t in tables)
+            else:
+                assert len(pids) == 1 and "for every table" in bridge.said
+            assert started
+        finally:
+            assert bridge.stop() == 0
+        assert not any(_alive(p) for p in pids)  # the bridge ends its programs when it stops
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+FAILING = """
+import json, sys
+answered = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "millebornes-bot/1", "name": "flaky"}), flush=True)
+    elif m["type"] == "decide":
+        answered += 1
+        if answered > 4:
+            sys.exit("flaky: four decisions are all I play")
+        print(json.dumps({"type": "action", "id": m["id"], "action": m["legal_actions"][0]}), flush=True)
+    elif m["type"] == "bye":
+        break
+"""
+
+
+def test_a_program_that_breaks_the_protocol_is_started_afresh_and_the_match_goes_on(server, owner, tmp_path):
+    (tmp_path / "flaky.py").write_text(FAILING)
+    bridge = Bridge(tmp_path, server, owner.bot("flaky"), f"cmd:{sys.executable} {tmp_path / 'flaky.py'}")
+    try:
+        until(lambda: owner.connected("flaky"), 30, "the bridge's connection")
+        rival = Bot(server, owner.bot("flaky_rival"))
+        rival.send(dare("flaky"))
+        table = rival.got("challenged")["table"]
+        rival.got("over", table, seconds=60)
+        log = until(lambda: "over:" in (t := bridge.table_log(table)) and t, 10, "the bridge's over")
+        assert "the program failed, a new one plays the next decision" in log
+        assert "four decisions are all I play" in log  # the end of its error output, for its author
+        assert log.count("started the program") >= 2
+        rival.close()
+    finally:
+        assert bridge.stop() == 0
+
+
+@needs_node
+def test_the_bridge_connects_again_after_a_server_restart_and_the_match_goes_on(tmp_path):
+    server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0.0)
+    try:
+        owner = Account(server, "own_restart")
+        bridge = Bridge(tmp_path, server, owner.bot("sturdy"), JS_BOT)
+        until(lambda: owner.connected("sturdy"), 30, "the bridge's connection")
+        table = server.create(ruleset="dujardin", players=2, seats=[HUMAN, bot_seat("sturdy")], clock=0)
+        ann = Seat(server, table, 0, "Ann")
+        person_plays(ann, stop=lambda: bridge.decisions(table["id"]) >= 3, seconds=30)
+        before = bridge.decisions(table["id"])
+        ann.close()
+        server.stop()
+        until(lambda: "the connection was lost" in bridge.said or "closed the connection" in bridge.said, 10)
+        server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0.0, port=server.port)
+        until(lambda: bridge.said.count("playing as sturdy") == 2, 40, "the bridge's new connection")
+        ann = Seat(server, table, 0, "Ann")
+        final = person_plays(ann, seconds=60)
+        assert final["observation"]["is_over"]
+        until(lambda: "over:" in bridge.table_log(table["id"]), 10, "the bridge's over")
+        assert bridge.decisions(table["id"]) > before
+        assert "connecting again in" in bridge.said
+        seats = facts(server, table["id"])["seats"]
+        assert seats[1]["nickname"] == "sturdy" and not seats[1]["standin"]
+        assert bridge.stop() == 0
+    finally:
+        server.stop()
