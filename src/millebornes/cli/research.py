@@ -147,7 +147,7 @@ def bot(
     server: str | None = typer.Option(
         None,
         "--server",
-        help="play online as a bot account of this server (https://...); token from "
+        help="play online as a bot account of the server at this address; token from "
         "MILLEBORNES_BOT_TOKEN or --token-file",
     ),
     config: Path | None = typer.Option(None, "--config", help="online: a TOML file of every setting"),

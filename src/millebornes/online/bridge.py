@@ -45,6 +45,8 @@ class Bridge:
         self.playing: dict[str, float] = {}
         """The tables the bot plays now, with the time of their last message."""
         self.clocks: dict[str, float] = {}
+        self.sides: dict[str, int] = {}
+        """The bot's side at each table, from its observations: the result's words say whether it won."""
         self.decision_seconds = DECISION_SECONDS
         self.finished = 0
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -118,6 +120,8 @@ class Bridge:
         if table not in self.playing:
             self.logs.event("seated again by the server (a table from before the connection)", table)
         self.playing[table] = received
+        if isinstance(obs.get("side"), int):
+            self.sides[table] = obs["side"]
         budget = _seconds(m.get("seconds_left"))
         if budget is None:
             budget = self.clocks.get(table, self.decision_seconds)
@@ -128,6 +132,8 @@ class Bridge:
     ) -> None:
         engine = self.engines.of(table)
         async with engine.lock:
+            if table not in self.playing:
+                return  # its over came meanwhile
             wait = budget - (time.monotonic() - received)
             told = wait - self.config.margin
             if told <= 0:
@@ -148,12 +154,15 @@ class Bridge:
     def over(self, m: Mapping[str, Any]) -> None:
         table = str(m.get("table"))
         self.finished += 1
-        self.logs.event(f"over: scores {json.dumps(m.get('scores'))}, winners {json.dumps(m.get('winners'))}", table)
+        winners, side = m.get("winners"), self.sides.get(table)
+        result = "" if side is None or not isinstance(winners, list) else (" (won)" if side in winners else " (lost)")
+        self.logs.event(f"over: scores {json.dumps(m.get('scores'))}, winners {json.dumps(winners)}{result}", table)
         self.forget(table)
 
     def forget(self, table: str) -> None:
         self.playing.pop(table, None)
         self.clocks.pop(table, None)
+        self.sides.pop(table, None)
         if self.engines.shared is None:
             self.later(self.engines.end(table))
 

@@ -26,11 +26,15 @@ class Engine:
         self.lock = asyncio.Lock()
         self.starts = 0
         """Processes started so far (a restart after a failure counts)."""
+        self.ended = False
+        """The table is over: no process is started for it any more (a decision or a start still waiting)."""
 
     async def _run(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, lambda: work(*args, **kwargs))
 
     async def _started(self, table: str | None) -> ExternalBot:
+        if self.ended:
+            raise BotError(f"the program for {self.label} was ended")
         if self.bot is None:
             self.starts += 1
             self.bot = await self._run(ExternalBot, self.command, self.seed + self.starts, hello_timeout=HELLO_SECONDS)
@@ -93,6 +97,7 @@ class Engines:
         """The table is over: its process ends (per-table)."""
         engine = self.tables.pop(table, None)
         if engine is not None:
+            engine.ended = True
             async with engine.lock:
                 await engine.close()
                 engine.logs.event(f"ended the program of table {table}", table)

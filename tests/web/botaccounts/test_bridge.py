@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,7 +28,6 @@ from tests.web.botaccounts.test_processes import Bot, person_plays  # noqa: E402
 ROOT = Path(__file__).resolve().parents[3]
 JS_BOT = "cmd:node examples/external_bot.js"
 HUMAN = {"kind": "human"}
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="the JavaScript bot needs Node.js")
 
 
 class Bridge:
@@ -201,7 +199,7 @@ def test_the_filter_declares_what_it_accepts_and_refuses_the_rest():
 
 
 # --------------------------------------------------------------------------------------- online
-@needs_node
+@pytest.mark.server
 def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner, tmp_path):
     bridge = Bridge(tmp_path, server, owner.bot("js_bridged"), JS_BOT)
     try:
@@ -214,6 +212,7 @@ def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner
         log = bridge.table_log(table)
         assert "challenge to table" in log and "accepted" in log
         assert bridge.decisions(table) > 3 and f"winners {json.dumps(over['winners'])}" in log
+        assert ("(won)" if 1 in over["winners"] else "(lost)") in log  # the bridge's bot has seat 1, side 1
         seats = until(lambda: (f := facts(server, table))["status"] == "finished" and f["seats"], 10)
         assert [s["nickname"] for s in seats] == ["js_rival", "js_bridged"]
         assert not any(s["standin"] for s in seats)  # the program answered every decision in time
@@ -226,6 +225,7 @@ def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner
     assert not any("mbb_" in p.read_text() for p in bridge.logs.iterdir())
 
 
+@pytest.mark.server
 def test_a_challenge_the_settings_exclude_is_declined(server, owner, tmp_path):
     config = tmp_path / "bridge.toml"
     config.write_text('program = "random"\n[challenges]\nmax_clock = 60\neditions = ["dujardin", "classic"]\n')
@@ -244,6 +244,7 @@ def test_a_challenge_the_settings_exclude_is_declined(server, owner, tmp_path):
         assert bridge.stop() == 0
 
 
+@pytest.mark.server
 def test_a_wrong_token_ends_the_bridge_with_a_clear_word(server, tmp_path):
     bridge = Bridge(tmp_path, server, "mbb_not_a_token_at_all", "random")
     assert bridge.proc.wait(30) == 1
@@ -253,6 +254,7 @@ def test_a_wrong_token_ends_the_bridge_with_a_clear_word(server, tmp_path):
     assert said.count("connected to") == 1  # not one attempt more
 
 
+@pytest.mark.server
 def test_each_table_gets_its_own_process_or_one_process_plays_them_all(server, owner, tmp_path):
     for processes, name in (("per-table", "many_procs"), ("shared", "one_proc")):
         bridge = Bridge(tmp_path, server, owner.bot(name), "random", "--processes", processes, name=name)
@@ -284,11 +286,13 @@ def test_each_table_gets_its_own_process_or_one_process_plays_them_all(server, o
 
 
 def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended but not yet waited for, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    status = Path(f"/proc/{pid}/status")
+    return not status.exists() or "zombie" not in status.read_text().lower()
 
 
 FAILING = """
@@ -308,6 +312,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.server
 def test_a_program_that_breaks_the_protocol_is_started_afresh_and_the_match_goes_on(server, owner, tmp_path):
     (tmp_path / "flaky.py").write_text(FAILING)
     bridge = Bridge(tmp_path, server, owner.bot("flaky"), f"cmd:{sys.executable} {tmp_path / 'flaky.py'}")
@@ -326,7 +331,7 @@ def test_a_program_that_breaks_the_protocol_is_started_afresh_and_the_match_goes
         assert bridge.stop() == 0
 
 
-@needs_node
+@pytest.mark.server
 def test_the_bridge_connects_again_after_a_server_restart_and_the_match_goes_on(tmp_path):
     server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0.0)
     try:
