@@ -5,6 +5,7 @@ process per table (or one for all), and a program that breaks the protocol start
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -19,6 +20,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("websockets")
 
+import millebornes as mb  # noqa: E402
 from millebornes.online import ConfigError, build, read_file, read_token  # noqa: E402
 from millebornes.online.challenges import accepts, refusal  # noqa: E402
 from millebornes.online.config import Challenges  # noqa: E402
@@ -198,6 +200,71 @@ def test_the_filter_declares_what_it_accepts_and_refuses_the_rest():
     assert "tables already" in refusal(Challenges(tables=2), ok, 2)
 
 
+TELLS_TIME = """
+import json, os, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "millebornes-bot/1", "name": "timer"}), flush=True)
+    elif m["type"] == "decide":
+        with open(sys.argv[1], "a") as told:
+            told.write(f"{os.getpid()} {m.get('seconds_left')}\\n")
+        print(json.dumps({"type": "action", "id": m["id"], "action": m["legal_actions"][-1]}), flush=True)
+    else:
+        break
+"""
+
+
+def test_each_decide_goes_to_its_tables_program_with_the_time_left_less_the_margin(tmp_path):
+    """The server's seconds_left when the decide has it, else the table's clock, else the hello's decision_seconds;
+    less the margin (1 s), and a decision with no time left is not asked."""
+    import asyncio
+
+    from millebornes.online.bridge import Bridge as Routes
+    from millebornes.online.engines import Engines
+    from millebornes.online.logs import Logs
+
+    (tmp_path / "timer.py").write_text(TELLS_TIME)
+    told = tmp_path / "told"
+    config = build({}, server="http://127.0.0.1:9", program=f"cmd:{sys.executable} {tmp_path / 'timer.py'} {told}")
+    logs = Logs(None, "mbb_secret", io.StringIO())
+    game = mb.new_game("classic", seed=2)
+    decide = {"type": "decide", "observation": game.observation(game.to_act), "legal_actions": game.legal_actions()}
+    sent: list[dict] = []
+
+    async def send(message: dict) -> bool:
+        sent.append(message)
+        return True
+
+    async def main() -> Engines:
+        engines = Engines(config.command, "per-table", logs)
+        bridge = Routes(config, logs, engines)
+        bridge.greeted({"type": "hello", "limits": {"decision_seconds": 4}})
+        challenge = {"id": 1, "table": "T1", "seat": 0, "edition": "classic", "players": 2, "rated": False}
+        await bridge.challenge(challenge | {"type": "challenge", "clock": 6}, send)
+        bridge.decide(decide | {"id": 2, "table": "T1", "seconds_left": 8.0}, send)
+        bridge.decide(decide | {"id": 3, "table": "T1"}, send)
+        bridge.decide(decide | {"id": 4, "table": "T2"}, send)
+        bridge.decide(decide | {"id": 5, "table": "T3", "seconds_left": 0.5}, send)
+        while bridge.tasks:
+            await asyncio.gather(*bridge.tasks)
+        assert sum(e.starts for e in engines.tables.values()) == 2  # T1's and T2's; none for T3
+        await engines.close()
+        return engines
+
+    asyncio.run(main())
+    by_process: dict[str, list[float]] = {}
+    for line in told.read_text().splitlines():
+        pid, left = line.split()
+        by_process.setdefault(pid, []).append(float(left))
+    (t2,), (t1_first, t1_then) = sorted(by_process.values(), key=len)  # T1's two decisions went to one process
+    assert 6.5 <= t1_first <= 7.0 and 4.5 <= t1_then <= 5.0 and 2.5 <= t2 <= 3.0, by_process
+    assert sent[0] == {"type": "accept", "id": 1}
+    answers = {m["id"]: m["action"] for m in sent[1:]}
+    assert answers == dict.fromkeys((2, 3, 4), game.legal_actions()[-1])
+    assert "decide 5: no time left" in logs.stream.getvalue()
+
+
 # --------------------------------------------------------------------------------------- online
 @pytest.mark.server
 def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner, tmp_path):
@@ -217,6 +284,14 @@ def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner
         assert [s["nickname"] for s in seats] == ["js_rival", "js_bridged"]
         assert not any(s["standin"] for s in seats)  # the program answered every decision in time
         until(lambda: "ended the program of table" in bridge.table_log(table), 10, "the end of its process")
+        # what the bridge asks of a table whose over it may have missed while away
+        from millebornes.online.bridge import Bridge as Routes
+        from millebornes.online.engines import Engines
+        from millebornes.online.logs import Logs
+
+        logs = Logs(None, "")
+        looker = Routes(build({}, server=server.base, program="random"), logs, Engines("true", "shared", logs))
+        assert (looker.status(table), looker.status("No_Such_1")) == ("finished", "gone")
         rival.close()
     finally:
         assert bridge.stop() == 0
