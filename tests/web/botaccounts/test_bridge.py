@@ -182,6 +182,19 @@ def test_the_token_comes_from_the_environment_or_a_file_never_an_option(tmp_path
     assert done.returncode == 2 and "online only" in done.stderr
 
 
+def test_a_program_that_cannot_start_stops_the_bridge_before_it_connects(tmp_path):
+    done = subprocess.run(
+        [str(MILLEBORNES), "bot", f"cmd:{sys.executable} -c 'raise SystemExit(5)'", "--server", "http://127.0.0.1:9"],
+        env={**os.environ, "MILLEBORNES_BOT_TOKEN": "mbb_x"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "the program cannot play" in done.stderr and "exited with status 5" in done.stderr
+    assert "connect" not in done.stderr
+
+
 def test_the_filter_declares_what_it_accepts_and_refuses_the_rest():
     c = Challenges(editions=("classic",), players=(2,), rated=False, untimed=False, min_clock=10, max_clock=60)
     assert accepts(c) == {"rated": False, "casual": True, "editions": ["classic"], "players": [2]}
@@ -421,7 +434,7 @@ def test_the_bridge_connects_again_after_a_server_restart_and_the_match_goes_on(
         server.stop()
         until(lambda: "the connection was lost" in bridge.said or "closed the connection" in bridge.said, 10)
         server = Server(tmp_path / "mb.db", tmp_path / "server.log", 0.0, port=server.port)
-        until(lambda: bridge.said.count("playing as sturdy") == 2, 40, "the bridge's new connection")
+        until(lambda: bridge.said.count("playing as sturdy") >= 2, 40, "the bridge's new connection")
         ann = Seat(server, table, 0, "Ann")
         final = person_plays(ann, seconds=60)
         assert final["observation"]["is_over"]
