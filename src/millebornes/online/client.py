@@ -120,8 +120,12 @@ class Client:
                 if greeted:
                     async for text in ws:
                         message = self.parse(text)
-                        if message is not None:
+                        if message is None:
+                            continue
+                        try:
                             await self.bridge.handle(message, link.send)
+                        except Exception as exc:  # one message the bridge cannot follow must not stop the others
+                            self.logs.event(f"a {str(message.get('type'))[:40]!r} message failed: {exc!r}")
             self.logs.event("the server closed the connection")
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
