@@ -314,6 +314,36 @@ def test_the_javascript_bot_plays_a_whole_match_through_the_bridge(server, owner
 
 
 @pytest.mark.server
+def test_a_table_whose_over_came_while_the_bridge_was_away_is_forgotten_and_a_live_one_kept(server, monkeypatch):
+    import asyncio
+
+    from millebornes.online import bridge as routes
+    from millebornes.online.engines import Engines
+    from millebornes.online.logs import Logs
+
+    monkeypatch.setattr(routes, "SWEEP_SECONDS", 0.05)
+    monkeypatch.setattr(routes, "IDLE_SECONDS", 0.0)
+    live = server.create(ruleset="dujardin", players=2, seats=[HUMAN, {"kind": "bot", "level": "easy"}])["id"]
+    logs = Logs(None, "", io.StringIO())
+
+    async def main() -> dict[str, float]:
+        engines = Engines("true", "per-table", logs)
+        bridge = routes.Bridge(build({}, server=server.base, program="random"), logs, engines)
+        bridge.playing = {live: 0.0, "Gone_123": 0.0}
+        sweep = asyncio.create_task(bridge.sweep())
+        deadline = asyncio.get_running_loop().time() + 10
+        while "Gone_123" in bridge.playing and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        sweep.cancel()
+        await engines.close()
+        return bridge.playing
+
+    playing = asyncio.run(main())
+    assert list(playing) == [live]  # waiting for its person: still live
+    assert "the table is gone: its end came while the bridge was away" in logs.stream.getvalue()
+
+
+@pytest.mark.server
 def test_a_challenge_the_settings_exclude_is_declined(server, owner, tmp_path):
     config = tmp_path / "bridge.toml"
     config.write_text('program = "random"\n[challenges]\nmax_clock = 60\neditions = ["dujardin", "classic"]\n')
