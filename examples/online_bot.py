@@ -10,6 +10,9 @@ Make a bot account on the server's page /account/bots, copy its token, then:
 ``--matches N`` stops after N finished matches (0, the default: never); ``--decline`` declines every challenge.
 The token is read from the environment (or ``--token``) and sent in the ``Authorization`` header, never in the
 address, so it stays out of the server's logs.
+
+To put any program that speaks the stdio protocol online without writing this part, use the bridge:
+``millebornes bot "cmd:python examples/external_bot.py" --server URL`` (docs/protocol.md, "The bridge").
 """
 
 import argparse

@@ -10,6 +10,7 @@ EXTRA_OF = {
     "typer": "cli",
     "click": "cli",
     "babel": "cli",
+    "websockets": "cli",
     "textual": "tui",
     "rich": "tui",
     "fastapi": "web",

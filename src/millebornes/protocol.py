@@ -5,7 +5,7 @@ the bot answers one JSON object per line.  ``docs/protocol.md`` is the full desc
 
     host -> bot  {"type": "hello", "protocol": "millebornes-bot/1", "seed": 7}
     bot -> host  {"type": "hello", "protocol": "millebornes-bot/1", "name": "heuristic", "version": "1.0.0"}
-    host -> bot  {"type": "decide", "id": 1, "observation": {...}, "legal_actions": ["play 75", ...]}
+    host -> bot  {"type": "decide", "id": 1, "observation": {...}, "legal_actions": ["play 75"], "seconds_left": 9.5}
     bot -> host  {"type": "action", "id": 1, "action": "play 75"}
     host -> bot  {"type": "bye"}                       (the bot exits with status 0)
 
@@ -36,6 +36,7 @@ asks a process.
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 import selectors
@@ -77,9 +78,7 @@ class HostHello(TypedDict):
     """The seed of the bot's randomness, so a match can be played again the same."""
 
 
-class Decide(TypedDict):
-    """host -> bot: choose one of ``legal_actions`` for the seat of ``observation``."""
-
+class _DecideRequest(TypedDict):
     type: Literal["decide"]
     """Always ``"decide"``."""
     id: int
@@ -88,6 +87,13 @@ class Decide(TypedDict):
     """What the seat to act may see."""
     legal_actions: list[str]
     """What it may do: the answer must be one of them."""
+
+
+class Decide(_DecideRequest, total=False):
+    """host -> bot: choose one of ``legal_actions`` for the seat of ``observation``."""
+
+    seconds_left: float
+    """The seconds the host still waits for this answer (a bot may spend less on a short one); old bots ignore it."""
 
 
 class Bye(TypedDict):
@@ -428,8 +434,21 @@ class ExternalBot:
         self._handshake(hello_timeout)
 
     # -- the public face ------------------------------------------------------------------
-    def choose(self, observation: Observation, legal: list[str]) -> str:
-        """The process's answer to a decide request; BotError when it breaks the protocol."""
+    def choose(
+        self,
+        observation: Observation,
+        legal: list[str],
+        *,
+        timeout: float | None = None,
+        seconds_left: float | None = None,
+    ) -> str:
+        """The process's answer to a decide request; BotError when it breaks the protocol.
+
+        ``timeout``: the seconds this answer is waited for (default :attr:`timeout`); ``seconds_left``: the seconds
+        the request tells the bot it has (default the wait, to a tenth and rounded down), which a host that keeps a
+        margin back for itself (the online bridge, for the network) makes shorter than the wait."""
+        wait = self.timeout if timeout is None else timeout
+        told = wait if seconds_left is None else seconds_left
         if self._failure is not None:
             raise BotError(f"bot {self.name!r} was stopped after an earlier error: {self._failure}")
         if self._proc is None:
@@ -438,10 +457,15 @@ class ExternalBot:
             raise ValueError("choose needs at least one legal action")
         self._next_id += 1
         rid = self._next_id
-        self._send(
-            {"type": "decide", "id": rid, "observation": observation, "legal_actions": list(legal)}, f"request {rid}"
-        )
-        reply = self._receive(self.timeout, f"request {rid}")
+        request: Decide = {
+            "type": "decide",
+            "id": rid,
+            "observation": observation,
+            "legal_actions": list(legal),
+            "seconds_left": max(0.0, math.floor(told * 10) / 10),
+        }
+        self._send(request, f"request {rid}")
+        reply = self._receive(wait, f"request {rid}")
         kind = reply.get("type")
         if kind == "error":
             self._fail(f"answered request {rid} with an error: {reply.get('message')!r}")
@@ -458,6 +482,11 @@ class ExternalBot:
                 f"{', '.join(legal[:8])}{', ...' if len(legal) > 8 else ''})"
             )
         return action
+
+    @property
+    def pid(self) -> int | None:
+        """The process's id while it runs, else None."""
+        return None if self._proc is None else self._proc.pid
 
     def close(self, grace: float = 1.0) -> None:
         """Say bye, give the process ``grace`` seconds to exit, then kill it; safe to call twice."""

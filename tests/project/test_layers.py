@@ -31,6 +31,7 @@ LAYERS = [
             "millebornes.protocol",
             "millebornes.selfplay",
             "millebornes.cli",
+            "millebornes.online",
             "millebornes.documentation",
             "millebornes.__main__",
             "millebornes.tui",

@@ -211,6 +211,42 @@ def test_the_example_external_bot_plays_full_matches_against_an_in_process_bot(p
     assert example.returncode == 0
 
 
+# a bot that answers with the first legal action
+TELLS_TIME = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    if m['type'] == 'hello':\n"
+    "        print(json.dumps({'type': 'hello', 'protocol': 'millebornes-bot/1', 'name': 't'}), flush=True)\n"
+    "    elif m['type'] == 'decide':\n"
+    "        print(json.dumps({'type': 'action', 'id': m['id'], 'action': m['legal_actions'][0]}), flush=True)\n"
+    "    else:\n"
+    "        break\n"
+)
+
+
+def test_a_decide_tells_the_bot_its_seconds_left(monkeypatch):
+    """The host's own timeout by default, to a tenth rounded down; a host keeping a margin back tells less than it
+    waits."""
+    sent = []
+    write = P._write
+
+    def spy(stdin, data, deadline):
+        sent.append(json.loads(data))
+        return write(stdin, data, deadline)
+
+    monkeypatch.setattr(P, "_write", spy)
+    g = mb.new_game("classic", seed=3)
+    with ExternalBot([sys.executable, "-c", TELLS_TIME], timeout=7.25) as bot:
+        assert isinstance(bot.pid, int)
+        for wait, told in ((None, None), (3, 2.06), (4, None)):
+            bot.choose(g.observation(g.to_act), g.legal_actions(), timeout=wait, seconds_left=told)
+    assert bot.pid is None  # closed
+    assert [m["seconds_left"] for m in sent if m["type"] == "decide"] == [7.2, 2.0, 4.0]
+    for message in sent:
+        assert msg_errors(message) == [], message
+
+
 def test_the_example_bot_does_not_import_millebornes():
     source = EXAMPLE.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from)\s+millebornes", source, re.M)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from pathlib import Path
 
 import typer
 
@@ -137,18 +138,70 @@ def simulate(
 
 
 def bot(
-    name: str = typer.Argument(..., help="a bot spec: random, heuristic, ismcts, easy..expert, 'ismcts:ms=50'"),
+    name: str | None = typer.Argument(
+        None,
+        help="a bot spec: random, heuristic, ismcts, easy..expert, 'ismcts:ms=50'; online also cmd:COMMAND, any "
+        "program that speaks the bot protocol",
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="the bot's seed until the host's hello brings one"),
+    server: str | None = typer.Option(
+        None,
+        "--server",
+        help="play online as a bot account of the server at this address; token from "
+        "MILLEBORNES_BOT_TOKEN or --token-file",
+    ),
+    config: Path | None = typer.Option(None, "--config", help="online: a TOML file of every setting"),
+    token_file: Path | None = typer.Option(None, "--token-file", help="online: a file holding the bot's token"),
+    processes: str | None = typer.Option(None, "--processes", help="online: per-table (default) or shared"),
+    log_dir: Path | None = typer.Option(None, "--log-dir", help="online: a folder for one log file per table"),
+    tables: int | None = typer.Option(None, "--tables", help="online: tables played at once, 1 to 8 (default 8)"),
 ) -> None:
-    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout."""
+    """Serve a built-in bot over the JSON-lines bot protocol on stdin/stdout; with --server (or --config), play a
+    bot program online as a bot account."""
+    if server is not None or config is not None:
+        raise typer.Exit(_online(name, server, config, token_file, processes, log_dir, tables))
     from ..bots import make_bot
     from ..protocol import serve_stdio
 
+    if name is None:
+        raise typer.BadParameter("name a bot: random, heuristic, ismcts, easy..expert", param_hint="NAME")
+    if name.startswith("cmd:"):
+        raise typer.BadParameter("a cmd: program plays online only, with --server URL", param_hint="NAME")
     try:
         make_bot(name, seed)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME") from None
     raise typer.Exit(serve_stdio(name, seed))
+
+
+def _online(
+    name: str | None,
+    server: str | None,
+    config: Path | None,
+    token_file: Path | None,
+    processes: str | None,
+    log_dir: Path | None,
+    tables: int | None,
+) -> int:
+    """The online bridge (millebornes.online): the settings checked, then played until a signal or a close that
+    means stop."""
+    from ..online import ConfigError, build, read_file, read_token, run
+
+    try:
+        settings = build(
+            read_file(config) if config is not None else {},
+            server=server,
+            program=name,
+            token_file=token_file,
+            processes=processes,
+            log_dir=log_dir,
+            tables=tables,
+        )
+        token = read_token(settings, token_file)
+    except ConfigError as exc:
+        typer.echo(f"millebornes bot: {exc}", err=True)
+        return 2
+    return run(settings, token)
 
 
 def tournament(
