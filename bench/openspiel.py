@@ -4,10 +4,13 @@ same simulations, classic with 2 players and 4 (two teams); optionally MCTS with
 the other.
 
 Positions come from random play at fixed seeds (decisions with a choice, hands of a classic match); each bot
-decides once in each, wall clock, one core. The random evaluator plays a whole match through the Python game
-per rollout, so it is timed on fewer positions (``--slow-positions``). ``--matches N`` plays N pairs of one-hand
-matches (classic, ``match_target=0``, both seat orders on the same deal) between MCTS with each evaluator and
-prints the compiled one's win rate with a 95% interval (Wilson); that takes minutes.
+decides once in each; times are CPU time of this process (``time.process_time``: the search is single-threaded,
+and CPU time is steadier than the wall clock on a shared machine). The random evaluator plays a whole match
+through the Python game per rollout, so it is timed on fewer positions (``--slow-positions``).
+
+``--matches N`` plays N pairs of one-hand matches (classic, ``match_target=0``, both seat orders on the same deal)
+between MCTS with each evaluator and prints the compiled one's win rate with a 95% interval (Wilson); that takes
+about a minute a pair (the random evaluator's side).
 
     python bench/openspiel.py [--simulations 20] [--positions 30] [--slow-positions 5] [--matches 0]
 """
@@ -57,14 +60,14 @@ def make_bot(kind: str, game: pyspiel.Game, evaluator: mcts.Evaluator, sims: int
 def median_ms(bot: pyspiel.Bot, states: list[pyspiel.State]) -> float:
     times = []
     for state in states:
-        start = time.perf_counter()
+        start = time.process_time()
         bot.step(state)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times) * 1000
 
 
 def timings(args: argparse.Namespace) -> None:
-    print(f"classic, {args.simulations} simulations; median ms per decision (wall clock)")
+    print(f"classic, {args.simulations} simulations; median ms (CPU) per decision")
     print(f"{'search':8} {'players':>7} {'compiled':>9} {'random':>9} {'ratio':>7}")
     for players in (2, 4):
         game = pyspiel.load_game("python_millebornes_classic", {"players": players})

@@ -3,9 +3,20 @@
 Importing this module registers Python games with ``pyspiel``: ``python_millebornes`` (the edition is its
 ``ruleset`` parameter, ``classic`` by default) and one per edition, ``python_millebornes_classic``,
 ``python_millebornes_parker``, ``python_millebornes_dujardin`` and ``python_millebornes_family``. Parameters:
-``players`` (2), ``teams`` (false; the engine names the tables an edition allows), ``reward`` (``match`` or
-``hand``, as the PettingZoo environment pays them), ``match_target`` (-1: the edition's; 0: one race is the
-match) and ``max_hands`` (the most hands a match lasts: OpenSpiel needs a bound on a game's length).
+``players`` (2), ``teams`` (false), ``reward`` (``match`` or ``hand``, as the PettingZoo environment pays them),
+``match_target`` (-1: the edition's; 0: one race is the match) and ``max_hands`` (the most hands a match lasts:
+OpenSpiel needs a bound on a game's length).
+
+pyspiel fills in a parameter's default before the game sees its parameters, so a game cannot tell ``teams``
+left out from ``teams=false``; and a parameter keeps its default's type, so it cannot default to "unset".
+``teams=false`` therefore means "the edition's way" where the edition seats that many players in teams only
+(classic and parker with 4 or 6, dujardin with 6 or 8: ``python_millebornes(players=4)`` is two teams of two),
+and "alone" where the edition allows both (dujardin with 4 plays alone unless ``teams=true``). ``teams=true`` asks
+for teams, and a table the edition does not have (``players=3,teams=true``, or 5 in classic) is refused with the
+engine's message. The game's parameters then name the table it plays (``teams=True`` for four in classic).
+
+``millebornes.env.openspiel_evaluator.EngineRolloutEvaluator`` is the leaf evaluation for OpenSpiel's MCTS
+and ISMCTS that plays its rollouts in the compiled engine.
 
 The true game tree: every card of a deal and every draw from the stock is a chance node whose outcomes are
 the card kinds (0-18, ``cards.CARD_IDS``) still in the stock, each with its share of it. The engine decides

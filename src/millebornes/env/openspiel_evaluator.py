@@ -63,8 +63,11 @@ class EngineRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spie
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         """The source of the dealt cards, the shuffles and the random policy's moves."""
         self.n_rollouts = n_rollouts
+        """The playouts averaged in one evaluation."""
         self.horizon = horizon
+        """Where a playout stops: ``hand`` or ``match`` (see :data:`HORIZONS`)."""
         self.policy = policy
+        """How every seat plays in a playout: ``greedy`` or ``random`` (see :data:`POLICIES`)."""
 
     def evaluate(self, state: MilleBornesState) -> npt.NDArray[np.float64]:
         """Each player's return, the mean of ``n_rollouts`` compiled playouts from ``state``."""
