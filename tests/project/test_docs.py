@@ -28,6 +28,9 @@ EXTERNAL_LINKS = {
     "https://babel.pocoo.org": "i18n.md names the library the message catalog is read with",
     "https://github.com/millebornes/millebornes": "the footer's link to the source (zensical.toml, extra.social)",
     "https://github.com/millebornes/millebornes/blob/main/CITATION.cff": "researchers.md, Cite: the citation file",
+    "https://github.com/millebornes/millebornes/blob/main/examples/openspiel_mcts.py": (
+        "env.md (OpenSpiel) and researchers.md: the OpenSpiel example, a script of the repository, not a page"
+    ),
 }
 
 # The theme's script names a few URLs, each fetched only on a condition: what a built page would hold to meet it,

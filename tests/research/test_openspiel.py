@@ -74,10 +74,39 @@ def test_every_edition_is_registered():
 def test_bad_parameters_are_refused():
     with pytest.raises(Exception, match="reward must be"):
         pyspiel.load_game("python_millebornes_family", {"reward": "points"})
-    with pytest.raises(Exception, match="not 4 alone"):
-        pyspiel.load_game("python_millebornes_classic", {"players": 4})
+    with pytest.raises(Exception, match="not 5 alone"):
+        pyspiel.load_game("python_millebornes_classic", {"players": 5})
+    with pytest.raises(Exception, match="not 3 in teams"):
+        pyspiel.load_game("python_millebornes(players=3,teams=True)")
+    with pytest.raises(Exception, match="none in teams; not 4 in teams"):
+        pyspiel.load_game("python_millebornes_family(players=4,teams=True)")
     with pytest.raises(Exception, match="max_hands"):
         pyspiel.load_game("python_millebornes_classic", {"max_hands": 0})
+
+
+@pytest.mark.parametrize(
+    "name, teams, sides",
+    [
+        ("python_millebornes(players=4)", True, 2),
+        ("python_millebornes(players=6)", True, 3),
+        ("python_millebornes(players=3)", False, 3),
+        ("python_millebornes_parker(players=4,teams=False)", True, 2),
+        ("python_millebornes_dujardin(players=6)", True, 3),
+        ("python_millebornes_dujardin(players=4)", False, 4),
+        ("python_millebornes_dujardin(players=4,teams=True)", True, 2),
+    ],
+)
+def test_a_table_the_edition_plays_in_teams_only_needs_no_teams_parameter(name, teams, sides):
+    game = pyspiel.load_game(name)
+    assert game.setup.teams is teams and game.setup.nsides == sides
+    assert game.get_parameters()["teams"] is teams  # the game's string names the table it plays
+    state = _random_play(game.new_initial_state(), np.random.default_rng(len(name)))
+    obs = state.engine_observation(0)
+    assert obs["is_over"]
+    per_side = side_rewards(obs["winners"], sides)
+    assert state.returns() == pytest.approx([per_side[side] for side in game.setup.seat_sides])
+    again = pyspiel.load_game(str(game))
+    assert again.setup == game.setup
 
 
 def test_illegal_actions_and_outcomes_are_refused_and_change_nothing():

@@ -3,9 +3,20 @@
 Importing this module registers Python games with ``pyspiel``: ``python_millebornes`` (the edition is its
 ``ruleset`` parameter, ``classic`` by default) and one per edition, ``python_millebornes_classic``,
 ``python_millebornes_parker``, ``python_millebornes_dujardin`` and ``python_millebornes_family``. Parameters:
-``players`` (2), ``teams`` (false; the engine names the tables an edition allows), ``reward`` (``match`` or
-``hand``, as the PettingZoo environment pays them), ``match_target`` (-1: the edition's; 0: one race is the
-match) and ``max_hands`` (the most hands a match lasts: OpenSpiel needs a bound on a game's length).
+``players`` (2), ``teams`` (false), ``reward`` (``match`` or ``hand``, as the PettingZoo environment pays them),
+``match_target`` (-1: the edition's; 0: one race is the match) and ``max_hands`` (the most hands a match lasts:
+OpenSpiel needs a bound on a game's length).
+
+pyspiel fills in a parameter's default before the game sees its parameters, so a game cannot tell ``teams``
+left out from ``teams=false``; and a parameter keeps its default's type, so it cannot default to "unset".
+``teams=false`` therefore means "the edition's way" where the edition seats that many players in teams only
+(classic and parker with 4 or 6, dujardin with 6 or 8: ``python_millebornes(players=4)`` is two teams of two),
+and "alone" where the edition allows both (dujardin with 4 plays alone unless ``teams=true``). ``teams=true`` asks
+for teams, and a table the edition does not have (``players=3,teams=true``, or 5 in classic) is refused with the
+engine's message. The game's parameters then name the table it plays (``teams=True`` for four in classic).
+
+``millebornes.env.openspiel_evaluator.EngineRolloutEvaluator`` is the leaf evaluation for OpenSpiel's MCTS
+and ISMCTS that plays its rollouts in the compiled engine.
 
 The true game tree: every card of a deal and every draw from the stock is a chance node whose outcomes are
 the card kinds (0-18, ``cards.CARD_IDS``) still in the stock, each with its share of it. The engine decides
@@ -129,6 +140,24 @@ class _Table:
             return self.game
         return self.base.redealt(_lists(self.hands), _stock_list(self.stock), 0)
 
+    def world(self, rng: random.Random) -> Game:
+        """The engine's game to play on from here: any cards still to deal dealt at random from the stock, the
+        stock shuffled and a fresh seed for the hands to come. It holds every hidden card: for search only."""
+        hands = [row[:] for row in self.hands]
+        stock = self.stock[:]
+        for seat in self.draws:
+            pick = int(rng.random() * sum(stock))
+            kind = 0
+            while pick >= stock[kind]:
+                pick -= stock[kind]
+                kind += 1
+            hands[seat][kind] += 1
+            stock[kind] -= 1
+        order = _stock_list(stock)
+        rng.shuffle(order)
+        base = self.base if self.base is not None else self.game
+        return base.redealt(_lists(hands), order, rng.getrandbits(31))
+
     def deal(self, game: Game) -> None:
         """The engine just dealt a hand: take every card back and deal it again as chance outcomes."""
         setup = self.setup
@@ -198,6 +227,17 @@ class _Table:
             self.pay(winners)
 
 
+def table_teams(rules: Ruleset, players: int, teams: bool) -> bool:
+    """The ``teams`` parameter as the table plays it. pyspiel fills in a parameter's default before the game
+    sees it, so ``false`` also stands for "not given": where the edition seats this many players in teams only
+    (classic or parker with 4 or 6, dujardin with 6 or 8), ``false`` is the edition's way and means teams.
+    Where the edition allows both (dujardin with 4), ``false`` keeps the players alone; ``true`` asks for teams
+    and the engine refuses it where the edition has none for that count."""
+    if not teams and not rules.allows(players, False) and rules.allows(players, True):
+        return True
+    return teams
+
+
 def _setup(rules: Ruleset, params: dict[str, Any]) -> _Setup:
     reward = params["reward"]
     if reward not in REWARDS:
@@ -208,7 +248,9 @@ def _setup(rules: Ruleset, params: dict[str, Any]) -> _Setup:
     max_hands = params["max_hands"]
     if max_hands < 1:
         raise ValueError(f"max_hands must be at least 1, not {max_hands}")
-    probe = new_game(rules, players=params["players"], teams=params["teams"], seed=0)  # ValueError: a bad table
+    probe = new_game(
+        rules, players=params["players"], teams=table_teams(rules, params["players"], params["teams"]), seed=0
+    )
     return _Setup(
         rules=rules,
         players=probe.players,
@@ -253,6 +295,7 @@ class MilleBornesGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no t
         self.setup = _setup(ruleset(edition), params)
         """The table and the reward rules every state of this game shares."""
         setup = self.setup
+        params["teams"] = setup.teams  # the game's parameters name the table it plays (see table_teams)
         worst = -1.0 / (setup.nsides - 1)
         hands = setup.hands_bound if setup.reward == "hand" else 1
         info = pyspiel.GameInfo(
@@ -347,6 +390,16 @@ class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no
         """The engine's game as the table stands now, for writers that read a seat's part of it (the state
         vector); the other seats' hands in it are not for players."""
         return self._t.view()
+
+    @property
+    def setup(self) -> _Setup:
+        """The table and the reward rules of the game this state belongs to."""
+        return self._t.setup
+
+    def playout_world(self, rng: random.Random) -> Game:
+        """An engine game to play this state on to its end at compiled speed: the cards of a chance node dealt at
+        random, the stock shuffled (see ``EngineRolloutEvaluator``). It holds every hand: for search only."""
+        return self._t.world(rng)
 
     def information_string(self, seat: int) -> str:
         """The seat's information state: every action at the table and every card it received, in order."""
