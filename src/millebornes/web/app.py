@@ -14,6 +14,7 @@ rooms' tasks and the thinking processes.  A request body is at most ``MAX_BODY``
 arrive (413 past it), and every HTTP response gets the security headers.  The pages' files are read once, when
 the app is made (:mod:`.pages.assets`), and the lifespan records their build in the database, for the other
 processes to serve (:mod:`.pages.repo`).  Every request and socket gets its request id (:mod:`.requestids`).
+The JSON API's OpenAPI document is ``/api/openapi.json`` (:mod:`.apidoc`); ``/openapi.json`` is 404.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from . import health, metrics
+from . import apidoc, health, metrics
 from .accounts import routes as account_routes
 from .accounts.guard import SignInGuard
 from .accounts.repo import Accounts
@@ -37,6 +39,7 @@ from .botaccounts import routes as botaccount_routes
 from .botaccounts.gateway import Gateway
 from .db import onefile
 from .db.database import Database
+from .pages import reference as reference_routes
 from .pages import routes as page_routes
 from .pages import static as static_routes
 from .pages.assets import snapshot
@@ -152,9 +155,8 @@ async def guard(request: Request, call_next):
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     # the framework counts the bytes a request body really brings, chunked or not: 413 past MAX_BODY
-    app = FastAPI(
-        title="millebornes", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None, max_body_size=MAX_BODY
-    )
+    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=apidoc.URL, max_body_size=MAX_BODY)
+    app.openapi = partial(apidoc.document, app)  # type: ignore[method-assign]
     app.state.settings = settings or Settings()
     app.state.sockets = Sockets()
     build = snapshot(page_routes.STATIC)
@@ -168,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for routes in (
         page_routes,
         static_routes,
+        reference_routes,
         health,
         botaccount_routes,
         table_routes,

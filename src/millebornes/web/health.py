@@ -7,14 +7,18 @@ import asyncio
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from .apidoc import ok
 from .deps import DatabaseDep, HallDep
 
-router = APIRouter()
+router = APIRouter(tags=["health"])
 
 HEALTH_SECONDS = 5.0
 
 
-@router.get("/healthz")
+@router.get(
+    "/healthz",
+    responses=ok("Up: a move could be saved now.") | {503: {"description": "The database does not take a write now."}},
+)
 async def healthz(db: DatabaseDep, hall: HallDep):
     """Up means the database answers too; ``rooms``: how many tables are in memory."""
     try:

@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
+from ..apidoc import CHANGE, SIGNED_IN, ok, refusals
 from ..db.base import now
 from ..deps import AccountsDep, SettingsDep
 from ..tables.facts import iso
@@ -17,7 +18,7 @@ from .repo import Device
 from .session import Empty, answer, session_of
 from .signin import clear_cookie, refusal
 
-router = APIRouter()
+router = APIRouter()  # tagged "accounts" by the accounts router that includes it
 
 SessionId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[0-9a-f]+$")]
 
@@ -35,7 +36,9 @@ def device_entry(d: Device, current: str) -> dict:
     }
 
 
-@router.get("/api/account/sessions")
+@router.get(
+    "/api/account/sessions", responses=ok("The account's live sign-ins, the last used first.") | refusals(*SIGNED_IN)
+)
 async def devices(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """The account's live sign-ins, the last used first."""
     session = await session_of(request, accounts, settings, change=False)
@@ -45,7 +48,11 @@ async def devices(request: Request, accounts: AccountsDep, settings: SettingsDep
     return answer({"sessions": [device_entry(d, session.id) for d in found]})
 
 
-@router.delete("/api/account/sessions/{session_id}")
+@router.delete(
+    "/api/account/sessions/{session_id}",
+    responses=ok("That sign-in ended, and whether it was this one.")
+    | refusals(*CHANGE, 404, r404="The account has no sign-in of that id (`no-session`)."),
+)
 async def sign_out_device(
     session_id: SessionId, body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep
 ):
@@ -62,7 +69,10 @@ async def sign_out_device(
     return response
 
 
-@router.post("/api/account/sessions/others/signout")
+@router.post(
+    "/api/account/sessions/others/signout",
+    responses=ok("How many other sign-ins ended.") | refusals(*CHANGE),
+)
 async def sign_out_others(body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Sign out every device but this one."""
     session = await session_of(request, accounts, settings, change=True)

@@ -37,6 +37,7 @@ from webauthn.helpers.structs import (
 )
 
 from .. import metrics
+from ..apidoc import CHANGE, GUEST_CHANGE, ok, refusals
 from ..deps import AccountsDep, SettingsDep, SignInGuardDep, SignInThrottlesDep
 from ..tables.facts import iso
 from .passkey_repo import Known, Passkey, Passkeys, TooMany
@@ -56,7 +57,7 @@ CREDENTIAL_ID_MAX = 1366
 MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, IndexError)
 """What the library raises on an answer it cannot read (a bad base64url, CBOR or key reach it as these too)."""
 
-router = APIRouter()
+router = APIRouter()  # tagged "accounts" by the accounts router that includes it
 
 
 def passkey_entry(p: Passkey) -> dict:
@@ -193,7 +194,11 @@ def _transports(names: list[str]) -> list[str]:
     return [t for t in dict.fromkeys(names) if t in known]
 
 
-@router.post("/api/account/passkeys/options")
+@router.post(
+    "/api/account/passkeys/options",
+    responses=ok("The options for `navigator.credentials.create()`.")
+    | refusals(*CHANGE, 409, r409="The account holds as many passkeys as it may (`too-many`)."),
+)
 async def registration_options(
     body: Empty, request: Request, accounts: AccountsDep, passkeys: PasskeysDep, settings: SettingsDep
 ):
@@ -229,7 +234,14 @@ async def registration_options(
     return answer({"options": _options(options)})
 
 
-@router.post("/api/account/passkeys", status_code=201)
+@router.post(
+    "/api/account/passkeys",
+    status_code=201,
+    responses=ok("The passkey kept: its id, name and dates (never its key).", status=201)
+    | refusals(
+        *CHANGE, 400, 409, r409="No registration under way (`expired`), too many (`too-many`) or known (`known`)."
+    ),
+)
 async def register(
     body: Register, request: Request, accounts: AccountsDep, passkeys: PasskeysDep, settings: SettingsDep
 ):
@@ -268,7 +280,11 @@ async def register(
     return answer(passkey_entry(passkey), 201)
 
 
-@router.patch("/api/account/passkeys/{passkey_id}")
+@router.patch(
+    "/api/account/passkeys/{passkey_id}",
+    responses=ok("The passkey, renamed.")
+    | refusals(*CHANGE, 404, r404="The account has no passkey of that id (`no-passkey`)."),
+)
 async def rename(
     passkey_id: PasskeyId,
     body: Rename,
@@ -287,7 +303,11 @@ async def rename(
     return answer(passkey_entry(passkey))
 
 
-@router.delete("/api/account/passkeys/{passkey_id}")
+@router.delete(
+    "/api/account/passkeys/{passkey_id}",
+    responses=ok("The passkey's id, deleted.")
+    | refusals(*CHANGE, 404, r404="The account has no passkey of that id (`no-passkey`)."),
+)
 async def remove(
     passkey_id: PasskeyId,
     body: Empty,
@@ -305,7 +325,11 @@ async def remove(
     return answer({"deleted": passkey_id})
 
 
-@router.post("/api/account/passkey/options")
+@router.post(
+    "/api/account/passkey/options",
+    responses=ok("The options for `navigator.credentials.get()` and their challenge's handle.")
+    | refusals(*GUEST_CHANGE, 429),
+)
 async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, throttles: SignInThrottlesDep):
     """The options for ``navigator.credentials.get()``, with no credentials listed (the browser offers the site's
     passkeys), and the handle of their challenge; counted against the address's sign-ins."""
@@ -326,7 +350,11 @@ async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, 
     return answer({"options": _options(options), "challenge": handle})
 
 
-@router.post("/api/account/passkey/signin")
+@router.post(
+    "/api/account/passkey/signin",
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.")
+    | refusals(*GUEST_CHANGE, 401, 429, r401="That passkey does not sign in here (`wrong`)."),
+)
 async def sign_in(
     body: PasskeySignIn,
     request: Request,

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from .. import metrics
+from ..apidoc import CHANGE, GUEST_CHANGE, SIGNED_IN, ok, refusals
 from ..botaccounts.repo import Bots
 from ..db.base import now
 from ..deps import AccountsDep, HallDep, SettingsDep, SignInGuardDep
@@ -52,7 +53,7 @@ from .signin import (
     refusal,
 )
 
-router = APIRouter()
+router = APIRouter(tags=["accounts"])
 router.include_router(passkey_routes.router)
 router.include_router(device_routes.router)
 
@@ -161,7 +162,12 @@ def ratings_entry(ratings: dict[str, Rating]) -> dict:
     }
 
 
-@router.post("/api/account/signup", status_code=201)
+@router.post(
+    "/api/account/signup",
+    status_code=201,
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.", status=201)
+    | refusals(*GUEST_CHANGE, 409, 422, 429, r409="The username is taken (`taken`).", r422="A weak password."),
+)
 async def sign_up(body: SignUp, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):
     if (refused := cross_site(request)) is not None:
         return refused
@@ -184,7 +190,11 @@ async def sign_up(body: SignUp, request: Request, accounts: AccountsDep, setting
     return await welcome(request, accounts, settings, guard, account.id, account.username, held, 201)
 
 
-@router.post("/api/account/signin")
+@router.post(
+    "/api/account/signin",
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.")
+    | refusals(*GUEST_CHANGE, 401, 429, r401="Wrong username or password (`wrong`)."),
+)
 async def sign_in(body: SignIn, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):
     """A password sign-in, slowed down for whoever guesses wrong (:mod:`.guard`); a disabled account's right
     password is told so (a wrong one is just wrong)."""
@@ -209,7 +219,11 @@ async def sign_in(body: SignIn, request: Request, accounts: AccountsDep, setting
     return await welcome(request, accounts, settings, guard, account.id, account.username, held, 200)
 
 
-@router.post("/api/account/password")
+@router.post(
+    "/api/account/password",
+    responses=ok("Changed, and how many other sign-ins ended.")
+    | refusals(*CHANGE, 422, 429, r401="Not signed in (`signed-out`), or the current password is wrong (`wrong`)."),
+)
 async def change_password(
     body: NewPassword, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep
 ):
@@ -241,7 +255,7 @@ async def _current_password(
     return None if checked[0] else refusal(401, "wrong", "wrong password")
 
 
-@router.post("/api/account/signout")
+@router.post("/api/account/signout", responses=ok("Signed out.") | refusals(*CHANGE))
 async def sign_out(body: Empty, request: Request, accounts: AccountsDep, settings: SettingsDep):
     session = await session_of(request, accounts, settings, change=True)
     if isinstance(session, JSONResponse):
@@ -268,7 +282,10 @@ async def _account_body(session: SignedIn, accounts: Accounts, settings: Setting
     }
 
 
-@router.get("/api/account")
+@router.get(
+    "/api/account",
+    responses=ok("The account: its username, CSRF token, seats, passkeys and ratings.") | refusals(*SIGNED_IN),
+)
 async def account(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Who is signed in, the CSRF token their page sends with every change, the seats the account holds and its
     passkeys."""
@@ -278,7 +295,7 @@ async def account(request: Request, accounts: AccountsDep, settings: SettingsDep
     return answer(await _account_body(session, accounts, settings))
 
 
-@router.get("/api/me")
+@router.get("/api/me", responses=ok("`signed_in`, and when true what `GET /api/account` gives."))
 async def me(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """GET /api/account for a page that does not know whether anyone is signed in: signed out is an answer here
     (200, ``signed_in`` false), not a refusal a browser's console logs as an error on every signed-out page."""
@@ -290,7 +307,9 @@ async def me(request: Request, accounts: AccountsDep, settings: SettingsDep):
     return answer({"signed_in": True, **await _account_body(session, accounts, settings)})
 
 
-@router.post("/api/account/claim")
+@router.post(
+    "/api/account/claim", responses=ok("The seats the account now holds of those sent.") | refusals(*CHANGE, 422)
+)
 async def claim(body: Claim, request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Bring seats this browser holds as a guest (their links' tokens) into the account."""
     session = await session_of(request, accounts, settings, change=True)
@@ -299,7 +318,10 @@ async def claim(body: Claim, request: Request, accounts: AccountsDep, settings: 
     return answer({"claimed": await claim_seats(accounts, session.account.id, body.seats)})
 
 
-@router.get("/api/account/export")
+@router.get(
+    "/api/account/export",
+    responses=ok("Everything kept of the account, as a JSON file: never a token nor a hash.") | refusals(*SIGNED_IN),
+)
 async def export(request: Request, accounts: AccountsDep, settings: SettingsDep):
     """Everything the server keeps of the account, as a JSON file: never a token nor the password's hash."""
     session = await session_of(request, accounts, settings, change=False)
@@ -337,7 +359,11 @@ async def export(request: Request, accounts: AccountsDep, settings: SettingsDep)
     )
 
 
-@router.delete("/api/account")
+@router.delete(
+    "/api/account",
+    responses=ok("Deleted, and signed out.")
+    | refusals(*CHANGE, 429, r401="Not signed in (`signed-out`), or the current password is wrong (`wrong`)."),
+)
 async def delete_account(
     body: Delete,
     request: Request,

@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from ...notation import RECORD_FORMAT
 from ...rules import ruleset
 from ..answers import rate_limited, unprocessable
+from ..apidoc import ok, refusals
 from ..db.base import now
 from ..deps import ArchiveDep, SettingsDep, TablesDep
 from ..tables.creation import shown
@@ -33,7 +34,7 @@ from ..tables.privacy import may_open, private
 from ..tables.rows import FINISHED, SavedTable
 from .repo import Archive
 
-router = APIRouter()
+router = APIRouter(tags=["archive"])
 
 NDJSON = "application/x-ndjson"
 PAGE = 50
@@ -141,7 +142,16 @@ def throttled(request: Request) -> JSONResponse | None:
     return None if wait is None else rate_limited(wait, throttle.per_minute, "archive downloads")
 
 
-@router.get("/api/tables/{table_id}/record")
+@router.get(
+    "/api/tables/{table_id}/record",
+    responses=ok("The table's record, as a JSON file.")
+    | refusals(
+        403,
+        404,
+        r403="A private table, without one of its seats' tokens (`private`).",
+        r404="No finished table of that id.",
+    ),
+)
 async def table_record(table_id: str, request: Request, tables: TablesDep):
     """A finished table's record as a file; a private table's for its players only (web/tables/privacy.py)."""
     saved = await asyncio.to_thread(tables.get, table_id, True)
@@ -158,7 +168,10 @@ async def table_record(table_id: str, request: Request, tables: TablesDep):
     )
 
 
-@router.get("/api/archive")
+@router.get(
+    "/api/archive",
+    responses=ok("One record a line; the next page's address in `Link`.", media_type=NDJSON) | refusals(422, 429),
+)
 async def archive(
     request: Request,
     archive: ArchiveDep,
@@ -185,7 +198,11 @@ async def archive(
     return StreamingResponse(stream(archive, start, end), media_type=NDJSON, headers=headers)
 
 
-@router.get("/api/archive/{month}.ndjson")
+@router.get(
+    "/api/archive/{month}.ndjson",
+    responses=ok("The month's records, one a line, as a file.", media_type=NDJSON)
+    | refusals(404, 422, 429, r404="The month has not begun."),
+)
 async def archive_month(month: str, request: Request, archive: ArchiveDep):
     """Every public table finished in one month (UTC) as one file; a month gone by no longer changes, so it may
     be cached."""

@@ -11,11 +11,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..accounts.repo import Accounts, Taken
 from ..accounts.session import USERNAME, Empty, Username, address, answer, session_of, throttled
 from ..accounts.signin import refusal
+from ..apidoc import CHANGE, SIGNED_IN, ok, refusals
 from ..deps import AccountsDep, DatabaseDep, GatewayDep, HallDep, SettingsDep
 from ..settings import Settings
 from ..tables.facts import iso
@@ -26,7 +27,7 @@ from .service import ONLINE_DEFAULT, ONLINE_MAX, online
 
 BOTS_PER_OWNER = 5
 
-router = APIRouter()
+router = APIRouter(tags=["bots"])
 router.include_router(socket.router)
 
 BotName = Annotated[str, Path(pattern=USERNAME)]
@@ -35,6 +36,54 @@ BotName = Annotated[str, Path(pattern=USERNAME)]
 class NewBot(BaseModel):
     model_config = ConfigDict(extra="forbid")
     username: Username
+
+
+class BotFacts(BaseModel):
+    """A bot as its owner sees it (:func:`bot_entry`; the OpenAPI document's: the routes answer dicts)."""
+
+    name: str
+    created: str | None
+    last_connected: str | None
+    revoked: bool
+    connected: bool
+
+
+class OwnedBots(BaseModel):
+    bots: list[BotFacts]
+    most: int = Field(description="The bots one account may have.")
+
+
+class MadeBot(BaseModel):
+    bot: BotFacts
+    token: str = Field(description="The bot's token, shown in this answer only: `mbb_` and 43 characters.")
+
+
+class Rated(BaseModel):
+    rating: int
+    provisional: bool
+    matches: int
+
+
+class Accepts(BaseModel):
+    """The challenges a bot takes, as its ``hello`` said (null: any)."""
+
+    editions: list[str] | None = None
+    players: list[int] | None = None
+    rated: bool = True
+    casual: bool = True
+
+
+class OnlineBot(BaseModel):
+    name: str
+    owner: str | None
+    ratings: dict[str, Rated] = Field(description="By edition family, as a profile's.")
+    busy: bool = Field(description="The bot plays as many tables as it may: a challenge would be refused.")
+    accepts: Accepts | None = Field(None, description="What it accepts; absent: anything.")
+
+
+class OnlineBots(BaseModel):
+    bots: list[OnlineBot]
+    most: int
 
 
 def bot_entry(bot: Bot, connected: bool) -> dict:
@@ -58,7 +107,7 @@ def _no_bot(name: str) -> JSONResponse:
     return refusal(404, "no-bot", f"you have no bot named {name}")
 
 
-@router.get("/api/account/bots")
+@router.get("/api/account/bots", responses=ok("The owner's bots, never a token.", OwnedBots) | refusals(*SIGNED_IN))
 async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
     session = await session_of(request, accounts, settings, change=False)
     if isinstance(session, JSONResponse):
@@ -68,14 +117,22 @@ async def list_bots(request: Request, accounts: AccountsDep, settings: SettingsD
     return answer({"bots": [bot_entry(b, _connected(gateway, b)) for b in bots], "most": BOTS_PER_OWNER})
 
 
-@router.get("/api/bots/online")
+@router.get(
+    "/api/bots/online",
+    responses=ok("The bots connected now, the latest first: public facts only.", OnlineBots) | refusals(422),
+)
 async def bots_online(db: DatabaseDep, limit: Annotated[int, Query(ge=1, le=ONLINE_MAX)] = ONLINE_DEFAULT):
     """The bots a person may challenge now, for anybody (the home page's seat choice): public facts only."""
     bots = await asyncio.to_thread(online, db, limit, TABLES_AT_ONCE)
     return JSONResponse({"bots": bots, "most": ONLINE_MAX}, headers={"Cache-Control": "no-store"})
 
 
-@router.post("/api/account/bots", status_code=201)
+@router.post(
+    "/api/account/bots",
+    status_code=201,
+    responses=ok("The bot, and its token (shown once).", MadeBot, 201)
+    | refusals(*CHANGE, 409, 422, 429, r409="The name is taken (`taken`), or the owner has 5 bots (`too-many-bots`)."),
+)
 async def create_bot(body: NewBot, request: Request, accounts: AccountsDep, settings: SettingsDep, gateway: GatewayDep):
     """A new bot account and its token, shown in this answer only."""
     session = await session_of(request, accounts, settings, change=True)
@@ -109,7 +166,11 @@ async def _owned(
     return (bots, bot) if bot is not None else _no_bot(name)
 
 
-@router.post("/api/account/bots/{name}/token")
+@router.post(
+    "/api/account/bots/{name}/token",
+    responses=ok("The bot and its new token (shown once).", MadeBot)
+    | refusals(*CHANGE, 404, r404="You have no bot of that name (`no-bot`)."),
+)
 async def renew_token(
     name: BotName,
     body: Empty,
@@ -131,7 +192,11 @@ async def renew_token(
     return answer({"bot": bot_entry(bot, False) | {"revoked": False}, "token": token})
 
 
-@router.delete("/api/account/bots/{name}/token")
+@router.delete(
+    "/api/account/bots/{name}/token",
+    responses=ok("The bot, its token revoked.")
+    | refusals(*CHANGE, 404, r404="You have no bot of that name (`no-bot`)."),
+)
 async def revoke_token(
     name: BotName,
     body: Empty,
@@ -153,7 +218,10 @@ async def revoke_token(
     return answer({"bot": bot_entry(bot, False) | {"revoked": True}})
 
 
-@router.delete("/api/account/bots/{name}")
+@router.delete(
+    "/api/account/bots/{name}",
+    responses=ok("Deleted.") | refusals(*CHANGE, 404, r404="You have no bot of that name (`no-bot`)."),
+)
 async def delete_bot(
     name: BotName,
     body: Empty,

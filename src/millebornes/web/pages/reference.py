@@ -13,8 +13,9 @@ from ...bots.ladder import default_level, measured_at, offered_levels, standing
 from ...i18n import LANGS, catalog
 from ...i18n.howto import how_to_play
 from ...rules import RULESETS
+from ..apidoc import ok, refusals
 
-router = APIRouter()
+router = APIRouter(tags=["reference"])
 
 
 def levels(ruleset: str = "classic", players: int = 2, teams: bool | None = None) -> list[dict]:
@@ -65,7 +66,7 @@ def editions() -> list[dict]:
     return out
 
 
-@router.get("/api/cards")
+@router.get("/api/cards", responses=ok("Every card: its id, group, names and value."))
 async def cards_list():
     return {
         "cards": [
@@ -75,13 +76,17 @@ async def cards_list():
     }
 
 
-@router.get("/api/catalog/{lang}")
+@router.get("/api/catalog/{lang}", responses=ok("The message catalog of a language."))
 async def catalog_of(lang: str):
     """Every word a page shows, in one language (English for a language the catalog lacks)."""
     return JSONResponse(catalog(lang).as_json(), headers={"Cache-Control": "public, max-age=300"})
 
 
-@router.get("/api/rules/{edition}")
+@router.get(
+    "/api/rules/{edition}",
+    responses=ok("How to play the edition, in sections.")
+    | refusals(404, 422, r404="No edition of that name.", r422="The edition is not played by so many players."),
+)
 async def rules_of(
     edition: Annotated[str, Path(max_length=20)],
     lang: Annotated[str, Query(max_length=10)] = "en",
@@ -98,7 +103,7 @@ async def rules_of(
     return JSONResponse(how_to_play(rules, lang, players), headers={"Cache-Control": "public, max-age=300"})
 
 
-@router.get("/api/editions")
+@router.get("/api/editions", responses=ok("The editions with their tables' ladders of levels."))
 async def editions_list():
     """The editions, each with its tables' ladders; ``levels`` and ``default_level`` are two-player classic's."""
     return JSONResponse(

@@ -20,7 +20,6 @@ from pathlib import Path
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from . import reference
 from .assets import Build, etag
 from .static import unchanged
 
@@ -41,7 +40,6 @@ RECOVER = "js/recover.js"
 ASSET_URL = re.compile(r'\b(src|href)="/static/')
 
 router = APIRouter(include_in_schema=False)
-router.include_router(reference.router)
 
 
 @dataclass(frozen=True)

@@ -28,19 +28,26 @@ from fastapi.responses import JSONResponse
 from ..accounts.session import USERNAME
 from ..accounts.signin import signed_in
 from ..answers import unprocessable
+from ..apidoc import ok, refusals
 from ..archive.routes import read_cursor
 from ..deps import AccountsDep, DatabaseDep, SettingsDep
 from .service import ACTIVE_DAYS, GAMES_DEFAULT, GAMES_MAX, LEADERS_DEFAULT, LEADERS_MAX, Viewer, leaders, profile
 from .skill import FAMILIES, bot_anchors
 
-router = APIRouter()
+router = APIRouter(tags=["ratings"])
 
 
 def _missing(what: str) -> JSONResponse:
     return JSONResponse({"detail": f"no {what}", "code": "not-found"}, status_code=404)
 
 
-@router.get("/api/players/{username}")
+@router.get(
+    "/api/players/{username}",
+    responses=ok("The player's profile: ratings, bots, games (a page of them).")
+    | refusals(
+        404, 422, r404="No player of that name (`not-found`).", r422="A `before` cursor this server did not give."
+    ),
+)
 async def player(
     username: str,
     request: Request,
@@ -66,7 +73,11 @@ async def player(
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
-@router.get("/api/leaderboard/{family}")
+@router.get(
+    "/api/leaderboard/{family}",
+    responses=ok("The edition family's leaders, with the built-in bots' ratings as landmarks.")
+    | refusals(404, 422, r404="No edition family of that name (`not-found`)."),
+)
 async def leaderboard(
     family: str, accounts: AccountsDep, limit: Annotated[int, Query(ge=1, le=LEADERS_MAX)] = LEADERS_DEFAULT
 ):

@@ -19,16 +19,17 @@ from fastapi.responses import JSONResponse
 
 from ... import puzzles as P
 from ..accounts.signin import signed_in
+from ..apidoc import ok, refusals
 from ..deps import AccountsDep, GrownDep, ReviewerDep, SettingsDep, TablesDep
 from ..tables import privacy
 from ..tables.creation import shown
 from ..tables.rows import SavedTable
 from .service import decisions
 
-router = APIRouter()
+router = APIRouter()  # tagged "reviews" by the reviews router that includes it
 
 
-@router.get("/api/puzzles")
+@router.get("/api/puzzles", responses=ok("The puzzle set: the shipped ones, then the newest from public games."))
 async def puzzle_set(grown: GrownDep):
     """The shipped set first (a newcomer's start), then the newest from public games."""
     games = await asyncio.to_thread(grown.public)
@@ -40,7 +41,7 @@ async def puzzle_set(grown: GrownDep):
     )
 
 
-@router.get("/api/puzzles/mine")
+@router.get("/api/puzzles/mine", responses=ok("The signed-in account's own puzzles (none signed out)."))
 async def my_puzzles(request: Request, grown: GrownDep, accounts: AccountsDep, settings: SettingsDep):
     """Signed out: none, and ``signed_in`` false (a page asks without knowing; nothing is refused)."""
     session = await signed_in(request, accounts, settings.limits)
@@ -56,7 +57,17 @@ def seat_names(table: SavedTable) -> list[dict]:
     return [{"seat": s.seat, "kind": s.kind, "level": s.level, "nickname": s.nickname} for s in table.seats]
 
 
-@router.get("/api/tables/{table_id}/puzzles")
+@router.get(
+    "/api/tables/{table_id}/puzzles",
+    responses=ok("That seat's mistakes in the table's review, as puzzles.")
+    | refusals(
+        403,
+        404,
+        422,
+        r403="A private table, without one of its seats' tokens (`private`).",
+        r404="No review of that table yet (`no-review`).",
+    ),
+)
 async def table_puzzles(
     table_id: str, request: Request, tables: TablesDep, reviewer: ReviewerDep, seat: Annotated[int, Query(ge=0, le=7)]
 ):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from ..apidoc import ok, refusals
 from ..deps import ReviewerDep, TablesDep
 from ..errors import NoTable, NotFinished, ReviewsBusy
 from ..tables import privacy
@@ -20,7 +21,7 @@ from ..tables.creation import brief, shown
 from . import puzzle_routes
 from .service import RETRY_AFTER
 
-router = APIRouter()
+router = APIRouter(tags=["reviews"])
 router.include_router(puzzle_routes.router)
 
 
@@ -28,7 +29,11 @@ def no_table(table_id: str) -> JSONResponse:
     return JSONResponse({"detail": f"no table {shown(table_id)}"}, status_code=404)
 
 
-@router.get("/api/tables/{table_id}/review")
+@router.get(
+    "/api/tables/{table_id}/review",
+    responses=ok("Where the review is, the review once done, and the seats the request holds.")
+    | refusals(403, 404, r403="A private table, without one of its seats' tokens (`private`)."),
+)
 async def review_state(table_id: str, request: Request, reviewer: ReviewerDep, tables: TablesDep):
     if (no := await privacy.refused(tables, table_id, request)) is not None:
         return no
@@ -39,7 +44,20 @@ async def review_state(table_id: str, request: Request, reviewer: ReviewerDep, t
     return {**state, "yours": await privacy.held_seats(tables, table_id, request)}
 
 
-@router.post("/api/tables/{table_id}/review")
+@router.post(
+    "/api/tables/{table_id}/review",
+    responses=ok("The review, done.")
+    | {202: {"description": "The review is under way: how far it is."}}
+    | refusals(
+        403,
+        404,
+        409,
+        503,
+        r403="A private table, without one of its seats' tokens (`private`).",
+        r409="The table is not finished (`not-finished`).",
+        r503="Busy (`busy`).",
+    ),
+)
 async def start_review(table_id: str, request: Request, reviewer: ReviewerDep, tables: TablesDep):
     """202 while the review runs, 200 once done; 409 for a match not over, 503 when the server is busy; 403
     for a private table without one of its seats' tokens."""

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from ... import tutorial
 from ...notation import replay
 from ...state import Game
 from ..answers import rate_limited, unprocessable
+from ..apidoc import ok, refusals
 from ..db.base import now
 from ..deps import ClaimThrottleDep, CreationDep, GatewayDep, HallDep, SettingsDep, TablesDep, ThrottleDep
 from ..errors import Throttled, Unprocessable, expired
@@ -28,8 +30,26 @@ from .facts import dealt, iso, public_events, shown_game, table_facts, view_of
 from .privacy import may_open, private
 from .rows import EXPIRED, FINISHED, WAITING, SavedSeat, SavedTable, new_table_id
 
-router = APIRouter()
+router = APIRouter(tags=["tables"])
 router.include_router(socket.router)
+
+
+class SeatMade(BaseModel):
+    """A seat of a new table as its creator is told it (the OpenAPI document's; the route answers a dict)."""
+
+    seat: int
+    kind: Literal["human", "bot", "bot-account"]
+    url: str | None = Field(
+        None, description="A person's seat link, its token in the fragment: `/t/ID#seat=N&token=...`"
+    )
+    level: str | None = Field(None, description="A built-in bot's level.")
+    name: str | None = Field(None, description="A challenged bot account's name.")
+    answer_within: float | None = Field(None, description="The seconds the bot account has to accept.")
+
+
+class NewTable(BaseModel):
+    id: str
+    seats: list[SeatMade]
 
 
 def lobby_entry(saved: SavedTable) -> dict:
@@ -66,7 +86,14 @@ def open_state(game) -> dict:
     return state
 
 
-@router.post("/api/tables", status_code=201)
+@router.post(
+    "/api/tables",
+    status_code=201,
+    responses=ok("The table's id and its seats: a person's link, a bot's level, a bot account's name.", NewTable, 201)
+    | refusals(
+        422, 429, r422="A field of the table refused; a bot account's seat: `code` `bot-offline`, `bot-busy`..."
+    ),
+)
 async def create_table(body: CreateTable, request: Request, creation: CreationDep, gateway: GatewayDep):
     try:
         made = await creation.make(body, request.client.host if request.client else "")
@@ -94,7 +121,7 @@ async def create_table(body: CreateTable, request: Request, creation: CreationDe
     return {"id": saved.id, "seats": out}
 
 
-@router.get("/api/tables/{table_id}")
+@router.get("/api/tables/{table_id}", responses=ok("The table's public facts: never a token.") | refusals(404, 410))
 async def table_info(table_id: str, tables: TablesDep, hall: HallDep, settings: SettingsDep):
     room = hall.rooms.get(table_id)
     if room is not None:
@@ -118,7 +145,7 @@ async def table_info(table_id: str, tables: TablesDep, hall: HallDep, settings: 
     return table_facts(saved, game, {})
 
 
-@router.get("/api/lobby")
+@router.get("/api/lobby", responses=ok("The open public tables, newest first: never a token or a seat link."))
 async def lobby(tables: TablesDep, settings: SettingsDep):
     """The open public tables, newest first, at most ``lobby_max`` (docs/web-api.md, "Lobby"); read and described
     in a thread (a page polls it every 10 s)."""
@@ -129,7 +156,11 @@ async def lobby(tables: TablesDep, settings: SettingsDep):
     return {"tables": await asyncio.to_thread(entries)}
 
 
-@router.post("/api/tutorial", status_code=201)
+@router.post(
+    "/api/tutorial",
+    status_code=201,
+    responses=ok("The tutorial table's id and the learner's seat link.", status=201) | refusals(429),
+)
 async def create_tutorial(
     request: Request, settings: SettingsDep, tables: TablesDep, hall: HallDep, throttle: ThrottleDep
 ):
@@ -163,7 +194,11 @@ async def create_tutorial(
     return {"id": saved.id, "url": f"/t/{saved.id}#seat={tutorial.LEARNER}&token={token}"}
 
 
-@router.post("/api/tables/{table_id}/seats/{seat}/claim")
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/claim",
+    responses=ok("The seat's link, with its new token.")
+    | refusals(404, 409, 422, 429, r404="No public table of that id.", r409="The seat is not free."),
+)
 async def claim_seat(
     table_id: str,
     seat: Annotated[int, Path(ge=0, lt=MAX_SEATS)],
@@ -186,7 +221,7 @@ async def claim_seat(
     return {"id": table_id, "seat": seat, "url": f"/t/{table_id}#seat={seat}&token={token}"}
 
 
-@router.get("/api/history")
+@router.get("/api/history", responses=ok("The finished public tables, newest first, as their facts.") | refusals(422))
 async def history(tables: TablesDep, settings: SettingsDep, limit: int = 50):
     """The finished public tables (a private one is found in its players' own "My tables")."""
     if not 1 <= limit <= settings.limits.history_max:
@@ -195,7 +230,11 @@ async def history(tables: TablesDep, settings: SettingsDep, limit: int = 50):
     return {"tables": [table_facts(t, dealt(t), {}) for t in saved]}
 
 
-@router.get("/api/tables/{table_id}/replay")
+@router.get(
+    "/api/tables/{table_id}/replay",
+    responses=ok("One step of the replay: the action, its events, the whole table with every hand shown.")
+    | refusals(403, 404, 422, r404="No finished table of that id.", r422="A step past the match's end."),
+)
 async def replay_step(table_id: str, request: Request, tables: TablesDep, step: Annotated[int, Query(ge=0)] = 0):
     """One step of a finished table's replay; a private table's for its players only (web/tables/privacy.py)."""
     saved = await asyncio.to_thread(tables.get, table_id, True)
