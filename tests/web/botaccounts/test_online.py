@@ -155,3 +155,14 @@ def test_a_profile_lists_the_persons_bots_and_a_bots_profile_names_its_owner(web
     # a deleted bot leaves its owner's profile
     assert c.request("DELETE", "/api/account/bots/robo_two", json={}, headers=csrf).status_code == 200
     assert [b["name"] for b in c.get("/api/players/owner_1").json()["bots"]] == ["robo"]
+
+
+def test_the_bots_online_page_is_served_and_linked(web):
+    """/bots is a page (its script reads GET /api/bots/online); the navigation and /account/bots link to it."""
+    c = web.start()
+    page = c.get("/bots")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Content-Security-Policy" in page.headers and page.headers["cache-control"] == "no-cache"
+    assert "/js/online.js" in page.text and 'id="online-list"' in page.text and 'role="status"' in page.text
+    for address in ("/", "/account", "/account/bots", "/leaderboard", "/players/anybody"):
+        assert 'href="/bots"' in c.get(address).text, address

@@ -1,5 +1,5 @@
 """The HTML pages: the home page, a table, a replay, how to play, the puzzles, the account, a player's profile,
-the leaderboards.  Plain files; their scripts ask the JSON API and the WebSocket for everything else.
+the leaderboards, the bots online.  Plain files; their scripts ask the JSON API and the WebSocket for everything else.
 
 Each page is read once at start (:class:`Pages`) and served as this process's build makes it: every
 ``src="/static/...`` and ``href="/static/...`` becomes ``/static/<build>/...`` (:mod:`.assets`), so the page's
@@ -34,6 +34,7 @@ PAGES = {
     "profile": "profile.html",
     "leaderboard": "leaderboard.html",
     "bots": "bots.html",
+    "online": "online.html",
 }
 RECOVER = "js/recover.js"
 """The script inlined in every page, before its first asset."""
@@ -99,6 +100,7 @@ ADDRESSES = {
     "/players/{username}": "profile",
     "/leaderboard": "leaderboard",
     "/account/bots": "bots",
+    "/bots": "online",
 }
 """Each page's address (the part in braces is the page script's to read)."""
 

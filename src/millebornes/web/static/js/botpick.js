@@ -26,6 +26,11 @@ export function botOption() {
   return el("option", { value: BOT_ACCOUNT }, t("botpick.option"));
 }
 
+// Seat `seat`'s bot account is `name` (the bots online page's "Challenge" link: /?bot=NAME), until the player changes it.
+export function presetBot(seat, name) {
+  B.names[seat] = String(name).slice(0, NAME_MAX);
+}
+
 // The name field of seat `seat`, shown while its choice is a bot account.
 export function botField(seat, chosen) {
   const id = `seat-bot-${seat}`;

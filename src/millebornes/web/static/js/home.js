@@ -19,7 +19,7 @@ import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 import { accountSeats, renderAccountLink, setupAccountLink } from "./accountlink.js";
 import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
-import { BOT_ACCOUNT, botField, botNote, botOption, chosenBots, followChoice, renderBotPick } from "./botpick.js";
+import { BOT_ACCOUNT, botField, botNote, botOption, chosenBots, followChoice, presetBot, renderBotPick } from "./botpick.js";
 import { renderChallenges, watchChallenges } from "./challenges.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
@@ -360,6 +360,31 @@ function renderAll() {
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
+// /?bot=NAME[&edition=E][&players=N], the bots online page's "Challenge" link: the new table's form set up with the
+// second seat given to that bot account (in the edition and table size given, when the form offers them), its name
+// field in focus; the address is then left as it is, so a reload sets the form up again.
+function challengeFromAddress() {
+  const asked = new URLSearchParams(location.search);
+  const name = (asked.get("bot") || "").trim();
+  if (!name) return;
+  const ruleset = $as("#ruleset", HTMLSelectElement);
+  if (H.editions.some((e) => e.name === asked.get("edition"))) {
+    ruleset.value = asked.get("edition");
+    renderSummary();
+    renderPlayers();
+  }
+  const players = $as("#players", HTMLSelectElement);
+  if (edition()?.players.includes(Number(asked.get("players")))) {
+    players.value = asked.get("players");
+    renderTeams();
+  }
+  presetBot(1, name);
+  $as("#seat-kind-1", HTMLSelectElement).value = BOT_ACCOUNT;
+  renderSeats();
+  followChoice($as("#seat-kind-1", HTMLSelectElement));
+  $("#seat-bot-1").focus();
+}
+
 // The live tables of the signed-in account that this browser has never seen (a new device): My tables lists them, each
 // seat opened by the account (#seat=N&account=1).
 function bringAccountSeats() {
@@ -398,6 +423,7 @@ async function main() {
   renderEditions();
   renderPlayers();
   renderClock();
+  challengeFromAddress();
   setupQuick(H.editions, H.classic);
   setupLearn();
   $("#standin").addEventListener("change", renderStandinNote);
