@@ -4,6 +4,7 @@ answers and its refusals, and the refusals it names are the ones the routes give
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.routing import APIRoute  # noqa: E402
-from jsonschema import Draft202012Validator  # noqa: E402
+from jsonschema import Draft202012Validator, ValidationError  # noqa: E402
 
 import millebornes  # noqa: E402
 from millebornes.web.app import create_app  # noqa: E402
@@ -89,6 +90,7 @@ OPENAPI_31 = {
 }
 
 REFUSAL = "#/components/schemas/Refusal"
+HUMAN = {"kind": "human"}
 INTERNALS = re.compile(r"hash|secret|seed_|connection|csrf_key", re.I)
 
 
@@ -213,3 +215,38 @@ def test_the_refusals_it_describes_are_the_routes(web, doc):
             "$ref"
         ].lower()
     )
+
+
+def fits(doc, path: str, method: str, status: int, body) -> None:
+    """``body`` is what the document (its references made local: ``#/$defs/``) says ``method path`` answers with
+    ``status``."""
+    schema = doc["paths"][path][method]["responses"][str(status)]["content"]["application/json"]["schema"]
+    Draft202012Validator({**schema, "$defs": doc["components"]["schemas"]}).validate(body)
+
+
+def test_the_answers_it_describes_with_a_schema_are_the_routes(web, doc):
+    """Where the document gives an answer's schema, the route's real answer fits it."""
+    docs = json.loads(json.dumps(doc).replace("#/components/schemas/", "#/$defs/"))
+    c = web.start()
+    fits(docs, "/healthz", "get", 200, c.get("/healthz").json())
+    made = c.post("/api/tables", json={"ruleset": "classic", "players": 2, "seats": [HUMAN, HUMAN], "public": True})
+    fits(docs, "/api/tables", "post", 201, made.json())
+    web.join(made.json(), 0, "Ann")  # the lobby offers a table's free seats once its creator sat down
+    claimed = c.post(f"/api/tables/{made.json()['id']}/seats/1/claim")
+    assert claimed.status_code == 200, claimed.text
+    fits(docs, "/api/tables/{table_id}/seats/{seat}/claim", "post", 200, claimed.json())
+    fits(docs, "/api/tutorial", "post", 201, c.post("/api/tutorial").json())
+    r = c.post("/api/account/signup", json={"username": "doc_owner", "password": "plum kettle orbit ninety"})
+    fits(docs, "/api/account/signup", "post", 201, r.json())
+    csrf = {"X-CSRF-Token": r.json()["csrf"]}
+    bot = c.post("/api/account/bots", json={"username": "doc_bot"}, headers=csrf)
+    fits(docs, "/api/account/bots", "post", 201, bot.json())
+    fits(docs, "/api/account/bots", "get", 200, c.get("/api/account/bots").json())
+    with c.websocket_connect("/ws/bot", headers={"Authorization": f"Bearer {bot.json()['token']}"}) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_json({"type": "hello", "protocol": "millebornes-bot/1", "name": "doc"})
+        listed = c.get("/api/bots/online").json()
+        assert [b["name"] for b in listed["bots"]] == ["doc_bot"]
+        fits(docs, "/api/bots/online", "get", 200, listed)
+    with pytest.raises(ValidationError):
+        fits(docs, "/api/bots/online", "get", 200, {"bots": [{"name": "x"}], "most": 50})

@@ -41,7 +41,7 @@ from ..apidoc import CHANGE, GUEST_CHANGE, ok, refusals
 from ..deps import AccountsDep, SettingsDep, SignInGuardDep, SignInThrottlesDep
 from ..tables.facts import iso
 from .passkey_repo import Known, Passkey, Passkeys, TooMany
-from .session import Empty, Links, address, answer, claim_seats, session_of, throttled, welcome
+from .session import Empty, Links, Welcome, address, answer, claim_seats, session_of, throttled, welcome
 from .signin import cross_site, refusal
 
 PASSKEYS_MAX = 10
@@ -352,7 +352,7 @@ async def sign_in_options(body: Empty, request: Request, passkeys: PasskeysDep, 
 
 @router.post(
     "/api/account/passkey/signin",
-    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.")
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.", Welcome)
     | refusals(*GUEST_CHANGE, 401, 429, r401="That passkey does not sign in here (`wrong`)."),
 )
 async def sign_in(

@@ -37,6 +37,7 @@ from .session import (
     Empty,
     Links,
     Username,
+    Welcome,
     address,
     answer,
     claim_seats,
@@ -165,7 +166,7 @@ def ratings_entry(ratings: dict[str, Rating]) -> dict:
 @router.post(
     "/api/account/signup",
     status_code=201,
-    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.", status=201)
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.", Welcome, 201)
     | refusals(*GUEST_CHANGE, 409, 422, 429, r409="The username is taken (`taken`).", r422="A weak password."),
 )
 async def sign_up(body: SignUp, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):
@@ -192,7 +193,7 @@ async def sign_up(body: SignUp, request: Request, accounts: AccountsDep, setting
 
 @router.post(
     "/api/account/signin",
-    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.")
+    responses=ok("Signed in: the username, the CSRF token, the seats claimed; the sign-in's cookie.", Welcome)
     | refusals(*GUEST_CHANGE, 401, 429, r401="Wrong username or password (`wrong`)."),
 )
 async def sign_in(body: SignIn, request: Request, accounts: AccountsDep, settings: SettingsDep, guard: SignInGuardDep):

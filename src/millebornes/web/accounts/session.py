@@ -54,6 +54,19 @@ class Empty(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ClaimedSeat(BaseModel):
+    table: str
+    seat: int
+
+
+class Welcome(BaseModel):
+    """A sign-in's answer, as :func:`welcome` makes it (the OpenAPI document's: the routes answer dicts)."""
+
+    username: str
+    csrf: str = Field(description="Sent back as `X-CSRF-Token` with every change.")
+    claimed: list[ClaimedSeat]
+
+
 def answer(body: dict, status: int = 200) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 

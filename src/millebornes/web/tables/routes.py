@@ -52,6 +52,14 @@ class NewTable(BaseModel):
     seats: list[SeatMade]
 
 
+class SeatLinkMade(BaseModel):
+    """A seat's link (a tutorial's learner, a claimed seat): its token is in the fragment, for that person alone."""
+
+    id: str
+    seat: int | None = None
+    url: str = Field(description="`/t/ID#seat=N&token=...`")
+
+
 def lobby_entry(saved: SavedTable) -> dict:
     """What the lobby shows of an open public table: its edition and options, who sits where and which
     human seats are free; never a token, nor the nickname of a seat nobody joined."""
@@ -159,7 +167,7 @@ async def lobby(tables: TablesDep, settings: SettingsDep):
 @router.post(
     "/api/tutorial",
     status_code=201,
-    responses=ok("The tutorial table's id and the learner's seat link.", status=201) | refusals(429),
+    responses=ok("The tutorial table's id and the learner's seat link.", SeatLinkMade, 201) | refusals(429),
 )
 async def create_tutorial(
     request: Request, settings: SettingsDep, tables: TablesDep, hall: HallDep, throttle: ThrottleDep
@@ -196,7 +204,7 @@ async def create_tutorial(
 
 @router.post(
     "/api/tables/{table_id}/seats/{seat}/claim",
-    responses=ok("The seat's link, with its new token.")
+    responses=ok("The seat's link, with its new token.", SeatLinkMade)
     | refusals(404, 409, 422, 429, r404="No public table of that id.", r409="The seat is not free."),
 )
 async def claim_seat(
