@@ -58,6 +58,14 @@ def online_bot(server):
     owner.close()
 
 
+SPACE_BEFORE_NAME = """a => {
+  const name = a.querySelector("bdi"), words = name.previousSibling, r = document.createRange();
+  r.setStart(words, 0);
+  r.setEnd(words, words.textContent.trimEnd().length);
+  return name.getBoundingClientRect().left - r.getBoundingClientRect().right;
+}"""
+
+
 def open_online(page, base: str, lang: str = "en") -> None:
     page.goto(base + "/")
     page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
@@ -88,6 +96,8 @@ def test_a_bot_online_is_listed_and_challenged_from_its_link_by_the_keyboard(ser
     expect(facts.nth(3)).to_have_text(EN.t("online.free"))
     link = page.get_by_role("link", name=EN.t("online.challenge", name="page_bot"), exact=True)
     expect(link).to_have_attribute("href", "/?bot=page_bot")
+    gap = link.evaluate(SPACE_BEFORE_NAME)
+    assert gap >= 2, f"the link reads 'Challengepage_bot': {gap} px between the word and the name"
     audit(page, "bots online (en, desktop)")
     reader.both(page, "bots online")
     # by the keyboard: Tab to the bot's link, Enter; the home page's form gives seat 2 to the bot, its name in focus

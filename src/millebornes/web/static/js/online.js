@@ -59,7 +59,7 @@ function card(bot) {
       ...fact("online.accepts", acceptsWords(bot.accepts).join(" · ")),
       ...fact("online.state", el("span", { class: "online-state" }, t(bot.busy ? "online.busy" : "online.free")))),
     bot.busy ? null : el("a", { class: "button primary", id: `${id}-challenge`, href: challengeHref(bot) },
-      ...tn("online.challenge", { name: new Name(bot.name) })));
+      el("span", {}, ...tn("online.challenge", { name: new Name(bot.name) }))));  // a flex box would eat the space
 }
 
 function statusWords() {
