@@ -31,7 +31,7 @@ from pathlib import Path
 from millebornes import __version__
 from millebornes.bots import LEVELS, SEARCHING_LEVELS
 from millebornes.bots.ladder import offered_levels
-from millebornes.env.policy import POLICY_SPEC, PolicyFactory
+from millebornes.env.policy import POLICY_SPEC, PolicyFactory, load_policy
 from millebornes.executors import LocalExecutor
 from millebornes.tournament import Summary, run_tournament
 
@@ -102,9 +102,10 @@ def markdown(summary: Summary, names: dict[str, str], matches: int, seed: int, t
     """The table: one line per pair (the first entrant's score against the second), then one per entrant."""
     games = summary["results"]
     deals = len({r["seed"] for r in games})
+    dealt = f"{deals} deal{'s' if deals != 1 else ''} (tournament seed {seed})"
     lines = [
         f"Classic Mille Bornes, two players (no teams), full matches. Every pair of entrants played {matches} "
-        f"matches: {deals} deals (tournament seed {seed}), each dealt twice with the seats swapped. A win counts 1, "
+        f"matches: {dealt}, each dealt twice with the seats swapped. A win counts 1, "
         "a shared win 1/2; the interval is the 95% Wilson score interval.",
         "",
         f"Policy: {training}. Software: {versions()}.",
@@ -154,12 +155,9 @@ def main(argv: Sequence[str] | None = None) -> str:
     field = entrants(levels, args.quick)
 
     start = time.perf_counter()
-    if args.model is not None:
-        model, training = args.model, f"the MaskablePPO model {args.model.name}"
-    else:
-        model = train(args.train_dir, args.train_steps, args.seed, args.quick)
-        steps = 2048 if args.quick else args.train_steps
-        training = f"MaskablePPO, examples/learn_ppo.py's settings, {steps:,} steps, seed {args.seed}"
+    model = args.model or train(args.train_dir, args.train_steps, args.seed, args.quick)
+    policy = load_policy(model)
+    training = f"MaskablePPO (examples/learn_ppo.py), {policy.num_timesteps:,} training steps, seed {policy.seed}"
     specs = [spec for _, spec in field]
     names = dict(zip(specs, (name for name, _ in field)))
 
