@@ -10,8 +10,8 @@ Install torch's CPU build first (an unpinned ``torch`` pulls a CUDA build of sev
 
 Every ``--eval-every`` steps it prints a line (steps, training steps/s, win rate against each bot with its 95%
 interval) and writes ``ppo-run/winrate.csv``, ``ppo-run/winrate.png`` (the curve) and, at the end,
-``ppo-run/model.zip`` (``MaskablePPO.load``).  The defaults are the run of docs/env.md (4 million steps, about
-half an hour on two cores).
+``ppo-run/model.zip`` (``MaskablePPO.load``).  The defaults are the run of docs/env.md (6 million steps, about
+40 minutes on two cores).
 
 The learner plays a random seat, one match in four against ``random`` and the others against ``heuristic``
 (``--opponents``: against ``heuristic`` alone from the start it wins no hand to learn from, and learns nothing),
