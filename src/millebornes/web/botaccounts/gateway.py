@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,6 +80,8 @@ class Decision:
     seq: int
     observation: Mapping[str, Any]
     legal: list[str]
+    ends: float
+    """When the table's stand-in plays it (``time.monotonic``): the decide's ``seconds_left`` counts down to it."""
     bad: int = 0
 
 
@@ -218,10 +221,22 @@ class BotSession:
         if any(d.link is link and d.seq == seq for d in self.decisions.values()):
             return
         self._drop(link)
-        self._send_decide(Decision(link, seq, obs, legal))
         room = link.room
-        if room is not None and room.table.clock <= 0:
+        self._send_decide(Decision(link, seq, obs, legal, self._ends(room, obs)))
+        if room is not None and room.table.clock <= 0 and obs.get("decision") != "coup-fourre":
             self.later(self._limit(link, seq))
+
+    def _ends(self, room: Room | None, obs: Mapping[str, Any]) -> float:
+        """When the stand-in plays this decision: the coup-fourré window's end, the turn clock's, or
+        ``decision_seconds`` from now at a table without a clock."""
+        at = time.monotonic()
+        if room is not None and obs.get("decision") == "coup-fourre" and room.window is not None:
+            if room.window.deadline is not None:
+                return room.window.deadline
+            return at + room.table.cf_timeout
+        if room is not None and room.table.clock > 0:
+            return room.turn.ends if room.turn.ends is not None else at + room.table.clock
+        return at + self.gateway.decision_seconds
 
     def _send_decide(self, d: Decision) -> None:
         request = self.next_id()
@@ -233,6 +248,7 @@ class BotSession:
                 "observation": d.observation,
                 "legal_actions": d.legal,
                 "table": d.link.table_id,
+                "seconds_left": round(max(0.0, d.ends - time.monotonic()), 1),
             }
         )
 
