@@ -181,6 +181,7 @@ def test_a_bot_must_say_hello_and_its_bad_messages_are_refused(web):
         assert ws.receive_json() == {
             "type": "error",
             "id": 99,
+            "code": "stale",
             "message": "request 99 is not open: answered already, or the table moved on",
         }
         ws.send_json({"type": "accept", "id": 5})

@@ -38,9 +38,10 @@ from ..tables.hall import Hall
 from ..tables.repo import Tables
 from ..tables.room import Room
 from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
-from ..tables.service import BotSeat, Creation
+from ..tables.service import BotSeat, Creation, Made
 from ..tasks import Tasks
 from ..throttle import CreationThrottle
+from .codes import CODES, known
 from .repo import Bots
 
 log = logging.getLogger("millebornes.web")
@@ -149,17 +150,19 @@ class BotSession:
             return
         if self.out.qsize() > 1000:
             log.warning("bot %s does not read its messages; closing it", self.account.username)
-            self.close(1008, "too many messages waiting to be read")
+            self.close(1008, "unread", "more than 1000 messages wait for the bot to read them")
             return
         self.out.put_nowait(message)
 
-    def error(self, request: int | None, message: str) -> None:
-        self.send({"type": "error", "id": request, "message": message})
+    def error(self, request: int | None, code: str, message: str) -> None:
+        """An ``error``: ``code`` from :data:`.codes.CODES`, ``message`` the rule broken, in words."""
+        self.send({"type": "error", "id": request, "code": known(code), "message": message})
 
-    def close(self, code: int, reason: str) -> None:
+    def close(self, close_code: int, code: str, reason: str) -> None:
+        """The last ``error`` (``code``, ``reason``), then the WebSocket's close with ``close_code``."""
         if not self.closing:
-            self.error(None, reason)
-            self.out.put_nowait((code, reason[:120]))
+            self.error(None, code, reason)
+            self.out.put_nowait((close_code, reason[:120]))
             self.closing = True
 
     async def pump(self) -> None:
@@ -268,7 +271,11 @@ class BotSession:
         if kind in ("accept", "decline"):
             found = self.challenges.get(request) if isinstance(request, int) else None
             if found is None:
-                self.error(request if isinstance(request, int) else None, f"no open challenge has the id {request!r}")
+                self.error(
+                    request if isinstance(request, int) else None,
+                    "unknown-challenge",
+                    f"{kind} answers an open challenge by its id, and no open challenge has the id {request!r}",
+                )
             elif not found.answer.done():
                 found.answer.set_result(kind == "accept")
         elif kind in ("action", "error"):
@@ -276,42 +283,49 @@ class BotSession:
         elif kind == "challenge":
             await self.dare(message)
         elif kind == "hello":
-            self.error(None, "hello was said already")
+            self.error(None, "hello-again", "hello is said once, first: this connection said it already")
         else:
-            self.error(request if isinstance(request, int) else None, f"unknown message type {str(kind)[:40]!r}")
+            self.error(
+                request if isinstance(request, int) else None,
+                "unknown-type",
+                f"unknown message type {str(kind)[:40]!r}: a bot sends hello, action, error, accept, decline, "
+                "challenge, seek, join or unseek",
+            )
 
     async def act(self, message: Mapping[str, Any]) -> None:
         """The bot's answer to a decide: submitted as the seat's person would; a wrong one (an illegal action, an
         ``error``) is told and the decision asked again, and after ``BAD_ANSWERS`` the stand-in plays it."""
         request = message.get("id")
         if not isinstance(request, int) or isinstance(request, bool):
-            self.error(None, "an action needs the integer id of its decide")
+            self.error(None, "bad-id", f"an {message['type']} needs the integer id of its decide")
             return
         d = self.decisions.pop(request, None)
         if d is None:
-            self.error(request, f"request {request} is not open: answered already, or the table moved on")
+            self.error(request, "stale", f"request {request} is not open: answered already, or the table moved on")
             return
         room, seat = d.link.room, d.link.seat
         if room is None or seat is None:
             return
         action = message.get("action")
         if message["type"] == "error":
-            wrong = f"the bot could not decide: {str(message.get('message'))[:200]}"
+            code, wrong = "bot-error", f"the bot could not decide: {str(message.get('message'))[:200]}"
         elif not isinstance(action, str) or action not in d.legal:
-            wrong = f"{str(action)[:60]!r} is not one of the legal actions of request {request}"
+            code = "illegal-action"
+            wrong = f"an action is one of its decide's legal actions: {str(action)[:60]!r} is not one of "
+            wrong += f"request {request}'s"
         else:
             try:
                 await room.submit(seat, action, d.seq, person=True)
                 return
             except Refused as r:
                 if r.code in ("stale", "standin", "finished", "not-your-turn"):
-                    self.error(request, f"request {request} is over: {r.message}")
+                    self.error(request, "stale", f"request {request} is over: {r.message}")
                     return
-                wrong = r.message
+                code, wrong = "illegal-action", r.message
         d.bad += 1
-        self.error(request, wrong)
+        self.error(request, code, wrong)
         if d.bad >= BAD_ANSWERS:
-            self.error(request, f"{BAD_ANSWERS} wrong answers: the stand-in plays this decision")
+            self.error(request, "stand-in-plays", f"{BAD_ANSWERS} wrong answers: the stand-in plays this decision")
             await room.time_out(seat, d.seq)
         else:
             self._send_decide(d)
@@ -406,24 +420,45 @@ class BotSession:
         is an ``error`` and makes nothing."""
         request = message.get("id")
         if not isinstance(request, int) or isinstance(request, bool):
-            self.error(None, "a challenge needs an integer id")
+            self.error(None, "bad-id", "a challenge needs an integer id")
             return
-        wrong = _dare_fields(message)
+        why: tuple[str, str] | None = None
+        if (wrong := _dare_fields(message)) is not None:
+            why = "bad-challenge", wrong
         opponent = message.get("opponent")
-        if wrong is None and str(opponent).casefold() == self.account.username.casefold():
-            wrong = "a bot cannot challenge itself"
-        if wrong is None and self.busy >= TABLES_AT_ONCE:
-            wrong = f"this bot plays {TABLES_AT_ONCE} tables already, challenges included"
-        if wrong is None and message["rated"] and await self._same_owner(str(opponent)):
-            wrong = "two bots of one owner play casual matches only: a rated one would rate the owner against itself"
-        if wrong is not None:
-            self.error(request, wrong)
+        if why is None and str(opponent).casefold() == self.account.username.casefold():
+            why = "self-challenge", "a bot cannot challenge itself"
+        if why is None and self.busy >= TABLES_AT_ONCE:
+            why = "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once, challenges included"
+        if why is None and message["rated"] and await self._same_owner(str(opponent)):
+            why = (
+                "same-owner",
+                "two bots of one owner play casual matches only: a rated one would rate the owner against itself",
+            )
+        if why is not None:
+            self.error(request, *why)
             return
+        seats = [SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)]
+        made = await self._make(request, message, seats, "challenge")
+        if made is None:
+            return
+        self.send({"type": "challenged", "id": request, "table": made.table.id})
+        if not await self.sit(made.table.id, 0):
+            self.error(
+                request, "not-seated", f"the bot could not sit down at table {made.table.id}; its opponent is not asked"
+            )
+            return
+        await self.gateway.challenge(made.table, made.bots)
+
+    async def _make(self, request: int, message: Mapping[str, Any], seats: list[SeatSpec], what: str) -> Made | None:
+        """The public table of the bot's ``challenge`` or ``seek``, made as ``POST /api/tables`` makes one (every
+        check, the bot's challenges a minute and the tables a minute of its address), its account holding seat 0;
+        else None, the refusal told."""
         try:
             body = CreateTable(
                 ruleset=message["edition"],
                 players=message["players"],
-                seats=[SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)],
+                seats=seats,
                 clock=message["clock"],
                 rated=message["rated"],
                 cf_timeout=message.get("cf_timeout", DEFAULT_CF_TIMEOUT),
@@ -431,26 +466,28 @@ class BotSession:
                 spectators=True,
             )
         except ValidationError as exc:
-            self.error(request, f"the challenge is not valid: {exc.errors()[0].get('msg', '')}"[:300])
-            return
+            self.error(request, "bad-challenge", f"the {what} is not valid: {exc.errors()[0].get('msg', '')}"[:300])
+            return None
         wait = self.gateway.throttle.take(self.account.id)
         if wait is not None:
-            self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
-            return
+            most = self.gateway.throttle.per_minute
+            self.error(
+                request, "challenge-rate", f"a bot challenges or seeks at most {most} times a minute; again in {wait} s"
+            )
+            return None
         address = self.ws.client.host if self.ws.client else ""
         try:  # made as POST /api/tables makes a table
-            made = await self.creation.make(body, address, {0: self.account.id})
+            return await self.creation.make(body, address, {0: self.account.id})
         except Unprocessable as exc:
-            self.error(request, f"{exc.field}: {exc.message}")
-            return
+            code = exc.code if exc.code in CODES else "bad-challenge"
+            self.error(request, code, f"{exc.field}: {exc.message}")
         except Throttled as t:
-            self.error(request, f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s")
-            return
-        self.send({"type": "challenged", "id": request, "table": made.table.id})
-        if not await self.sit(made.table.id, 0):
-            self.error(request, f"the bot could not sit down at table {made.table.id}; its opponent is not asked")
-            return
-        await self.gateway.challenge(made.table, made.bots)
+            self.error(
+                request,
+                "table-rate",
+                f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s",
+            )
+        return None
 
 
 class Gateway:
@@ -480,7 +517,7 @@ class Gateway:
         """Close the bot's connection here at once (its token was renewed or revoked, or the bot deleted)."""
         session = self.sessions.get(account_id)
         if session is not None:
-            session.close(AUTH, reason)
+            session.close(AUTH, "token-gone", reason)
 
     async def decline(self, table_id: str, seat: int, account_id: str) -> None:
         """The bot declined, or never answered: a built-in bot at the table's stand-in level takes the seat if the
