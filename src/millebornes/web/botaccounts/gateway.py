@@ -41,6 +41,7 @@ from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
 from ..tables.service import BotSeat, Creation, Made
 from ..tasks import Tasks
 from ..throttle import CreationThrottle
+from .accepts import ANY, refusal
 from .codes import CODES, known
 from .repo import Bots
 
@@ -95,12 +96,13 @@ class Challenge:
 
 @dataclass(frozen=True)
 class Challengee:
-    """A bot a table challenges: its account, its name, and its connection if it is connected to this process
-    (None: its row says it is connected to another one)."""
+    """A bot a table challenges: its account, its name, its connection if it is connected to this process (None:
+    its row says it is connected to another one), and what that connection's hello said it takes."""
 
     account_id: str
     name: str
     session: BotSession | None
+    accepts: Mapping[str, Any] | None
 
 
 class SeatLink:
@@ -143,6 +145,8 @@ class BotSession:
         self.challenges: dict[int, Challenge] = {}
         self.links: dict[str, SeatLink] = {}
         self.tasks = Tasks()
+        self.accepts: dict[str, Any] = dict(ANY)
+        """What its hello said the bot takes (:mod:`.accepts`)."""
 
     # ---------------------------------------------------------------- sending
     def send(self, message: dict) -> None:
@@ -544,27 +548,33 @@ class Gateway:
             )
         return None
 
-    async def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, Challengee]:
-        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed) with its
-        code: a bot connected nowhere (its row says so: ``bot-offline``), one named twice (``bot-twice``); a bot
-        connected here also at its tables' limit (``bot-busy``) or challenged too often this minute
-        (``bot-challenged``; a bot connected to another process declines then, at once)."""
+    async def challengeable(
+        self, seats: list[tuple[int, str]], edition: str, players: int, rated: bool
+    ) -> dict[int, Challengee]:
+        """The bot of each bot-account seat (index, name) at a table of ``edition``, ``players`` and ``rated``, or
+        :class:`Unprocessable` (nothing changed) with its code: a bot connected nowhere (its row says so:
+        ``bot-offline``), one named twice (``bot-twice``), one whose hello does not accept such a table, wherever
+        it is connected (``bot-refuses``); a bot connected here also at its tables' limit (``bot-busy``) or
+        challenged too often this minute (``bot-challenged``; a bot connected to another process declines then,
+        at once)."""
         found: dict[int, Challengee] = {}
         for seat, name in seats:
             session = self.named(name)
             if session is not None and not session.closing:
-                bot = Challengee(session.account.id, session.account.username, session)
+                bot = Challengee(session.account.id, session.account.username, session, session.accepts)
             else:
                 row = await asyncio.to_thread(self.bots.named, name)
                 if row is None or not row.connected:
                     raise Unprocessable(
                         "seats", f"seat {seat}: the bot {name[:32]!r} is not connected now", "bot-offline"
                     )
-                bot = Challengee(row.account_id, row.username, None)
+                bot = Challengee(row.account_id, row.username, None, row.accepts)
             if any(b.account_id == bot.account_id for b in found.values()):
                 raise Unprocessable(
                     "seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already", "bot-twice"
                 )
+            if (why := refusal(bot.accepts, edition, players, rated)) is not None:
+                raise Unprocessable("seats", f"seat {seat}: the bot {bot.name!r} takes {why}", "bot-refuses")
             if bot.session is not None and bot.session.busy >= TABLES_AT_ONCE:
                 raise Unprocessable(
                     "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already", "bot-busy"
@@ -621,6 +631,8 @@ class Gateway:
         if table is None or table.status != WAITING or session.closing:
             return
         why = self.refusal(session)
+        if why is None and (outside := refusal(session.accepts, table.ruleset, table.players, table.rated)):
+            why = f"the bot {session.account.username!r} takes {outside}"  # its hello came after the creation read it
         if why is not None:
             log.info("table %s: %s; a built-in bot takes seat %d", table_id, why, seat)
             await self.decline(table_id, seat, account_id)

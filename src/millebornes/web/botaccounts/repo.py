@@ -13,8 +13,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String, func, select, update
+from sqlalchemy import JSON, DateTime, ForeignKey, String, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
@@ -43,6 +44,9 @@ class BotRow(Base):
     """The id of the bot's live WebSocket: a newer one replaces it, and the older one, at any process, closes; None
     once it ended (:meth:`Bots.disconnect`), so that "connected" means at some process (a process that died leaves
     its id: a challenge there goes unanswered, and is declined)."""
+    accepts: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The tables the live connection's hello said the bot takes (web/botaccounts/accepts.py), so that every
+    process refuses a challenge outside them; None: any (or no live connection)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,8 @@ class Bot:
     revoked: bool
     connected: bool = False
     """Its row names a live connection, at some server process (a process that died leaves a stale one)."""
+    accepts: dict[str, Any] | None = None
+    """What its live connection takes (web/botaccounts/accepts.py); None: any."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class Online:
     owner: str
     tables: int
     """Live tables (waiting or playing) where its account holds a seat, challenges not yet answered included."""
+    accepts: dict[str, Any] | None
 
 
 class TooMany(Exception):
@@ -149,7 +156,7 @@ class Bots:
         owner = aliased(AccountRow)
         with Session(self.engine) as s:
             rows = s.execute(
-                select(BotRow.account_id, AccountRow.username, owner.username)
+                select(BotRow.account_id, AccountRow.username, owner.username, BotRow.accepts)
                 .join(AccountRow, AccountRow.id == BotRow.account_id)
                 .join(owner, owner.id == BotRow.owner_id)
                 .where(BotRow.connection.is_not(None), BotRow.token_hash.is_not(None))
@@ -169,7 +176,7 @@ class Bots:
                     .group_by(SeatRow.account_id)
                 ).all()
             )
-        return [Online(i, name, owner_name, int(live.get(i, 0))) for i, name, owner_name in rows]
+        return [Online(i, name, owner_name, int(live.get(i, 0)), accepts) for i, name, owner_name, accepts in rows]
 
     def owner_of(self, account_id: str) -> str | None:
         """The username of the person who owns this bot account; None for a person's account."""
@@ -195,7 +202,9 @@ class Bots:
     def _set_token(self, account_id: str, token_hash: str | None) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(
-                update(BotRow).where(BotRow.account_id == account_id).values(token_hash=token_hash, connection=None)
+                update(BotRow)
+                .where(BotRow.account_id == account_id)
+                .values(token_hash=token_hash, connection=None, accepts=None)
             )
 
     def delete(self, account_id: str) -> None:
@@ -224,7 +233,7 @@ class Bots:
             row, account, owner_disabled = found
             if account.disabled is not None or owner_disabled is not None:
                 raise Disabled(account.disabled is None)
-            row.connection, row.last_connected = connection, now()
+            row.connection, row.last_connected, row.accepts = connection, now(), None
             return Account(account.id, account.username, account.created)
 
     def lost(self, account_id: str, token: str, connection: str) -> str | None:
@@ -252,7 +261,16 @@ class Bots:
             s.execute(
                 update(BotRow)
                 .where(BotRow.account_id == account_id, BotRow.connection == connection)
-                .values(connection=None)
+                .values(connection=None, accepts=None)
+            )
+
+    def accept(self, account_id: str, connection: str, accepts: dict[str, Any]) -> None:
+        """What ``connection``'s hello said the bot takes, kept while it is the bot's live connection."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(BotRow)
+                .where(BotRow.account_id == account_id, BotRow.connection == connection)
+                .values(accepts=accepts)
             )
 
     def seats_held(self, account_id: str, most: int) -> list[tuple[str, int]]:
@@ -310,4 +328,5 @@ def _bot(b: BotRow, a: AccountRow) -> Bot:
         b.last_connected,
         b.token_hash is None,
         b.connection is not None,
+        b.accepts,
     )

@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket
 
 from ...protocol import PROTOCOL
 from ..deps import CreationDep, GatewayDep
+from . import accepts
 from .gateway import (
     AUTH,
     BAD_ANSWERS,
@@ -171,6 +172,12 @@ async def _handshake(session: BotSession) -> bool:
     if message is None or message.get("type") != "hello" or message.get("protocol") != PROTOCOL:
         session.close(PROTOCOL_ERROR, "no-hello", f"the first message is a hello of protocol {PROTOCOL!r}")
         return False
+    try:
+        session.accepts = accepts.parse(message.get("accepts"))
+    except accepts.BadAccepts as bad:
+        session.close(PROTOCOL_ERROR, "bad-hello", str(bad))
+        return False
+    await asyncio.to_thread(session.gateway.bots.accept, session.account.id, session.connection, session.accepts)
     return True
 
 
