@@ -41,6 +41,7 @@ from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
 from ..tables.service import BotSeat, Creation, Made
 from ..tasks import Tasks
 from ..throttle import CreationThrottle
+from ..tokens import hash_token, new_token
 from .accepts import ANY, refusal
 from .codes import CODES, known
 from .repo import Bots
@@ -66,6 +67,8 @@ TABLES_AT_ONCE = 8
 CHALLENGES_PER_MINUTE = 20
 BOTS_MADE_PER_MINUTE = 10
 """Bots one account makes in a minute (web/botaccounts/routes.py): a made-and-deleted loop stays slow."""
+SEEK_SECONDS = 600.0
+"""A seek nobody took within this is withdrawn: its table is cancelled."""
 CHECK_SECONDS = 5.0
 """How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
 renewal at another server process, or a newer connection there)."""
@@ -286,6 +289,12 @@ class BotSession:
             await self.act(message)
         elif kind == "challenge":
             await self.dare(message)
+        elif kind == "seek":
+            await self.seek(message)
+        elif kind == "join":
+            await self.join(message)
+        elif kind == "unseek":
+            await self.unseek(message)
         elif kind == "hello":
             self.error(None, "hello-again", "hello is said once, first: this connection said it already")
         else:
@@ -454,6 +463,66 @@ class BotSession:
             return
         await self.gateway.challenge(made.table, made.bots)
 
+    async def seek(self, message: Mapping[str, Any]) -> None:
+        """The bot's ``seek``: a public table made as a ``challenge`` makes one (every check and limit), the bot on
+        seat 0 and the other seats open to anybody (the lobby lists it; a bot takes one with ``join``); ``sought``
+        names it.  One open seek a bot, counted in its tables; withdrawn when nobody took it in time."""
+        request = message.get("id")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "bad-id", "a seek needs an integer id")
+            return
+        why: tuple[str, str] | None = None
+        if (wrong := _seek_fields(message)) is not None:
+            why = "bad-challenge", wrong
+        elif (open_seek := self.gateway.sought(self.account.id)) is not None:
+            why = "seek-open", f"a bot has at most 1 open seek, and table {open_seek} is this bot's"
+        elif self.busy >= TABLES_AT_ONCE:
+            why = "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once, its seek included"
+        if why is not None:
+            self.error(request, *why)
+            return
+        made = await self._make(request, message, [SeatSpec(kind="human")] * message["players"], "seek")
+        if made is None:
+            return
+        table_id = made.table.id
+        self.gateway.seeks[self.account.id] = table_id
+        self.send({"type": "sought", "id": request, "table": table_id})
+        if not await self.sit(table_id, 0):
+            self.error(request, "not-seated", f"the bot could not sit down at table {table_id}: the seek is withdrawn")
+            await self.gateway.withdraw(self.account.id, table_id)
+            return
+        self.gateway.later(self.gateway.seek_ends(self.account.id, table_id), table_id)
+
+    async def unseek(self, message: Mapping[str, Any]) -> None:
+        table_id = message.get("table")
+        if self.gateway.sought(self.account.id) != table_id or not await self.gateway.withdraw(
+            self.account.id, str(table_id)
+        ):
+            self.error(None, "unknown-seek", f"unseek names the bot's open seek, and {str(table_id)[:40]!r} is not")
+
+    async def join(self, message: Mapping[str, Any]) -> None:
+        """The bot takes a free seat of an open public table (a seek): claimed as the lobby claims one, held by its
+        account, then joined; its decides follow as after an ``accept``."""
+        request, table_id = message.get("id"), message.get("table")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "bad-id", "a join needs an integer id")
+            return
+        if not isinstance(table_id, str) or table_id in self.links:
+            self.error(request, "no-seat", "join names by its id an open public table where the bot has no seat yet")
+            return
+        if self.busy >= TABLES_AT_ONCE:
+            self.error(request, "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once")
+            return
+        table = await asyncio.to_thread(self.gateway.tables.get, table_id[:40])
+        if table is not None and table.public and table.status == WAITING:
+            for free in [s.seat for s in table.seats if s.free]:
+                if await self.gateway.hall.claim(table_id, free, hash_token(new_token())):
+                    await asyncio.to_thread(self.gateway.bots.hold_seat, table_id, free, self.account.id)
+                    if not await self.sit(table_id, free):
+                        self.error(request, "not-seated", f"the bot could not sit down at table {table_id}")
+                    return
+        self.error(request, "no-seat", f"table {table_id[:40]!r} is no open public table with a free seat")
+
     async def _make(self, request: int, message: Mapping[str, Any], seats: list[SeatSpec], what: str) -> Made | None:
         """The public table of the bot's ``challenge`` or ``seek``, made as ``POST /api/tables`` makes one (every
         check, the bot's challenges a minute and the tables a minute of its address), its account holding seat 0;
@@ -506,8 +575,43 @@ class Gateway:
         self.challenge_seconds = CHALLENGE_SECONDS
         self.challenge_margin = CHALLENGE_MARGIN
         self.decision_seconds = DECISION_SECONDS
+        self.seek_seconds = SEEK_SECONDS
+        self.seeks: dict[str, str] = {}
+        """Each bot's open seek here, by account id: its table."""
         self.tasks = Tasks()
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
+
+    def sought(self, account_id: str) -> str | None:
+        """The table of the bot's open seek here, if nobody has taken it yet (its match not started)."""
+        table_id = self.seeks.get(account_id)
+        room = None if table_id is None else self.hall.rooms.get(table_id)
+        if table_id is not None and room is not None and room.status != WAITING:
+            del self.seeks[account_id]
+            return None
+        return table_id
+
+    async def seek_ends(self, account_id: str, table_id: str) -> None:
+        await asyncio.sleep(self.seek_seconds)
+        await self.withdraw(account_id, table_id)
+
+    async def withdraw(self, account_id: str, table_id: str) -> bool:
+        """The bot's seek, if still open: its table cancelled (expired, at every process), the bot told
+        ``withdrawn``; False once its match started."""
+        if self.seeks.get(account_id) != table_id:
+            return False
+        del self.seeks[account_id]
+        if not await asyncio.to_thread(self.bots.withdraw, table_id):
+            return False
+        session = self.sessions.get(account_id)
+        if session is not None and (link := session.links.get(table_id)) is not None:
+            session._drop(link)
+            del session.links[table_id]
+        room = self.hall.rooms.pop(table_id, None)
+        if room is not None:
+            room.close()
+        if session is not None:
+            session.send({"type": "withdrawn", "table": table_id})
+        return True
 
     def later(self, work: Coroutine[Any, Any, Any], table_id: str | None = None) -> None:
         """``table_id``: the table the challenge seats a bot at."""
@@ -643,6 +747,38 @@ class Gateway:
 DARE_FIELDS = {"type", "id", "opponent", "edition", "players", "rated", "clock"}
 """A bot's ``challenge`` has them all, and may have ``cf_timeout`` too."""
 DEFAULT_CF_TIMEOUT = CreateTable.model_fields["cf_timeout"].default
+
+
+SEEK_FIELDS = {"type", "id", "edition", "players", "rated", "clock"}
+"""A bot's ``seek`` has them all, and may have ``cf_timeout`` too."""
+
+
+def _seek_fields(message: Mapping[str, Any]) -> str | None:
+    """What is wrong with the fields of a bot's ``seek`` (their types; the values are the creation's to judge)."""
+    unknown = sorted(set(message) - SEEK_FIELDS - {"cf_timeout"})
+    if unknown:
+        return f"a seek has no field {str(unknown[0])[:40]!r}"
+    missing = sorted(SEEK_FIELDS - set(message))
+    if missing:
+        return f"a seek needs {', '.join(missing)}"
+    players = message["players"]
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 8:
+        return "players is the number of players, 2 to 8"
+    return _common_fields(message)
+
+
+def _common_fields(message: Mapping[str, Any]) -> str | None:
+    if not isinstance(message["edition"], str):
+        return "edition is an edition's name"
+    if not isinstance(message["rated"], bool):
+        return "rated is true or false"
+    clock = message["clock"]
+    if not isinstance(clock, int | float) or isinstance(clock, bool):
+        return "clock is a number of seconds (0: none)"
+    window = message.get("cf_timeout", DEFAULT_CF_TIMEOUT)
+    if not isinstance(window, int | float) or isinstance(window, bool):
+        return "cf_timeout is a number of seconds"
+    return None
 
 
 def _dare_fields(message: Mapping[str, Any]) -> str | None:

@@ -22,7 +22,8 @@ from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 from ..accounts.repo import Account, AccountRow, Accounts, Taken, username_key
 from ..db.base import Base, now
 from ..db.database import Database
-from ..tables.rows import PLAYING, WAITING, SeatRow, TableRow
+from ..db.notices import Kind
+from ..tables.rows import EXPIRED, PLAYING, WAITING, SeatRow, TableRow
 from ..tokens import hash_token
 
 NO_PASSWORD = "!bot"
@@ -96,6 +97,7 @@ class Bots:
     """The bot accounts' reads and writes, on the tables' database."""
 
     def __init__(self, db: Database):
+        self.db = db
         self.engine = db.engine
         self.accounts = Accounts(db)
 
@@ -307,6 +309,20 @@ class Bots:
                     SeatRow.joined.is_(False),
                 )
             )
+
+    def withdraw(self, table_id: str) -> bool:
+        """A bot's seek nobody took: its table, still waiting, is expired (every process hears it); False once its
+        match started."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == WAITING)
+                .values(status=EXPIRED, touched=now())
+                .execution_options(synchronize_session=False)
+            )
+            if done.rowcount == 1:  # type: ignore[attr-defined]
+                self.db.notice(s, table_id, Kind.EXPIRED)
+            return done.rowcount == 1  # type: ignore[attr-defined]
 
     def hold_seat(self, table_id: str, seat: int, account_id: str) -> None:
         """The bot's account holds the seat it was challenged to (a rated table rates it there), and the seat is
