@@ -27,6 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from . import health, metrics
+from . import schemas as schema_routes
 from .accounts import routes as account_routes
 from .accounts.guard import SignInGuard
 from .accounts.repo import Accounts
@@ -175,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rating_routes,
         review_routes,
         archive_routes,
+        schema_routes,
     ):
         app.include_router(routes.router)
     return app
