@@ -24,6 +24,7 @@ from copy import copy
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 COMPILED = [
     "src/millebornes/cards.py",
@@ -157,6 +158,21 @@ class CompiledBuildExt(build_ext):
             del self.compiler.compile
 
 
+class BuildPyWithSchemas(build_py):
+    """The package also carries the JSON Schemas of docs/ (the bot protocol's, the bot socket's, the
+    observation's...) as millebornes/schemas/, which the server serves (``GET /api/schemas/NAME``): docs/ stays
+    their one source, copied at each build (the sdist has docs/ too)."""
+
+    def run(self):
+        super().run()
+        here = os.path.dirname(os.path.abspath(__file__))
+        target = os.path.join(self.build_lib, "millebornes", "schemas")
+        self.mkpath(target)
+        for name in sorted(os.listdir(os.path.join(here, "docs"))):
+            if name.endswith(".schema.json"):
+                self.copy_file(os.path.join(here, "docs", name), os.path.join(target, name))
+
+
 def pypi_description() -> str:
     """README.md with every relative link made absolute: PyPI shows it away from the repository. A page of docs/
     goes to the hosted documentation site, any other file (and the README's own headings) to the forge, at the
@@ -190,7 +206,7 @@ def pypi_description() -> str:
 
 setup(
     ext_modules=[] if PURE else placeholders(),
-    cmdclass={"build_ext": CompiledBuildExt},
+    cmdclass={"build_ext": CompiledBuildExt, "build_py": BuildPyWithSchemas},
     long_description=pypi_description(),
     long_description_content_type="text/markdown",
 )

@@ -179,6 +179,9 @@ def test_the_manylinux_wheel_carries_the_compiled_engine_and_everything_it_serve
         "millebornes/web/static/bots.html",
         "millebornes/web/static/profile.html",
         "millebornes/web/static/account.html",
+        "millebornes/schemas/protocol.schema.json",  # served by GET /api/schemas/NAME (setup.py copies docs/'s)
+        "millebornes/schemas/observation.schema.json",
+        "millebornes/schemas/bot-socket.schema.json",
     ):
         assert needed in names
 

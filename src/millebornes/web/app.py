@@ -29,6 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from . import apidoc, health, metrics
+from . import schemas as schema_routes
 from .accounts import routes as account_routes
 from .accounts.guard import SignInGuard
 from .accounts.repo import Accounts
@@ -178,6 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rating_routes,
         review_routes,
         archive_routes,
+        schema_routes,
     ):
         app.include_router(routes.router)
     return app

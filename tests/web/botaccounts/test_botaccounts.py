@@ -181,6 +181,7 @@ def test_a_bot_must_say_hello_and_its_bad_messages_are_refused(web):
         assert ws.receive_json() == {
             "type": "error",
             "id": 99,
+            "code": "stale",
             "message": "request 99 is not open: answered already, or the table moved on",
         }
         ws.send_json({"type": "accept", "id": 5})
@@ -617,7 +618,8 @@ def test_a_bot_sees_only_its_seats_observation(server):
     for m in bot.messages:
         assert validate(m, messages["$defs"][online[m["type"]]], messages) == [], m["type"]
     for d in bot.decides:
-        assert set(d) == {"type", "id", "observation", "legal_actions", "table"}
+        assert set(d) == {"type", "id", "observation", "legal_actions", "table", "seconds_left"}
+        assert 0 <= d["seconds_left"] <= 120
         obs = d["observation"]
         assert d["table"] == table["id"] and obs["seat"] == 1 and obs["to_act"] == 1
         assert d["legal_actions"] == obs["legal_actions"] and d["legal_actions"]
@@ -658,6 +660,7 @@ def test_a_bot_asked_for_a_coup_fourre_is_told_it_is_its_decision_and_the_person
     obs = asked["observation"]
     assert obs["decision"] == "coup-fourre" and obs["to_act"] == 1 and obs["seat"] == 1
     assert sorted(asked["legal_actions"]) == ["coup-fourre", "pass"]
+    assert 0 < asked["seconds_left"] <= 20 and abs(asked["seconds_left"] - window["cf_deadline"]) < 2  # the window's
     assert obs["pending_attack"] == {"attacker": 0, "hazard": "speed-limit", "side": 1}
     closed = seat.next_state()
     assert closed["cf_deadline"] is None and closed["observation"]["tableaux"][1]["coups_fourres"] == ["right-of-way"]

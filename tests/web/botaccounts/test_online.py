@@ -32,7 +32,15 @@ def test_a_connected_bot_is_listed_with_public_facts_and_goes_when_it_disconnect
     with bot_socket(c, token) as ws:
         hello(ws)
         listed = online(c)
-        assert listed == [{"name": "robo", "owner": "owner_1", "ratings": {}, "busy": False}]
+        assert listed == [
+            {
+                "name": "robo",
+                "owner": "owner_1",
+                "ratings": {},
+                "busy": False,
+                "accepts": {"editions": None, "players": None, "rated": True, "casual": True},
+            }
+        ]
         text = c.get("/api/bots/online").text
         assert token not in text and "mbb_" not in text
         from sqlalchemy import create_engine

@@ -216,7 +216,7 @@ def test_the_revisions_make_the_models_schema_on_sqlite(tmp_path):
     migrated, made = two_sqlite(tmp_path)
     Database(migrated, "NORMAL").close()
     made_by_create_all(made)
-    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0011"  # HEAD is the last
+    assert revision(migrated) == schema.head() == schema.scripts().get_current_head() == "0012"  # HEAD is the last
     assert diffs(migrated) == []
     assert shape(migrated) == shape(made) and len(shape(made)) == 18
     assert diffs(f"sqlite:///{tmp_path}/empty.db")  # the comparison sees a difference when there is one
@@ -285,7 +285,7 @@ def test_a_postgresql_database_made_before_the_revisions_is_upgraded_in_place(fr
 
 def test_a_database_behind_is_refused_without_migrating_and_one_ahead_always(tmp_path):
     url = f"sqlite:///{tmp_path}/mb.db"
-    with pytest.raises(schema.SchemaError, match="needs 0011: run `millebornes db upgrade`"):
+    with pytest.raises(schema.SchemaError, match="needs 0012: run `millebornes db upgrade`"):
         Tables(Database(url, "NORMAL", migrate=False))
     assert revision(url) is None and shape(url) == {}  # nothing made
     Database(url, "NORMAL").close()
@@ -308,15 +308,15 @@ def test_db_upgrade_and_current(tmp_path, monkeypatch):
     made_by_old_code(url, FIRST_RELEASE)
     monkeypatch.setenv("DATABASE_URL", url)
     before = runner.invoke(app, ["db", "current"])
-    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0011: millebornes db upgrade)"
+    assert before.exit_code == 0 and before.output.strip() == "none (this version needs 0012: millebornes db upgrade)"
     refused = runner.invoke(app, ["serve", "--no-migrate"])
-    assert refused.exit_code == 2 and "needs 0011: run `millebornes db upgrade`" in refused.output
+    assert refused.exit_code == 2 and "needs 0012: run `millebornes db upgrade`" in refused.output
     assert revision(url) is None
     up = runner.invoke(app, ["db", "upgrade"])
-    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0011"
+    assert up.exit_code == 0 and up.output.strip() == f"millebornes: {url} upgraded from revision none to 0012"
     again = runner.invoke(app, ["db", "upgrade", "--database-url", url])
-    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0011"
-    assert runner.invoke(app, ["db", "current"]).output.strip() == "0011 (head)"
+    assert again.exit_code == 0 and again.output.strip() == f"millebornes: {url} is at revision 0012"
+    assert runner.invoke(app, ["db", "current"]).output.strip() == "0012 (head)"
     assert diffs(url) == []
 
 
@@ -336,8 +336,8 @@ def test_upgrades_started_together_on_one_sqlite_file_make_the_schema_once(tmp_p
         ]
         said = sorted(run.communicate(timeout=120)[0].strip() for run in runs)
         assert [run.returncode for run in runs] == [0, 0, 0], said
-        assert said == [f"millebornes: {url} is at revision 0011"] * 2 + [
-            f"millebornes: {url} upgraded from revision none to 0011"
+        assert said == [f"millebornes: {url} is at revision 0012"] * 2 + [
+            f"millebornes: {url} upgraded from revision none to 0012"
         ], said
         assert diffs(url) == []
 
@@ -352,3 +352,50 @@ def test_a_start_on_a_database_at_head_imports_no_alembic(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def at_0011_with_a_bot(url: str) -> None:
+    """A database as revision 0011 left it (no ``bots.accepts``), with a connected bot and its owner."""
+    Database(url, "NORMAL").close()
+    engine = create_engine(url)
+    at = datetime(2026, 1, 2, 3, 4, 5)
+    with engine.begin() as c:
+        c.execute(text("ALTER TABLE bots DROP COLUMN accepts"))
+        c.execute(text("UPDATE alembic_version SET version_num = '0011'"))
+        for account in ("owner", "robo"):
+            c.execute(
+                text(
+                    "INSERT INTO accounts (id, username, username_key, password_hash, created) "
+                    "VALUES (:a, :a, :a, 'x', :t)"
+                ),
+                {"a": account, "t": at},
+            )
+        c.execute(
+            text(
+                "INSERT INTO bots (account_id, owner_id, token_hash, created, connection) "
+                "VALUES ('robo', 'owner', 'h', :t, 'live1')"
+            ),
+            {"t": at},
+        )
+    engine.dispose()
+    assert revision(url) == "0011"
+
+
+def upgraded_from_0011(url: str) -> None:
+    """0012 adds ``bots.accepts`` in place: the bot's row kept, taking any table (null) until its next hello."""
+    at_0011_with_a_bot(url)
+    Database(url, "NORMAL").close()
+    assert revision(url) == schema.head() == "0012" and diffs(url) == []
+    engine = create_engine(url)
+    with engine.connect() as c:
+        assert c.execute(text("SELECT account_id, connection, accepts FROM bots")).one() == ("robo", "live1", None)
+    engine.dispose()
+
+
+def test_revision_0012_adds_what_a_bot_accepts_on_sqlite(tmp_path):
+    upgraded_from_0011(f"sqlite:///{tmp_path}/mb.db")
+
+
+@pytest.mark.postgres
+def test_revision_0012_adds_what_a_bot_accepts_on_postgresql(fresh_postgres):
+    upgraded_from_0011(fresh_postgres())

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,9 +38,12 @@ from ..tables.hall import Hall
 from ..tables.repo import Tables
 from ..tables.room import Room
 from ..tables.rows import FINISHED, PLAYING, WAITING, SavedTable
-from ..tables.service import BotSeat, Creation
+from ..tables.service import BotSeat, Creation, Made
 from ..tasks import Tasks
 from ..throttle import CreationThrottle
+from ..tokens import hash_token, new_token
+from .accepts import ANY, refusal
+from .codes import CODES, known
 from .repo import Bots
 
 log = logging.getLogger("millebornes.web")
@@ -63,6 +67,8 @@ TABLES_AT_ONCE = 8
 CHALLENGES_PER_MINUTE = 20
 BOTS_MADE_PER_MINUTE = 10
 """Bots one account makes in a minute (web/botaccounts/routes.py): a made-and-deleted loop stays slow."""
+SEEK_SECONDS = 600.0
+"""A seek nobody took within this is withdrawn: its table is cancelled."""
 CHECK_SECONDS = 5.0
 """How often a connection checks that its token still opens the bot and that no newer connection replaced it (a
 renewal at another server process, or a newer connection there)."""
@@ -79,6 +85,8 @@ class Decision:
     seq: int
     observation: Mapping[str, Any]
     legal: list[str]
+    ends: float
+    """When the table's stand-in plays it (``time.monotonic``): the decide's ``seconds_left`` counts down to it."""
     bad: int = 0
 
 
@@ -91,12 +99,13 @@ class Challenge:
 
 @dataclass(frozen=True)
 class Challengee:
-    """A bot a table challenges: its account, its name, and its connection if it is connected to this process
-    (None: its row says it is connected to another one)."""
+    """A bot a table challenges: its account, its name, its connection if it is connected to this process (None:
+    its row says it is connected to another one), and what that connection's hello said it takes."""
 
     account_id: str
     name: str
     session: BotSession | None
+    accepts: Mapping[str, Any] | None
 
 
 class SeatLink:
@@ -139,6 +148,8 @@ class BotSession:
         self.challenges: dict[int, Challenge] = {}
         self.links: dict[str, SeatLink] = {}
         self.tasks = Tasks()
+        self.accepts: dict[str, Any] = dict(ANY)
+        """What its hello said the bot takes (:mod:`.accepts`)."""
 
     # ---------------------------------------------------------------- sending
     def send(self, message: dict) -> None:
@@ -146,17 +157,19 @@ class BotSession:
             return
         if self.out.qsize() > 1000:
             log.warning("bot %s does not read its messages; closing it", self.account.username)
-            self.close(1008, "too many messages waiting to be read")
+            self.close(1008, "unread", "more than 1000 messages wait for the bot to read them")
             return
         self.out.put_nowait(message)
 
-    def error(self, request: int | None, message: str) -> None:
-        self.send({"type": "error", "id": request, "message": message})
+    def error(self, request: int | None, code: str, message: str) -> None:
+        """An ``error``: ``code`` from :data:`.codes.CODES`, ``message`` the rule broken, in words."""
+        self.send({"type": "error", "id": request, "code": known(code), "message": message})
 
-    def close(self, code: int, reason: str) -> None:
+    def close(self, close_code: int, code: str, reason: str) -> None:
+        """The last ``error`` (``code``, ``reason``), then the WebSocket's close with ``close_code``."""
         if not self.closing:
-            self.error(None, reason)
-            self.out.put_nowait((code, reason[:120]))
+            self.error(None, code, reason)
+            self.out.put_nowait((close_code, reason[:120]))
             self.closing = True
 
     async def pump(self) -> None:
@@ -218,10 +231,22 @@ class BotSession:
         if any(d.link is link and d.seq == seq for d in self.decisions.values()):
             return
         self._drop(link)
-        self._send_decide(Decision(link, seq, obs, legal))
         room = link.room
-        if room is not None and room.table.clock <= 0:
+        self._send_decide(Decision(link, seq, obs, legal, self._ends(room, obs)))
+        if room is not None and room.table.clock <= 0 and obs.get("decision") != "coup-fourre":
             self.later(self._limit(link, seq))
+
+    def _ends(self, room: Room | None, obs: Mapping[str, Any]) -> float:
+        """When the stand-in plays this decision: the coup-fourré window's end, the turn clock's, or
+        ``decision_seconds`` from now at a table without a clock."""
+        at = time.monotonic()
+        if room is not None and obs.get("decision") == "coup-fourre" and room.window is not None:
+            if room.window.deadline is not None:
+                return room.window.deadline
+            return at + room.table.cf_timeout
+        if room is not None and room.table.clock > 0:
+            return room.turn.ends if room.turn.ends is not None else at + room.table.clock
+        return at + self.gateway.decision_seconds
 
     def _send_decide(self, d: Decision) -> None:
         request = self.next_id()
@@ -233,6 +258,7 @@ class BotSession:
                 "observation": d.observation,
                 "legal_actions": d.legal,
                 "table": d.link.table_id,
+                "seconds_left": round(max(0.0, d.ends - time.monotonic()), 1),
             }
         )
 
@@ -252,50 +278,67 @@ class BotSession:
         if kind in ("accept", "decline"):
             found = self.challenges.get(request) if isinstance(request, int) else None
             if found is None:
-                self.error(request if isinstance(request, int) else None, f"no open challenge has the id {request!r}")
+                self.error(
+                    request if isinstance(request, int) else None,
+                    "unknown-challenge",
+                    f"{kind} answers an open challenge by its id, and no open challenge has the id {request!r}",
+                )
             elif not found.answer.done():
                 found.answer.set_result(kind == "accept")
         elif kind in ("action", "error"):
             await self.act(message)
         elif kind == "challenge":
             await self.dare(message)
+        elif kind == "seek":
+            await self.seek(message)
+        elif kind == "join":
+            await self.join(message)
+        elif kind == "unseek":
+            await self.unseek(message)
         elif kind == "hello":
-            self.error(None, "hello was said already")
+            self.error(None, "hello-again", "hello is said once, first: this connection said it already")
         else:
-            self.error(request if isinstance(request, int) else None, f"unknown message type {str(kind)[:40]!r}")
+            self.error(
+                request if isinstance(request, int) else None,
+                "unknown-type",
+                f"unknown message type {str(kind)[:40]!r}: a bot sends hello, action, error, accept, decline, "
+                "challenge, seek, join or unseek",
+            )
 
     async def act(self, message: Mapping[str, Any]) -> None:
         """The bot's answer to a decide: submitted as the seat's person would; a wrong one (an illegal action, an
         ``error``) is told and the decision asked again, and after ``BAD_ANSWERS`` the stand-in plays it."""
         request = message.get("id")
         if not isinstance(request, int) or isinstance(request, bool):
-            self.error(None, "an action needs the integer id of its decide")
+            self.error(None, "bad-id", f"an {message['type']} needs the integer id of its decide")
             return
         d = self.decisions.pop(request, None)
         if d is None:
-            self.error(request, f"request {request} is not open: answered already, or the table moved on")
+            self.error(request, "stale", f"request {request} is not open: answered already, or the table moved on")
             return
         room, seat = d.link.room, d.link.seat
         if room is None or seat is None:
             return
         action = message.get("action")
         if message["type"] == "error":
-            wrong = f"the bot could not decide: {str(message.get('message'))[:200]}"
+            code, wrong = "bot-error", f"the bot could not decide: {str(message.get('message'))[:200]}"
         elif not isinstance(action, str) or action not in d.legal:
-            wrong = f"{str(action)[:60]!r} is not one of the legal actions of request {request}"
+            code = "illegal-action"
+            wrong = f"an action is one of its decide's legal actions: {str(action)[:60]!r} is not one of "
+            wrong += f"request {request}'s"
         else:
             try:
                 await room.submit(seat, action, d.seq, person=True)
                 return
             except Refused as r:
                 if r.code in ("stale", "standin", "finished", "not-your-turn"):
-                    self.error(request, f"request {request} is over: {r.message}")
+                    self.error(request, "stale", f"request {request} is over: {r.message}")
                     return
-                wrong = r.message
+                code, wrong = "illegal-action", r.message
         d.bad += 1
-        self.error(request, wrong)
+        self.error(request, code, wrong)
         if d.bad >= BAD_ANSWERS:
-            self.error(request, f"{BAD_ANSWERS} wrong answers: the stand-in plays this decision")
+            self.error(request, "stand-in-plays", f"{BAD_ANSWERS} wrong answers: the stand-in plays this decision")
             await room.time_out(seat, d.seq)
         else:
             self._send_decide(d)
@@ -390,24 +433,105 @@ class BotSession:
         is an ``error`` and makes nothing."""
         request = message.get("id")
         if not isinstance(request, int) or isinstance(request, bool):
-            self.error(None, "a challenge needs an integer id")
+            self.error(None, "bad-id", "a challenge needs an integer id")
             return
-        wrong = _dare_fields(message)
+        why: tuple[str, str] | None = None
+        if (wrong := _dare_fields(message)) is not None:
+            why = "bad-challenge", wrong
         opponent = message.get("opponent")
-        if wrong is None and str(opponent).casefold() == self.account.username.casefold():
-            wrong = "a bot cannot challenge itself"
-        if wrong is None and self.busy >= TABLES_AT_ONCE:
-            wrong = f"this bot plays {TABLES_AT_ONCE} tables already, challenges included"
-        if wrong is None and message["rated"] and await self._same_owner(str(opponent)):
-            wrong = "two bots of one owner play casual matches only: a rated one would rate the owner against itself"
-        if wrong is not None:
-            self.error(request, wrong)
+        if why is None and str(opponent).casefold() == self.account.username.casefold():
+            why = "self-challenge", "a bot cannot challenge itself"
+        if why is None and self.busy >= TABLES_AT_ONCE:
+            why = "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once, challenges included"
+        if why is None and message["rated"] and await self._same_owner(str(opponent)):
+            why = (
+                "same-owner",
+                "two bots of one owner play casual matches only: a rated one would rate the owner against itself",
+            )
+        if why is not None:
+            self.error(request, *why)
             return
+        seats = [SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)]
+        made = await self._make(request, message, seats, "challenge")
+        if made is None:
+            return
+        self.send({"type": "challenged", "id": request, "table": made.table.id})
+        if not await self.sit(made.table.id, 0):
+            self.error(
+                request, "not-seated", f"the bot could not sit down at table {made.table.id}; its opponent is not asked"
+            )
+            return
+        await self.gateway.challenge(made.table, made.bots)
+
+    async def seek(self, message: Mapping[str, Any]) -> None:
+        """The bot's ``seek``: a public table made as a ``challenge`` makes one (every check and limit), the bot on
+        seat 0 and the other seats open to anybody (the lobby lists it; a bot takes one with ``join``); ``sought``
+        names it.  One open seek a bot, counted in its tables; withdrawn when nobody took it in time."""
+        request = message.get("id")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "bad-id", "a seek needs an integer id")
+            return
+        why: tuple[str, str] | None = None
+        if (wrong := _seek_fields(message)) is not None:
+            why = "bad-challenge", wrong
+        elif (open_seek := self.gateway.sought(self.account.id)) is not None:
+            why = "seek-open", f"a bot has at most 1 open seek, and table {open_seek} is this bot's"
+        elif self.busy >= TABLES_AT_ONCE:
+            why = "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once, its seek included"
+        if why is not None:
+            self.error(request, *why)
+            return
+        made = await self._make(request, message, [SeatSpec(kind="human")] * message["players"], "seek")
+        if made is None:
+            return
+        table_id = made.table.id
+        self.gateway.seeks[self.account.id] = table_id
+        self.send({"type": "sought", "id": request, "table": table_id})
+        if not await self.sit(table_id, 0):
+            self.error(request, "not-seated", f"the bot could not sit down at table {table_id}: the seek is withdrawn")
+            await self.gateway.withdraw(self.account.id, table_id)
+            return
+        self.gateway.later(self.gateway.seek_ends(self.account.id, table_id), table_id)
+
+    async def unseek(self, message: Mapping[str, Any]) -> None:
+        table_id = message.get("table")
+        if self.gateway.sought(self.account.id) != table_id or not await self.gateway.withdraw(
+            self.account.id, str(table_id)
+        ):
+            self.error(None, "unknown-seek", f"unseek names the bot's open seek, and {str(table_id)[:40]!r} is not")
+
+    async def join(self, message: Mapping[str, Any]) -> None:
+        """The bot takes a free seat of an open public table (a seek): claimed as the lobby claims one, held by its
+        account, then joined; its decides follow as after an ``accept``."""
+        request, table_id = message.get("id"), message.get("table")
+        if not isinstance(request, int) or isinstance(request, bool):
+            self.error(None, "bad-id", "a join needs an integer id")
+            return
+        if not isinstance(table_id, str) or table_id in self.links:
+            self.error(request, "no-seat", "join names by its id an open public table where the bot has no seat yet")
+            return
+        if self.busy >= TABLES_AT_ONCE:
+            self.error(request, "tables-full", f"a bot plays at most {TABLES_AT_ONCE} tables at once")
+            return
+        table = await asyncio.to_thread(self.gateway.tables.get, table_id[:40])
+        if table is not None and table.public and table.status == WAITING:
+            for free in [s.seat for s in table.seats if s.free]:
+                if await self.gateway.hall.claim(table_id, free, hash_token(new_token())):
+                    await asyncio.to_thread(self.gateway.bots.hold_seat, table_id, free, self.account.id)
+                    if not await self.sit(table_id, free):
+                        self.error(request, "not-seated", f"the bot could not sit down at table {table_id}")
+                    return
+        self.error(request, "no-seat", f"table {table_id[:40]!r} is no open public table with a free seat")
+
+    async def _make(self, request: int, message: Mapping[str, Any], seats: list[SeatSpec], what: str) -> Made | None:
+        """The public table of the bot's ``challenge`` or ``seek``, made as ``POST /api/tables`` makes one (every
+        check, the bot's challenges a minute and the tables a minute of its address), its account holding seat 0;
+        else None, the refusal told."""
         try:
             body = CreateTable(
                 ruleset=message["edition"],
                 players=message["players"],
-                seats=[SeatSpec(kind="human"), SeatSpec(kind="bot-account", name=opponent)],
+                seats=seats,
                 clock=message["clock"],
                 rated=message["rated"],
                 cf_timeout=message.get("cf_timeout", DEFAULT_CF_TIMEOUT),
@@ -415,26 +539,28 @@ class BotSession:
                 spectators=True,
             )
         except ValidationError as exc:
-            self.error(request, f"the challenge is not valid: {exc.errors()[0].get('msg', '')}"[:300])
-            return
+            self.error(request, "bad-challenge", f"the {what} is not valid: {exc.errors()[0].get('msg', '')}"[:300])
+            return None
         wait = self.gateway.throttle.take(self.account.id)
         if wait is not None:
-            self.error(request, f"this bot challenged {CHALLENGES_PER_MINUTE} times this minute; again in {wait} s")
-            return
+            most = self.gateway.throttle.per_minute
+            self.error(
+                request, "challenge-rate", f"a bot challenges or seeks at most {most} times a minute; again in {wait} s"
+            )
+            return None
         address = self.ws.client.host if self.ws.client else ""
         try:  # made as POST /api/tables makes a table
-            made = await self.creation.make(body, address, {0: self.account.id})
+            return await self.creation.make(body, address, {0: self.account.id})
         except Unprocessable as exc:
-            self.error(request, f"{exc.field}: {exc.message}")
-            return
+            code = exc.code if exc.code in CODES else "bad-challenge"
+            self.error(request, code, f"{exc.field}: {exc.message}")
         except Throttled as t:
-            self.error(request, f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s")
-            return
-        self.send({"type": "challenged", "id": request, "table": made.table.id})
-        if not await self.sit(made.table.id, 0):
-            self.error(request, f"the bot could not sit down at table {made.table.id}; its opponent is not asked")
-            return
-        await self.gateway.challenge(made.table, made.bots)
+            self.error(
+                request,
+                "table-rate",
+                f"at most {t.per_minute} new tables a minute from one address; again in {t.wait} s",
+            )
+        return None
 
 
 class Gateway:
@@ -449,8 +575,43 @@ class Gateway:
         self.challenge_seconds = CHALLENGE_SECONDS
         self.challenge_margin = CHALLENGE_MARGIN
         self.decision_seconds = DECISION_SECONDS
+        self.seek_seconds = SEEK_SECONDS
+        self.seeks: dict[str, str] = {}
+        """Each bot's open seek here, by account id: its table."""
         self.tasks = Tasks()
         """Answers to challenges being settled: they outlive the connection that was asked (a decline then)."""
+
+    def sought(self, account_id: str) -> str | None:
+        """The table of the bot's open seek here, if nobody has taken it yet (its match not started)."""
+        table_id = self.seeks.get(account_id)
+        room = None if table_id is None else self.hall.rooms.get(table_id)
+        if table_id is not None and room is not None and room.status != WAITING:
+            del self.seeks[account_id]
+            return None
+        return table_id
+
+    async def seek_ends(self, account_id: str, table_id: str) -> None:
+        await asyncio.sleep(self.seek_seconds)
+        await self.withdraw(account_id, table_id)
+
+    async def withdraw(self, account_id: str, table_id: str) -> bool:
+        """The bot's seek, if still open: its table cancelled (expired, at every process), the bot told
+        ``withdrawn``; False once its match started."""
+        if self.seeks.get(account_id) != table_id:
+            return False
+        del self.seeks[account_id]
+        if not await asyncio.to_thread(self.bots.withdraw, table_id):
+            return False
+        session = self.sessions.get(account_id)
+        if session is not None and (link := session.links.get(table_id)) is not None:
+            session._drop(link)
+            del session.links[table_id]
+        room = self.hall.rooms.pop(table_id, None)
+        if room is not None:
+            room.close()
+        if session is not None:
+            session.send({"type": "withdrawn", "table": table_id})
+        return True
 
     def later(self, work: Coroutine[Any, Any, Any], table_id: str | None = None) -> None:
         """``table_id``: the table the challenge seats a bot at."""
@@ -464,7 +625,7 @@ class Gateway:
         """Close the bot's connection here at once (its token was renewed or revoked, or the bot deleted)."""
         session = self.sessions.get(account_id)
         if session is not None:
-            session.close(AUTH, reason)
+            session.close(AUTH, "token-gone", reason)
 
     async def decline(self, table_id: str, seat: int, account_id: str) -> None:
         """The bot declined, or never answered: a built-in bot at the table's stand-in level takes the seat if the
@@ -491,27 +652,33 @@ class Gateway:
             )
         return None
 
-    async def challengeable(self, seats: list[tuple[int, str]]) -> dict[int, Challengee]:
-        """The bot of each bot-account seat (index, name), or :class:`Unprocessable` (nothing changed) with its
-        code: a bot connected nowhere (its row says so: ``bot-offline``), one named twice (``bot-twice``); a bot
-        connected here also at its tables' limit (``bot-busy``) or challenged too often this minute
-        (``bot-challenged``; a bot connected to another process declines then, at once)."""
+    async def challengeable(
+        self, seats: list[tuple[int, str]], edition: str, players: int, rated: bool
+    ) -> dict[int, Challengee]:
+        """The bot of each bot-account seat (index, name) at a table of ``edition``, ``players`` and ``rated``, or
+        :class:`Unprocessable` (nothing changed) with its code: a bot connected nowhere (its row says so:
+        ``bot-offline``), one named twice (``bot-twice``), one whose hello does not accept such a table, wherever
+        it is connected (``bot-refuses``); a bot connected here also at its tables' limit (``bot-busy``) or
+        challenged too often this minute (``bot-challenged``; a bot connected to another process declines then,
+        at once)."""
         found: dict[int, Challengee] = {}
         for seat, name in seats:
             session = self.named(name)
             if session is not None and not session.closing:
-                bot = Challengee(session.account.id, session.account.username, session)
+                bot = Challengee(session.account.id, session.account.username, session, session.accepts)
             else:
                 row = await asyncio.to_thread(self.bots.named, name)
                 if row is None or not row.connected:
                     raise Unprocessable(
                         "seats", f"seat {seat}: the bot {name[:32]!r} is not connected now", "bot-offline"
                     )
-                bot = Challengee(row.account_id, row.username, None)
+                bot = Challengee(row.account_id, row.username, None, row.accepts)
             if any(b.account_id == bot.account_id for b in found.values()):
                 raise Unprocessable(
                     "seats", f"seat {seat}: the bot {name[:32]!r} has a seat at this table already", "bot-twice"
                 )
+            if (why := refusal(bot.accepts, edition, players, rated)) is not None:
+                raise Unprocessable("seats", f"seat {seat}: the bot {bot.name!r} takes {why}", "bot-refuses")
             if bot.session is not None and bot.session.busy >= TABLES_AT_ONCE:
                 raise Unprocessable(
                     "seats", f"seat {seat}: the bot {name[:32]!r} plays {TABLES_AT_ONCE} tables already", "bot-busy"
@@ -568,6 +735,8 @@ class Gateway:
         if table is None or table.status != WAITING or session.closing:
             return
         why = self.refusal(session)
+        if why is None and (outside := refusal(session.accepts, table.ruleset, table.players, table.rated)):
+            why = f"the bot {session.account.username!r} takes {outside}"  # its hello came after the creation read it
         if why is not None:
             log.info("table %s: %s; a built-in bot takes seat %d", table_id, why, seat)
             await self.decline(table_id, seat, account_id)
@@ -578,6 +747,38 @@ class Gateway:
 DARE_FIELDS = {"type", "id", "opponent", "edition", "players", "rated", "clock"}
 """A bot's ``challenge`` has them all, and may have ``cf_timeout`` too."""
 DEFAULT_CF_TIMEOUT = CreateTable.model_fields["cf_timeout"].default
+
+
+SEEK_FIELDS = {"type", "id", "edition", "players", "rated", "clock"}
+"""A bot's ``seek`` has them all, and may have ``cf_timeout`` too."""
+
+
+def _seek_fields(message: Mapping[str, Any]) -> str | None:
+    """What is wrong with the fields of a bot's ``seek`` (their types; the values are the creation's to judge)."""
+    unknown = sorted(set(message) - SEEK_FIELDS - {"cf_timeout"})
+    if unknown:
+        return f"a seek has no field {str(unknown[0])[:40]!r}"
+    missing = sorted(SEEK_FIELDS - set(message))
+    if missing:
+        return f"a seek needs {', '.join(missing)}"
+    players = message["players"]
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 8:
+        return "players is the number of players, 2 to 8"
+    return _common_fields(message)
+
+
+def _common_fields(message: Mapping[str, Any]) -> str | None:
+    if not isinstance(message["edition"], str):
+        return "edition is an edition's name"
+    if not isinstance(message["rated"], bool):
+        return "rated is true or false"
+    clock = message["clock"]
+    if not isinstance(clock, int | float) or isinstance(clock, bool):
+        return "clock is a number of seconds (0: none)"
+    window = message.get("cf_timeout", DEFAULT_CF_TIMEOUT)
+    if not isinstance(window, int | float) or isinstance(window, bool):
+        return "cf_timeout is a number of seconds"
+    return None
 
 
 def _dare_fields(message: Mapping[str, Any]) -> str | None:

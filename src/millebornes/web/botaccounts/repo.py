@@ -13,15 +13,17 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String, func, select, update
+from sqlalchemy import JSON, DateTime, ForeignKey, String, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
 from ..accounts.repo import Account, AccountRow, Accounts, Taken, username_key
 from ..db.base import Base, now
 from ..db.database import Database
-from ..tables.rows import PLAYING, WAITING, SeatRow, TableRow
+from ..db.notices import Kind
+from ..tables.rows import EXPIRED, PLAYING, WAITING, SeatRow, TableRow
 from ..tokens import hash_token
 
 NO_PASSWORD = "!bot"
@@ -43,6 +45,9 @@ class BotRow(Base):
     """The id of the bot's live WebSocket: a newer one replaces it, and the older one, at any process, closes; None
     once it ended (:meth:`Bots.disconnect`), so that "connected" means at some process (a process that died leaves
     its id: a challenge there goes unanswered, and is declined)."""
+    accepts: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The tables the live connection's hello said the bot takes (web/botaccounts/accepts.py), so that every
+    process refuses a challenge outside them; None: any (or no live connection)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,8 @@ class Bot:
     revoked: bool
     connected: bool = False
     """Its row names a live connection, at some server process (a process that died leaves a stale one)."""
+    accepts: dict[str, Any] | None = None
+    """What its live connection takes (web/botaccounts/accepts.py); None: any."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,7 @@ class Online:
     owner: str
     tables: int
     """Live tables (waiting or playing) where its account holds a seat, challenges not yet answered included."""
+    accepts: dict[str, Any] | None
 
 
 class TooMany(Exception):
@@ -89,6 +97,7 @@ class Bots:
     """The bot accounts' reads and writes, on the tables' database."""
 
     def __init__(self, db: Database):
+        self.db = db
         self.engine = db.engine
         self.accounts = Accounts(db)
 
@@ -149,7 +158,7 @@ class Bots:
         owner = aliased(AccountRow)
         with Session(self.engine) as s:
             rows = s.execute(
-                select(BotRow.account_id, AccountRow.username, owner.username)
+                select(BotRow.account_id, AccountRow.username, owner.username, BotRow.accepts)
                 .join(AccountRow, AccountRow.id == BotRow.account_id)
                 .join(owner, owner.id == BotRow.owner_id)
                 .where(BotRow.connection.is_not(None), BotRow.token_hash.is_not(None))
@@ -169,7 +178,7 @@ class Bots:
                     .group_by(SeatRow.account_id)
                 ).all()
             )
-        return [Online(i, name, owner_name, int(live.get(i, 0))) for i, name, owner_name in rows]
+        return [Online(i, name, owner_name, int(live.get(i, 0)), accepts) for i, name, owner_name, accepts in rows]
 
     def owner_of(self, account_id: str) -> str | None:
         """The username of the person who owns this bot account; None for a person's account."""
@@ -195,7 +204,9 @@ class Bots:
     def _set_token(self, account_id: str, token_hash: str | None) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(
-                update(BotRow).where(BotRow.account_id == account_id).values(token_hash=token_hash, connection=None)
+                update(BotRow)
+                .where(BotRow.account_id == account_id)
+                .values(token_hash=token_hash, connection=None, accepts=None)
             )
 
     def delete(self, account_id: str) -> None:
@@ -224,7 +235,7 @@ class Bots:
             row, account, owner_disabled = found
             if account.disabled is not None or owner_disabled is not None:
                 raise Disabled(account.disabled is None)
-            row.connection, row.last_connected = connection, now()
+            row.connection, row.last_connected, row.accepts = connection, now(), None
             return Account(account.id, account.username, account.created)
 
     def lost(self, account_id: str, token: str, connection: str) -> str | None:
@@ -252,7 +263,16 @@ class Bots:
             s.execute(
                 update(BotRow)
                 .where(BotRow.account_id == account_id, BotRow.connection == connection)
-                .values(connection=None)
+                .values(connection=None, accepts=None)
+            )
+
+    def accept(self, account_id: str, connection: str, accepts: dict[str, Any]) -> None:
+        """What ``connection``'s hello said the bot takes, kept while it is the bot's live connection."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(BotRow)
+                .where(BotRow.account_id == account_id, BotRow.connection == connection)
+                .values(accepts=accepts)
             )
 
     def seats_held(self, account_id: str, most: int) -> list[tuple[str, int]]:
@@ -290,6 +310,20 @@ class Bots:
                 )
             )
 
+    def withdraw(self, table_id: str) -> bool:
+        """A bot's seek nobody took: its table, still waiting, is expired (every process hears it); False once its
+        match started."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == WAITING)
+                .values(status=EXPIRED, touched=now())
+                .execution_options(synchronize_session=False)
+            )
+            if done.rowcount == 1:  # type: ignore[attr-defined]
+                self.db.notice(s, table_id, Kind.EXPIRED)
+            return done.rowcount == 1  # type: ignore[attr-defined]
+
     def hold_seat(self, table_id: str, seat: int, account_id: str) -> None:
         """The bot's account holds the seat it was challenged to (a rated table rates it there), and the seat is
         not free: the lobby never offers it to a stranger."""
@@ -310,4 +344,5 @@ def _bot(b: BotRow, a: AccountRow) -> Bot:
         b.last_connected,
         b.token_hash is None,
         b.connection is not None,
+        b.accepts,
     )

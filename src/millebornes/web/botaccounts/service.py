@@ -13,6 +13,7 @@ from ..accounts.routes import ratings_entry
 from ..db.database import Database
 from ..ratings.repo import RatingRow
 from ..ratings.skill import Rating
+from .accepts import ANY
 from .repo import Bots
 
 ONLINE_DEFAULT = ONLINE_MAX = 50
@@ -30,7 +31,7 @@ def _ratings(db: Database, ids: list[str]) -> dict[str, dict[str, Rating]]:
 
 def online(db: Database, most: int, tables_at_once: int) -> list[dict[str, Any]]:
     """The bots connected now, the latest first: ``busy`` once a bot holds seats at ``tables_at_once`` live tables
-    (a challenge would be refused or declined)."""
+    (a challenge would be refused or declined), and the tables its hello ``accepts`` (web/botaccounts/accepts.py)."""
     bots = Bots(db).online(most)
     ratings = _ratings(db, [b.account_id for b in bots])
     return [
@@ -39,6 +40,7 @@ def online(db: Database, most: int, tables_at_once: int) -> list[dict[str, Any]]
             "owner": b.owner,
             "ratings": ratings_entry(ratings[b.account_id]),
             "busy": b.tables >= tables_at_once,
+            "accepts": b.accepts or dict(ANY),
         }
         for b in bots
     ]

@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket
 
 from ...protocol import PROTOCOL
 from ..deps import CreationDep, GatewayDep
+from . import accepts
 from .gateway import (
     AUTH,
     BAD_ANSWERS,
@@ -51,20 +52,22 @@ async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) 
     try:
         account = None if token is None else await asyncio.to_thread(gateway.bots.connect, token, connection)
     except Disabled as off:
-        await ws.send_text(json.dumps({"type": "error", "id": None, "message": _disabled(off.owner)}))
+        await ws.send_text(
+            json.dumps({"type": "error", "id": None, "code": "disabled", "message": _disabled(off.owner)})
+        )
         await ws.close(DISABLED, "disabled")
         return
     if token is None or account is None:
-        message = "send the bot's token in the header Authorization: Bearer <token>"
+        code, message = "no-token", "send the bot's token in the header Authorization: Bearer <token>"
         if token is not None:
-            message = "this token opens no bot: it is wrong, or was revoked or renewed"
-        await ws.send_text(json.dumps({"type": "error", "id": None, "message": message}))
+            code, message = "bad-token", "this token opens no bot: it is wrong, or was revoked or renewed"
+        await ws.send_text(json.dumps({"type": "error", "id": None, "code": code, "message": message}))
         await ws.close(AUTH, "unauthorized")
         return
     session = BotSession(ws, gateway, creation, account, token, connection)
     older = gateway.sessions.get(account.id)
     if older is not None:
-        older.close(REPLACED, "a newer connection of this bot replaced this one")
+        older.close(REPLACED, "replaced", "a newer connection of this bot replaced this one")
         older.leave_all()
     gateway.sessions[account.id] = session
     pump = asyncio.create_task(session.pump())
@@ -75,7 +78,7 @@ async def bot_socket(ws: WebSocket, gateway: GatewayDep, creation: CreationDep) 
             await _converse(session)
     except Exception:
         log.exception("bot %s: its connection failed", account.username)
-        session.close(1011, "the server failed")
+        session.close(1011, "server-error", "the server failed")
     finally:
         watch.cancel()
         if gateway.sessions.get(account.id) is session:
@@ -120,23 +123,23 @@ async def _receive(session: BotSession) -> str | None:
         text = msg.get("text")
         if text is not None:
             return text
-        session.error(None, "messages are JSON text, not binary")
+        session.error(None, "binary", "messages are JSON text, not binary")
 
 
 def _parse(session: BotSession, text: str) -> dict | None:
     """Size, then JSON; a refused message gets its error and None (the rate is :func:`_pace`'s)."""
     if len(text) > LINE_BYTES or len(text.encode()) > LINE_BYTES:
-        session.error(None, f"a message is at most {LINE_BYTES} bytes")
+        session.error(None, "too-big", f"a message is at most {LINE_BYTES} bytes")
         return None
     if not text.strip():
         return None
     try:
         message = json.loads(text)
     except ValueError as exc:
-        session.error(None, f"the message is not valid JSON: {exc}")
+        session.error(None, "bad-json", f"a message is JSON, and this one is not valid JSON: {exc}")
         return None
     if not isinstance(message, dict):
-        session.error(None, "a message is a JSON object")
+        session.error(None, "not-object", "a message is a JSON object")
         return None
     return message
 
@@ -161,14 +164,20 @@ async def _handshake(session: BotSession) -> bool:
     try:
         text = await asyncio.wait_for(_receive(session), HELLO_SECONDS)
     except TimeoutError:
-        session.close(PROTOCOL_ERROR, f"answer the hello within {HELLO_SECONDS:g} s")
+        session.close(PROTOCOL_ERROR, "hello-late", f"answer the hello within {HELLO_SECONDS:g} s")
         return False
     message = None if text is None else _parse(session, text)
     if text is None:
         return False
     if message is None or message.get("type") != "hello" or message.get("protocol") != PROTOCOL:
-        session.close(PROTOCOL_ERROR, f"the first message is a hello of protocol {PROTOCOL!r}")
+        session.close(PROTOCOL_ERROR, "no-hello", f"the first message is a hello of protocol {PROTOCOL!r}")
         return False
+    try:
+        session.accepts = accepts.parse(message.get("accepts"))
+    except accepts.BadAccepts as bad:
+        session.close(PROTOCOL_ERROR, "bad-hello", str(bad))
+        return False
+    await asyncio.to_thread(session.gateway.bots.accept, session.account.id, session.connection, session.accepts)
     return True
 
 
@@ -198,8 +207,8 @@ async def _watch(session: BotSession) -> None:
         await asyncio.sleep(CHECK_SECONDS)
         why = await asyncio.to_thread(session.gateway.bots.lost, session.account.id, session.token, session.connection)
         if why == "token":
-            session.close(AUTH, "the bot's token was revoked or renewed")
+            session.close(AUTH, "token-gone", "the bot's token was revoked or renewed")
         elif why == "disabled":
-            session.close(DISABLED, _disabled(None))
+            session.close(DISABLED, "disabled", _disabled(None))
         elif why == "replaced":
-            session.close(REPLACED, "a newer connection of this bot replaced this one")
+            session.close(REPLACED, "replaced", "a newer connection of this bot replaced this one")

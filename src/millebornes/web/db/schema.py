@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0011"
+HEAD = "0012"
 """The revision this version needs, the last in versions/ (tests/web/db/test_migrations.py checks it is Alembic's
 head): known without reading the revisions, so that a start on a database at it needs no Alembic."""
 LOCK_KEY = 0x6D62_7363_6865_6D61

@@ -39,8 +39,11 @@ class BotSeat(Protocol):
 class BotSeats(Protocol):
     """What a table's creation asks of the bots online (web/botaccounts/gateway.py)."""
 
-    async def challengeable(self, seats: list[tuple[int, str]]) -> Mapping[int, BotSeat]:
-        """The bot of each bot-account seat (index, username), or :class:`..errors.Unprocessable`."""
+    async def challengeable(
+        self, seats: list[tuple[int, str]], edition: str, players: int, rated: bool
+    ) -> Mapping[int, BotSeat]:
+        """The bot of each bot-account seat (index, username) at a table of ``edition``, ``players`` and ``rated``,
+        or :class:`..errors.Unprocessable`."""
         ...
 
     async def hold(self, table: SavedTable, holders: Mapping[int, str]) -> None:
@@ -71,7 +74,8 @@ class Creation:
         and nothing made: a rated table whose known players may not be rated against each other now (the ratings'
         guards, web/ratings/repo.py) is refused with ``field`` ``rated`` and the guard's ``code``."""
         game, seed = check_table(body, self.settings)
-        bots = await self.gateway.challengeable([(i, s.name) for i, s in enumerate(body.seats) if s.name is not None])
+        named = [(i, s.name) for i, s in enumerate(body.seats) if s.name is not None]
+        bots = await self.gateway.challengeable(named, body.ruleset, game.players, body.rated)
         if body.rated:
             holders = dict(held or {}) | {seat: bot.account_id for seat, bot in bots.items()}
             sides = [[holders[seat] for seat in side if seat in holders] for side in game.sides]
