@@ -18,7 +18,8 @@ MAX_TABLES = 8
 MAX_CLOCK = 3600.0
 MAX_MARGIN = 30.0
 PROCESSES = ("per-table", "shared")
-PLAYERS = range(2, 9)
+PLAYERS = tuple(sorted({n for r in RULESETS.values() for n in (*r.solo_players, *r.team_players)}))
+"""The table sizes some edition seats (the server refuses a hello that accepts another)."""
 
 
 class ConfigError(ValueError):
@@ -136,7 +137,10 @@ def _challenges(table: Any) -> Challenges:
             or not players
             or not all(isinstance(p, int) and not isinstance(p, bool) and p in PLAYERS for p in players)
         ):
-            raise ConfigError("challenges.players is a list of player counts from 2 to 8, e.g. [2, 3]")
+            raise ConfigError(
+                f"challenges.players is a list of table sizes some edition seats ({', '.join(map(str, PLAYERS))}), "
+                "e.g. [2, 3]"
+            )
         got["players"] = tuple(sorted(set(players)))
     for key in ("rated", "casual", "untimed"):
         if key in table:

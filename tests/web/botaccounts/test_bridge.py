@@ -144,6 +144,7 @@ def test_the_settings_come_from_the_file_and_the_options_override_them(tmp_path,
         ("[challenges]\ntables = 20", "challenges.tables"),
         ('[challenges]\neditions = ["chess"]', "challenges.editions"),
         ("[challenges]\nplayers = [1]", "challenges.players"),
+        ("[challenges]\nplayers = [7]", "challenges.players"),
         ('[challenges]\nrated = "yes"', "challenges.rated"),
         ("[challenges]\nmin_clock = 30\nmax_clock = 10", "challenges.max_clock"),
         ("[challenges]\nmax_clock = 1e9", "challenges.max_clock"),
@@ -357,6 +358,11 @@ def test_a_challenge_the_settings_exclude_is_declined(server, owner, tmp_path):
         until(lambda: "declined" in bridge.said, 5, "the bridge's word")
         assert "120 s a decision is above the most accepted, 60 s" in bridge.said
         assert not bridge.table_log(table)  # a declined table gets no log of its own
+        # the hello declared the same filter: the server lists it and refuses, for the bridge, what it excludes
+        listed = {b["name"]: b for b in httpx.get(f"{server.base}/api/bots/online", timeout=10).json()["bots"]}
+        assert set(listed["picky"]["accepts"]["editions"]) == {"dujardin", "classic"}
+        rival.send(dare("picky", id=2, edition="family"))
+        assert rival.got("error")["code"] == "bot-refuses"
         rival.close()
     finally:
         assert bridge.stop() == 0
