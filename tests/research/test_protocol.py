@@ -105,6 +105,9 @@ def test_a_closed_bots_reader_thread_never_reads_the_next_bots_pipe(monkeypatch)
         bot = ExternalBot([sys.executable, str(GARBAGE), "error"], hello_timeout=5)
         assert bot.name == "garbage-error"
         bot.close()
+    for reader in [t for t in threading.enumerate() if t.name == "bot-answers"]:
+        reader.join(5)  # each ends at its bot's end of output; the next test counts threads
+        assert not reader.is_alive()
 
 
 def test_handshake_names_the_bot_and_bye_ends_the_process_cleanly():

@@ -12,10 +12,12 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
+from .apidoc import ok, refusals
+
 SERVED = ("protocol.schema.json", "observation.schema.json", "bot-socket.schema.json")
 SOURCE = Path(__file__).resolve().parents[3] / "docs"
 
-router = APIRouter()
+router = APIRouter(tags=["reference"])
 
 
 @functools.cache
@@ -28,8 +30,15 @@ def schema_bytes(name: str) -> bytes | None:
     return source.read_bytes() if source.is_file() else None
 
 
-@router.get("/api/schemas/{name}")
+@router.get(
+    "/api/schemas/{name}",
+    responses={
+        **ok("The JSON Schema (draft 2020-12) named.", media_type="application/schema+json"),
+        **refusals(404, r404="No served schema has that name."),
+    },
+)
 async def schema(name: str) -> Response:
+    """One of the served schemas: ``protocol.schema.json``, ``observation.schema.json``, ``bot-socket.schema.json``."""
     body = schema_bytes(name) if name in SERVED else None
     if body is None:
         return JSONResponse({"detail": f"no schema {name[:60]!r}; schemas are: {', '.join(SERVED)}"}, status_code=404)
