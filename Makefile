@@ -93,16 +93,17 @@ docs: $(FULL)
 	$(PY) tools/build_docs.py
 
 # The whole suite on this Python (the newest here), then the short suite against a wheel built on each older Python
-# (noxfile.py; 3.11's session also runs the learning example, whose torch build this machine keeps for 3.11 alone),
+# (noxfile.py; 3.11's session also runs the learning example and the baseline table, whose torch build this machine
+# keeps for 3.11 alone),
 # the two Pythons at once (each builds from a copy of its own).
 # Most tests wait on servers, browsers and processes rather than compute, so pytest-xdist runs a file per worker,
 # more workers than cores (TEST_WORKERS=0 runs them in this process, one after another).
 # pytest exit code 5 means "no tests collected": treat it as success.
 TEST_WORKERS ?= 4
-IN_NOX := tests/research/test_learn_example.py
+IN_NOX := tests/research/test_learn_example.py tests/research/test_baseline.py
 test: lint types docs $(FULL) $(BUILT) $(NPM) bytecode
 	@$(PY) --version
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 --ignore=$(IN_NOX); rc=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 $(addprefix --ignore=,$(IN_NOX)); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no tests collected"; rc=0; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
 	mkdir -p .nox; start=$$(date +%s); \

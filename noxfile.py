@@ -23,7 +23,7 @@ import nox
 
 PYTHONS = ["3.11", "3.12"]
 LEARN_PYTHON = "3.11"
-LEARN_TESTS = ["tests/research/test_learn_example.py"]
+LEARN_TESTS = ["tests/research/test_learn_example.py", "tests/research/test_baseline.py"]
 ROOT = Path(__file__).parent
 CONSTRAINTS = str(ROOT / "constraints.txt")
 SHORT_SUITE = "@tests/short_suite.txt"
