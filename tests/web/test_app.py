@@ -516,7 +516,19 @@ def test_a_table_out_of_memory_reports_the_scores_its_seats_were_shown(web):
     table = web.create(seats=[HUMAN, HUMAN])
     tid, hall = table["id"], web.hall
     clients = [web.join(table, 0, "Ann"), web.join(table, 1, "Bob")]
-    web.play_random(clients, random.Random(5), stop=lambda state: any(state["observation"]["match_scores"]))
+    dealt: list[int] = []
+
+    def into_the_next_hand(state: dict) -> bool:
+        """A draw of the next hand made: a hand that ended behind a coup-fourré window is shown ended once the
+        window closes, which no action saves; left there, the table out of memory would show the window again,
+        as a room loading it does (the scores from before it), and rightly differ from what the room showed."""
+        obs = state["observation"]
+        if not any(obs["match_scores"]):
+            return False
+        dealt[:] = dealt or [obs["stock_size"]]
+        return obs["stock_size"] < dealt[0]
+
+    web.play_random(clients, random.Random(5), stop=into_the_next_hand)
     for c in clients:
         c.ws.close()
     room = hall.rooms[tid]
