@@ -466,7 +466,8 @@ class BotSession:
     async def seek(self, message: Mapping[str, Any]) -> None:
         """The bot's ``seek``: a public table made as a ``challenge`` makes one (every check and limit), the bot on
         seat 0 and the other seats open to anybody (the lobby lists it; a bot takes one with ``join``); ``sought``
-        names it.  One open seek a bot, counted in its tables; withdrawn when nobody took it in time."""
+        names it once the bot sits there (the lobby lists a table from then on).  One open seek a bot, counted in its
+        tables; withdrawn when nobody took it in time."""
         request = message.get("id")
         if not isinstance(request, int) or isinstance(request, bool):
             self.error(None, "bad-id", "a seek needs an integer id")
@@ -486,11 +487,11 @@ class BotSession:
             return
         table_id = made.table.id
         self.gateway.seeks[self.account.id] = table_id
-        self.send({"type": "sought", "id": request, "table": table_id})
         if not await self.sit(table_id, 0):
             self.error(request, "not-seated", f"the bot could not sit down at table {table_id}: the seek is withdrawn")
             await self.gateway.withdraw(self.account.id, table_id)
             return
+        self.send({"type": "sought", "id": request, "table": table_id})  # seated: the lobby lists it from now on
         self.gateway.later(self.gateway.seek_ends(self.account.id, table_id), table_id)
 
     async def unseek(self, message: Mapping[str, Any]) -> None:
