@@ -1,7 +1,8 @@
 """The levels' ladder at one table: each level against the one below it, in paired full matches.
 
     python bench/ladder.py [--ruleset classic] [--players 2] [--teams | --no-teams] [--matches 200]
-                           [--expert-matches 40] [--seed 27] [--workers 2] [--levels easy,medium,...] [--write]
+                           [--expert-matches 40] [--seed 27] [--workers 2] [--levels easy,medium,...]
+                           [--playouts N] [--write]
 
 A table is an edition, a number of players and whether they play in teams (``--teams``/``--no-teams``; neither:
 the edition's default for that many players, as ``new_game`` has it).  Levels are measured in their order
@@ -26,6 +27,11 @@ sides, six with three: ``--matches 200`` plays 204 at three sides).  With two si
 the matches (as the first ladder was measured); with three, a match's two meetings are not independent, so it is
 the paired interval over the deals (each deal's mean score over its six seatings).  A level that does not earn
 its place is not offered at the table, and the next one is measured against the same level below.
+
+``--playouts N`` plays the searching levels (``hard``, ``expert``) on N playouts a decision instead of their
+time budget (:func:`millebornes.bots.fixed_budget`), so that other work on the machine cannot weaken them: how
+the ladder is measured (N is what ``hard``'s 30 ms buy at that table on an idle machine, ``bench/big_tables.py``;
+each pair records it as ``playouts``).  Without it they play on the clock, as people meet them.
 
 Prints the table docs/strength.md shows, named; ``--write`` also stores it in ``src/millebornes/bots/ladder.json``
 (a list of tables: ``ruleset``, ``players``, ``teams``, ``offered``, ``pairs``, ``commands``), which the level
@@ -54,7 +60,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from millebornes.bots import LEVELS  # noqa: E402
+from millebornes.bots import LEVELS, SEARCHING_LEVELS, fixed_budget, parse_spec  # noqa: E402
 from millebornes.bots.ladder import LADDER_FILE, table_of  # noqa: E402
 from millebornes.executors import LocalExecutor  # noqa: E402
 from millebornes.rules import RULESETS  # noqa: E402
@@ -77,12 +83,26 @@ def table_name(table: tuple[str, int, bool]) -> str:
     return f"{ruleset}, {players} players{' in teams' if teams else ''}"
 
 
+def playouts(level: str, hard: int) -> int:
+    """A searching level's fixed budget when ``hard`` plays ``hard`` playouts: in proportion to its time budget
+    (``expert``'s 0.9 s are 30 times ``hard``'s 30 ms)."""
+    ms = {name: float(parse_spec(spec)[1].get("ms", 0)) for name, spec in LEVELS.items()}
+    return round(hard * ms[level] / ms["hard"])
+
+
+def entrant(level: str, hard: int) -> str:
+    """The spec a level plays in the ladder: on the clock, or on a fixed budget with ``--playouts``."""
+    if not hard or level not in SEARCHING_LEVELS:
+        return level
+    return fixed_budget(level, playouts(level, hard))
+
+
 def measure(upper: str, lower: str, matches: int, args, executor) -> dict:
     start = time.perf_counter()
     # two sides: one pairing, both seatings; three: two pairings (A,B,A and B,A,B), each in three rotations
     pairings = 1 if args.sides == 2 else 2
     summary = run_tournament(
-        [upper, lower],
+        [entrant(upper, args.playouts), entrant(lower, args.playouts)],
         ruleset=args.ruleset,
         players=args.players,
         teams=args.teams,
@@ -94,7 +114,7 @@ def measure(upper: str, lower: str, matches: int, args, executor) -> dict:
     score, meetings = h2h["a_score"], h2h["games"]
     wilson = h2h["ci_low"], h2h["ci_high"]
     paired = h2h["paired_low"], h2h["paired_high"]
-    if h2h["a"] != upper:  # the tournament orders the pair its own way
+    if h2h["a"] != summary["bots"][0]:  # the tournament orders the pair its own way
         score = meetings - score
         wilson, paired = (1 - wilson[1], 1 - wilson[0]), (1 - paired[1], 1 - paired[0])
     low, high = wilson if args.sides == 2 else paired
@@ -114,6 +134,8 @@ def measure(upper: str, lower: str, matches: int, args, executor) -> dict:
         "earned": low > 0.5 and played >= matches,
         "seconds": round(time.perf_counter() - start),
     }
+    if args.playouts and upper in SEARCHING_LEVELS:
+        pair["playouts"] = playouts(upper, args.playouts)
     if meetings != played:
         pair |= {"meetings": meetings, "deals": h2h["deals"]}
     return pair
@@ -128,8 +150,9 @@ def markdown(pairs: list[dict], table: tuple[str, int, bool]) -> str:
     ]
     for p in pairs:
         score = f"{p['score']:g}" + (f" of {p['meetings']}" if "meetings" in p else "")
+        budget = f" ({p['playouts']} playouts)" if "playouts" in p else ""
         lines.append(
-            f"| `{p['level']}` | `{p['below']}` | {p['matches']} | {score} | {100 * p['rate']:.1f}% "
+            f"| `{p['level']}`{budget} | `{p['below']}` | {p['matches']} | {score} | {100 * p['rate']:.1f}% "
             f"| {100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}% | {p['elo_gap']:+d} "
             f"| {'yes' if p['earned'] else 'no'} |"
         )
@@ -196,12 +219,18 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--levels", default=",".join(LEVELS), help="the levels to measure, in order (default: all)")
+    ap.add_argument(
+        "--playouts", type=int, default=0, help="hard's playouts a decision (expert: in proportion); 0: the clock"
+    )
     ap.add_argument("--write", action="store_true", help=f"store the table's line in {LADDER_FILE}")
     args = ap.parse_args()
     levels = [name.strip() for name in args.levels.split(",")]
     unknown = [name for name in levels if name not in LEVELS]
-    if unknown or len(levels) < 2 or args.matches < 1 or args.expert_matches < 0:
-        ap.error(f"--levels: two or more of {', '.join(LEVELS)}; --matches at least 1, --expert-matches 0 or more")
+    if unknown or len(levels) < 2 or args.matches < 1 or args.expert_matches < 0 or not 0 <= args.playouts <= 10**6:
+        ap.error(
+            f"--levels: two or more of {', '.join(LEVELS)}; --matches at least 1, --expert-matches 0 or more, "
+            "--playouts 0 to 1,000,000"
+        )
     try:
         probe = new_game(args.ruleset, players=args.players, teams=args.teams, seed=0)
     except (ValueError, KeyError) as exc:
@@ -210,7 +239,8 @@ def main() -> int:
     if args.sides > MAX_SIDES:
         ap.error(f"{args.sides} sides: two levels are seated on every seating only up to {MAX_SIDES} sides")
     table = table_of(args.ruleset, args.players, probe.teams)
-    print(f"{table_name(table)}, deals of seed {args.seed}", flush=True)
+    budget = f"hard on {args.playouts} playouts a decision" if args.playouts else "the searching levels on the clock"
+    print(f"{table_name(table)}, deals of seed {args.seed}, {budget}", flush=True)
 
     offered, pairs = [levels[0]], []
     executor = LocalExecutor(args.workers)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from millebornes import __version__
-from millebornes.bots import LEVELS, SEARCHING_LEVELS
+from millebornes.bots import LEVELS, SEARCHING_LEVELS, fixed_budget
 from millebornes.bots.ladder import offered_levels
 from millebornes.env.policy import POLICY_SPEC, PolicyFactory, load_policy
 from millebornes.executors import LocalExecutor
@@ -43,16 +43,6 @@ QUICK_PLAYOUTS = {"hard": 20, "expert": 40}
 QUICK_TRAINING = (
     "--timesteps 2048 --envs 8 --n-steps 128 --batch-size 256 --net 32,32 --eval-every 2048 --eval-matches 4"
 )
-
-
-def fixed_budget(level: str, playouts: int) -> str:
-    """The level's bot spec with its time budget (``ms=``) replaced by ``playouts`` iterations."""
-    spec = LEVELS[level]
-    if level not in SEARCHING_LEVELS:
-        return spec
-    name, _, params = spec.partition(":")
-    kept = [p for p in params.split(",") if not p.startswith(("ms=", "iterations="))]
-    return f"{name}:" + ",".join([f"iterations={playouts}", *kept])
 
 
 def entrants(levels: Sequence[str], quick: bool) -> list[tuple[str, str]]:

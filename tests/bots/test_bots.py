@@ -313,3 +313,26 @@ def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
     per_point = chance_per_point
     assert per_point([4500, 4500], 0, 5000) > per_point([0, 0], 0, 5000) > 0  # a point counts more near the end
     assert match_chances([4500, 4500], 5000) == [0.5, 0.5]
+
+
+def test_a_search_that_plays_the_race_scores_by_the_race_alone():
+    """With ``race=1`` a playout of a race edition is worth the side's share of the race's win (1, 1/2 or 0), not
+    also its distance; an edition that plays a match searches exactly as without it."""
+    race = mb.new_game("dujardin", players=2, seed=4)
+    obs = race.observation(race.to_act)
+    plain = Search(obs, seed=1, widen=0, baseline=race.legal_actions()[0])
+    plain.run(iterations=60)
+    search = Search(obs, seed=1, widen=0, baseline=race.legal_actions()[0], race=True)
+    search.run(iterations=60)
+    assert {v for values in search.samples.values() for v in values.values()} <= {0.0, 0.5, 1.0}
+    assert {v for values in plain.samples.values() for v in values.values()} - {0.0, 0.5, 1.0}
+    assert search.stats() and make_bot("ismcts:iterations=30,race=1", 0).choose(obs, race.legal_actions())
+
+    g = mb.new_game("classic", players=2, seed=4)
+    obs = g.observation(g.to_act)
+    runs = []
+    for race_reward in (False, True):
+        s = Search(obs, seed=1, widen=0, baseline=g.legal_actions()[0], race=race_reward)
+        s.run(iterations=60)
+        runs.append((s.best, s.stats()))
+    assert runs[0] == runs[1]

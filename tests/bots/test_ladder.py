@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from millebornes.bots import LEVELS
+from millebornes.bots import LEVELS, SEARCHING_LEVELS, fixed_budget, make_bot
 from millebornes.bots.ladder import (
     FALLBACK,
     LADDER_FILE,
@@ -399,3 +400,30 @@ def test_the_bench_writes_only_its_table_and_its_levels(tmp_path, monkeypatch):
     assert [p["rate"] for p in again[0]["pairs"]] == [0.7, 0.4, 0.7]  # only the level measured changed
     assert bench.table_name(("classic", 6, True)) == "classic, 6 players in teams"
     assert bench.markdown([dict(lost, score=4, ci_low=0.1, ci_high=0.7, elo_gap=-70)], ("dujardin", 2, False))
+
+
+def test_a_fixed_budget_replaces_the_clock_of_a_searching_level_only():
+    for level in SEARCHING_LEVELS:
+        spec = fixed_budget(level, 123)
+        assert "ms=" not in spec and "iterations=123" in spec
+        bot = make_bot(spec, 0)
+        assert (bot.iterations, bot.ms) == (123, 0)
+        assert spec.replace("iterations=123,", "") == re.sub(r"ms=\d+,", "", LEVELS[level])
+    assert fixed_budget("medium", 123) == LEVELS["medium"]
+    assert fixed_budget("ismcts:iterations=5,ms=9,c=1", 50) == "ismcts:iterations=50,c=1"
+    with pytest.raises(ValueError, match="playouts"):
+        fixed_budget("hard", 0)
+
+
+def test_the_bench_plays_the_searching_levels_on_a_budget_in_proportion_to_their_time():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).parents[2] / "bench" / "ladder.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.entrant("hard", 0) == "hard" and bench.entrant("medium", 700) == "medium"
+    assert make_bot(bench.entrant("hard", 700), 0).iterations == 700
+    assert make_bot(bench.entrant("expert", 700), 0).iterations == 700 * 30
+    pair = {"level": "hard", "below": "medium", "matches": 10, "score": 6, "rate": 0.6, "playouts": 700}
+    row = bench.markdown([dict(pair, ci_low=0.3, ci_high=0.8, elo_gap=70, earned=False)], ("classic", 3, False))
+    assert "`hard` (700 playouts)" in row

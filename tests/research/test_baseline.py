@@ -106,13 +106,5 @@ def test_every_deal_is_played_from_both_seats_and_the_policy_plays_legal_moves(r
 
 
 def test_the_searching_levels_play_a_fixed_number_of_playouts():
-    example = _example()
-    for level in ("hard", "expert"):
-        spec = example.fixed_budget(level, 123)
-        assert "ms=" not in spec and "iterations=123" in spec
-        assert spec.replace("iterations=123", "") == LEVELS[level].replace(re.search(r"ms=\d+", LEVELS[level])[0], "")
-        bot = make_bot(spec, 0)
-        assert (bot.iterations, bot.ms) == (123, 0)
-    assert example.fixed_budget("medium", 123) == LEVELS["medium"]
-    names = [name for name, _ in example.entrants(["easy", "medium", "hard"], quick=False)]
+    names = [name for name, _ in _example().entrants(["easy", "medium", "hard"], quick=False)]
     assert names[:2] == ["ppo", "random"] and "hard (800 playouts)" in names

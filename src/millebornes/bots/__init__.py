@@ -33,6 +33,20 @@ SEARCHING_LEVELS: tuple[str, ...] = tuple(level for level, spec in LEVELS.items(
 """The levels whose bot searches sampled worlds for its time budget, rather than answering at once."""
 
 
+def fixed_budget(spec: str, playouts: int) -> str:
+    """A bot spec (or a level) that searches ``playouts`` playouts a decision instead of its time budget, so that
+    the machine's load cannot change its play: how the levels are measured (``bench/ladder.py --playouts``).  A
+    bot that does not search is returned as it is."""
+    if playouts < 1:
+        raise ValueError(f"playouts must be 1 or more, not {playouts!r}")
+    spec = LEVELS.get(spec, spec)
+    name, _, params = spec.partition(":")
+    if name.strip() != "ismcts":
+        return spec
+    kept = [p for p in params.split(",") if p.strip() and not p.strip().startswith(("ms=", "iterations="))]
+    return f"{name}:" + ",".join([f"iterations={playouts}", *kept])
+
+
 def _registry() -> dict[str, Callable[..., Bot]]:
     from .heuristic import HeuristicBot
     from .ismcts import IsmctsBot
@@ -95,4 +109,14 @@ def analyse(
     return _analyse(game, seat, iterations=iterations, ms=ms, seed=seed)
 
 
-__all__ = ["analyse", "Bot", "LEVELS", "SEARCHING_LEVELS", "RandomBot", "bot_names", "make_bot", "parse_spec"]
+__all__ = [
+    "analyse",
+    "Bot",
+    "LEVELS",
+    "SEARCHING_LEVELS",
+    "RandomBot",
+    "bot_names",
+    "fixed_budget",
+    "make_bot",
+    "parse_spec",
+]

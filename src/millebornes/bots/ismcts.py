@@ -136,6 +136,7 @@ class Search:
         guard: float = 3.0,
         match: bool = False,
         match_chances: bool = False,
+        race: bool = False,
     ):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
@@ -158,6 +159,9 @@ class Search:
         self.match_target = target if match and target else None
         """With a match to play: a playout is scored by each side's chance of the match from the totals the hand
         leaves (bots/match.py), not by the hand's margin."""
+        self.race = race and target is None
+        """In an edition played as one race: a playout is scored by the side's share of the race's win alone, not
+        also by its distance."""
         self.prior_scale = 1.0
         if self.match_target:  # the network's lead, in points, weighs what a point of lead is worth here
             self.prior_scale = chance_per_point(list(self.det.game.match_scores), self.side, self.match_target) / (
@@ -278,6 +282,8 @@ class Search:
                         self.match_wins[code] += chance
                         if self.match_target:
                             reward = chance
+                    if self.race:
+                        reward = win
                     samples[code][w] = reward
                     self.wins[code] += win
                     child = children[code]
@@ -328,9 +334,12 @@ class Search:
             path.append(node)
         if not world.is_over and world.hand_number == hand:
             play_out(world, rng, self.playout)
-        rewards = (
-            match_outcome(world, self.match_target) if self.match_target else hand_rewards(world, hand, self.scale)
-        )
+        if self.match_target:
+            rewards = match_outcome(world, self.match_target)
+        elif self.race:
+            rewards = [hand_win_share(world, hand, s) for s in range(self.nsides)]
+        else:
+            rewards = hand_rewards(world, hand, self.scale)
         self.wins[first] += hand_win_share(world, hand, self.side)
         if self.match_wins is not None:
             assert self.match_to is not None  # match_wins is kept only where a match is played
@@ -401,7 +410,8 @@ class IsmctsBot:
     added to what the rival must win by (the network is seldom unsure, and then leads by little);
     ``guard``: the standard errors a rival that discards the last copy of a needed remedy must win
     by (:func:`risky_discards`); ``match=1``: score playouts by the side's chance of the match, in
-    editions that play one (no clear gain over ``hard`` in 1,000 matches: docs/strength.md)."""
+    editions that play one (no clear gain over ``hard`` in 1,000 matches: docs/strength.md); ``race=1``: score
+    playouts by the race's win alone, in editions played as one race."""
 
     name = "ismcts"
     """The bot's spec name."""
@@ -422,6 +432,7 @@ class IsmctsBot:
         prior: float = 0.0,
         guard: float = 3.0,
         match: int = 0,
+        race: int = 0,
     ):
         if not ms and not iterations:
             ms = 50
@@ -433,7 +444,7 @@ class IsmctsBot:
             raise ValueError(f"prior must be 0 or more, and needs baseline=neural (its scores), not {prior!r}")
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
         self.confidence, self.widen, self.horizon, self.scale = confidence, widen, horizon, scale
-        self.prior, self.guard, self.match = prior, guard, bool(match)
+        self.prior, self.guard, self.match, self.race = prior, guard, bool(match), bool(race)
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
             raise ValueError(
@@ -496,6 +507,7 @@ class IsmctsBot:
             prior_weight=self.prior,
             guard=self.guard,
             match=self.match,
+            race=self.race,
         )
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
