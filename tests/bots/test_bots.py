@@ -286,6 +286,17 @@ def test_analyse_gives_each_action_its_chance_of_the_match(monkeypatch):
         analyse(g, seat=1)
 
 
+def _searches_alike(game: mb.Game, option: str) -> bool:
+    """Whether a search of the game's decision chooses and counts the same with the option off and on."""
+    obs = game.observation(game.to_act)
+    runs = []
+    for on in (False, True):
+        s = Search(obs, seed=1, widen=0, baseline=game.legal_actions()[0], **{option: on})
+        s.run(iterations=60)
+        runs.append((s.best, s.stats()))
+    return runs[0] == runs[1]
+
+
 def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
     """With ``match=1`` a playout is worth the side's chance of the match from the totals the hand leaves: in
     classic every sample is that chance (here a stub's), and a race edition, which plays no match, searches
@@ -302,14 +313,7 @@ def test_a_search_that_plays_the_match_scores_by_the_match(monkeypatch):
     assert {round(v, 6) for values in search.samples.values() for v in values.values()} == {[0.25, 0.75][side]}
     monkeypatch.undo()
 
-    race = mb.new_game("dujardin", players=2, seed=4)
-    obs = race.observation(race.to_act)
-    runs = []
-    for match in (False, True):
-        s = Search(obs, seed=1, widen=0, baseline=race.legal_actions()[0], match=match)
-        s.run(iterations=60)
-        runs.append((s.best, s.stats()))
-    assert runs[0] == runs[1]
+    assert _searches_alike(mb.new_game("dujardin", players=2, seed=4), "match")
     per_point = chance_per_point
     assert per_point([4500, 4500], 0, 5000) > per_point([0, 0], 0, 5000) > 0  # a point counts more near the end
     assert match_chances([4500, 4500], 5000) == [0.5, 0.5]
@@ -328,11 +332,4 @@ def test_a_search_that_plays_the_race_scores_by_the_race_alone():
     assert {v for values in plain.samples.values() for v in values.values()} - {0.0, 0.5, 1.0}
     assert search.stats() and make_bot("ismcts:iterations=30,race=1", 0).choose(obs, race.legal_actions())
 
-    g = mb.new_game("classic", players=2, seed=4)
-    obs = g.observation(g.to_act)
-    runs = []
-    for race_reward in (False, True):
-        s = Search(obs, seed=1, widen=0, baseline=g.legal_actions()[0], race=race_reward)
-        s.run(iterations=60)
-        runs.append((s.best, s.stats()))
-    assert runs[0] == runs[1]
+    assert _searches_alike(mb.new_game("classic", players=2, seed=4), "race")
