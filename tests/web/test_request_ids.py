@@ -83,6 +83,25 @@ def test_any_other_request_id_is_replaced_by_a_new_one(web, lines, reads_logged,
     assert [line["request_id"] for line in lines.saying("reading a table")] == [made]
 
 
+def test_a_request_that_fails_is_answered_with_its_id_and_the_failure_still_raised(web, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    web.start()
+
+    def broken(self, table_id, *args):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(Tables, "get", broken)
+    r = TestClient(web.app, raise_server_exceptions=False).get(
+        "/api/tables/abcdefgh", headers={"X-Request-ID": "lb-500"}
+    )
+    assert r.status_code == 500 and r.text == "Internal Server Error"
+    assert r.headers["x-request-id"] == "lb-500"
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store"
+    with pytest.raises(RuntimeError, match="went away"):  # the server still sees it, and logs its traceback
+        web.client.get("/api/tables/abcdefgh")
+
+
 def test_each_request_without_one_gets_its_own(web):
     c = web.start()
     ids = {c.get("/healthz").headers["x-request-id"] for _ in range(5)}

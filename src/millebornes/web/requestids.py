@@ -1,7 +1,8 @@
 """Every HTTP request and every WebSocket connection gets a request id, and the records written for it carry it
 (:mod:`.logfields`): the client's own ``X-Request-ID`` when it is short and plain (:data:`ACCEPTED`: a proxy's or
 a load tester's, to follow one request through both logs), else a new one, 16 hex digits.  The response says which
-in its ``X-Request-ID`` header (a WebSocket's in its handshake's answer).
+in its ``X-Request-ID`` header (a WebSocket's in its handshake's answer), a request that failed too: its plain 500
+is answered here, with the id, before the exception goes on to the server, which logs it.
 
 A request at a table's address (``/api/tables/{id}/...``, ``/ws/{id}``, the pages ``/t/{id}`` and
 ``/replay/{id}``) also sets the table id, when it has a table id's shape.  Both are set for the request's task
@@ -21,6 +22,14 @@ from .logfields import REQUEST_ID, TABLE_ID, TABLE_SHAPE
 HEADER = b"x-request-id"
 ACCEPTED = re.compile(r"[A-Za-z0-9._-]{1,64}")
 """A client's request id that is kept; any other is replaced."""
+FAILED = [
+    (b"content-type", b"text/plain; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+"""The headers of the plain 500 a request that failed is answered with (the exception still reaches the server's
+log, which writes the traceback with the request's id)."""
 AT_TABLE = re.compile(r"/(?:api/tables|ws|t|replay)/([^/]+)")
 """The addresses that are about one table, its id first after the prefix (``/ws/bot`` is the bots' socket)."""
 
@@ -56,10 +65,19 @@ class RequestIds:
         REQUEST_ID.set(rid)
         TABLE_ID.set(table_of(scope["path"]))
         header = (HEADER, rid.encode())
+        started = False
 
         async def answer(message: Message) -> None:
+            nonlocal started
             if message["type"] in ("http.response.start", "websocket.accept", "websocket.http.response.start"):
+                started = True
                 message = {**message, "headers": [*message.get("headers", ()), header]}
             await send(message)
 
-        await self.app(scope, receive, answer)
+        try:
+            await self.app(scope, receive, answer)
+        except Exception:
+            if scope["type"] == "http" and not started:  # the server's own 500 would go out without the id
+                await answer({"type": "http.response.start", "status": 500, "headers": FAILED})
+                await answer({"type": "http.response.body", "body": b"Internal Server Error"})
+            raise
