@@ -87,3 +87,42 @@ def test_an_inconsistent_observation_is_refused():
     obs["hand"] = obs["hand"] + ["right-of-way", "right-of-way"]
     with pytest.raises(ValueError, match="not consistent"):
         mb.determinize(obs)
+
+
+def test_worlds_dealt_around_voids_keep_the_void_cards_out_of_that_hand():
+    g = mb.new_game("classic", players=3, seed=11)
+    rng = random.Random(0)
+    for _ in range(30):
+        g.act(rng.choice(g.legal_actions()))
+    obs = g.observation(1)
+    void = [mb.CARD_IDS.index(c) for c in ("roll", "gasoline", "200")]
+    mask = sum(1 << k for k in void)
+    d = mb.Determinizer(obs, [mask, 0, 0])
+    assert d.constrained
+    free = mb.Determinizer(obs)
+    pool = Counter({c: n for c, n in unseen_counts(obs).items() if n})
+    hands = set()
+    for i in range(200):
+        w = d.sample(random.Random(i))
+        assert w.hand(1) == g.hand(1)
+        hidden = Counter(w.hand(0)) - Counter(g.known_cards(0))
+        assert not any(mb.CARD_IDS.index(c) in void for c in hidden.elements())
+        whole = hidden + Counter(w.hand(2)) - Counter(g.known_cards(2))
+        whole.update(mb.CARD_IDS[k] for k in w._stock)
+        assert whole == pool
+        assert w.observation(1) == obs
+        hands.add(tuple(sorted(w.hand(0))))
+    assert len(hands) > 50
+    unconstrained = [free.sample(random.Random(i)) for i in range(200)]
+    assert any(mb.CARD_IDS.index(c) in void for w in unconstrained for c in w.hand(0))
+
+
+def test_voids_no_hand_could_respect_are_ignored():
+    g = mb.new_game("classic", players=2, seed=4)
+    obs = g.observation(0)
+    d = mb.Determinizer(obs, [0, (1 << len(mb.CARD_IDS)) - 1])
+    assert not d.constrained and d.voids == [0, 0]
+    assert mb.Determinizer(obs, [(1 << len(mb.CARD_IDS)) - 1, 0]).voids == [
+        0,
+        0,
+    ]  # the observing seat's own hand is known
