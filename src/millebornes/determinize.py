@@ -28,7 +28,7 @@ _KIND = C.KIND_OF
 class Determinizer:
     """Deals possible worlds for one observation; ``sample(rng)`` returns a fresh Game each time."""
 
-    def __init__(self, obs: Observation, voids: list[int] | None = None):
+    def __init__(self, obs: Observation):
         players, me = obs["players"], obs["seat"]
         self.game = Game.from_observation(obs)
         """The table as the observation shows it, hands still to deal."""
@@ -48,17 +48,6 @@ class Determinizer:
         hidden = sum(self.sizes[s] - len(self.fixed[s]) for s in range(players))
         if min(left) < 0 or hidden + self.stock_size != len(self.pool):
             raise ValueError("the observation is not consistent: its cards do not add up to the deck")
-        self.voids = [0] * players
-        """Per seat, a mask of the card kinds its hidden cards are dealt none of (what its play has shown it lacks);
-        a seat whose hidden cards could not all be dealt so is dealt freely."""
-        for s, mask in enumerate(voids or []):
-            if (
-                s != me
-                and mask
-                and sum(1 for k in self.pool if not mask >> k & 1) >= self.sizes[s] - len(self.fixed[s])
-            ):
-                self.voids[s] = mask
-        self.constrained = any(self.voids)
 
     def sample(self, rng: random.Random) -> Game:
         """A new possible world: the unseen cards dealt again at random, the seed redrawn with them."""
@@ -68,8 +57,6 @@ class Determinizer:
             j = int(rand() * (i + 1))
             pool[i], pool[j] = pool[j], pool[i]
         seed = rng.getrandbits(62)
-        if self.constrained:
-            return self._dealt_around_voids(pool, seed)
         hands: list[list[int]] = []
         at = 0
         for s, fixed in enumerate(self.fixed):
@@ -77,33 +64,6 @@ class Determinizer:
             hands.append(fixed + pool[at : at + need])
             at += need
         return self.game.redealt(hands, pool[at:], seed)
-
-    def _dealt_around_voids(self, pool: list[int], seed: int) -> Game:
-        """The shuffled pool dealt so that each seat with voids takes the first cards it may hold, in the shuffled
-        order (a uniform choice among them); the rest, still shuffled, go to the other hands and the stock."""
-        taken = [False] * len(pool)
-        hands: list[list[int]] = [[] for _ in self.fixed]
-        for s, mask in enumerate(self.voids):
-            if not mask:
-                continue
-            need = self.sizes[s] - len(self.fixed[s])
-            got = hands[s]
-            for i, k in enumerate(pool):
-                if len(got) == need:
-                    break
-                if not taken[i] and not mask >> k & 1:
-                    taken[i] = True
-                    got.append(k)
-        rest = [k for i, k in enumerate(pool) if not taken[i]]
-        at = 0
-        for s, fixed in enumerate(self.fixed):
-            if self.voids[s]:
-                hands[s] = fixed + hands[s]
-                continue
-            need = self.sizes[s] - len(fixed)
-            hands[s] = fixed + rest[at : at + need]
-            at += need
-        return self.game.redealt(hands, rest[at:], seed)
 
 
 def determinize(observation: Observation, rng: random.Random | None = None) -> Game:

@@ -9,8 +9,8 @@ import pytest
 
 import millebornes as mb
 from millebornes.bots import LEVELS, bot_names, make_bot, parse_spec
-from millebornes.bots.ismcts import Search, analyse, shown_voids
-from tests.util import game_with, go, new, pass_turn, play
+from millebornes.bots.ismcts import Search, analyse
+from tests.util import game_with, play
 
 FAST_SPECS = ["random", "greedy", "heuristic", "easy", "ismcts:iterations=24"]
 
@@ -333,45 +333,3 @@ def test_a_search_that_plays_the_race_scores_by_the_race_alone():
     assert search.stats() and make_bot("ismcts:iterations=30,race=1", 0).choose(obs, race.legal_actions())
 
     assert _searches_alike(mb.new_game("classic", players=2, seed=4), "race")
-
-
-def _bits(*cards: str) -> int:
-    return sum(1 << mb.CARD_IDS.index(c) for c in cards)
-
-
-def test_a_hazard_left_showing_through_a_turn_shows_the_cards_its_side_lacks():
-    g = new(
-        "classic",
-        hands={0: ["roll", "flat-tire", "25", "50", "75", "100"], 1: ["roll", "25", "50", "75", "100", "200"]},
-    )
-    assert shown_voids(g.observation(0)) is None
-    go(g, "play roll", "play roll", "play flat-tire 1")
-    assert shown_voids(g.observation(1)) is None  # seat 1 has had no turn under the hazard yet
-    pass_turn(g)
-    assert g.to_act == 0
-    assert shown_voids(g.observation(0)) == [0, _bits("spare-tire", "puncture-proof")]
-    search = Search(g.observation(0), seed=1, infer=True)
-    for _ in range(30):
-        world = search.det.sample(search.rng)
-        assert not {"spare-tire", "puncture-proof"} & set(world.hand(1))
-    assert not Search(g.observation(0), seed=1).det.constrained
-
-
-def test_nothing_is_inferred_when_the_stopped_side_attacked_instead():
-    g = new(
-        "classic",
-        hands={0: ["roll", "flat-tire", "25", "50", "75", "100"], 1: ["roll", "stop", "spare-tire", "50", "75", "100"]},
-    )
-    go(g, "play roll", "play roll", "play flat-tire 1", "play stop 0")
-    assert g.to_act == 0 and "spare-tire" in g.hand(1)
-    assert shown_voids(g.observation(0)) is None
-
-
-def test_nothing_is_inferred_beyond_two_players():
-    g = new("classic", players=3, hands={0: ["roll", "flat-tire"], 1: ["roll"], 2: ["roll"]})
-    go(g, "play roll", "play roll", "play roll", "play flat-tire 1")
-    pass_turn(g)
-    pass_turn(g)
-    obs = g.observation(0)
-    assert g.to_act == 0 and not obs["tableaux"][1]["moving"] and obs["tableaux"][1]["battle"][-1] == "flat-tire"
-    assert shown_voids(obs) is None

@@ -106,29 +106,6 @@ def risky_discards(observation: Observation, codes: list[int]) -> tuple[dict[int
     return lays, guarded
 
 
-def shown_voids(observation: Observation) -> list[int] | None:
-    """Per seat, a mask of the cards its play has shown it lacks, or None where nothing is shown.
-
-    Two players only: a hazard showing on the other seat's battle pile was played by this seat, so the other has
-    had a turn since with it showing.  It did not answer with a coup fourré, and at its turn it neither cured the
-    hazard (its remedy) nor laid the safety against it (which cures it too, with a turn more): it holds neither,
-    as any player would have played one, unless it chose to stop this seat instead (then a hazard shows here too,
-    and nothing is inferred)."""
-    if observation["players"] != 2:
-        return None
-    other = 1 - observation["seat"]
-    t = observation["tableaux"][next(i for i, seats in enumerate(observation["sides"]) if other in seats)]
-    own = observation["tableaux"][observation["side"]]
-    if t["moving"] or not t["battle"] or (own["battle"] and KIND_OF[own["battle"][-1]] in BATTLE_HAZARDS):
-        return None
-    top = KIND_OF[t["battle"][-1]]
-    if top not in BATTLE_HAZARDS or CARD_IDS[SAFETY_OF[top]] in t["safeties"]:
-        return None
-    voids = [0, 0]
-    voids[other] = 1 << REMEDY_OF[top] | 1 << SAFETY_OF[top]
-    return voids
-
-
 class Search:
     """One search from one observation; ``run`` spends a budget, ``choice`` and ``stats`` read it.
 
@@ -160,12 +137,11 @@ class Search:
         match: bool = False,
         match_chances: bool = False,
         race: bool = False,
-        infer: bool = False,
     ):
         self.scale = scale
         self.prior = {ACTION_CODES[a]: v for a, v in (prior or {}).items()}
         self.prior_weight = prior_weight
-        self.det = Determinizer(observation, shown_voids(observation) if infer else None)
+        self.det = Determinizer(observation)
         self.rng = random.Random(seed)
         self.playout = playout
         self.c = c
@@ -457,7 +433,6 @@ class IsmctsBot:
         guard: float = 3.0,
         match: int = 0,
         race: int = 0,
-        infer: int = 0,
     ):
         if not ms and not iterations:
             ms = 50
@@ -470,7 +445,6 @@ class IsmctsBot:
         self.seed, self.ms, self.iterations, self.playout, self.c = seed, ms, iterations, playout, c
         self.confidence, self.widen, self.horizon, self.scale = confidence, widen, horizon, scale
         self.prior, self.guard, self.match, self.race = prior, guard, bool(match), bool(race)
-        self.infer = bool(infer)
         names = [] if challenger == "none" else challenger.split("+")
         if not all(name in _POLICIES for name in names):
             raise ValueError(
@@ -534,7 +508,6 @@ class IsmctsBot:
             guard=self.guard,
             match=self.match,
             race=self.race,
-            infer=self.infer,
         )
         # the clock budget covers the whole decision: the advisors and the search's set-up too
         ms = max(1.0, self.ms - 1000 * (time.perf_counter() - start)) if self.ms else 0
