@@ -13,8 +13,10 @@ from tests.web.botaccounts.test_botaccounts import Wire, play_out, signed_up  # 
 SEEK = {"type": "seek", "id": 1, "edition": "dujardin", "players": 2, "rated": False, "clock": 0, "cf_timeout": 0.05}
 
 
-def two_bots(web) -> tuple[Wire, Wire]:
+def two_bots(web, seek_seconds: float | None = None) -> tuple[Wire, Wire]:
     c = web.start()
+    if seek_seconds is not None:
+        web.app.state.gateway.seek_seconds = seek_seconds
     tokens = []
     for owner, name in (("ann_1", "red"), ("bob_1", "blue")):
         c.cookies.clear()
@@ -30,6 +32,7 @@ def lobby(web) -> list[str]:
 
 def test_a_person_takes_a_bots_seek_from_the_lobby_and_the_match_starts(web):
     red, _ = two_bots(web)
+    assert red.hello["limits"]["seek_seconds"] == 600
     red.send(SEEK)
     sought = red.expect("sought")
     assert sought == {"type": "sought", "id": 1, "table": sought["table"]}
@@ -62,8 +65,8 @@ def test_a_bot_joins_another_bots_seek_and_both_play_it_out(web):
 
 
 def test_a_seek_nobody_takes_is_withdrawn_in_time_and_one_is_open_at_once(web):
-    red, blue = two_bots(web)
-    web.app.state.gateway.seek_seconds = 0.5
+    red, blue = two_bots(web, seek_seconds=0.5)
+    assert red.hello["limits"]["seek_seconds"] == 0.5  # the hello says how long a seek stays open
     red.send(SEEK)
     table_id = red.expect("sought")["table"]
     red.send(SEEK | {"id": 2})

@@ -157,6 +157,7 @@ async def _handshake(session: BotSession) -> bool:
                 "tables": TABLES_AT_ONCE,
                 "challenge_seconds": session.gateway.challenge_seconds,
                 "decision_seconds": session.gateway.decision_seconds,
+                "seek_seconds": session.gateway.seek_seconds,
                 "bad_answers": BAD_ANSWERS,
             },
         }
