@@ -13,6 +13,13 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 
+GONE_CLOSE = 4410
+"""The close code of a socket to a table that is gone for good (expired, or a withdrawn seek's): the page does not
+come back."""
+WITHDRAWN = ("withdrawn", "the bot withdrew its seek: this table is cancelled")
+"""The error (code, words) told to everyone at a bot's seek that was withdrawn before its match started."""
+
+
 class Refused(Exception):
     """A frame the server will not act on; becomes an error frame, and nothing changed.  ``extra`` goes
     into the frame too: an illegal action's ``reason`` and ``params``, a hint's ``retry_after``."""

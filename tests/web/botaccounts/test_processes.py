@@ -14,6 +14,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
 from tests.conftest import Hasty  # noqa: E402
 from tests.serving import PASSWORD, Account, Seat, Server, bot_seat, until  # noqa: E402
 
@@ -181,5 +183,32 @@ def test_a_bot_challenges_a_bot_connected_to_another_process(two):
     for server in (a, b):
         seats = until(lambda s=server: (f := facts(s, table_id))["status"] == "finished" and f["seats"], 10)
         assert [s["nickname"] for s in seats] == ["red", "blue"]
+    red.close()
+    blue.close()
+
+
+def test_a_seek_withdrawn_at_one_process_turns_away_the_people_at_another(two):
+    """A bot at process a seeks a four-player table; a person (and another bot) sit down through process b; the seek
+    withdrawn at a, b's person is told ``withdrawn`` and turned away (4410), b's bot hears ``withdrawn``."""
+    a, b = two
+    owner = Account(a, "owner_1")
+    red, blue = Bot(a, owner.bot("red")), Bot(b, owner.bot("blue"))
+    red.send({"type": "seek", "id": 1, "edition": "dujardin", "players": 4, "rated": False, "clock": 0})
+    table_id = red.got("sought")["table"]
+    link = httpx.post(f"{b.base}/api/tables/{table_id}/seats/1/claim", timeout=10).json()["url"]
+    ann = Seat(b, {"id": table_id, "seats": [{"seat": 1, "url": link}]}, 1, "Ann")
+    blue.send({"type": "join", "id": 2, "table": table_id})
+    until(lambda: facts(a, table_id)["seats"][2]["nickname"] == "blue", 10, "blue's seat")
+    red.send({"type": "unseek", "table": table_id})
+    assert red.got("withdrawn", table_id)
+    assert blue.got("withdrawn", table_id)
+    frames = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            frames.append(json.loads(ann.ws.recv(timeout=10)))
+    told = [f for f in frames if f["type"] == "error"]
+    assert [f["code"] for f in told] == ["withdrawn"], frames
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+    assert httpx.get(f"{b.base}/api/tables/{table_id}", timeout=10).status_code == 410  # expired
     red.close()
     blue.close()

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from tests.conftest import Closed  # noqa: E402
 from tests.web.botaccounts.test_botaccounts import Wire, play_out, signed_up  # noqa: E402
 
 SEEK = {"type": "seek", "id": 1, "edition": "dujardin", "players": 2, "rated": False, "clock": 0, "cf_timeout": 0.05}
@@ -95,3 +96,33 @@ def test_a_bot_withdraws_its_seek_with_unseek(web):
     assert lobby(web) == []
     red.send({"type": "unseek", "table": table_id})
     assert red.expect("error")["code"] == "unknown-seek"
+
+
+def test_everyone_at_a_seek_withdrawn_before_its_match_is_told_and_turned_away(web):
+    """A four-player seek: a person and another bot took two seats, the fourth never came; when the seek is withdrawn
+    the person's page is told why (``withdrawn``) and its socket closed for good (4410), the other bot hears
+    ``withdrawn`` of the table it joined, and a spectator is turned away too."""
+    red, blue = two_bots(web)
+    red.send(SEEK | {"players": 4})
+    table_id = red.expect("sought")["table"]
+    link = web.client.post(f"/api/tables/{table_id}/seats/1/claim").json()["url"]
+    ann = web.join({"id": table_id, "seats": [{"seat": 1, "url": link}]}, 1, "Ann")
+    blue.send({"type": "join", "id": 5, "table": table_id})
+    ann.expect("seats")
+    watcher = web.connect(table_id)
+    watcher.send({"type": "watch"})
+    watcher.expect("state")
+    assert web.client.get(f"/api/tables/{table_id}").json()["status"] == "waiting"
+    red.send({"type": "unseek", "table": table_id})
+    assert red.expect("withdrawn") == {"type": "withdrawn", "table": table_id}
+    assert blue.expect("withdrawn") == {"type": "withdrawn", "table": table_id}
+    for browser in (ann, watcher):
+        told = browser.expect("error")
+        assert told["code"] == "withdrawn" and "withdrew" in told["message"]
+        with pytest.raises(Closed) as closed:
+            browser.recv()
+        assert closed.value.code == 4410
+    r = web.client.get(f"/api/tables/{table_id}")
+    assert r.status_code == 410 or r.json()["status"] == "expired", r.text
+    blue.send({"type": "seek", "id": 6, "edition": "classic", "players": 2, "rated": False, "clock": 0})
+    assert blue.expect("sought")["id"] == 6  # the table it joined is no longer one of its tables

@@ -128,6 +128,15 @@ class SeatLink:
         if frame.get("type") == "state":
             self.session.state(self, frame)
 
+    def turn_away(self, code: str, message: str, close_code: int) -> None:
+        """The seek this bot joined was withdrawn before its match started: the bot is told ``withdrawn`` and leaves
+        the seat; its socket, which serves its other tables, stays open."""
+        session = self.session
+        if session.links.get(self.table_id) is self:
+            session._drop(self)
+            del session.links[self.table_id]
+        session.send({"type": "withdrawn", "table": self.table_id})
+
 
 class BotSession:
     """One bot's WebSocket: its outgoing queue, its open requests and the seats it holds."""
@@ -609,7 +618,7 @@ class Gateway:
             del session.links[table_id]
         room = self.hall.rooms.pop(table_id, None)
         if room is not None:
-            room.close()
+            room.cancel()
         if session is not None:
             session.send({"type": "withdrawn", "table": table_id})
         return True

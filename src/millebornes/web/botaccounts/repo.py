@@ -22,7 +22,7 @@ from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 from ..accounts.repo import Account, AccountRow, Accounts, Taken, username_key
 from ..db.base import Base, now
 from ..db.database import Database
-from ..db.notices import Kind
+from ..db.notices import WITHDRAWN_NOTICE, Kind
 from ..tables.rows import EXPIRED, PLAYING, WAITING, SeatRow, TableRow
 from ..tokens import hash_token
 
@@ -321,7 +321,7 @@ class Bots:
                 .execution_options(synchronize_session=False)
             )
             if done.rowcount == 1:  # type: ignore[attr-defined]
-                self.db.notice(s, table_id, Kind.EXPIRED)
+                self.db.notice(s, table_id, Kind.EXPIRED, WITHDRAWN_NOTICE)
             return done.rowcount == 1  # type: ignore[attr-defined]
 
     def hold_seat(self, table_id: str, seat: int, account_id: str) -> None:

@@ -35,7 +35,8 @@ class Kind(StrEnum):
     REMATCH = "rematch"
     """Someone answered the rematch: its answers so far are in the database."""
     EXPIRED = "expired"
-    """Another process's sweep expired the table."""
+    """Another process's sweep expired the table; ``withdrawn``: a bot's seek, withdrawn before its match started
+    (:data:`WITHDRAWN_NOTICE`), whose people are told."""
     ALIVE = "alive"
     """A process's heartbeat, about no table."""
     UNDO = "undo"
@@ -46,6 +47,10 @@ class Kind(StrEnum):
     FORFEIT = "forfeit"
     """A seat left the rated match after it started and the table is finished, the other side winning
     (web/tables/forfeits.py): read the table and its log's notes again."""
+
+
+WITHDRAWN_NOTICE = "withdrawn"
+"""The argument of an ``expired`` notice for a bot's seek that was withdrawn."""
 
 
 @dataclass(frozen=True)

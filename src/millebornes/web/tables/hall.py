@@ -21,7 +21,17 @@ from datetime import timedelta
 from ...actions import IllegalAction
 from ..db.base import now
 from ..db.listener import LISTEN_TIMEOUT, Listener
-from ..db.notices import NO_TABLE, Kind, Notice, action_row, challenge_of, presence_of, said_of, undo_of
+from ..db.notices import (
+    NO_TABLE,
+    WITHDRAWN_NOTICE,
+    Kind,
+    Notice,
+    action_row,
+    challenge_of,
+    presence_of,
+    said_of,
+    undo_of,
+)
 from ..errors import Gone, Refused, expired
 from ..logfields import about_table
 from ..settings import Settings
@@ -138,6 +148,8 @@ class Hall:
             self._later(room.rematch_moved(), room.id)
         elif kind == Kind.FORFEIT:
             self._later(room.forfeit_heard(), room.id)
+        elif kind == Kind.EXPIRED and args[:1] == [WITHDRAWN_NOTICE]:  # a bot's seek, at another process
+            self.rooms.pop(notice.table_id).cancel()
         elif kind == Kind.EXPIRED and not room.in_use:  # expired by another process's sweep
             self.rooms.pop(notice.table_id).close()
 

@@ -20,6 +20,9 @@ class Connection(Protocol):
 
     def send(self, frame: ServerFrame) -> None: ...
 
+    def turn_away(self, code: str, message: str, close_code: int) -> None:
+        """The table is gone for good: the error, then the close."""
+
 
 class Presence:
     def __init__(self, seats: Iterable[int], away: Iterable[int]):

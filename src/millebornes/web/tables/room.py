@@ -46,7 +46,7 @@ from ...state import Game
 from .. import metrics
 from ..db.base import now
 from ..db.notices import Kind, said_args
-from ..errors import Gone, Refused, Stale, expired
+from ..errors import GONE_CLOSE, WITHDRAWN, Gone, Refused, Stale, expired
 from ..ratings.repo import Ratings
 from ..ratings.stats_repo import settle_finished
 from ..settings import Settings
@@ -617,6 +617,15 @@ class Room:
     def idle_for(self, at: float) -> float:
         """Seconds (of ``time.monotonic``) since the room was last in use; 0 while it is."""
         return 0.0 if self.in_use else at - self.presence.idle_since
+
+    def cancel(self) -> None:
+        """A bot's seek withdrawn before its match started (the table expired, at every process): everyone here is
+        told why (:data:`..errors.WITHDRAWN`) and turned away, and the room stops."""
+        code, words = WITHDRAWN
+        for conns in (*self.conns.values(), self.watchers):
+            for conn in list(conns):
+                conn.turn_away(code, words, GONE_CLOSE)
+        self.close()
 
     def close(self) -> None:
         """Stop the room's bot or countdown; a join still waiting for the lock finds it Gone."""

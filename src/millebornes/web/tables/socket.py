@@ -14,7 +14,7 @@ from fastapi import APIRouter, WebSocket
 from ..accounts.repo import Accounts
 from ..accounts.signin import signed_in, socket_from_elsewhere
 from ..deps import AccountsDep, HallDep, SettingsDep, SocketsDep
-from ..errors import Refused
+from ..errors import GONE_CLOSE, Refused
 from ..settings import Limits
 from . import outbound, rematch
 from .client import Client
@@ -40,7 +40,7 @@ router = APIRouter()
 
 CROWDED = 4429
 """The close code of a socket over a cap (``too-many``, ``seat-full``, ``table-full``): the page does not come back."""
-EXPIRED = 4410
+EXPIRED = GONE_CLOSE
 """The close code of a socket to a table that expired (``expired``)."""
 CLOSE_ON = {"seat-full": CROWDED, "table-full": CROWDED, "expired": EXPIRED, "auth": 4401}
 """Refusals of a join or a watch that close the socket (and their code); another refused join may be sent again.

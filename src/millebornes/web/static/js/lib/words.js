@@ -327,7 +327,7 @@ export function errorMessage(frame, ctx) {
     "no-spectators": "msg.no_spectators", full: "msg.spectators_full", spectator: "msg.spectator",
     "not-finished": "msg.not_finished", joined: "msg.rematch_joined", started: "msg.rematch_started",
     "not-rematch": "msg.not_rematch", "not-waiting": "msg.not_waiting",
-    lesson: "learn.not_this", expired: "msg.expired", "seat-full": "msg.seat_full", "table-full": "msg.table_full", "too-many": "msg.too_many_sockets",
+    lesson: "learn.not_this", expired: "msg.expired", withdrawn: "msg.withdrawn", "seat-full": "msg.seat_full", "table-full": "msg.table_full", "too-many": "msg.too_many_sockets",
   }[code];
   if (key) return t(key);
   if (code === "not-allowed") { // a move not taken back (docs/web-api.md, "Taking back a move")

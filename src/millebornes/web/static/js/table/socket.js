@@ -16,7 +16,7 @@ import { tellUndone } from "./play.js";
 import { showJoinError } from "./join.js";
 
 // The refusals after which the server closes the socket (4410, 4429) and the page does not come back.
-const CLOSING = new Set(["expired", "seat-full", "table-full", "too-many"]);
+const CLOSING = new Set(["expired", "withdrawn", "seat-full", "table-full", "too-many"]);
 // Why a seat opened by the account was refused: signed out here, another account, or another site's page.
 const ACCOUNT_REFUSALS = { "signed-out": "join.account_signed_out", auth: "join.account_not_held", "cross-site": "join.account_not_held" };
 
@@ -48,7 +48,7 @@ export function connect() {
     if (S.ws !== ws) return;
     S.ws = null;
     if (spectator && (e.code === 4401 || e.code === 4403)) { setConn(""); return; } // no table, or no spectators
-    if (e.code === 4410 || e.code === 4429) { setConn(""); return; } // expired, or over a cap: its error said so
+    if (e.code === 4410 || e.code === 4429) { setConn(""); return; } // expired, withdrawn, over a cap: its error said so
     if ((e.code === 4401 || (byAccount && e.code === 4403)) && !S.joined) {
       if (!byAccount || !$("#join-error").textContent) showJoinError(t(byAccount ? "join.account_not_held" : "msg.auth"));
       setConn("");
