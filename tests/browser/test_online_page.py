@@ -194,3 +194,41 @@ def test_what_a_bot_accepts_and_a_busy_bot_are_shown_and_the_list_follows_the_se
             expect(page.locator("#seat-bot-1")).to_have_value("picky_bot")
     audit.check()
     reader.check()
+
+
+RANKED = {
+    "bots": [{"name": "ranked_bot", "owner": "page_owner", "ratings": {}, "busy": False, "accepts": {"casual": False}}],
+    "most": 50,
+}
+
+
+def test_a_bot_that_plays_rated_matches_only_is_challenged_to_a_rated_one(server, pages, axe_source):  # noqa: F811
+    """Its "Challenge" link asks for a rated table; the form says so beside the bot's name, ticks "Rated match" for a
+    signed-in page, and, signed out, says before the server would refuse it what to change, in either language."""
+    audit = Audit(axe_source)
+    for lang, size in (("en", DESKTOP), ("fr", PHONE)):
+        words = EN if lang == "en" else FR
+        page = pages.new(size)
+        page.route("**/api/bots/online", lambda route: route.fulfill(json=RANKED))
+        open_online(page, server, lang)
+        link = page.locator("#bot-ranked_bot-challenge")
+        expect(link).to_have_attribute("href", "/?bot=ranked_bot&rated=1")
+        link.click()
+        page.wait_for_selector("body[data-ready='1']")
+        expect(page.locator("#seat-bot-1")).to_have_value("ranked_bot")
+        expect(page.locator("#seat-note-1")).to_contain_text(words.t("botpick.rated_only"))
+        expect(page.locator("#rated")).not_to_be_checked()  # signed out: a rated table is not this page's to make
+        page.locator("#create").click()
+        expect(page.locator("#create-error")).to_have_text(words.t("home.error.bot_rated_only", name="ranked_bot"))
+        expect(page.locator("#seat-bot-1")).to_have_attribute("aria-invalid", "true")
+        audit(page, f"a rated-only bot refused before the server ({lang})")
+        no_sideways_scroll(page, f"a rated-only bot refused ({lang})")
+    r = page.request.post(
+        server + "/api/account/signup", data={"username": "ranked_fan", "password": PASSWORD}, headers={"Origin": server}
+    )
+    assert r.status == 201, r.text()
+    page.goto(server + "/?bot=ranked_bot&rated=1")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#rated")).to_be_checked()
+    expect(page.locator("#seat-bot-1")).to_have_value("ranked_bot")
+    audit.check()

@@ -66,13 +66,23 @@ function ratingsWords(ratings) {
   return Object.entries(ratings || {}).map(([family, r]) => `${editionName(family) || family} ${ratingText(r)}`).join(", ");
 }
 
-// What a suggestion says beside a bot's name: who runs it, its ratings, whether it is busy.
+// What a suggestion says beside a bot's name: who runs it, its ratings, rated or casual matches only, whether it is busy.
 function about(bot) {
   const parts = [t("botpick.owner", { owner: bot.owner })];
   const rated = ratingsWords(bot.ratings);
   if (rated) parts.push(rated);
+  if (bot.accepts?.casual === false) parts.push(t("botpick.rated_only"));
+  else if (bot.accepts?.rated === false) parts.push(t("botpick.casual_only"));
   if (bot.busy) parts.push(t("botpick.busy"));
   return parts.join(" · ");
+}
+
+// What the named bot online takes, as its hello's `accepts` says; null when it is not among the bots online as last
+// read (the server still checks every challenge).
+export function acceptsOf(name) {
+  const key = String(name).trim().toLowerCase();
+  const bot = key && B.online?.find((b) => b.name.toLowerCase() === key);
+  return bot ? bot.accepts || {} : null;
 }
 
 // The seat's note: the chosen bot's facts, or how to choose one.

@@ -19,7 +19,9 @@ import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 import { accountSeats, renderAccountLink, setupAccountLink } from "./accountlink.js";
 import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
-import { BOT_ACCOUNT, botField, botNote, botOption, chosenBots, followChoice, presetBot, renderBotPick } from "./botpick.js";
+import {
+  BOT_ACCOUNT, acceptsOf, botField, botNote, botOption, chosenBots, followChoice, presetBot, renderBotPick,
+} from "./botpick.js";
 import { renderChallenges, watchChallenges } from "./challenges.js";
 
 const INVITES_KEY = "millebornes.lastInvites";
@@ -233,6 +235,12 @@ async function create(e) {
     showError(["home.error.bot_name", { n: Number(unnamed) + 1 }], `bot-${unnamed}`);
     return;
   }
+  const rated = ratedChosen("#rated");
+  const refuses = Object.keys(bots).find((seat) => acceptsOf(bots[seat])?.[rated ? "rated" : "casual"] === false);
+  if (refuses !== undefined) { // said before the server refuses it, in words that say what to change
+    showError([rated ? "home.error.bot_casual_only" : "home.error.bot_rated_only", { name: bots[refuses] }], `bot-${refuses}`);
+    return;
+  }
   const seats = /** @type {HTMLSelectElement[]} */ ($$("select.seat-kind")).map((s) => (
     s.value === "human" ? { kind: "human" } : s.value === BOT_ACCOUNT ? { kind: BOT_ACCOUNT, name: bots[Number(s.dataset.seat)] }
       : { kind: "bot", level: s.value }));
@@ -241,7 +249,7 @@ async function create(e) {
     spectators: $as("#spectators", HTMLInputElement).checked, public: $as("#public", HTMLInputElement).checked,
     clock: Number($as("#clock", HTMLSelectElement).value), standin: $as("#standin", HTMLSelectElement).value, pace: $as("#pace", HTMLSelectElement).value,
   };
-  if (ratedChosen("#rated")) body.rated = true;
+  if (rated) body.rated = true;
   button.disabled = true;
   button.textContent = t("home.creating");
   try {
@@ -360,9 +368,10 @@ function renderAll() {
   if (H.error) $("#create-error").textContent = t(...H.error);
 }
 
-// /?bot=NAME[&edition=E][&players=N], the bots online page's "Challenge" link: the new table's form set up with the
-// second seat given to that bot account (in the edition and table size given, when the form offers them), its name
-// field in focus; the address is then left as it is, so a reload sets the form up again.
+// /?bot=NAME[&edition=E][&players=N][&rated=1], the bots online page's "Challenge" link: the new table's form set up
+// with the second seat given to that bot account (in the edition and table size given, when the form offers them;
+// rated when asked and the page is signed in), its name field in focus; the address is then left as it is, so a
+// reload sets the form up again.
 function challengeFromAddress() {
   const asked = new URLSearchParams(location.search);
   const name = (asked.get("bot") || "").trim();
@@ -377,6 +386,11 @@ function challengeFromAddress() {
   if (edition()?.players.includes(Number(asked.get("players")))) {
     players.value = asked.get("players");
     renderTeams();
+  }
+  const rated = $as("#rated", HTMLInputElement);
+  if (asked.get("rated") === "1" && !rated.disabled) {
+    rated.checked = true;
+    renderRated();
   }
   presetBot(1, name);
   $as("#seat-kind-1", HTMLSelectElement).value = BOT_ACCOUNT;

@@ -32,12 +32,13 @@ function acceptsWords(accepts) {
 }
 
 // The home page's address that sets a new table up for this bot: the first edition and table size it accepts when
-// it does not take two-player Classic, the home page's default.
+// it does not take two-player Classic, the home page's default, and a rated match when it plays no other.
 function challengeHref(bot) {
   const q = new URLSearchParams({ bot: bot.name });
   const a = bot.accepts || {};
   if (Array.isArray(a.editions) && a.editions.length && !a.editions.includes("classic")) q.set("edition", a.editions[0]);
   if (Array.isArray(a.players) && a.players.length && !a.players.includes(2)) q.set("players", String(a.players[0]));
+  if (a.casual === false) q.set("rated", "1");
   return `/?${q}`;
 }
 
