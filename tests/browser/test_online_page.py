@@ -224,7 +224,9 @@ def test_a_bot_that_plays_rated_matches_only_is_challenged_to_a_rated_one(server
         audit(page, f"a rated-only bot refused before the server ({lang})")
         no_sideways_scroll(page, f"a rated-only bot refused ({lang})")
     r = page.request.post(
-        server + "/api/account/signup", data={"username": "ranked_fan", "password": PASSWORD}, headers={"Origin": server}
+        server + "/api/account/signup",
+        data={"username": "ranked_fan", "password": PASSWORD},
+        headers={"Origin": server},
     )
     assert r.status == 201, r.text()
     page.goto(server + "/?bot=ranked_bot&rated=1")
