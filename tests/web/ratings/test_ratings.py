@@ -161,3 +161,46 @@ def test_no_move_is_taken_back_at_a_rated_table(web):
     ann.send({"type": "undo", "seq": ann.state["seq"]})
     error = ann.expect("error")
     assert (error["code"], error.get("reason")) == ("not-allowed", "rated"), error
+
+
+def test_two_matches_of_one_account_rated_at_once_both_count(web, monkeypatch):
+    """Two rated matches of Ann's (who has a rating already) finish and are rated at the same moment (two processes,
+    or a sweep beside a room): each rating reads her rating, works the new one out slowly, and writes it; the second
+    must start from the first's result, not from what both read, so that neither match is lost (SQLite here: its
+    driver starts a transaction at the first write, so the rating writes first)."""
+    import threading
+    import time
+
+    from millebornes.web.ratings import repo
+
+    web.start()
+    tables = [web.create(ruleset="dujardin", seats=[HUMAN, MEDIUM], rated=True, seed=seed) for seed in (3, 4, 5)]
+    seats = [web.join(table, 0, "Ann") for table in tables]
+    account(web, "ann_1", [{"table": t["id"], "seat": 0, "token": token_of(t, 0)} for t in tables])
+    with monkeypatch.context() as m:
+        m.setattr(repo.Ratings, "rate", lambda self, table_id, limits: False)  # rated below
+        for seat in seats:
+            web.play_random([seat], Hasty(3))
+            assert seat.state["status"] == "finished"
+    limits = web.app.state.settings.limits
+    assert ratings(web).rate(tables[0]["id"], limits) is True  # her rating row is there: a write may now be lost
+    rate_match = repo.rate_match
+
+    def slowly(*args, **kwargs):
+        time.sleep(0.3)  # the other rating has read by now, unless it waits for this one's lock
+        return rate_match(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "rate_match", slowly)
+    results: list = []
+    threads = [
+        threading.Thread(target=lambda t=t: results.append(ratings(web).rate(t["id"], limits))) for t in tables[1:]
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert results == [True, True]
+    me = account_id(web, "ann_1")
+    assert ratings(web).of(me)["dujardin"].matches == 3
+    first, second, third = sorted(ratings(web).history(me), key=lambda c: c.at)
+    assert first.before == 1500 and second.before == first.after and third.before == second.after

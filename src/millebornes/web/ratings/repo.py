@@ -17,7 +17,8 @@ table's log): it ranks last whatever the scores.
 The match is rated in one transaction that writes the new ratings and one ``rating_changes`` row per account,
 whose key (table, account) makes a second rating of the same match fail: two processes, or a sweep after a
 crash, cannot rate it twice.  Ratings are read and written under the row locks of PostgreSQL (``FOR UPDATE``) or
-SQLite's write lock, so two matches of one account finishing at once both count.
+SQLite's write lock, taken by the transaction's first statement (the SQLite driver begins a transaction at its
+first write, and reads before it see no snapshot), so two matches of one account finishing at once both count.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, exists, func, select
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, exists, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -115,6 +116,9 @@ class Ratings:
 
     def _rate(self, table_id: str, limits: Limits) -> bool | None:
         with Session(self.engine) as s, s.begin():
+            # a write first: SQLite's write lock (PostgreSQL's lock on the table's row) before anything is read, so
+            # that no other rating commits between what this one reads and what it writes
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(rated=TableRow.rated))
             t = s.get(TableRow, table_id)
             if t is None or not t.rated or t.casual or t.status != FINISHED or t.scores is None:
                 return False
