@@ -126,3 +126,37 @@ def test_everyone_at_a_seek_withdrawn_before_its_match_is_told_and_turned_away(w
     assert r.status_code == 410 or r.json()["status"] == "expired", r.text
     blue.send({"type": "seek", "id": 6, "edition": "classic", "players": 2, "rated": False, "clock": 0})
     assert blue.expect("sought")["id"] == 6  # the table it joined is no longer one of its tables
+
+
+def test_what_a_bots_move_writes_in_the_log_is_about_its_table(web, monkeypatch):
+    """A bot's answers come on its own socket (``/ws/bot``, about no one table): the records its move writes carry
+    the table it was made at, beside the socket's request id."""
+    import logging
+
+    from millebornes.web.tables.room import Room
+    from tests.web.test_request_ids import Lines
+
+    red, blue = two_bots(web)
+    red.send(SEEK)
+    table_id = red.expect("sought")["table"]
+    submit = Room.submit
+
+    async def logged(self, seat, *args, **kwargs):
+        logging.getLogger("millebornes.web").info("a move from seat %d", seat)
+        return await submit(self, seat, *args, **kwargs)
+
+    monkeypatch.setattr(Room, "submit", logged)
+    handler, logger = Lines(), logging.getLogger("millebornes")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        blue.send({"type": "join", "id": 2, "table": table_id})
+        assert play_out(table_id, [red, blue], decides=4) >= 4
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    moves = handler.saying("a move from seat")
+    assert len(moves) >= 4
+    assert all(m["table_id"] == table_id and m["request_id"] for m in moves), moves
+    assert len({m["request_id"] for m in moves}) == 2  # each bot's own socket

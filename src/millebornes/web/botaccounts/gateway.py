@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from ..accounts.repo import Account
 from ..db.notices import Kind, challenge_args
 from ..errors import Refused, Throttled, Unprocessable
+from ..logfields import about_table
 from ..tables.client import MovingWindow, pump
 from ..tables.creation import CreateTable, SeatSpec
 from ..tables.hall import Hall
@@ -325,6 +326,10 @@ class BotSession:
         if d is None:
             self.error(request, "stale", f"request {request} is not open: answered already, or the table moved on")
             return
+        with about_table(d.link.table_id):  # what the move writes in the log is about its table, on the bot's socket
+            await self._answered(d, request, message)
+
+    async def _answered(self, d: Decision, request: int, message: Mapping[str, Any]) -> None:
         room, seat = d.link.room, d.link.seat
         if room is None or seat is None:
             return
@@ -398,7 +403,14 @@ class BotSession:
         try:
             room = await self.gateway.hall.join(link, table_id, seat, self.account.username, account=self.account.id)
         except Refused as r:
-            log.info("bot %s could not take seat %d of table %s: %s", self.account.username, seat, table_id, r.message)
+            log.info(
+                "bot %s could not take seat %d of table %s: %s",
+                self.account.username,
+                seat,
+                table_id,
+                r.message,
+                extra={"table_id": table_id},
+            )
             room = None
         if room is None:
             self.links.pop(table_id, None)
