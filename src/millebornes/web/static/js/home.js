@@ -18,7 +18,7 @@ import { myTables, remember, rememberAccountSeat } from "./mytables.js";
 import { renderQuick, setupQuick } from "./quick.js";
 import { setupLearn } from "./learn.js";
 import { accountSeats, renderAccountLink, setupAccountLink } from "./accountlink.js";
-import { ratedChosen, renderRated, setupRated } from "./ratedchoice.js";
+import { ratedChosen, renderRated, setupRated, wantRated } from "./ratedchoice.js";
 import {
   BOT_ACCOUNT, acceptsOf, botField, botNote, botOption, chosenBots, followChoice, presetBot, renderBotPick,
 } from "./botpick.js";
@@ -372,7 +372,8 @@ function renderAll() {
 // with the second seat given to that bot account (in the edition and table size given, when the form offers them;
 // rated when asked and the page is signed in), its name field in focus; the address is then left as it is, so a
 // reload sets the form up again.
-function challengeFromAddress() {
+/** @param {Promise<string | null>} account who is signed in (accountlink.js) */
+function challengeFromAddress(account) {
   const asked = new URLSearchParams(location.search);
   const name = (asked.get("bot") || "").trim();
   if (!name) return;
@@ -387,11 +388,7 @@ function challengeFromAddress() {
     players.value = asked.get("players");
     renderTeams();
   }
-  const rated = $as("#rated", HTMLInputElement);
-  if (asked.get("rated") === "1" && !rated.disabled) {
-    rated.checked = true;
-    renderRated();
-  }
+  if (asked.get("rated") === "1") wantRated(account);
   presetBot(1, name);
   $as("#seat-kind-1", HTMLSelectElement).value = BOT_ACCOUNT;
   renderSeats();
@@ -437,7 +434,7 @@ async function main() {
   renderEditions();
   renderPlayers();
   renderClock();
-  challengeFromAddress();
+  challengeFromAddress(signedIn);
   setupQuick(H.editions, H.classic);
   setupLearn();
   $("#standin").addEventListener("change", renderStandinNote);

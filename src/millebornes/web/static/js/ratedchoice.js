@@ -25,6 +25,15 @@ export function ratedChosen(box) {
   return signedIn && $as(box, HTMLInputElement).checked;
 }
 
+// The new table's form asks for a rated match (the challenge of a bot that plays no other): ticked once the look-up
+// of who is signed in says the page is (after setupRated's own, which it follows).
+/** @param {Promise<string | null>} account */
+export async function wantRated(account) {
+  if (!(await account)) return;
+  $as("#rated", HTMLInputElement).checked = true;
+  renderRated();
+}
+
 // `account`: the header's look-up of who is signed in (accountlink.js), a username or null.
 export async function setupRated(account) {
   renderRated();
