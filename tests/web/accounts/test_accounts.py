@@ -179,6 +179,46 @@ def test_a_guest_table_is_claimed_on_sign_up_and_listed_with_the_account(web):
     assert [s["table"] for s in c.get("/api/account").json()["seats"]] == [other["id"]]
 
 
+def test_two_accounts_claiming_one_seat_at_once_one_of_them_gets_it(web, monkeypatch):
+    """Ann's seat link, brought by two accounts at the same moment (two devices, two processes): each reads the seat
+    free, but only one may write itself in; the other is told it holds nothing."""
+    import time
+
+    from millebornes.web.accounts import repo
+
+    c = web.start()
+    table, token = finished_guest_table(web)
+    ids = []
+    for name in ("ann_1", "bob_2"):
+        c.cookies.clear()
+        sign_up(c, name)
+        ids.append(repo.Accounts(web.app.state.db).credentials(name)[0].id)
+    another = repo.Accounts._another_rated_seat
+
+    def slowly(*args):
+        time.sleep(0.3)  # the other claim has read the seat free by now
+        return another(*args)
+
+    monkeypatch.setattr(repo.Accounts, "_another_rated_seat", staticmethod(slowly))
+    held: dict[str, list] = {}
+
+    def claim(account_id: str) -> None:
+        held[account_id] = repo.Accounts(web.app.state.db).claim(account_id, [(table["id"], 0, token)])
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(len(seats) for seats in held.values()) == [0, 1], held
+    (winner,) = [i for i, seats in held.items() if seats]
+    with web.app.state.db.engine.connect() as conn:
+        from sqlalchemy import text
+
+        stored = conn.execute(text("SELECT account_id FROM seats WHERE table_id = :t AND seat = 0"), {"t": table["id"]})
+        assert stored.scalar() == winner
+
+
 def test_the_export_holds_the_accounts_data_and_no_secret(web):
     c = web.start()
     table, token = finished_guest_table(web)

@@ -19,7 +19,7 @@ from sqlalchemy import DateTime, ForeignKey, String, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..db.base import Base, now
+from ..db.base import Base, now, rowcount
 from ..db.database import Database
 from ..tables.rows import SeatRow, TableRow
 from ..tokens import hash_token, token_opens
@@ -295,8 +295,16 @@ class Accounts:
                 if row is None or row.kind != "human" or not row.joined or not token_opens(row.token_hash, token):
                     continue
                 if row.account_id is None and not self._another_rated_seat(s, account_id, table_id, seat):
-                    row.account_id = account_id
-                if row.account_id == account_id:
+                    # only if still free as it is written: two accounts claiming one seat at once, one gets it
+                    taken = s.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.account_id.is_(None))
+                        .values(account_id=account_id)
+                        .execution_options(synchronize_session=False)
+                    )
+                    if rowcount(taken) == 1:
+                        held.append((table_id, seat))
+                elif row.account_id == account_id:
                     held.append((table_id, seat))
         return held
 
