@@ -116,6 +116,7 @@ def test_everyone_at_a_seek_withdrawn_before_its_match_is_told_and_turned_away(w
     red.send({"type": "unseek", "table": table_id})
     assert red.expect("withdrawn") == {"type": "withdrawn", "table": table_id}
     assert blue.expect("withdrawn") == {"type": "withdrawn", "table": table_id}
+    assert red.poll(0.3) is None and blue.poll(0.3) is None  # told once each
     for browser in (ann, watcher):
         told = browser.expect("error")
         assert told["code"] == "withdrawn" and "withdrew" in told["message"]

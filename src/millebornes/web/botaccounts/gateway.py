@@ -131,12 +131,13 @@ class SeatLink:
 
     def turn_away(self, code: str, message: str, close_code: int) -> None:
         """The seek this bot joined was withdrawn before its match started: the bot is told ``withdrawn`` and leaves
-        the seat; its socket, which serves its other tables, stays open."""
+        the seat; its socket, which serves its other tables, stays open.  The seek's own bot has left its seat and
+        been told already (:meth:`Gateway.withdraw`)."""
         session = self.session
         if session.links.get(self.table_id) is self:
             session._drop(self)
             del session.links[self.table_id]
-        session.send({"type": "withdrawn", "table": self.table_id})
+            session.send({"type": "withdrawn", "table": self.table_id})
 
 
 class BotSession:
