@@ -80,15 +80,20 @@ function about(bot) {
 // What the named bot online takes, as its hello's `accepts` says; null when it is not among the bots online as last
 // read (the server still checks every challenge).
 export function acceptsOf(name) {
-  const key = String(name).trim().toLowerCase();
-  const bot = key && B.online?.find((b) => b.name.toLowerCase() === key);
+  const bot = online(name);
   return bot ? bot.accepts || {} : null;
+}
+
+// The bot of that name among the bots online as last read (names match whatever their case), else null.
+function online(name) {
+  const key = String(name || "").trim().toLowerCase();
+  return (key && B.online?.find((b) => b.name.toLowerCase() === key)) || null;
 }
 
 // The seat's note: the chosen bot's facts, or how to choose one.
 export function botNote(seat) {
-  const name = (B.names[seat] || "").trim().toLowerCase();
-  const bot = name && B.online?.find((b) => b.name.toLowerCase() === name);
+  const name = (B.names[seat] || "").trim();
+  const bot = online(name);
   if (bot) return about(bot);
   if (name && B.online) return t("botpick.not_online");
   if (B.online && !B.online.length) return t("botpick.none_online");
