@@ -234,3 +234,42 @@ def test_a_bot_that_plays_rated_matches_only_is_challenged_to_a_rated_one(server
     expect(page.locator("#rated")).to_be_checked()
     expect(page.locator("#seat-bot-1")).to_have_value("ranked_bot")
     audit.check()
+
+
+def test_the_people_at_a_bots_seek_are_told_when_it_is_withdrawn(server, pages, axe_source):  # noqa: F811
+    """Two people sat down at a bot's four-player seek (one page in English on a desktop, one in French on a phone);
+    the bot withdraws it: each page says why, in its language, and that the table can no longer be played."""
+    from tests.browsing import join
+
+    owner = httpx.Client(base_url=server, timeout=10)
+    r = owner.post("/api/account/signup", json={"username": "seek_owner", "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    csrf = {"X-CSRF-Token": r.json()["csrf"]}
+    token = owner.post("/api/account/bots", json={"username": "seek_bot"}, headers=csrf).json()["token"]
+    ws = ws_sync.connect(
+        server.replace("http://", "ws://") + "/ws/bot",
+        additional_headers={"Authorization": f"Bearer {token}"},
+        legacy=True,
+    )
+    assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+    ws.send(json.dumps({"type": "hello", "protocol": "millebornes-bot/1", "name": "t"}))
+    ws.send(json.dumps({"type": "seek", "id": 1, "edition": "dujardin", "players": 4, "rated": False, "clock": 0}))
+    while (m := json.loads(ws.recv(timeout=10)))["type"] != "sought":
+        pass
+    audit, seated = Audit(axe_source), []
+    for seat, (lang, size, name) in enumerate((("en", DESKTOP, "Ann"), ("fr", PHONE, "Zoe")), start=1):
+        page = pages.new(size)
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('millebornes.lang', '{lang}')")
+        link = owner.post(f"/api/tables/{m['table']}/seats/{seat}/claim").json()["url"]
+        join(page, server + link, name)
+        seated.append((page, EN if lang == "en" else FR, lang))
+    ws.send(json.dumps({"type": "unseek", "table": m["table"]}))
+    for page, words, lang in seated:
+        expect(page.locator("#message")).to_have_text(words.t("msg.withdrawn"))
+        expect(page.locator("#turn")).to_have_text(words.t("turn.gone"))
+        audit(page, f"a withdrawn seek ({lang})")
+        no_sideways_scroll(page, f"a withdrawn seek ({lang})")
+    ws.close()
+    owner.close()
+    audit.check()

@@ -218,6 +218,7 @@ function renderTurn() {
   renderClockData(turn);
   $("#standin-box").hidden = spectator || !S.seats.find((s) => s.seat === mySeat)?.standin;
   if (!obs) { setTurn(S.joined ? "" : t("turn.connecting")); return; }
+  if (S.status === "gone") { setTurn(t("turn.gone")); return; }
   if (S.status === "waiting") {
     const missing = S.seats.filter((s) => s.kind === "human" && !s.nickname).map((s) => t("seat.empty", { n: s.seat + 1 }));
     setTurn(t("turn.waiting", { names: missing.join(", ") || "…" }));

@@ -198,6 +198,10 @@ function onError(f) {
   if (byAccount && !S.joined && ACCOUNT_REFUSALS[f.code]) { showJoinError(t(ACCOUNT_REFUSALS[f.code])); return; }
   if (f.code === "auth" && !S.joined && !spectator) showJoinError(t("msg.auth"));
   if (CLOSING.has(f.code) && !S.joined && !spectator) showJoinError(errorMessage(f));
+  if ((f.code === "expired" || f.code === "withdrawn") && (S.joined || spectator)) { // the table went while here
+    S.status = "gone";
+    renderAll();
+  }
   if (f.code === "malformed" && !S.joined && !spectator) { // the server refused the nickname: try another
     showJoinError(t("join.bad_nickname"));
     const ws = S.ws;
